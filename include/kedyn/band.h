@@ -1,0 +1,46 @@
+/* kedyn: symmetric banded matrices and global assembly.
+ *
+ * Global matrices of the reduced (supported) system are symmetric and banded
+ * because nodes are numbered along each beam (kedyn/model.h). They are kept in
+ * LAPACK's upper band storage, so banded LAPACK (dpbtrf, dsbmv) works on them
+ * directly and memory grows linearly with the model: (bandwidth + 1) x neq.
+ *
+ * Ownership: kd_band_init allocates ab; kd_band_free releases it.
+ */
+#ifndef KEDYN_BAND_H
+#define KEDYN_BAND_H
+
+#include "kedyn/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kd_band {
+    int n;         /* order */
+    int kd;        /* half-bandwidth */
+    double* ab;    /* ((kd + 1) x n) column-major: A(i, j), j - kd <= i <= j, at ab[kd + i - j + j (kd + 1)] */
+} kd_band;
+
+kd_status kd_band_init(kd_band* a, int n, int kd);
+void kd_band_free(kd_band* a);
+void kd_band_zero(kd_band* a);
+
+/* A(i, j) for any i, j (zero outside the band). */
+double kd_band_get(const kd_band* a, int i, int j);
+
+/* y = A x. */
+void kd_band_matvec(const kd_band* a, const double* x, double* y);
+
+/* Copy into a dense column-major n x n array (both triangles). */
+void kd_band_to_dense(const kd_band* a, double* dense);
+
+/* Assemble the elastic stiffness K and consistent mass M of the reduced
+ * system: sum over elements of their k and m at the free DOFs. Both must be
+ * initialised with n = m->neq and kd = m->bandwidth. */
+void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

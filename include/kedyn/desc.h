@@ -1,0 +1,205 @@
+/* kedyn: the model description.
+ *
+ * A plain-data description of a model, as written in a model file
+ * (docs/model-format.md): materials, sections, bodies, supports, analyses,
+ * output requests. It is produced by the YAML loader (kedyn/load_yaml.h) or
+ * built directly in code (the demo, tests, benchmarks), and consumed by the
+ * compiler (kedyn/model.h), which checks its consistency and produces the
+ * immutable compiled model. Every item keeps the location it was read from so
+ * that errors found later still point into the model file.
+ *
+ * Ownership: a kd_desc owns all its arrays; free it with kd_desc_free().
+ * Names are fixed-size, NUL-terminated strings.
+ */
+#ifndef KEDYN_DESC_H
+#define KEDYN_DESC_H
+
+#include "kedyn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KD_NAME_MAX 64
+
+/* ---- materials ---------------------------------------------------------- */
+
+typedef struct kd_material_desc {
+    char name[KD_NAME_MAX];
+    double E;      /* Young's modulus, Pa (> 0) */
+    double rho;    /* density, kg/m^3 (> 0) */
+    double nu;     /* Poisson's ratio (default 0.3), -1 < nu < 0.5 */
+    double G;      /* shear modulus, Pa; 0 means E / (2 (1 + nu)) */
+    kd_loc loc;
+} kd_material_desc;
+
+/* ---- sections ----------------------------------------------------------- */
+
+typedef enum kd_shape {
+    KD_SHAPE_CIRCLE = 0,    /* d */
+    KD_SHAPE_TUBE,          /* d (outer), t (wall) */
+    KD_SHAPE_RECTANGLE,     /* b (along local z), h (along local y) */
+    KD_SHAPE_GENERIC        /* A, Iy, Iz, J, shear_y, shear_z */
+} kd_shape;
+
+typedef struct kd_section_desc {
+    char name[KD_NAME_MAX];
+    kd_shape shape;
+    double d, t, b, h;           /* dimensions used by the shape, m */
+    double A, Iy, Iz, J;         /* generic: area m^2, second moments m^4, torsion constant m^4 */
+    double shear_y, shear_z;     /* shear coefficients kappa; 0 = from shape (generic: required
+                                    only by timoshenko bodies) */
+    kd_loc loc;
+} kd_section_desc;
+
+/* ---- bodies ------------------------------------------------------------- */
+
+typedef enum kd_body_type {
+    KD_BODY_GROUND = 0,
+    KD_BODY_BEAM
+} kd_body_type;
+
+typedef enum kd_theory {
+    KD_THEORY_BAR = 0,            /* axial only (3D: axial and torsion) */
+    KD_THEORY_EULER_BERNOULLI,    /* bending without rotary inertia or shear */
+    KD_THEORY_RAYLEIGH,           /* + rotary inertia of the section */
+    KD_THEORY_TIMOSHENKO          /* + shear deformation */
+} kd_theory;
+
+typedef enum kd_interp {
+    KD_INTERP_CUBIC = 0,          /* nodal v, v' */
+    KD_INTERP_QUINTIC             /* nodal v, v', v'' */
+} kd_interp;
+
+#define KD_POINTS_MAX 16
+
+typedef struct kd_point_desc {
+    char name[KD_NAME_MAX];
+    double x[3];                  /* global coordinates, m (z = 0 when given in 2D) */
+    kd_loc loc;
+} kd_point_desc;
+
+typedef struct kd_body_desc {
+    char name[KD_NAME_MAX];
+    kd_body_type type;
+    int material;                 /* index into kd_desc.materials (beam), -1 otherwise */
+    int section;                  /* index into kd_desc.sections (beam), -1 otherwise */
+    double length;                /* m; for beams given by points: distance first..last */
+    int npoints;                  /* named points in file order (0 when given by length) */
+    kd_point_desc points[KD_POINTS_MAX];
+    int elements;                 /* number of finite elements (beam, >= 1) */
+    kd_theory theory;
+    kd_interp interpolation;
+    int planar;                   /* 1: planar element (u, v, rz); 0: 3D (12 DOF family) */
+    int geometric_stiffness;      /* 1: include stress stiffening of axial pre-stress */
+    double y_axis[3];             /* 3D beams: requested direction of the local y axis
+                                     (all zero = default, see docs/model-format.md) */
+    kd_loc loc;
+    kd_loc loc_material, loc_section;  /* where the references were written */
+} kd_body_desc;
+
+/* ---- supports ----------------------------------------------------------- */
+
+/* Degree-of-freedom names at a node, in the body's local frame. The bit
+ * values form a mask in kd_support_desc.fix. */
+typedef enum kd_dof_name {
+    KD_DOF_U = 0, KD_DOF_V, KD_DOF_W,     /* translations along x, y, z */
+    KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ,      /* rotations about x, y, z */
+    KD_DOF_KZ, KD_DOF_KY,                 /* curvatures v'', w'' (quintic) */
+    KD_DOF_NAMES
+} kd_dof_name;
+
+/* `fix: all`: a clamp, i.e. every translation and rotation the node has
+ * (KD_FIX_CLAMP); the curvature DOFs kz, ky of quintic elements stay free,
+ * since a clamped end carries a bending moment. Fix them by name if needed. */
+#define KD_FIX_ALL 0xFF
+#define KD_FIX_CLAMP 0x3Fu
+
+typedef struct kd_support_desc {
+    int body;                     /* index into kd_desc.bodies */
+    int node;                     /* 1-based node number on that body */
+    unsigned fix;                 /* bit mask of (1 << kd_dof_name), or KD_FIX_ALL */
+    kd_loc loc;
+    kd_loc loc_node, loc_fix;
+} kd_support_desc;
+
+/* ---- analyses ----------------------------------------------------------- */
+
+typedef enum kd_analysis_type {
+    KD_ANALYSIS_MODES = 0
+} kd_analysis_type;
+
+typedef enum kd_eigen_solver {
+    KD_EIGEN_AUTO = 0,            /* dense LAPACK for small problems, else sparse shift-invert */
+    KD_EIGEN_DENSE,               /* LAPACK dsygvd on the full matrices */
+    KD_EIGEN_LANCZOS              /* ARPACK-ng shift-invert Lanczos on banded storage */
+} kd_eigen_solver;
+
+typedef struct kd_analysis_desc {
+    kd_analysis_type type;
+    int count;                    /* modes: number of modes (>= 1) */
+    kd_eigen_solver solver;
+    kd_loc loc;
+} kd_analysis_desc;
+
+/* ---- output requests ---------------------------------------------------- */
+
+typedef struct kd_output_nodes_desc {
+    int body;                     /* index into kd_desc.bodies */
+    int nnodes;
+    int* nodes;                   /* 1-based node numbers (owned) */
+    kd_loc loc;
+} kd_output_nodes_desc;
+
+/* ---- the whole description --------------------------------------------- */
+
+typedef struct kd_desc {
+    char file[256];               /* where it was read from ("" when built in code) */
+    char title[256];
+    int nmaterials;  kd_material_desc* materials;
+    int nsections;   kd_section_desc* sections;
+    int nbodies;     kd_body_desc* bodies;
+    int nsupports;   kd_support_desc* supports;
+    int nanalyses;   kd_analysis_desc* analyses;
+    int noutput_nodes; kd_output_nodes_desc* output_nodes;
+} kd_desc;
+
+/* Allocate an empty description (all counts zero). Returns NULL on failure. */
+kd_desc* kd_desc_new(void);
+
+/* Free a description and everything it owns; clears *d. NULL is allowed. */
+void kd_desc_free(kd_desc** d);
+
+/* Append a zero-initialised item to the given array and return a pointer to
+ * it, or NULL when out of memory. Defaults are filled in as documented in
+ * docs/model-format.md (nu = 0.3, planar = 1, geometric_stiffness = 1,
+ * cubic, euler-bernoulli, material = section = -1, count = 6). */
+kd_material_desc* kd_desc_add_material(kd_desc* d);
+kd_section_desc* kd_desc_add_section(kd_desc* d);
+kd_body_desc* kd_desc_add_body(kd_desc* d);
+kd_support_desc* kd_desc_add_support(kd_desc* d);
+kd_analysis_desc* kd_desc_add_analysis(kd_desc* d);
+kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d);
+
+/* Index of the named item, or -1. */
+int kd_desc_find_material(const kd_desc* d, const char* name);
+int kd_desc_find_section(const kd_desc* d, const char* name);
+int kd_desc_find_body(const kd_desc* d, const char* name);
+
+/* Check the values and cross-references of a description: positive E, rho,
+ * lengths, section dimensions and element counts; valid indices; node numbers
+ * within range; DOF names that the body's element kind has; options that fit
+ * together (quintic interpolation only for euler-bernoulli and rayleigh).
+ * Returns KD_ERR_INPUT with err located at the offending item. */
+kd_status kd_desc_check(const kd_desc* d, kd_error* err);
+
+/* Names used in model files and outputs. */
+const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */
+const char* kd_theory_str(kd_theory t);               /* "bar", "euler-bernoulli", ... */
+const char* kd_interp_str(kd_interp i);               /* "cubic", "quintic" */
+const char* kd_shape_str(kd_shape s);                 /* "circle", ... */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* kedyn: dynamics of mechanisms and machines with elastic links by the
+ * finite element method. Umbrella header of the public API.
+ *
+ * Stages (docs/architecture.md):
+ *   model file --kd_load_yaml_file--> kd_desc (checked description)
+ *              --kd_model_compile---> kd_model (immutable, flat arrays)
+ *              --analyses (kd_modes_solve, ...)--> results
+ *              --kd_run writers-----> OUTDIR/summary.json, CSV files
+ */
+#ifndef KEDYN_KEDYN_H
+#define KEDYN_KEDYN_H
+
+#define KD_VERSION_STRING "0.1.0"
+
+#include "kedyn/status.h"
+#include "kedyn/desc.h"
+#include "kedyn/element.h"
+#include "kedyn/model.h"
+#include "kedyn/band.h"
+#include "kedyn/modes.h"
+
+#endif

@@ -1,0 +1,93 @@
+/* kedyn: the compiled, immutable model.
+ *
+ * kd_model_compile() checks a description (kedyn/desc.h) for consistency and
+ * turns it into flat arrays: bodies, nodes, elements, the DOF map and the
+ * per-element invariants. Elements of identical kind, length, material and
+ * section share one kd_element_props record, so a uniform beam of 100 000
+ * elements stores its invariants once. Nothing in a kd_model changes after
+ * compilation; analyses keep what changes in their own state.
+ *
+ * DOF numbering: node n owns node_dof_num[n] consecutive DOFs starting at
+ * node_dof_adr[n] ("all DOFs", fixed ones included). dof_eq maps each to its
+ * equation number in the reduced (supported) system, or -1 when fixed.
+ * Nodes are numbered body by body along each beam, so the reduced matrices
+ * are banded with half-bandwidth `bandwidth`.
+ *
+ * Ownership: kd_model_compile allocates; kd_model_free releases and clears.
+ */
+#ifndef KEDYN_MODEL_H
+#define KEDYN_MODEL_H
+
+#include "kedyn/desc.h"
+#include "kedyn/element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kd_body {
+    char name[KD_NAME_MAX];
+    kd_body_type type;
+    kd_element_kind kind;         /* element kind of a beam body */
+    int node_adr, node_num;       /* first node and node count */
+    int elem_adr, elem_num;       /* first element and element count */
+    double length;                /* m */
+    double origin[3];             /* global position of node 1, m */
+    double rot[9];                /* body axes in global components, row-major:
+                                     column j = local axis j (x along the beam) */
+    double mass;                  /* kg */
+    double lambda_hint;           /* a lower estimate of its first nonzero eigenvalue
+                                     (omega^2) from the analytic beam formulas; sets
+                                     the shift of sparse eigensolvers */
+} kd_body;
+
+typedef struct kd_model {
+    /* sizes */
+    int nbody, nnode, nelem, nprop;
+    int ndof_all;                 /* all nodal DOFs, fixed ones included */
+    int neq;                      /* free DOFs = equations of the reduced system */
+    int bandwidth;                /* half-bandwidth of reduced matrices */
+
+    kd_body* body;                /* (nbody) */
+
+    /* nodes */
+    double* node_s;               /* (nnode) position along the body axis, m */
+    int* node_body;               /* (nnode) owning body */
+    int* node_dof_adr;            /* (nnode) first DOF in all-DOF numbering */
+    int* node_dof_num;            /* (nnode) DOF count */
+    kd_dof_name* dof_name;        /* (ndof_all) local name of each DOF */
+    int* dof_eq;                  /* (ndof_all) reduced equation, -1 when fixed */
+
+    /* elements */
+    int* elem_node;               /* (nelem x 2) first and second node */
+    int* elem_body;               /* (nelem) owning body */
+    int* elem_prop;               /* (nelem) index into prop */
+    double* elem_s0;              /* (nelem) axial position of the first node, m */
+
+    kd_element_props* prop;       /* (nprop) shared per-element invariants */
+
+    double total_mass;            /* kg */
+} kd_model;
+
+/* Check a description and compile it. On an input error returns
+ * KD_ERR_INPUT with err filled (file, line, column of the item); *out is
+ * left NULL. */
+kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err);
+
+/* Free a model; clears *m. NULL is allowed. */
+void kd_model_free(kd_model** m);
+
+/* The element DOFs of element e as reduced equation numbers (-1 = fixed).
+ * Returns the element DOF count. */
+int kd_model_elem_eqs(const kd_model* m, int e, int* eqs);
+
+/* The index of a body by name, or -1. */
+int kd_model_find_body(const kd_model* m, const char* name);
+
+/* Global position of node n (undeformed), m. */
+void kd_model_node_position(const kd_model* m, int n, double x[3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

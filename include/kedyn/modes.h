@@ -1,0 +1,52 @@
+/* kedyn: natural frequencies and mode shapes of the supported structure.
+ *
+ * Solves K x = lambda M x (lambda = omega^2) for the lowest modes of the
+ * reduced system, with K and M assembled in banded storage (kedyn/band.h):
+ *   - dense LAPACK (dsygvx) for small problems, and
+ *   - ARPACK-ng shift-invert Lanczos with a banded Cholesky factorisation of
+ *     K - sigma M (sigma < 0, so free bodies with rigid-body modes are
+ *     handled) for large ones; cost and memory grow linearly with the model.
+ */
+#ifndef KEDYN_MODES_H
+#define KEDYN_MODES_H
+
+#include "kedyn/band.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Problems up to this many equations go to dense LAPACK under KD_EIGEN_AUTO. */
+#define KD_EIGEN_DENSE_MAX 200
+
+typedef struct kd_modes {
+    int neq;                  /* equations of the reduced system */
+    int count;                /* modes computed */
+    kd_eigen_solver solver;   /* the solver actually used */
+    double* lambda;           /* (count) omega^2, ascending; tiny negative round-off kept */
+    double* omega;            /* (count) rad/s, sqrt(max(lambda, 0)) */
+    double* shape;            /* (count x neq) mass-normalised mode shapes, one row per mode */
+} kd_modes;
+
+/* Lowest `count` modes of K x = lambda M x. `count` is reduced to neq when
+ * larger. Returns KD_ERR_NUMERIC (err says why) when the solver fails. */
+kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen_solver solver, double sigma,
+                         kd_modes* out, kd_error* err);
+
+/* Assemble the model and compute its lowest `count` modes. */
+kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, kd_modes* out, kd_error* err);
+
+/* Free the arrays of a result (the struct itself is the caller's). */
+void kd_modes_free(kd_modes* r);
+
+/* Internal entry points of the two solvers (same contract as kd_eigen_solve
+ * with out->lambda and out->shape already allocated for `count` modes). */
+kd_status kd_eigen_dense(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
+                         kd_error* err);
+kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
+                           kd_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

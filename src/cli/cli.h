@@ -1,0 +1,35 @@
+/* kedyn command line: the commands and their shared helpers. Only the CLI
+ * prints to the terminal and chooses exit codes (docs/cli.md):
+ * 0 success, 1 invalid input, 2 usage error, 3 numerical failure. */
+#ifndef KEDYN_CLI_H
+#define KEDYN_CLI_H
+
+#include "kedyn/kedyn.h"
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NUMERIC = 3 };
+
+int cmd_run(int argc, char** argv);
+int cmd_check(int argc, char** argv);
+int cmd_demo(int argc, char** argv);
+
+/* Print "FILE:LINE:COL: error: MSG" to stderr and return the exit code of
+ * the error's status. */
+int cli_report_error(const kd_error* err);
+
+/* The exit code for a status. */
+int cli_exit_code(kd_status st);
+
+/* Default output directory: out/<model file stem>. */
+void cli_default_outdir(const char* model_path, char* buf, int n);
+
+/* Run the analyses of a loaded description, print their results and return
+ * the exit code. Shared by `run` and `demo`; `after`, when given, is called
+ * with the report of a successful run (the demo prints its comparison). */
+struct kd_run_report;
+int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
+                 void (*after)(const struct kd_run_report* rep));
+
+/* Print the model overview of `check`. */
+void cli_print_model(const kd_desc* d, const kd_model* m);
+
+#endif

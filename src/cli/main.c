@@ -1,0 +1,76 @@
+/* kedyn command line: argument dispatch, --help and --version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char* usage_text =
+    "usage: kedyn COMMAND [ARGS]\n"
+    "\n"
+    "Dynamics of mechanisms and machines with elastic links, by finite elements.\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL.yaml [-o OUTDIR] [--quiet]   run every analysis in the model\n"
+    "  check MODEL.yaml                       validate; print bodies, elements, nodes, DOF\n"
+    "  demo [-o OUTDIR]                       run the built-in example (no files needed)\n"
+    "  help COMMAND                           help on one command\n"
+    "  --version                              print the version\n"
+    "  --help                                 print this help\n"
+    "\n"
+    "Results go to OUTDIR (default out/<model file stem>/): summary.json and CSV files.\n"
+    "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 numerical failure.\n"
+    "Model format: docs/model-format.md; commands: docs/cli.md.\n";
+
+static int help_command(const char* cmd) {
+    if (strcmp(cmd, "run") == 0)
+        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet]\n\n"
+               "Check the model, run each analysis in its `analyses` list in order, print the results\n"
+               "and write OUTDIR/summary.json (last) and the CSV files of each analysis. Files appear\n"
+               "only when complete. After a numerical failure the results so far are kept, summary.json\n"
+               "says \"complete\": false with the cause, and kedyn exits with 3.\n");
+    else if (strcmp(cmd, "check") == 0)
+        printf("usage: kedyn check MODEL.yaml\n\n"
+               "Validate the model and print its bodies, elements, nodes and degrees of freedom, with\n"
+               "warnings (e.g. a body without supports has rigid-body modes). Writes nothing.\n");
+    else if (strcmp(cmd, "demo") == 0)
+        printf("usage: kedyn demo [-o OUTDIR]\n\n"
+               "Run the built-in example (a steel blade clamped at one end) and compare its natural\n"
+               "frequencies with the Euler-Bernoulli closed form. Writes to out/demo/ by default.\n");
+    else {
+        fprintf(stderr, "kedyn: no help on unknown command '%s'\n", cmd);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    const char* cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("kedyn %s\n", KD_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc < 3) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        return help_command(argv[2]);
+    }
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "plot") == 0) {
+        fprintf(stderr, "kedyn: '%s' is not available in kedyn %s\n", cmd, KD_VERSION_STRING);
+        return EXIT_USAGE;
+    }
+    fprintf(stderr, "kedyn: unknown command '%s'\n\n%s", cmd, usage_text);
+    return EXIT_USAGE;
+}

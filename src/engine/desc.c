@@ -1,0 +1,229 @@
+/* The model description: construction, look-up and consistency checks
+ * (kedyn/desc.h). */
+#include "kedyn/desc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/element.h"
+
+kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
+
+void kd_desc_free(kd_desc** pd) {
+    if (!pd || !*pd) return;
+    kd_desc* d = *pd;
+    for (int i = 0; i < d->noutput_nodes; i++) free(d->output_nodes[i].nodes);
+    free(d->materials);
+    free(d->sections);
+    free(d->bodies);
+    free(d->supports);
+    free(d->analyses);
+    free(d->output_nodes);
+    free(d);
+    *pd = NULL;
+}
+
+/* Grow an array by one zeroed item; returns the new item or NULL. */
+static void* append_item(void** arr, int* n, size_t size) {
+    void* p = realloc(*arr, (size_t)(*n + 1) * size);
+    if (!p) return NULL;
+    *arr = p;
+    char* item = (char*)p + (size_t)(*n) * size;
+    memset(item, 0, size);
+    (*n)++;
+    return item;
+}
+
+kd_material_desc* kd_desc_add_material(kd_desc* d) {
+    kd_material_desc* m = append_item((void**)&d->materials, &d->nmaterials, sizeof(*m));
+    if (m) m->nu = 0.3;
+    return m;
+}
+
+kd_section_desc* kd_desc_add_section(kd_desc* d) {
+    return append_item((void**)&d->sections, &d->nsections, sizeof(kd_section_desc));
+}
+
+kd_body_desc* kd_desc_add_body(kd_desc* d) {
+    kd_body_desc* b = append_item((void**)&d->bodies, &d->nbodies, sizeof(*b));
+    if (b) {
+        b->material = b->section = -1;
+        b->theory = KD_THEORY_EULER_BERNOULLI;
+        b->interpolation = KD_INTERP_CUBIC;
+        b->planar = 1;
+        b->geometric_stiffness = 1;
+    }
+    return b;
+}
+
+kd_support_desc* kd_desc_add_support(kd_desc* d) {
+    return append_item((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc));
+}
+
+kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
+    kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
+    if (a) a->count = 6;
+    return a;
+}
+
+kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
+    return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
+}
+
+int kd_desc_find_material(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->nmaterials; i++)
+        if (strcmp(d->materials[i].name, name) == 0) return i;
+    return -1;
+}
+
+int kd_desc_find_section(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->nsections; i++)
+        if (strcmp(d->sections[i].name, name) == 0) return i;
+    return -1;
+}
+
+int kd_desc_find_body(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->nbodies; i++)
+        if (strcmp(d->bodies[i].name, name) == 0) return i;
+    return -1;
+}
+
+const char* kd_dof_name_str(kd_dof_name dof) {
+    static const char* names[KD_DOF_NAMES] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky"};
+    return (dof >= 0 && dof < KD_DOF_NAMES) ? names[dof] : "?";
+}
+
+const char* kd_theory_str(kd_theory t) {
+    switch (t) {
+    case KD_THEORY_BAR: return "bar";
+    case KD_THEORY_EULER_BERNOULLI: return "euler-bernoulli";
+    case KD_THEORY_RAYLEIGH: return "rayleigh";
+    case KD_THEORY_TIMOSHENKO: return "timoshenko";
+    }
+    return "?";
+}
+
+const char* kd_interp_str(kd_interp i) { return i == KD_INTERP_QUINTIC ? "quintic" : "cubic"; }
+
+const char* kd_shape_str(kd_shape s) {
+    switch (s) {
+    case KD_SHAPE_CIRCLE: return "circle";
+    case KD_SHAPE_TUBE: return "tube";
+    case KD_SHAPE_RECTANGLE: return "rectangle";
+    case KD_SHAPE_GENERIC: return "generic";
+    }
+    return "?";
+}
+
+/* ---- consistency checks ------------------------------------------------- */
+
+#define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
+
+static int positive(double x) { return isfinite(x) && x > 0.0; }
+
+static kd_status check_material(const kd_desc* d, const kd_material_desc* m, kd_error* err) {
+    if (!positive(m->E)) return FAIL(m->loc, "material '%s': E must be positive (got %g)", m->name, m->E);
+    if (!positive(m->rho)) return FAIL(m->loc, "material '%s': rho must be positive (got %g)", m->name, m->rho);
+    if (!(m->nu > -1.0 && m->nu < 0.5))
+        return FAIL(m->loc, "material '%s': nu must lie in (-1, 0.5) (got %g)", m->name, m->nu);
+    if (!(isfinite(m->G) && m->G >= 0.0))
+        return FAIL(m->loc, "material '%s': G must be positive (got %g)", m->name, m->G);
+    return KD_OK;
+}
+
+static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_error* err) {
+    switch (s->shape) {
+    case KD_SHAPE_CIRCLE:
+        if (!positive(s->d)) return FAIL(s->loc, "section '%s': d must be positive", s->name);
+        break;
+    case KD_SHAPE_TUBE:
+        if (!positive(s->d) || !positive(s->t))
+            return FAIL(s->loc, "section '%s': d and t must be positive", s->name);
+        if (2.0 * s->t > s->d)
+            return FAIL(s->loc, "section '%s': wall t = %g exceeds the radius d/2 = %g", s->name, s->t, s->d / 2);
+        break;
+    case KD_SHAPE_RECTANGLE:
+        if (!positive(s->b) || !positive(s->h))
+            return FAIL(s->loc, "section '%s': b and h must be positive", s->name);
+        break;
+    case KD_SHAPE_GENERIC:
+        if (!positive(s->A) || !positive(s->Iy) || !positive(s->Iz) || !positive(s->J))
+            return FAIL(s->loc, "section '%s': A, Iy, Iz and J must be positive", s->name);
+        break;
+    }
+    if (!(isfinite(s->shear_y) && s->shear_y >= 0.0 && isfinite(s->shear_z) && s->shear_z >= 0.0))
+        return FAIL(s->loc, "section '%s': shear coefficients must be positive", s->name);
+    return KD_OK;
+}
+
+static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
+    for (const kd_body_desc* o = d->bodies; o < b; o++)
+        if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
+    if (b->type != KD_BODY_BEAM) return KD_OK;
+    if (b->material < 0 || b->material >= d->nmaterials)
+        return FAIL(b->loc_material, "body '%s': unknown material", b->name);
+    if (b->section < 0 || b->section >= d->nsections)
+        return FAIL(b->loc_section, "body '%s': unknown section", b->name);
+    if (!positive(b->length)) return FAIL(b->loc, "body '%s': length must be positive (got %g)", b->name, b->length);
+    if (b->elements < 1) return FAIL(b->loc, "body '%s': elements must be at least 1 (got %d)", b->name, b->elements);
+    if (b->interpolation == KD_INTERP_QUINTIC &&
+        !(b->theory == KD_THEORY_EULER_BERNOULLI || b->theory == KD_THEORY_RAYLEIGH))
+        return FAIL(b->loc, "body '%s': quintic interpolation applies to euler-bernoulli and rayleigh beams, not %s",
+                    b->name, kd_theory_str(b->theory));
+    const kd_section_desc* s = &d->sections[b->section];
+    if (b->theory == KD_THEORY_TIMOSHENKO && s->shape == KD_SHAPE_GENERIC &&
+        (s->shear_y <= 0.0 || (!b->planar && s->shear_z <= 0.0)))
+        return FAIL(b->loc, "body '%s': a timoshenko beam with generic section '%s' needs shear_y%s", b->name,
+                    s->name, b->planar ? "" : " and shear_z");
+    return KD_OK;
+}
+
+static kd_status check_node(const kd_desc* d, int body, int node, kd_loc loc, kd_error* err) {
+    if (body < 0 || body >= d->nbodies) return FAIL(loc, "unknown body");
+    const kd_body_desc* b = &d->bodies[body];
+    if (b->type != KD_BODY_BEAM) return FAIL(loc, "body '%s' has no nodes (it is not a beam)", b->name);
+    if (node < 1 || node > b->elements + 1)
+        return FAIL(loc, "body '%s' has nodes 1..%d, not %d", b->name, b->elements + 1, node);
+    return KD_OK;
+}
+
+static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_error* err) {
+    kd_status st = check_node(d, s->body, s->node, s->loc_node, err);
+    if (st) return st;
+    const kd_body_desc* b = &d->bodies[s->body];
+    if (s->fix == 0) return FAIL(s->loc_fix, "support on body '%s' fixes no DOF", b->name);
+    if (s->fix == KD_FIX_ALL) return KD_OK;
+    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
+    kd_dof_name dofs[KD_NODE_DOF_MAX];
+    int n = kd_element_node_dofs(kind, dofs);
+    unsigned have = 0;
+    for (int i = 0; i < n; i++) have |= 1u << dofs[i];
+    for (int k = 0; k < KD_DOF_NAMES; k++)
+        if ((s->fix & (1u << k)) && !(have & (1u << k)))
+            return FAIL(s->loc_fix, "body '%s' (%s %s %s) has no DOF '%s'", b->name, b->planar ? "planar" : "3D",
+                        kd_theory_str(b->theory), kd_interp_str(b->interpolation), kd_dof_name_str((kd_dof_name)k));
+    return KD_OK;
+}
+
+kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
+    kd_status st = KD_OK;
+    for (int i = 0; i < d->nmaterials && !st; i++) st = check_material(d, &d->materials[i], err);
+    for (int i = 0; i < d->nsections && !st; i++) st = check_section(d, &d->sections[i], err);
+    for (int i = 0; i < d->nbodies && !st; i++) st = check_body(d, &d->bodies[i], err);
+    for (int i = 0; i < d->nsupports && !st; i++) st = check_support(d, &d->supports[i], err);
+    for (int i = 0; i < d->noutput_nodes && !st; i++) {
+        const kd_output_nodes_desc* o = &d->output_nodes[i];
+        for (int k = 0; k < o->nnodes && !st; k++) st = check_node(d, o->body, o->nodes[k], o->loc, err);
+    }
+    for (int i = 0; i < d->nanalyses && !st; i++) {
+        const kd_analysis_desc* a = &d->analyses[i];
+        if (a->type == KD_ANALYSIS_MODES && a->count < 1)
+            st = FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
+    }
+    if (st) return st;
+    int nbeam = 0;
+    for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
+    if (nbeam == 0) return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam)");
+    return KD_OK;
+}
