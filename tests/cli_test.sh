@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end tests of the kedyn command line: exit codes, error format,
+# output files. usage: cli_test.sh KEDYN MODELS_DIR
+set -u
+kedyn=$1
+models=$2
+examples=$(cd "$models/../../examples" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+
+# --version, --help, usage errors
+check "version" bash -c "'$kedyn' --version | grep -q '^kedyn [0-9]'"
+check "help" bash -c "'$kedyn' --help | grep -q 'usage: kedyn'"
+check "help run" bash -c "'$kedyn' help run | grep -q 'kedyn run MODEL.yaml'"
+"$kedyn" frobnicate >/dev/null 2>&1; check "unknown command exits 2" test $? -eq 2
+"$kedyn" run >/dev/null 2>&1; check "run without model exits 2" test $? -eq 2
+
+# check: bodies, elements, nodes, DOF
+out=$("$kedyn" check "$examples/cantilever.yaml"); code=$?
+check "check exits 0" test $code -eq 0
+check "check prints DOF" grep -q "^DOF: 63 (60 free, 3 fixed)" <<<"$out"
+check "check prints elements" grep -q "^elements: 20" <<<"$out"
+err=$("$kedyn" check "$examples/free_blade_3d.yaml" 2>&1 >/dev/null)
+check "check warns of rigid-body modes" grep -q "free_blade_3d.yaml:[0-9]*:[0-9]*: warning: body 'blade' has no support" <<<"$err"
+
+# run: summary.json last and complete, modes.csv, no temporary files
+"$kedyn" run "$examples/cantilever.yaml" -o "$tmp/run" >"$tmp/run.txt"; code=$?
+check "run exits 0" test $code -eq 0
+check "summary complete" grep -q '"complete": true' "$tmp/run/summary.json"
+check "summary omega" grep -q '"omega_rad_s": \[' "$tmp/run/summary.json"
+check "summary frequency" grep -q '"frequency_hz": \[' "$tmp/run/summary.json"
+check "modes.csv header" bash -c "head -1 '$tmp/run/modes.csv' | grep -q '^body,node,dof,x,y,z,mode_1,.*,mode_9$'"
+check "modes.csv rows" test "$(wc -l <"$tmp/run/modes.csv")" -eq 64
+check "no temporary files" test -z "$(ls "$tmp/run" | grep tmp)"
+# The clamped rod's first frequency: Rayleigh, L = 0.5, d = 10 mm -> 1.8751^2/L^2 sqrt(EI/rho A)
+# = 182.43 rad/s (rotary inertia changes it by < 1e-4).
+check "first frequency" grep -q "^ *1 *182\.4" "$tmp/run.txt"
+
+# bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
+for f in "$models"/bad_*.yaml; do
+  [ -e "$f" ] || continue
+  name=$(basename "$f")
+  msg=$("$kedyn" run "$f" -o "$tmp/bad_$name" 2>&1 >/dev/null); code=$?
+  check "$name exits 1" test $code -eq 1
+  check "$name message format" grep -Eq "^$f:[0-9]+:[0-9]+: error: .+" <<<"$msg"
+  check "$name leaves no output" test ! -e "$tmp/bad_$name"
+done
+msg=$("$kedyn" run "$tmp/no_such_model.yaml" 2>&1); code=$?
+check "missing model exits 1" test $code -eq 1
+check "missing model names the file" grep -q "no_such_model.yaml" <<<"$msg"
+
+# demo: no files needed
+(cd "$tmp" && "$kedyn" demo -o demo >demo.txt 2>&1); code=$?
+check "demo exits 0" test $code -eq 0
+check "demo summary" grep -q '"complete": true' "$tmp/demo/cubic/summary.json"
+check "demo quintic" test -s "$tmp/demo/quintic/modes.csv"
+
+echo "$pass passed, $fail failed"
+test $fail -eq 0

@@ -74,6 +74,14 @@ typedef struct kd_model {
  * left NULL. */
 kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err);
 
+/* Warnings about a valid model that is likely not what the user meant: a
+ * beam without supports (rigid-body modes), more modes requested than free
+ * DOFs, and bending beams so finely meshed that double-precision round-off
+ * (growing as N^4 for fourth-order operators) exceeds the discretisation
+ * error of the lowest frequencies. Fills up to `max` reports (status KD_OK,
+ * located at the item) and returns how many there are in all. */
+int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int max);
+
 /* Free a model; clears *m. NULL is allowed. */
 void kd_model_free(kd_model** m);
 

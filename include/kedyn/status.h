@@ -52,7 +52,8 @@ kd_status kd_error_set(kd_error* err, kd_status status, const char* file,
     ;
 
 /* Format an error as "FILE:LINE:COL: error: MSG" (the location parts are
- * left out when unknown) into buf of size n. Returns buf. */
+ * left out when unknown) into buf of size n; a report with status KD_OK is a
+ * warning and says "warning:". Returns buf. */
 char* kd_error_format(const kd_error* err, char* buf, int n);
 
 /* A short, stable name for a status code ("ok", "input", ...). */

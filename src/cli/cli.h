@@ -29,6 +29,10 @@ struct kd_run_report;
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const struct kd_run_report* rep));
 
+/* Print the model's warnings (kd_model_warnings) to stderr as
+ * "FILE:LINE:COL: warning: MSG"; returns their number. */
+int cli_print_warnings(const kd_desc* d, const kd_model* m);
+
 /* Print the model overview of `check`. */
 void cli_print_model(const kd_desc* d, const kd_model* m);
 

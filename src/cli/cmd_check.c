@@ -5,6 +5,16 @@
 #include "cli.h"
 #include "kedyn/load_yaml.h"
 
+int cli_print_warnings(const kd_desc* d, const kd_model* m) {
+    kd_error w[16];
+    const int n = kd_model_warnings(d, m, w, 16);
+    for (int i = 0; i < n && i < 16; i++) {
+        char buf[1024];
+        fprintf(stderr, "%s\n", kd_error_format(&w[i], buf, (int)sizeof(buf)));
+    }
+    return n;
+}
+
 void cli_print_model(const kd_desc* d, const kd_model* m) {
     int nfixed = m->ndof_all - m->neq;
     printf("model: %s%s%s%s\n", d->file[0] ? d->file : "(built in)", d->title[0] ? " (" : "", d->title,
@@ -27,28 +37,6 @@ void cli_print_model(const kd_desc* d, const kd_model* m) {
         if (d->analyses[i].type == KD_ANALYSIS_MODES) printf("  modes (count %d)\n", d->analyses[i].count);
 }
 
-/* Warnings: things that are valid but likely not what the user meant. */
-static int print_warnings(const kd_desc* d, const kd_model* m) {
-    int n = 0;
-    for (int b = 0; b < m->nbody; b++) {
-        if (m->body[b].type != KD_BODY_BEAM) continue;
-        int supported = 0;
-        for (int s = 0; s < d->nsupports; s++) supported |= d->supports[s].body == b;
-        if (!supported) {
-            fprintf(stderr, "%s:%d:%d: warning: body '%s' has no support: it has %d rigid-body modes\n", d->file,
-                    d->bodies[b].loc.line, d->bodies[b].loc.col, m->body[b].name, m->body[b].kind.planar ? 3 : 6);
-            n++;
-        }
-    }
-    for (int i = 0; i < d->nanalyses; i++)
-        if (d->analyses[i].type == KD_ANALYSIS_MODES && d->analyses[i].count > m->neq) {
-            fprintf(stderr, "%s:%d:%d: warning: modes: count %d exceeds the %d free DOFs\n", d->file,
-                    d->analyses[i].loc.line, d->analyses[i].loc.col, d->analyses[i].count, m->neq);
-            n++;
-        }
-    return n;
-}
-
 int cmd_check(int argc, char** argv) {
     if (argc != 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: kedyn check MODEL.yaml\n");
@@ -64,7 +52,7 @@ int cmd_check(int argc, char** argv) {
         return cli_report_error(&err);
     }
     cli_print_model(d, m);
-    const int nwarn = print_warnings(d, m);
+    const int nwarn = cli_print_warnings(d, m);
     printf("ok%s\n", nwarn ? " (with warnings)" : "");
     kd_model_free(&m);
     kd_desc_free(&d);

@@ -48,12 +48,12 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
     kd_model* m = NULL;
     kd_status st = kd_model_compile(d, &m, &err);
     if (st) return cli_report_error(&err);
+    cli_print_warnings(d, m);
     kd_run_report rep;
     st = kd_run(d, m, model_path, outdir, &rep, &err);
     for (int i = 0; i < rep.nanalyses; i++) {
         const kd_analysis_report* a = &rep.analyses[i];
         if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
-        if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
     }
     int code = 0;
     if (st) {

@@ -271,3 +271,37 @@ void kd_model_node_position(const kd_model* m, int n, double x[3]) {
     const kd_body* b = &m->body[m->node_body[n]];
     for (int i = 0; i < 3; i++) x[i] = b->origin[i] + b->rot[i * 3] * m->node_s[n];
 }
+
+/* Add one warning to the list when there is room; count it either way. */
+#define WARN(loc, ...)                                                             \
+    do {                                                                           \
+        if (n < max) kd_error_set(&out[n], KD_OK, d->file, (loc), __VA_ARGS__);   \
+        n++;                                                                       \
+    } while (0)
+
+int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int max) {
+    int n = 0;
+    for (int b = 0; b < m->nbody; b++) {
+        const kd_body* body = &m->body[b];
+        if (body->type != KD_BODY_BEAM) continue;
+        int supported = 0;
+        for (int s = 0; s < d->nsupports; s++) supported |= d->supports[s].body == b;
+        if (!supported)
+            WARN(d->bodies[b].loc, "body '%s' has no support: it has %d rigid-body modes (frequency 0)", body->name,
+                 body->kind.planar ? 3 : 6);
+        /* Round-off in the assembled stiffness of a bending beam perturbs its
+         * eigenvalues by about eps lambda_max, i.e. the lowest frequency by
+         * about 1e-17 N^4 relative (measured, docs/validation.md). */
+        const double roundoff = 1e-17 * pow((double)body->elem_num, 4);
+        if (body->kind.theory != KD_THEORY_BAR && roundoff > 1e-6)
+            WARN(d->bodies[b].loc,
+                 "body '%s': with %d elements, round-off limits the lowest frequencies to a relative accuracy of "
+                 "about %.0e; fewer elements (or quintic interpolation) are more accurate",
+                 body->name, body->elem_num, roundoff);
+    }
+    for (int i = 0; i < d->nanalyses; i++)
+        if (d->analyses[i].type == KD_ANALYSIS_MODES && d->analyses[i].count > m->neq)
+            WARN(d->analyses[i].loc, "modes: count %d exceeds the %d free DOFs; %d modes will be computed",
+                 d->analyses[i].count, m->neq, m->neq);
+    return n;
+}

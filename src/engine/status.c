@@ -25,10 +25,11 @@ kd_status kd_error_set(kd_error* err, kd_status status, const char* file, kd_loc
 
 char* kd_error_format(const kd_error* err, char* buf, int n) {
     const char* file = err->file[0] ? err->file : "kedyn";
+    const char* kind = err->status == KD_OK ? "warning" : "error";
     if (err->file[0] && err->loc.line > 0)
-        snprintf(buf, (size_t)n, "%s:%d:%d: error: %s", file, err->loc.line, err->loc.col, err->msg);
+        snprintf(buf, (size_t)n, "%s:%d:%d: %s: %s", file, err->loc.line, err->loc.col, kind, err->msg);
     else
-        snprintf(buf, (size_t)n, "%s: error: %s", file, err->msg);
+        snprintf(buf, (size_t)n, "%s: %s: %s", file, kind, err->msg);
     return buf;
 }
 

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Benchmarks of docs/performance.md. usage: bench/run.sh [BUILD_DIR]
+# Each size runs in its own process so that its peak memory is its own.
+set -euo pipefail
+build=${1:-build}
+echo "# lowest 10 modes of a planar cantilever (Euler-Bernoulli, cubic)"
+echo "# elements dof solver compile_s solve_s total_s omega1_rad_s rel_err_omega1 peak_rss_kib"
+for n in 10 100 1000 10000 100000; do
+  "$build/bench/bench_modes" "$n" 5
+done

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Set up kedyn on a Debian machine (as root), build it and run one job:
+#   scripts/setup.sh demo    install what is missing, build, run `kedyn demo`
+#   scripts/setup.sh test    install what is missing, build, run the whole test
+#                            suite (release build with warnings as errors, then
+#                            an ASan+UBSan build)
+#   scripts/setup.sh bench   install, build, run the benchmarks (bench/run.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-demo}
+packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
+          libarpack2-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+build() {  # build DIR [cmake options...]
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DKEDYN_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs" >/dev/null
+}
+
+case "$mode" in
+  demo)
+    build build -DCMAKE_BUILD_TYPE=Release
+    ./build/kedyn demo
+    ;;
+  test)
+    build build -DCMAKE_BUILD_TYPE=Release
+    ctest --test-dir build --output-on-failure -j "$jobs"
+    build build-asan -DCMAKE_BUILD_TYPE=Debug -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    ;;
+  bench)
+    build build -DCMAKE_BUILD_TYPE=Release
+    bash bench/run.sh build
+    ;;
+  *)
+    echo "usage: scripts/setup.sh demo|test|bench" >&2
+    exit 2
+    ;;
+esac
