@@ -1,0 +1,109 @@
+/* kedyn: time integration of linear(ised) second-order systems
+ *
+ *     M q'' + C(t) q' + K(t) q = f(t),      q(t0) = q0, q'(t0) = v0,
+ *
+ * the form every moving-frame analysis reduces to (theory.md sec. 3): M is
+ * the constant consistent mass (symmetric positive definite), C(t) holds the
+ * gyroscopic matrix and damping (not symmetric), K(t) the elastic, geometric
+ * and inertia stiffness (not symmetric), f(t) the loads and inertia forces.
+ * All three matrices share one general band structure (kl sub-, ku
+ * super-diagonals), so every step costs O(n (kl + ku)^2) at most and memory
+ * grows linearly with n.
+ *
+ * Integrators:
+ *   - fixed step, second-order form: Newmark-beta (average acceleration by
+ *     default), HHT-alpha, generalized-alpha (Chung & Hulbert 1993). The
+ *     iteration matrix is factorised once and reused while the system says
+ *     its matrices did not change;
+ *   - adaptive, first-order form y = (q, q'): SUNDIALS CVODE (BDF or Adams)
+ *     and ARKODE explicit Runge-Kutta (ERKStep), with rtol/atol.
+ *
+ * Ownership: the integrator allocates its workspace in kd_integrate and frees
+ * it before returning; no allocation happens inside a step.
+ */
+#ifndef KEDYN_INTEGRATE_H
+#define KEDYN_INTEGRATE_H
+
+#include "kedyn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compact general band storage, column-major: A(i, j) for
+ * max(0, j - ku) <= i <= min(n - 1, j + kl) at ab[ku + i - j + j * (kl + ku + 1)]. */
+typedef struct kd_gband {
+    int n, kl, ku;
+    double* ab;                   /* ((kl + ku + 1) x n) */
+} kd_gband;
+
+kd_status kd_gband_init(kd_gband* a, int n, int kl, int ku);
+void kd_gband_free(kd_gband* a);
+void kd_gband_zero(kd_gband* a);
+/* y = A x (y and x distinct). */
+void kd_gband_matvec(const kd_gband* a, const double* x, double* y);
+
+/* The system being integrated, supplied by the caller. All callbacks return
+ * 0 on success, nonzero to abort the integration (reported as
+ * KD_ERR_NUMERIC with the time). */
+typedef struct kd_ode2 {
+    int n, kl, ku;                /* size and band structure of M, C, K */
+    const kd_gband* M;            /* constant mass matrix (same kl, ku) */
+    void* ctx;                    /* passed to every callback */
+    /* Fill C(t) and K(t) (already allocated with n, kl, ku; overwrite all
+     * entries). Set *changed = 0 when both are identical to those of the
+     * previous call (e.g. constant frame speed), 1 otherwise; the first call
+     * may say either. */
+    int (*matrices)(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
+    /* f(t) into f (length n). */
+    int (*force)(void* ctx, double t, double* f);
+} kd_ode2;
+
+typedef enum kd_integrator {
+    KD_INT_NEWMARK = 0,           /* fixed dt; beta, gamma */
+    KD_INT_HHT,                   /* fixed dt; alpha in [-1/3, 0] */
+    KD_INT_GENERALIZED_ALPHA,     /* fixed dt; rho_inf in [0, 1] */
+    KD_INT_CVODE_BDF,             /* adaptive; rtol, atol; dt = first step, dt_max */
+    KD_INT_CVODE_ADAMS,
+    KD_INT_ARKODE_RK              /* explicit Runge-Kutta (ERKStep, default table) */
+} kd_integrator;
+
+typedef struct kd_integrate_opts {
+    kd_integrator method;
+    double t0, t_end;             /* t_end > t0 */
+    double dt;                    /* fixed step; for adaptive methods the first step (0 = solver's choice) */
+    double dt_max;                /* adaptive: largest step (0 = none) */
+    double rtol, atol;            /* adaptive tolerances */
+    double beta, gamma;           /* Newmark (default 1/4, 1/2) */
+    double alpha;                 /* HHT (default -0.05) */
+    double rho_inf;               /* generalized-alpha spectral radius at infinity (default 0.9) */
+    int output_every;             /* call `output` every this many steps (fixed) or at
+                                     t0 + k * dt * output_every (adaptive); >= 1 */
+} kd_integrate_opts;
+
+/* Fill defaults: Newmark, beta 1/4, gamma 1/2, alpha -0.05, rho_inf 0.9,
+ * rtol 1e-8, atol 1e-10, output_every 1. */
+void kd_integrate_opts_default(kd_integrate_opts* o);
+
+/* Called at t0 and at every output instant with the state (q, v = q', a =
+ * q''); return nonzero to stop (reported as KD_ERR_NUMERIC). */
+typedef int (*kd_output_fn)(void* ctx, double t, const double* q, const double* v, const double* a);
+
+typedef struct kd_integrate_stats {
+    long steps;                   /* accepted steps */
+    long factorizations;          /* LU factorisations of the iteration matrix */
+    long rhs_evals;               /* force/matrix evaluations */
+    double t_reached;             /* last time with a valid state */
+} kd_integrate_stats;
+
+/* Integrate from (q0, v0) at t0 to t_end. q0, v0 are not modified. On a
+ * failure (singular iteration matrix, solver error, non-finite state,
+ * callback abort) returns KD_ERR_NUMERIC with err->msg naming the time and
+ * the cause; the output callback has received every state before it. */
+kd_status kd_integrate(const kd_ode2* sys, const kd_integrate_opts* opts, const double* q0, const double* v0,
+                       kd_output_fn output, void* output_ctx, kd_integrate_stats* stats, kd_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
