@@ -14,6 +14,8 @@
 #ifndef KEDYN_DESC_H
 #define KEDYN_DESC_H
 
+#include "kedyn/frame.h"
+#include "kedyn/law.h"
 #include "kedyn/status.h"
 
 #ifdef __cplusplus
@@ -94,6 +96,8 @@ typedef struct kd_body_desc {
     int geometric_stiffness;      /* 1: include stress stiffening of axial pre-stress */
     double y_axis[3];             /* 3D beams: requested direction of the local y axis
                                      (all zero = default, see docs/model-format.md) */
+    double preload;               /* static axial force (tension > 0), N, added to the
+                                     axial force of the rigid motion in k_g */
     kd_loc loc;
     kd_loc loc_material, loc_section;  /* where the references were written */
 } kd_body_desc;
@@ -125,8 +129,39 @@ typedef struct kd_support_desc {
 
 /* ---- analyses ----------------------------------------------------------- */
 
+/* ---- frame motion, damping, loads (moving-frame analyses) --------------- */
+
+typedef struct kd_motion_desc {
+    int body;                     /* index into kd_desc.bodies (a beam) */
+    kd_motion motion;             /* owned (laws may own tables) */
+    kd_loc loc;
+} kd_motion_desc;
+
+typedef struct kd_damping_desc {
+    int body;                     /* index into kd_desc.bodies */
+    double alpha, beta;           /* Rayleigh damping C = alpha M + beta K of the body */
+    kd_loc loc;
+} kd_damping_desc;
+
+typedef enum kd_load_type {
+    KD_LOAD_NODAL = 0,            /* a force or moment on one DOF of a node, in the body frame */
+    KD_LOAD_GRAVITY               /* uniform acceleration field g (global), on every beam */
+} kd_load_type;
+
+typedef struct kd_load_desc {
+    kd_load_type type;
+    int body, node;               /* nodal: body index, 1-based node */
+    kd_dof_name dof;              /* nodal: the DOF the load acts on */
+    kd_law value;                 /* nodal: N or N m as a law of time (owned) */
+    double g[3];                  /* gravity, m/s^2 (global) */
+    kd_loc loc;
+} kd_load_desc;
+
 typedef enum kd_analysis_type {
-    KD_ANALYSIS_MODES = 0
+    KD_ANALYSIS_MODES = 0,        /* natural frequencies at t (with rotation: gyroscopic) */
+    KD_ANALYSIS_CAMPBELL,         /* frequencies versus a list of rotation speeds */
+    KD_ANALYSIS_STABILITY,        /* critical speed over a grid of hub distances and lengths */
+    KD_ANALYSIS_DYNAMICS          /* transient response */
 } kd_analysis_type;
 
 typedef enum kd_eigen_solver {
@@ -135,10 +170,26 @@ typedef enum kd_eigen_solver {
     KD_EIGEN_LANCZOS              /* ARPACK-ng shift-invert Lanczos on banded storage */
 } kd_eigen_solver;
 
+#define KD_LIST_MAX 256
+
 typedef struct kd_analysis_desc {
     kd_analysis_type type;
-    int count;                    /* modes: number of modes (>= 1) */
-    kd_eigen_solver solver;
+    int count;                    /* modes, campbell: number of modes (>= 1) */
+    kd_eigen_solver solver;       /* modes without rotation */
+    double at;                    /* modes: the instant of the frame motion, s (default 0) */
+    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m) */
+    double values[KD_LIST_MAX];
+    int nlengths;                 /* stability: beam lengths (m) */
+    double lengths[KD_LIST_MAX];
+    double omega_max;             /* stability: the largest speed searched, rad/s */
+    int body;                     /* campbell, stability: the rotating body (index) */
+    /* dynamics */
+    double t_end, dt, dt_max, rtol, atol;
+    int integrator;               /* kd_integrator (kedyn/integrate.h) */
+    double rho_inf, hht_alpha, newmark_beta, newmark_gamma;
+    int output_every;
+    int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
+    int energy;                   /* 1: write the energy and work balance */
     kd_loc loc;
 } kd_analysis_desc;
 
@@ -162,6 +213,9 @@ typedef struct kd_desc {
     int nsupports;   kd_support_desc* supports;
     int nanalyses;   kd_analysis_desc* analyses;
     int noutput_nodes; kd_output_nodes_desc* output_nodes;
+    int nmotions;    kd_motion_desc* motions;
+    int ndampings;   kd_damping_desc* dampings;
+    int nloads;      kd_load_desc* loads;
 } kd_desc;
 
 /* Allocate an empty description (all counts zero). Returns NULL on failure. */
@@ -180,6 +234,9 @@ kd_body_desc* kd_desc_add_body(kd_desc* d);
 kd_support_desc* kd_desc_add_support(kd_desc* d);
 kd_analysis_desc* kd_desc_add_analysis(kd_desc* d);
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d);
+kd_motion_desc* kd_desc_add_motion(kd_desc* d);
+kd_damping_desc* kd_desc_add_damping(kd_desc* d);
+kd_load_desc* kd_desc_add_load(kd_desc* d);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);
@@ -192,6 +249,11 @@ int kd_desc_find_body(const kd_desc* d, const char* name);
  * together (quintic interpolation only for euler-bernoulli and rayleigh).
  * Returns KD_ERR_INPUT with err located at the offending item. */
 kd_status kd_desc_check(const kd_desc* d, kd_error* err);
+
+/* The rotating body (a motion of type rotation) an analysis refers to:
+ * `body` itself when it rotates, or, when body < 0, the only rotating body;
+ * -1 when there is none (or, with body < 0, more than one). */
+int kd_desc_rotating_body(const kd_desc* d, int body);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

@@ -16,6 +16,9 @@
  *       u_p = u - y theta_z + z theta_y,  v_p = v - z theta_x,  w_p = w + y theta_x.
  * Every later inertia term ([m], [c], [k(eps)], [k(omega)], q_i, [m_Oi]) is a
  * fixed combination of these invariants with the frame motion of the instant.
+ * Likewise the geometric stiffness of an axial force P quadratic along the
+ * element, P = p0 + p1 xi + p2 xi^2, is k_g = sum_k p_k g_k with
+ *       g_k  = int xi^k (v'^T v' + w'^T w') dx   (theory.md sec. 5).
  *
  * Element DOF vectors are node 1's DOFs then node 2's, in the node order
  * given by kd_element_node_dofs().
@@ -61,6 +64,7 @@ typedef struct kd_element_props {
     double m_ij[3][3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* int rho N_i^T N_j dV */
     double s_i[3][KD_ELEM_DOF_MAX];                         /* int rho N_i^T dV */
     double x_ik[3][3][KD_ELEM_DOF_MAX];                     /* int rho N_i^T x_k dV */
+    double g_k[3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];      /* int xi^k (v'^T v' + w'^T w') dx */
     double mass;                  /* int rho dV = rho A L */
 } kd_element_props;
 

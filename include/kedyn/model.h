@@ -39,7 +39,17 @@ typedef struct kd_body {
     double lambda_hint;           /* a lower estimate of its first nonzero eigenvalue
                                      (omega^2) from the analytic beam formulas; sets
                                      the shift of sparse eigensolvers */
+    kd_motion motion;             /* prescribed frame motion (KD_MOTION_NONE: fixed frame) */
+    double damp_alpha, damp_beta; /* Rayleigh damping C = alpha M + beta K of the body */
+    double preload;               /* static axial force, N (tension > 0) */
+    int geometric;                /* 1: geometric stiffness of the axial force is included */
 } kd_body;
+
+/* A load on one free DOF, a law of time. */
+typedef struct kd_nodal_load {
+    int eq;                       /* reduced equation (loads on fixed DOFs are dropped) */
+    kd_law value;                 /* owned */
+} kd_nodal_load;
 
 typedef struct kd_model {
     /* sizes */
@@ -63,10 +73,20 @@ typedef struct kd_model {
     int* elem_body;               /* (nelem) owning body */
     int* elem_prop;               /* (nelem) index into prop */
     double* elem_s0;              /* (nelem) axial position of the first node, m */
+    double* elem_axial;           /* (nelem x 2 x 3) axial force in the element per unit
+                                     load case, P(xi) = p0 + p1 xi + p2 xi^2: case 0 a unit
+                                     axial frame acceleration a_Ox = 1 m/s^2, case 1 a unit
+                                     centrifugal field omega_y^2 + omega_z^2 = 1 rad^2/s^2
+                                     (theory.md sec. 5) */
 
     kd_element_props* prop;       /* (nprop) shared per-element invariants */
 
     double total_mass;            /* kg */
+
+    /* loads */
+    int nnodal;
+    kd_nodal_load* nodal;         /* (nnodal) */
+    double gravity[3];            /* m/s^2, global */
 } kd_model;
 
 /* Check a description and compile it. On an input error returns

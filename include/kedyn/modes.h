@@ -25,7 +25,13 @@ typedef struct kd_modes {
     kd_eigen_solver solver;   /* the solver actually used */
     double* lambda;           /* (count) omega^2, ascending; tiny negative round-off kept */
     double* omega;            /* (count) rad/s, sqrt(max(lambda, 0)) */
-    double* shape;            /* (count x neq) mass-normalised mode shapes, one row per mode */
+    double* shape;            /* (count x neq) mass-normalised mode shapes, one row per mode
+                                 (state-space solver: real part of the complex shape,
+                                 phase chosen so the largest entry is real, max |entry| = 1) */
+    double* growth;           /* (count) state-space solver: real part of the eigenvalue, 1/s
+                                 (> 0 grows); NULL for the symmetric solvers */
+    int unstable;             /* state-space solver: 1 when an eigenvalue has a positive
+                                 real part (divergence or flutter) */
 } kd_modes;
 
 /* Lowest `count` modes of K x = lambda M x. `count` is reduced to neq when
@@ -35,6 +41,16 @@ kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen
 
 /* Assemble the model and compute its lowest `count` modes. */
 kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, kd_modes* out, kd_error* err);
+
+/* Modes of a moving system at time t (kedyn/system.h): the quadratic
+ * eigenproblem (s^2 M + s C + K) x = 0 with the gyroscopic and damping
+ * matrices, solved in state-space form [[0, I], [-K, -C]] z = s [[I, 0],
+ * [0, M]] z by dense LAPACK dggev. Frequencies are |Im s| of the eigenvalue
+ * pairs, ascending; real pairs (rigid-body or divergent) count as 0.
+ * Limited to KD_GYRO_MAX equations. */
+#define KD_GYRO_MAX 1500
+struct kd_system;
+kd_status kd_modes_state_space(struct kd_system* s, double t, int count, kd_modes* out, kd_error* err);
 
 /* Free the arrays of a result (the struct itself is the caller's). */
 void kd_modes_free(kd_modes* r);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lapacke.h>
+
 #include "kedyn/model.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
@@ -12,6 +14,8 @@
 void kd_model_free(kd_model** pm) {
     if (!pm || !*pm) return;
     kd_model* m = *pm;
+    for (int b = 0; b < m->nbody; b++)
+        if (m->body) kd_motion_free(&m->body[b].motion);
     free(m->body);
     free(m->node_s);
     free(m->node_body);
@@ -23,7 +27,10 @@ void kd_model_free(kd_model** pm) {
     free(m->elem_body);
     free(m->elem_prop);
     free(m->elem_s0);
+    free(m->elem_axial);
     free(m->prop);
+    for (int i = 0; i < m->nnodal; i++) kd_law_free(&m->nodal[i].value);
+    free(m->nodal);
     free(m);
     *pm = NULL;
 }
@@ -101,8 +108,8 @@ static double lambda_hint(const kd_element_consts* c, kd_element_kind kind, doub
     double lam = pow(pi / (2 * L), 2) * c->E / c->rho;
     if (!kind.planar) lam = fmin(lam, pow(pi / (2 * L), 2) * c->G * c->J / (c->rho * (c->Iy + c->Iz)));
     if (kind.theory != KD_THEORY_BAR) {
-        const double I = kind.planar ? c->Iz : fmin(c->Iy, c->Iz);
-        lam = fmin(lam, pow(1.8751 / L, 4) * c->E * I / (c->rho * c->A));
+        const double Ib = kind.planar ? c->Iz : fmin(c->Iy, c->Iz);
+        lam = fmin(lam, pow(1.8751 / L, 4) * c->E * Ib / (c->rho * c->A));
     }
     return lam;
 }
@@ -128,6 +135,87 @@ static int find_or_add_prop(kd_model* m, int* cap, kd_element_kind kind, const k
     return *st ? -1 : m->nprop++;
 }
 
+/* Nodal loads on free DOFs and the gravity field. */
+static kd_status compile_loads(const kd_desc* d, kd_model* m) {
+    m->nodal = calloc((size_t)(d->nloads ? d->nloads : 1), sizeof(*m->nodal));
+    if (!m->nodal) return KD_ERR_NOMEM;
+    for (int i = 0; i < d->nloads; i++) {
+        const kd_load_desc* ld = &d->loads[i];
+        if (ld->type == KD_LOAD_GRAVITY) {
+            for (int k = 0; k < 3; k++) m->gravity[k] += ld->g[k];
+            continue;
+        }
+        const int node = m->body[ld->body].node_adr + ld->node - 1;
+        int eq = -1;
+        for (int a = 0; a < m->node_dof_num[node]; a++)
+            if (m->dof_name[m->node_dof_adr[node] + a] == ld->dof) eq = m->dof_eq[m->node_dof_adr[node] + a];
+        if (eq < 0) continue;  /* a load on a fixed DOF goes into the support */
+        m->nodal[m->nnodal].eq = eq;
+        if (kd_law_copy(&m->nodal[m->nnodal].value, &ld->value)) return KD_ERR_NOMEM;
+        m->nnodal++;
+    }
+    return KD_OK;
+}
+
+/* Axial force of a beam under the two unit inertia load cases of its frame
+ * motion (theory.md sec. 5): distributed axial load f = f0 + f1 x with
+ * (f0, f1) = (-rho A, 0) for a_Ox = 1 and (0, rho A) for a unit centrifugal
+ * field. The axial bar problem EA u'' = -f is solved with the body's axial
+ * supports (node 1 when it has none); linear elements give exact nodal
+ * values in 1D, so P at each element's start is exact, and within the
+ * element P(x) = P(x0) - int_x0^x f, a quadratic in xi. */
+static kd_status axial_force_cases(kd_model* m, int b) {
+    const kd_body* body = &m->body[b];
+    const int nn = body->node_num, ne = body->elem_num;
+    const kd_element_props* p = &m->prop[m->elem_prop[body->elem_adr]];
+    const double EA = p->c.E * p->c.A, rA = p->c.rho * p->c.A, h = p->L;
+    double* diag = calloc((size_t)nn, sizeof(double));
+    double* off = calloc((size_t)nn, sizeof(double));
+    double* u = calloc((size_t)(2 * nn), sizeof(double));
+    int* fixed = calloc((size_t)nn, sizeof(int));
+    kd_status st = (diag && off && u && fixed) ? KD_OK : KD_ERR_NOMEM;
+    int nfixed = 0;
+    for (int k = 0; k < nn && !st; k++) {
+        const int n = body->node_adr + k;
+        fixed[k] = m->dof_eq[m->node_dof_adr[n]] < 0;  /* u is every kind's first DOF */
+        nfixed += fixed[k];
+    }
+    if (!st && nfixed == 0) fixed[0] = 1;
+    /* Tridiagonal stiffness with fixed nodes decoupled (unit diagonal, zero
+     * load), and the consistent loads of both cases. */
+    for (int e = 0; e < ne && !st; e++) {
+        const double x0 = e * h, x1 = x0 + h;
+        const double f[2][2] = {{-rA, -rA}, {rA * x0, rA * x1}};  /* f at both ends, per case */
+        for (int c = 0; c < 2; c++) {
+            u[c * nn + e] += h * (2 * f[c][0] + f[c][1]) / 6;
+            u[c * nn + e + 1] += h * (f[c][0] + 2 * f[c][1]) / 6;
+        }
+        diag[e] += EA / h;
+        diag[e + 1] += EA / h;
+        off[e] = (fixed[e] || fixed[e + 1]) ? 0.0 : -EA / h;
+    }
+    for (int k = 0; k < nn && !st; k++)
+        if (fixed[k]) diag[k] = 1.0, u[k] = u[nn + k] = 0.0;
+    if (!st && LAPACKE_dptsv(LAPACK_COL_MAJOR, nn, 2, diag, off, u, nn) != 0) st = KD_ERR_NUMERIC;
+    /* P at each element start, then the quadratic in xi. */
+    for (int e = 0; e < ne && !st; e++) {
+        const double x0 = e * h;
+        double* pc = &m->elem_axial[6 * (body->elem_adr + e)];
+        for (int c = 0; c < 2; c++) {
+            const double f0 = c == 0 ? -rA : 0.0, f1 = c == 0 ? 0.0 : rA;
+            const double Fe0 = h * (2 * (f0 + f1 * x0) + (f0 + f1 * (x0 + h))) / 6;
+            pc[3 * c + 0] = Fe0 + EA * (u[c * nn + e + 1] - u[c * nn + e]) / h;
+            pc[3 * c + 1] = -(f0 + f1 * x0) * h;
+            pc[3 * c + 2] = -f1 * h * h / 2;
+        }
+    }
+    free(diag);
+    free(off);
+    free(u);
+    free(fixed);
+    return st;
+}
+
 static kd_status alloc_arrays(kd_model* m) {
     m->body = calloc((size_t)m->nbody, sizeof(*m->body));
     m->node_s = calloc((size_t)m->nnode, sizeof(double));
@@ -140,8 +228,9 @@ static kd_status alloc_arrays(kd_model* m) {
     m->elem_body = calloc((size_t)m->nelem, sizeof(int));
     m->elem_prop = calloc((size_t)m->nelem, sizeof(int));
     m->elem_s0 = calloc((size_t)m->nelem, sizeof(double));
+    m->elem_axial = calloc((size_t)(6 * m->nelem), sizeof(double));
     if (!m->body || !m->node_s || !m->node_body || !m->node_dof_adr || !m->node_dof_num || !m->dof_name ||
-        !m->dof_eq || !m->elem_node || !m->elem_body || !m->elem_prop || !m->elem_s0)
+        !m->dof_eq || !m->elem_node || !m->elem_body || !m->elem_prop || !m->elem_s0 || !m->elem_axial)
         return KD_ERR_NOMEM;
     return KD_OK;
 }
@@ -188,6 +277,8 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
         c.G = mat->G > 0.0 ? mat->G : mat->E / (2.0 * (1.0 + mat->nu));
         kd_section_properties(&d->sections[bd->section], mat->nu, &c);
         body->mass = c.rho * c.A * body->length;
+        body->preload = bd->preload;
+        body->geometric = bd->geometric_stiffness;
         body->lambda_hint = lambda_hint(&c, kind, body->length);
         m->total_mass += body->mass;
 
@@ -241,6 +332,16 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
         }
         if (hi - lo > m->bandwidth) m->bandwidth = hi - lo;
     }
+
+    for (int i = 0; i < d->nmotions && !st; i++)
+        st = kd_motion_copy(&m->body[d->motions[i].body].motion, &d->motions[i].motion);
+    for (int i = 0; i < d->ndampings && !st; i++) {
+        m->body[d->dampings[i].body].damp_alpha = d->dampings[i].alpha;
+        m->body[d->dampings[i].body].damp_beta = d->dampings[i].beta;
+    }
+    if (!st) st = compile_loads(d, m);
+    for (int b = 0; b < m->nbody && !st; b++)
+        if (m->body[b].type == KD_BODY_BEAM) st = axial_force_cases(m, b);
 
     if (st == KD_OK && m->neq == 0) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");
     if (st) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kedyn/element.h"
+#include "kedyn/integrate.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
 
@@ -14,6 +15,11 @@ void kd_desc_free(kd_desc** pd) {
     if (!pd || !*pd) return;
     kd_desc* d = *pd;
     for (int i = 0; i < d->noutput_nodes; i++) free(d->output_nodes[i].nodes);
+    for (int i = 0; i < d->nmotions; i++) kd_motion_free(&d->motions[i].motion);
+    for (int i = 0; i < d->nloads; i++) kd_law_free(&d->loads[i].value);
+    free(d->motions);
+    free(d->dampings);
+    free(d->loads);
     free(d->materials);
     free(d->sections);
     free(d->bodies);
@@ -63,12 +69,30 @@ kd_support_desc* kd_desc_add_support(kd_desc* d) {
 
 kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
     kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
-    if (a) a->count = 6;
+    if (a) {
+        a->count = 6;
+        a->body = -1;
+        a->rtol = 1e-8, a->atol = 1e-10;
+        a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
+        a->output_every = 1;
+    }
     return a;
 }
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
     return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
+}
+
+kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
+    return append_item((void**)&d->motions, &d->nmotions, sizeof(kd_motion_desc));
+}
+
+kd_damping_desc* kd_desc_add_damping(kd_desc* d) {
+    return append_item((void**)&d->dampings, &d->ndampings, sizeof(kd_damping_desc));
+}
+
+kd_load_desc* kd_desc_add_load(kd_desc* d) {
+    return append_item((void**)&d->loads, &d->nloads, sizeof(kd_load_desc));
 }
 
 int kd_desc_find_material(const kd_desc* d, const char* name) {
@@ -206,6 +230,98 @@ static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_er
     return KD_OK;
 }
 
+static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_error* err) {
+    if (md->body < 0 || md->body >= d->nbodies || d->bodies[md->body].type != KD_BODY_BEAM)
+        return FAIL(md->loc, "motion: the body must be a beam");
+    for (const kd_motion_desc* o = d->motions; o < md; o++)
+        if (o->body == md->body) return FAIL(md->loc, "body '%s' has two motions", d->bodies[md->body].name);
+    const kd_motion* mo = &md->motion;
+    if (mo->type == KD_MOTION_ROTATION) {
+        const double n = sqrt(mo->axis[0] * mo->axis[0] + mo->axis[1] * mo->axis[1] + mo->axis[2] * mo->axis[2]);
+        if (!(fabs(n - 1.0) < 1e-9)) return FAIL(md->loc, "motion of body '%s': the axis must be a unit vector", d->bodies[md->body].name);
+        if (!isfinite(mo->hub)) return FAIL(md->loc, "motion of body '%s': hub must be a number", d->bodies[md->body].name);
+    }
+    /* The frame's angular and linear accelerations enter the equations. */
+    if (kd_motion_smoothness(mo) < 2)
+        return FAIL(md->loc,
+                    "motion of body '%s': a law with linear interpolation has no acceleration; use a spline table",
+                    d->bodies[md->body].name);
+    return KD_OK;
+}
+
+static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* err) {
+    if (ld->type == KD_LOAD_GRAVITY) {
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");
+        return KD_OK;
+    }
+    kd_status st = check_node(d, ld->body, ld->node, ld->loc, err);
+    if (st) return st;
+    const kd_body_desc* b = &d->bodies[ld->body];
+    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
+    kd_dof_name dofs[KD_NODE_DOF_MAX];
+    const int n = kd_element_node_dofs(kind, dofs);
+    for (int i = 0; i < n; i++)
+        if (dofs[i] == ld->dof) return KD_OK;
+    return FAIL(ld->loc, "body '%s' has no DOF '%s' for this load", b->name, kd_dof_name_str(ld->dof));
+}
+
+int kd_desc_rotating_body(const kd_desc* d, int body) {
+    if (body >= 0) {
+        for (int i = 0; i < d->nmotions; i++)
+            if (d->motions[i].body == body && d->motions[i].motion.type == KD_MOTION_ROTATION) return body;
+        return -1;
+    }
+    int found = -1;
+    for (int i = 0; i < d->nmotions; i++)
+        if (d->motions[i].motion.type == KD_MOTION_ROTATION) {
+            if (found >= 0) return -1;
+            found = d->motions[i].body;
+        }
+    return found;
+}
+
+static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
+    switch (a->type) {
+    case KD_ANALYSIS_MODES:
+        if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
+        if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
+        return KD_OK;
+    case KD_ANALYSIS_CAMPBELL:
+    case KD_ANALYSIS_STABILITY: {
+        const char* name = a->type == KD_ANALYSIS_CAMPBELL ? "campbell" : "stability";
+        if (a->count < 1) return FAIL(a->loc, "%s: count must be at least 1", name);
+        if (kd_desc_rotating_body(d, a->body) < 0)
+            return FAIL(a->loc, "%s: needs %s rotating body (a motion with a rotation)", name,
+                        a->body >= 0 ? "a" : "exactly one");
+        if (a->nvalues < 1) return FAIL(a->loc, "%s: the list of %s is empty", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
+        for (int i = 0; i < a->nvalues; i++)
+            if (!(isfinite(a->values[i]) && a->values[i] >= 0))
+                return FAIL(a->loc, "%s: %s must be >= 0", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
+        if (a->type == KD_ANALYSIS_STABILITY) {
+            if (a->nlengths < 1) return FAIL(a->loc, "stability: the list of lengths is empty");
+            for (int i = 0; i < a->nlengths; i++)
+                if (!positive(a->lengths[i])) return FAIL(a->loc, "stability: lengths must be positive");
+            if (!positive(a->omega_max)) return FAIL(a->loc, "stability: omega_max must be positive");
+        }
+        return KD_OK;
+    }
+    case KD_ANALYSIS_DYNAMICS: {
+        const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
+                          a->integrator == KD_INT_GENERALIZED_ALPHA;
+        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "dynamics: t_end must be positive (got %g)", a->t_end);
+        if (fixed && !positive(a->dt)) return FAIL(a->loc, "dynamics: dt must be positive (got %g)", a->dt);
+        if (!fixed && !(isfinite(a->dt) && a->dt >= 0)) return FAIL(a->loc, "dynamics: dt must be >= 0 (got %g)", a->dt);
+        if (!positive(a->rtol) || !positive(a->atol)) return FAIL(a->loc, "dynamics: rtol and atol must be positive");
+        if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
+        if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
+        if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
+        return KD_OK;
+    }
+    }
+    return KD_OK;
+}
+
 kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
     kd_status st = KD_OK;
     for (int i = 0; i < d->nmaterials && !st; i++) st = check_material(d, &d->materials[i], err);
@@ -216,11 +332,15 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
         const kd_output_nodes_desc* o = &d->output_nodes[i];
         for (int k = 0; k < o->nnodes && !st; k++) st = check_node(d, o->body, o->nodes[k], o->loc, err);
     }
-    for (int i = 0; i < d->nanalyses && !st; i++) {
-        const kd_analysis_desc* a = &d->analyses[i];
-        if (a->type == KD_ANALYSIS_MODES && a->count < 1)
-            st = FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
+    for (int i = 0; i < d->nmotions && !st; i++) st = check_motion(d, &d->motions[i], err);
+    for (int i = 0; i < d->ndampings && !st; i++) {
+        const kd_damping_desc* dm = &d->dampings[i];
+        if (dm->body < 0 || dm->body >= d->nbodies) st = FAIL(dm->loc, "damping: unknown body");
+        else if (!(isfinite(dm->alpha) && dm->alpha >= 0 && isfinite(dm->beta) && dm->beta >= 0))
+            st = FAIL(dm->loc, "damping: alpha and beta must be >= 0");
     }
+    for (int i = 0; i < d->nloads && !st; i++) st = check_load(d, &d->loads[i], err);
+    for (int i = 0; i < d->nanalyses && !st; i++) st = check_analysis(d, &d->analyses[i], err);
     if (st) return st;
     int nbeam = 0;
     for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;

@@ -68,6 +68,14 @@ kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind, const
             add_outer(p->k, n, kGAz * wdx, gz, gz);
         }
 
+        /* Geometric stiffness invariants: transverse slopes in both planes,
+         * weighted by powers of xi (the axial force is quadratic in x). */
+        for (int k = 0; k < 3; k++) {
+            const double wk = wdx * (k == 0 ? 1.0 : (k == 1 ? xi : xi * xi));
+            add_outer(p->g_k[k], n, wk, dN[KD_F_V], dN[KD_F_V]);
+            add_outer(p->g_k[k], n, wk, dN[KD_F_W], dN[KD_F_W]);
+        }
+
         /* Inertia invariants over the volume with N_i = N0_i + y Ny_i + z Nz_i
          * on centroidal principal axes (int y dA = int z dA = int yz dA = 0,
          * int y^2 dA = Iz, int z^2 dA = Iy). */

@@ -11,6 +11,7 @@ void kd_modes_free(kd_modes* r) {
     free(r->lambda);
     free(r->omega);
     free(r->shape);
+    free(r->growth);
     memset(r, 0, sizeof(*r));
 }
 

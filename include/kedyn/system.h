@@ -1,0 +1,61 @@
+/* kedyn: the assembled equations of motion of elastic bodies in moving frames
+ *
+ *     M q'' + C(t) q' + K(t) q = f(t)                       (theory.md sec. 3)
+ *
+ * over the reduced (supported) DOFs of all beams, each in its own floating
+ * frame:
+ *   M    = sum of element mass matrices (constant)
+ *   C(t) = sum of [c] (gyroscopic, from omega_L) + Rayleigh damping alpha M + beta K
+ *   K(t) = K (elastic) + [k_g] (axial force of the frame motion and preload,
+ *          when the body has geometric_stiffness) + [k(eps)] + [k(omega)]
+ *   f(t) = nodal loads - [m_Oi](a_O,L - R^T g) - q_i(eps) - q_i(omega)
+ * (gravity enters as a frame acceleration -g). Elements that share their
+ * invariants and body share their inertia matrices, so one evaluation costs
+ * a few operations per element entry: linear in the model size, and no
+ * allocation after kd_system_init. The matrices use the general band
+ * storage of kedyn/integrate.h (kl = ku = the model's bandwidth).
+ */
+#ifndef KEDYN_SYSTEM_H
+#define KEDYN_SYSTEM_H
+
+#include "kedyn/inertia.h"
+#include "kedyn/integrate.h"
+#include "kedyn/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What drives each body's frame in this evaluation: its own motion, or an
+ * override (a Campbell diagram spins a body at a list of constant speeds). */
+typedef struct kd_system {
+    const kd_model* m;
+    int n, kd;                        /* equations, half-bandwidth */
+    kd_gband M, K0, Cd;               /* mass, elastic stiffness, Rayleigh damping (constant) */
+    const kd_motion** motion;         /* (nbody) the motion used for each body */
+    kd_frame* frame;                  /* (nbody) frames of the last evaluation */
+    double* key;                      /* (nbody x 7) omega_L, eps_L, a_x of the last matrices */
+    int have_key;
+    kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */
+    int* terms_body;                  /* (nprop) the body whose frame `terms` belong to */
+    double* qs0;                      /* (nprop x KD_ELEM_DOF_MAX) dq/ds0 per record */
+} kd_system;
+
+/* Assemble the constant matrices; every body follows its own motion. */
+kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err);
+void kd_system_free(kd_system* s);
+
+/* Evaluate every body's frame at t (done by the callbacks too). */
+void kd_system_frames(kd_system* s, double t);
+
+/* kd_ode2 callbacks (ctx = kd_system*): C(t), K(t); f(t). */
+int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
+int kd_system_force(void* ctx, double t, double* f);
+
+/* A kd_ode2 describing the system (M, band, callbacks). */
+kd_ode2 kd_system_ode(kd_system* s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

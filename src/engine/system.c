@@ -1,0 +1,185 @@
+/* The assembled moving-frame equations M q'' + C(t) q' + K(t) q = f(t)
+ * (kedyn/system.h; theory.md sec. 3 and 5). */
+#include "kedyn/system.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A += s * ke at the element's equations (fixed DOFs skipped). */
+static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int n) {
+    const int ld = A->kl + A->ku + 1;
+    for (int p = 0; p < n; p++) {
+        if (eqs[p] < 0) continue;
+        for (int q = 0; q < n; q++)
+            if (eqs[q] >= 0) A->ab[A->ku + eqs[p] - eqs[q] + (size_t)eqs[q] * (size_t)ld] += s * ke[p * n + q];
+    }
+}
+
+kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
+    memset(s, 0, sizeof(*s));
+    s->m = m;
+    s->n = m->neq;
+    s->kd = m->bandwidth;
+    kd_status st = kd_gband_init(&s->M, s->n, s->kd, s->kd);
+    if (!st) st = kd_gband_init(&s->K0, s->n, s->kd, s->kd);
+    if (!st) st = kd_gband_init(&s->Cd, s->n, s->kd, s->kd);
+    s->motion = calloc((size_t)m->nbody, sizeof(*s->motion));
+    s->frame = calloc((size_t)m->nbody, sizeof(*s->frame));
+    s->key = calloc((size_t)(7 * m->nbody), sizeof(double));
+    s->terms = calloc((size_t)m->nprop, sizeof(*s->terms));
+    s->terms_body = calloc((size_t)m->nprop, sizeof(int));
+    s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
+    if (st || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0) {
+        kd_system_free(s);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
+    }
+    for (int b = 0; b < m->nbody; b++) s->motion[b] = &m->body[b].motion;
+
+    /* Constant matrices: mass, elastic stiffness, Rayleigh damping. */
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        const kd_element_props* p = &m->prop[m->elem_prop[e]];
+        const kd_body* body = &m->body[m->elem_body[e]];
+        kd_element_mass(p, me);
+        scatter(&s->M, 1.0, me, eqs, n);
+        scatter(&s->K0, 1.0, p->k, eqs, n);
+        if (body->damp_alpha > 0) scatter(&s->Cd, body->damp_alpha, me, eqs, n);
+        if (body->damp_beta > 0) scatter(&s->Cd, body->damp_beta, p->k, eqs, n);
+    }
+    return KD_OK;
+}
+
+void kd_system_free(kd_system* s) {
+    kd_gband_free(&s->M);
+    kd_gband_free(&s->K0);
+    kd_gband_free(&s->Cd);
+    free(s->motion);
+    free(s->frame);
+    free(s->key);
+    free(s->terms);
+    free(s->terms_body);
+    free(s->qs0);
+    memset(s, 0, sizeof(*s));
+}
+
+void kd_system_frames(kd_system* s, double t) {
+    const kd_model* m = s->m;
+    for (int b = 0; b < m->nbody; b++)
+        if (m->body[b].type == KD_BODY_BEAM) kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
+}
+
+/* The frame acceleration a body's elements feel: a_O,L - R^T g (gravity is
+ * a frame acceleration -g). */
+static void effective_acceleration(const kd_system* s, int b, double a[3]) {
+    const kd_frame* f = &s->frame[b];
+    const double* g = s->m->gravity;
+    for (int i = 0; i < 3; i++) a[i] = f->aO_L[i] - (f->R[i] * g[0] + f->R[3 + i] * g[1] + f->R[6 + i] * g[2]);
+}
+
+/* Inertia terms of element record p in body b's current frame (cached per
+ * record while the body stays the same), and dq/ds0. */
+static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cached_for) {
+    if (cached_for[p] == b + 1) return &s->terms[p];
+    const kd_frame* f = &s->frame[b];
+    const kd_element_props* pr = &s->m->prop[p];
+    double a[3], W[9], E[9];
+    effective_acceleration(s, b, a);
+    kd_inertia_terms_eval(pr, 0.0, f->omega_L, f->eps_L, a, &s->terms[p]);
+    /* q(s0) = q(0) + s0 sum_i (E + W W)_i0 s_i */
+    kd_skew(W, f->omega_L);
+    kd_skew(E, f->eps_L);
+    double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
+    memset(qs, 0, sizeof(double) * KD_ELEM_DOF_MAX);
+    for (int i = 0; i < pr->ncomp; i++) {
+        const double coef = E[3 * i] + W[3 * i] * W[0] + W[3 * i + 1] * W[3] + W[3 * i + 2] * W[6];
+        for (int dof = 0; dof < pr->ndof; dof++) qs[dof] += coef * pr->s_i[i][dof];
+    }
+    cached_for[p] = b + 1;
+    return &s->terms[p];
+}
+
+int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+    kd_system* s = ctx;
+    const kd_model* m = s->m;
+    kd_system_frames(s, t);
+    /* Unchanged when every body's omega_L, eps_L and axial acceleration are. */
+    int same = s->have_key;
+    for (int b = 0; b < m->nbody; b++) {
+        double a[3], k[7];
+        effective_acceleration(s, b, a);
+        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
+        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
+        k[6] = a[0];
+        if (memcmp(k, s->key + 7 * b, sizeof(k)) != 0) same = 0;
+        memcpy(s->key + 7 * b, k, sizeof(k));
+    }
+    s->have_key = 1;
+    *changed = !same;
+
+    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
+    memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
+    memcpy(K->ab, s->K0.ab, nab * sizeof(double));
+    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
+    double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    for (int e = 0; e < m->nelem; e++) {
+        const int b = m->elem_body[e], p = m->elem_prop[e];
+        const kd_body* body = &m->body[b];
+        const kd_element_props* pr = &m->prop[p];
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
+        scatter(C, 1.0, it->c, eqs, n);
+        scatter(K, 1.0, it->k_eps, eqs, n);
+        scatter(K, 1.0, it->k_omega, eqs, n);
+        if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) continue;
+        /* k_g = sum_k p_k g_k, P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5) */
+        double a[3];
+        effective_acceleration(s, b, a);
+        const double* w = s->frame[b].omega_L;
+        const double om2 = w[1] * w[1] + w[2] * w[2];
+        const double* pc = &m->elem_axial[6 * e];
+        const double pk[3] = {a[0] * pc[0] + om2 * pc[3] + body->preload, a[0] * pc[1] + om2 * pc[4],
+                              a[0] * pc[2] + om2 * pc[5]};
+        for (int i = 0; i < n * n; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
+        scatter(K, 1.0, kg, eqs, n);
+    }
+    return 0;
+}
+
+int kd_system_force(void* ctx, double t, double* f) {
+    kd_system* s = ctx;
+    const kd_model* m = s->m;
+    kd_system_frames(s, t);
+    memset(f, 0, sizeof(double) * (size_t)s->n);
+    for (int i = 0; i < m->nnodal; i++) {
+        double v, dv, d2v;
+        kd_law_eval(&m->nodal[i].value, t, &v, &dv, &d2v);
+        f[m->nodal[i].eq] += v;
+    }
+    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
+    for (int e = 0; e < m->nelem; e++) {
+        const int b = m->elem_body[e], p = m->elem_prop[e];
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
+        const double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
+        const double s0 = m->elem_s0[e];
+        for (int a = 0; a < n; a++)
+            if (eqs[a] >= 0) f[eqs[a]] -= it->q[a] + s0 * qs[a];
+    }
+    return 0;
+}
+
+kd_ode2 kd_system_ode(kd_system* s) {
+    kd_ode2 o;
+    o.n = s->n;
+    o.kl = o.ku = s->kd;
+    o.M = &s->M;
+    o.ctx = s;
+    o.matrices = kd_system_matrices;
+    o.force = kd_system_force;
+    return o;
+}

@@ -1,0 +1,218 @@
+/* Rotating beams (src/engine/system.c, modes_gyro.c, compile.c axial
+ * force): natural frequencies of a cantilever rotating about an axis
+ * perpendicular to it, against an independent power-series (Frobenius)
+ * solution of the rotating Euler-Bernoulli beam equation
+ *   EI w'''' - (P w')' + rho A w_tt = 0,  P = rho A W^2 [d (L - x) + (L^2 - x^2)/2],
+ * flapwise (out of the plane of rotation: stiffened by P only) and chordwise
+ * (in the plane: also softened by -rho A W^2 w), and the rigid translation of
+ * a free body in a rotating frame, whose exact eigenvalues are s = +-i W
+ * (double), checking the gyroscopic matrix with the centrifugal one.
+ * Measured errors are listed in docs/validation.md. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kedyn/system.h"
+#include "test_util.h"
+
+static const double E = 70e9, RHO = 2700, NU = 0.3, L = 1.0, DIA = 0.02;
+
+/* ---- reference: power series in xi = x/L -------------------------------
+ * Non-dimensional: w'''' = lam^2 [P~ w'' + P~' w'] + mu^2 w + chord w'' term,
+ * P~ = (delta + 1/2) - delta xi - xi^2/2, lam^2 = rho A W^2 L^4/EI,
+ * mu^2 = rho A w^2 L^4/EI (chordwise: mu^2 -> mu^2 + lam^2). Clamped root:
+ * a0 = a1 = 0; free tip: w''(1) = w'''(1) = 0 (P(L) = 0). */
+#define NTERMS 160
+static double tip_determinant(double lam, double delta, double mu) {
+    double res[2][2];
+    for (int basis = 0; basis < 2; basis++) {
+        double a[NTERMS + 4] = {0};
+        a[2] = basis == 0, a[3] = basis == 1;
+        const double c0 = delta + 0.5, c1 = -delta, c2 = -0.5, l2 = lam * lam, m2 = mu * mu;
+        for (int k = 0; k < NTERMS; k++) {
+            const double rhs = l2 * (c0 * (k + 2) * (k + 1) * a[k + 2] + c1 * (k + 1) * k * a[k + 1] +
+                                     c2 * k * (k - 1) * a[k] - delta * (k + 1) * a[k + 1] - k * a[k]) +
+                               m2 * a[k];
+            a[k + 4] = rhs / ((double)(k + 4) * (k + 3) * (k + 2) * (k + 1));
+        }
+        double w2 = 0, w3 = 0;
+        for (int k = 2; k < NTERMS + 4; k++) {
+            w2 += (double)k * (k - 1) * a[k];
+            if (k >= 3) w3 += (double)k * (k - 1) * (k - 2) * a[k];
+        }
+        res[basis][0] = w2, res[basis][1] = w3;
+    }
+    return res[0][0] * res[1][1] - res[0][1] * res[1][0];
+}
+
+/* The first `count` roots mu of the determinant, by scanning and bisection. */
+static void reference_mu(double lam, double delta, int count, double* mu) {
+    int found = 0;
+    double prev = tip_determinant(lam, delta, 0.5), x0 = 0.5;
+    for (double x = 0.55; found < count && x < 200; x += 0.05) {
+        const double cur = tip_determinant(lam, delta, x);
+        if ((cur < 0) != (prev < 0)) {
+            double lo = x0, hi = x, flo = prev;
+            for (int it = 0; it < 100; it++) {
+                const double mid = 0.5 * (lo + hi), fm = tip_determinant(lam, delta, mid);
+                if ((fm < 0) == (flo < 0)) lo = mid, flo = fm;
+                else hi = mid;
+            }
+            mu[found++] = 0.5 * (lo + hi);
+        }
+        prev = cur, x0 = x;
+    }
+    assert_int_equal(found, count);
+}
+
+/* ---- the finite element model -------------------------------------------- */
+
+/* A beam along x from the origin, spinning about global z at W with hub d;
+ * `keep` lists the DOFs left free at every node (the rest are fixed), node 1
+ * clamped. */
+static kd_model* rotating_beam(kd_section_desc sec, int planar, int nelem, double W, double hub, unsigned keep,
+                               int clamp) {
+    kd_desc* d = one_beam(E, RHO, NU, sec, L, nelem, KD_THEORY_EULER_BERNOULLI, KD_INTERP_QUINTIC, planar);
+    if (clamp) fix(d, 1, KD_FIX_ALL);
+    const unsigned mask = (planar ? 0x23u : 0x3Fu) & ~keep;  /* translations and rotations to fix */
+    for (int k = 1; k <= nelem + 1 && mask; k++) fix(d, k, mask);
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0;
+    md->motion.type = KD_MOTION_ROTATION;
+    md->motion.axis[2] = 1.0;
+    md->motion.hub = hub;
+    md->motion.angle = kd_law_constant(0);
+    md->motion.angle.type = KD_LAW_SPEED, md->motion.angle.value = W;
+    kd_error err;
+    kd_model* m = NULL;
+    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
+    kd_desc_free(&d);
+    return m;
+}
+
+static kd_modes moving_modes(kd_model* m, int count) {
+    kd_system s;
+    kd_error err;
+    assert_int_equal(kd_system_init(&s, m, &err), KD_OK);
+    kd_modes r;
+    if (kd_modes_state_space(&s, 0.0, count, &r, &err)) fail_msg("modes: %s", err.msg);
+    kd_system_free(&s);
+    return r;
+}
+
+/* A slender generic section (radius of gyration L/10^4): in the plane of
+ * rotation the Coriolis coupling to the axial motion, which the reference
+ * neglects, scales as (W / omega_axial)^2 ~ 1e-7 here. */
+static kd_section_desc slender(void) {
+    kd_section_desc s = {0};
+    s.shape = KD_SHAPE_GENERIC, s.A = 1e-4, s.Iy = s.Iz = 1e-12, s.J = 2e-12;
+    return s;
+}
+
+static void check_case(int chord, double lam, double delta) {
+    const kd_section_desc sec = chord ? slender() : circle(DIA);
+    const double A = chord ? sec.A : PI * DIA * DIA / 4, I = chord ? sec.Iz : PI * pow(DIA, 4) / 64;
+    const double scale = sqrt(E * I / (RHO * A)) / (L * L);
+    const double W = lam * scale;
+    double mu[3];
+    reference_mu(lam, delta, 3, mu);
+    /* flapwise: 3D, only u, w, ry (and ky) free; chordwise: planar */
+    const unsigned axial = 1u << KD_DOF_U;  /* u stays free: the axial force reaches the root */
+    kd_model* m = chord ? rotating_beam(sec, 1, 12, W, delta * L, axial | (1u << KD_DOF_V) | (1u << KD_DOF_RZ), 1)
+                        : rotating_beam(sec, 0, 12, W, delta * L, axial | (1u << KD_DOF_W) | (1u << KD_DOF_RY), 1);
+    kd_modes r = moving_modes(m, 3);
+    assert_false(r.unstable);
+    for (int k = 0; k < 3; k++) {
+        /* chordwise: omega^2 = omega_flap^2 - W^2 */
+        const double ref = chord ? sqrt(mu[k] * mu[k] - lam * lam) * scale : mu[k] * scale;
+        const double e = rel_err(r.omega[k], ref);
+        print_message("%s lambda=%4.1f delta=%.1f mode %d: mu_ref=%.6f  rel. error %.1e\n", chord ? "chordwise" : "flapwise ",
+                      lam, delta, k + 1, chord ? sqrt(mu[k] * mu[k] - lam * lam) : mu[k], e);
+        assert_true(e < (chord ? 1e-6 : 1e-8));
+    }
+    kd_modes_free(&r);
+    kd_model_free(&m);
+}
+
+static void test_reference_at_rest(void** state) {
+    (void)state;
+    double mu[3];
+    reference_mu(0, 0, 3, mu);
+    /* the non-rotating cantilever: (beta L)^2 */
+    assert_true(fabs(mu[0] - 3.5160152) < 1e-6);
+    assert_true(fabs(mu[1] - 22.0344916) < 1e-6);
+}
+
+static void test_flapwise(void** state) {
+    (void)state;
+    const double lams[3] = {2, 6, 12}, deltas[2] = {0, 0.5};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) check_case(0, lams[i], deltas[j]);
+}
+
+static void test_chordwise(void** state) {
+    (void)state;
+    const double lams[2] = {2, 6};
+    for (int i = 0; i < 2; i++) check_case(1, lams[i], 0.5);
+}
+
+/* Without geometric stiffness the chordwise cantilever loses stability
+ * once W exceeds its first frequency at rest (the spurious softening). */
+static void test_no_geometric_stiffness_diverges(void** state) {
+    (void)state;
+    const double A = PI * DIA * DIA / 4, I = PI * pow(DIA, 4) / 64, scale = sqrt(E * I / (RHO * A)) / (L * L);
+    kd_desc* d = one_beam(E, RHO, NU, circle(DIA), L, 12, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+    d->bodies[0].geometric_stiffness = 0;
+    fix(d, 1, KD_FIX_ALL);
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[2] = 1.0;
+    md->motion.angle = kd_law_constant(0);
+    md->motion.angle.type = KD_LAW_SPEED, md->motion.angle.value = 1.2 * 3.5160152 * scale;
+    kd_error err;
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_modes r = moving_modes(m, 2);
+    assert_true(r.unstable);
+    kd_modes_free(&r);
+    kd_model_free(&m);
+    /* with it, the same speed is stable */
+    d->bodies[0].geometric_stiffness = 1;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    r = moving_modes(m, 2);
+    assert_false(r.unstable);
+    kd_modes_free(&r);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* A free planar body in a frame spinning at W: its two rigid translations
+ * have s = +-i W (double), i.e. two frequencies W. */
+static void test_free_body_in_rotating_frame(void** state) {
+    (void)state;
+    const double W = 13.0;
+    kd_model* m = rotating_beam(circle(DIA), 1, 4, W, 0.3, 0xFFu, 0);
+    kd_modes r = moving_modes(m, 2);
+    /* a defective double eigenvalue: round-off splits it by ~sqrt(eps) */
+    for (int k = 0; k < 2; k++) {
+        assert_true(fabs(r.omega[k] - W) < 1e-4 * W);
+        assert_true(fabs(r.growth[k]) < 1e-4 * W);
+    }
+    assert_false(r.unstable);
+    kd_modes_free(&r);
+    kd_model_free(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_at_rest),
+        cmocka_unit_test(test_flapwise),
+        cmocka_unit_test(test_chordwise),
+        cmocka_unit_test(test_no_geometric_stiffness_diverges),
+        cmocka_unit_test(test_free_body_in_rotating_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
