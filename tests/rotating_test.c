@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "kedyn/analysis.h"
 #include "kedyn/system.h"
 #include "test_util.h"
 
@@ -206,6 +207,63 @@ static void test_free_body_in_rotating_frame(void** state) {
     kd_model_free(&m);
 }
 
+/* The Campbell diagram of the flapwise model follows the reference. */
+static void test_campbell_flapwise(void** state) {
+    (void)state;
+    const double A = PI * DIA * DIA / 4, I = PI * pow(DIA, 4) / 64, scale = sqrt(E * I / (RHO * A)) / (L * L);
+    kd_model* m = rotating_beam(circle(DIA), 0, 12, 0.0, 0.0, (1u << KD_DOF_U) | (1u << KD_DOF_W) | (1u << KD_DOF_RY), 1);
+    const double lams[3] = {0, 3, 9};
+    double speeds[3];
+    for (int i = 0; i < 3; i++) speeds[i] = lams[i] * scale;
+    kd_campbell c;
+    kd_error err;
+    assert_int_equal(kd_campbell_run(m, 0, speeds, 3, 2, &c, &err), KD_OK);
+    for (int i = 0; i < 3; i++) {
+        double mu[2];
+        reference_mu(lams[i], 0.0, 2, mu);
+        for (int k = 0; k < 2; k++) assert_true(rel_err(c.omega[i * 2 + k], mu[k] * scale) < 1e-8);
+        assert_false(c.unstable[i]);
+    }
+    kd_campbell_free(&c);
+    kd_model_free(&m);
+}
+
+/* Critical speeds of a planar cantilever spinning in its plane: with
+ * geometric stiffness the bending is stiffened and the axial motion loses
+ * stiffness first, at its own first frequency (pi/2L) sqrt(E/rho) (to the
+ * O(h^2) of linear bar elements); without it, the bending does, at the first
+ * bending frequency at rest (1.8751/L)^2 sqrt(EI/rho A). Neither depends on
+ * the hub. */
+static void test_stability_map(void** state) {
+    (void)state;
+    const double A = PI * DIA * DIA / 4, I = PI * pow(DIA, 4) / 64;
+    for (int geometric = 1; geometric >= 0; geometric--) {
+        kd_desc* d = one_beam(E, RHO, NU, circle(DIA), L, 40, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+        d->bodies[0].geometric_stiffness = geometric;
+        fix(d, 1, KD_FIX_ALL);
+        kd_motion_desc* md = kd_desc_add_motion(d);
+        md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[2] = 1.0;
+        md->motion.angle = kd_law_constant(0);
+        md->motion.angle.type = KD_LAW_SPEED;
+        const double hubs[2] = {0.0, 0.5}, lengths[2] = {1.0, 2.0};
+        kd_stability_map map;
+        kd_error err;
+        assert_int_equal(kd_stability_run(d, 0, hubs, 2, lengths, 2, 1e5, &map, &err), KD_OK);
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                const double Lj = lengths[j];
+                const double ref = geometric ? PI / (2 * Lj) * sqrt(E / RHO)
+                                             : pow(1.8751040687 / Lj, 2) * sqrt(E * I / (RHO * A));
+                const double e = rel_err(map.omega_cr[i * 2 + j], ref);
+                print_message("%s k_g: hub %.1f L %.1f omega_cr %.6g rad/s, reference %.6g, rel. error %.1e\n",
+                              geometric ? "with" : "without", hubs[i], Lj, map.omega_cr[i * 2 + j], ref, e);
+                assert_true(e < (geometric ? 2e-4 : 1e-6));
+            }
+        kd_stability_free(&map);
+        kd_desc_free(&d);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_at_rest),
@@ -213,6 +271,8 @@ int main(void) {
         cmocka_unit_test(test_chordwise),
         cmocka_unit_test(test_no_geometric_stiffness_diverges),
         cmocka_unit_test(test_free_body_in_rotating_frame),
+        cmocka_unit_test(test_campbell_flapwise),
+        cmocka_unit_test(test_stability_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,117 @@
+/* Stability map: the speed at which the effective stiffness of a spinning
+ * beam loses positive definiteness, over hub distances and lengths
+ * (kedyn/analysis.h; theory.md sec. 5). */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/analysis.h"
+
+void kd_stability_free(kd_stability_map* s) {
+    free(s->hub);
+    free(s->length);
+    free(s->omega_cr);
+    memset(s, 0, sizeof(*s));
+}
+
+int kd_system_stiffness_definite(kd_system* s, double t) {
+    kd_gband C = {0}, K = {0};
+    kd_band S = {0};
+    int result = -1;
+    if (kd_gband_init(&C, s->n, s->kd, s->kd) || kd_gband_init(&K, s->n, s->kd, s->kd) ||
+        kd_band_init(&S, s->n, s->kd))
+        goto done;
+    int changed;
+    kd_system_matrices(s, t, &C, &K, &changed);
+    /* upper band of (K + K^T) / 2 */
+    const int ldg = 2 * s->kd + 1, lds = s->kd + 1;
+    for (int j = 0; j < s->n; j++)
+        for (int i = j - s->kd > 0 ? j - s->kd : 0; i <= j; i++) {
+            const double kij = K.ab[s->kd + i - j + (size_t)j * ldg], kji = K.ab[s->kd + j - i + (size_t)i * ldg];
+            S.ab[s->kd + i - j + (size_t)j * lds] = 0.5 * (kij + kji);
+        }
+    result = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', s->n, s->kd, S.ab, lds) == 0;
+done:
+    kd_gband_free(&C);
+    kd_gband_free(&K);
+    kd_band_free(&S);
+    return result;
+}
+
+/* Critical speed of one compiled model by bisection on [0, omega_max]. */
+static kd_status critical_speed(const kd_model* m, int body, double omega_max, double* omega_cr, kd_error* err) {
+    kd_system s;
+    kd_status st = kd_system_init(&s, m, err);
+    if (st) return st;
+    kd_motion spin = m->body[body].motion;
+    spin.angle = kd_law_constant(0.0);
+    spin.angle.type = KD_LAW_SPEED;
+    s.motion[body] = &spin;
+    spin.angle.value = omega_max;
+    int ok = kd_system_stiffness_definite(&s, 0.0);
+    if (ok == 1) {
+        *omega_cr = INFINITY;
+    } else {
+        double lo = 0.0, hi = omega_max;
+        spin.angle.value = 0.0;
+        if (kd_system_stiffness_definite(&s, 0.0) != 1) hi = 0.0;  /* unstable at rest (free body) */
+        while (hi - lo > 1e-6 * hi && ok >= 0) {
+            spin.angle.value = 0.5 * (lo + hi);
+            ok = kd_system_stiffness_definite(&s, 0.0);
+            if (ok == 1) lo = spin.angle.value;
+            else hi = spin.angle.value;
+        }
+        *omega_cr = hi;
+    }
+    kd_system_free(&s);
+    if (ok < 0) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory in the stability analysis");
+    return KD_OK;
+}
+
+kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int nhubs, const double* lengths,
+                           int nlengths, double omega_max, kd_stability_map* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    out->nhubs = nhubs, out->nlengths = nlengths, out->omega_max = omega_max;
+    out->hub = malloc(sizeof(double) * (size_t)nhubs);
+    out->length = malloc(sizeof(double) * (size_t)nlengths);
+    out->omega_cr = malloc(sizeof(double) * (size_t)nhubs * (size_t)nlengths);
+    /* A shallow copy of the description with its own body and motion arrays
+     * to vary length and hub; laws and tables stay shared (read only). */
+    kd_desc dc = *d;
+    dc.bodies = malloc(sizeof(*dc.bodies) * (size_t)d->nbodies);
+    dc.motions = malloc(sizeof(*dc.motions) * (size_t)d->nmotions);
+    kd_status st = KD_OK;
+    if (!out->hub || !out->length || !out->omega_cr || !dc.bodies || !dc.motions) {
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
+        goto done;
+    }
+    memcpy(dc.bodies, d->bodies, sizeof(*dc.bodies) * (size_t)d->nbodies);
+    memcpy(dc.motions, d->motions, sizeof(*dc.motions) * (size_t)d->nmotions);
+    memcpy(out->hub, hubs, sizeof(double) * (size_t)nhubs);
+    memcpy(out->length, lengths, sizeof(double) * (size_t)nlengths);
+    kd_body_desc* b = &dc.bodies[body];
+    kd_motion* mo = NULL;
+    for (int i = 0; i < dc.nmotions; i++)
+        if (dc.motions[i].body == body) mo = &dc.motions[i].motion;
+    const double L0 = b->length;
+    double axis[3] = {1, 0, 0};
+    if (b->npoints >= 2)
+        for (int k = 0; k < 3; k++) axis[k] = (b->points[b->npoints - 1].x[k] - b->points[0].x[k]) / L0;
+    for (int i = 0; i < nhubs && !st; i++)
+        for (int j = 0; j < nlengths && !st; j++) {
+            mo->hub = hubs[i];
+            b->length = lengths[j];
+            if (b->npoints >= 2)  /* keep the axis, move the last point */
+                for (int k = 0; k < 3; k++) b->points[b->npoints - 1].x[k] = b->points[0].x[k] + lengths[j] * axis[k];
+            kd_model* m = NULL;
+            st = kd_model_compile(&dc, &m, err);
+            if (!st) st = critical_speed(m, body, omega_max, &out->omega_cr[(size_t)i * nlengths + j], err);
+            kd_model_free(&m);
+        }
+done:
+    free(dc.bodies);
+    free(dc.motions);
+    if (st) kd_stability_free(out);
+    return st;
+}
