@@ -11,7 +11,7 @@
 #ifndef KEDYN_RUN_H
 #define KEDYN_RUN_H
 
-#include "kedyn/modes.h"
+#include "kedyn/analysis.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +27,8 @@ typedef struct kd_analysis_report {
     int nfiles;
     char files[KD_RUN_FILES_MAX][64];       /* written files, relative to OUTDIR */
     kd_modes modes;                         /* modes analyses */
+    kd_campbell campbell;                   /* campbell analyses */
+    kd_stability_map stability;             /* stability analyses */
 } kd_analysis_report;
 
 typedef struct kd_run_report {
@@ -43,6 +45,14 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
 
 /* Free the arrays of a report. */
 void kd_run_report_free(kd_run_report* rep);
+
+/* Write a Campbell diagram as CSV: speed_rad_s, omega_1..omega_K (rad/s),
+ * unstable (0/1), one row per speed. */
+kd_status kd_write_campbell_csv(const char* path, const kd_campbell* c, kd_error* err);
+
+/* Write a stability map as CSV: hub_m, length_m, omega_cr_rad_s ("inf" when
+ * stable up to omega_max), one row per grid point. */
+kd_status kd_write_stability_csv(const char* path, const kd_stability_map* s, kd_error* err);
 
 /* Write the mode shapes of r as CSV (long format: body,node,dof,x,y,z,
  * mode_1..mode_K; fixed DOFs as 0) to path, atomically. */

@@ -1,6 +1,7 @@
 /* Running the analyses of a model and writing summary.json (kedyn/run.h). */
 #include "kedyn/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +17,11 @@ static double now_s(void) {
 
 void kd_run_report_free(kd_run_report* rep) {
     if (!rep) return;
-    for (int i = 0; i < rep->nanalyses; i++) kd_modes_free(&rep->analyses[i].modes);
+    for (int i = 0; i < rep->nanalyses; i++) {
+        kd_modes_free(&rep->analyses[i].modes);
+        kd_campbell_free(&rep->analyses[i].campbell);
+        kd_stability_free(&rep->analyses[i].stability);
+    }
     free(rep->analyses);
     memset(rep, 0, sizeof(*rep));
 }
@@ -43,20 +48,80 @@ static const char* solver_name(kd_eigen_solver s) {
     return s == KD_EIGEN_LANCZOS ? "lanczos" : (s == KD_EIGEN_DENSE ? "dense" : "auto");
 }
 
-static void write_analysis(FILE* fp, const kd_analysis_report* a) {
+static const char* analysis_name(kd_analysis_type t) {
+    switch (t) {
+    case KD_ANALYSIS_MODES: return "modes";
+    case KD_ANALYSIS_CAMPBELL: return "campbell";
+    case KD_ANALYSIS_STABILITY: return "stability";
+    case KD_ANALYSIS_DYNAMICS: return "dynamics";
+    }
+    return "?";
+}
+
+/* A JSON number, or null for a non-finite value. */
+static void json_number(FILE* fp, double v) {
+    if (isfinite(v)) fprintf(fp, "%.12g", v);
+    else fprintf(fp, "null");
+}
+
+static void write_results(FILE* fp, const kd_analysis_report* a) {
     const double pi = 3.14159265358979323846;
-    fprintf(fp, "    {\"type\": \"modes\", \"status\": \"%s\"", kd_status_name(a->status));
+    switch (a->type) {
+    case KD_ANALYSIS_MODES: {
+        const kd_modes* r = &a->modes;
+        fprintf(fp, ", \"count\": %d, \"solver\": \"%s\",\n      \"omega_rad_s\": ", r->count,
+                r->growth ? "state-space" : solver_name(r->solver));
+        json_array(fp, r->omega, r->count, 1.0);
+        fprintf(fp, ",\n      \"frequency_hz\": ");
+        json_array(fp, r->omega, r->count, 0.5 / pi);
+        if (r->growth) {
+            fprintf(fp, ",\n      \"growth_rate_1_s\": ");
+            json_array(fp, r->growth, r->count, 1.0);
+            fprintf(fp, ", \"unstable\": %s", r->unstable ? "true" : "false");
+        }
+        break;
+    }
+    case KD_ANALYSIS_CAMPBELL: {
+        const kd_campbell* c = &a->campbell;
+        fprintf(fp, ", \"count\": %d,\n      \"speeds_rad_s\": ", c->count);
+        json_array(fp, c->speed, c->nspeeds, 1.0);
+        fprintf(fp, ",\n      \"omega_rad_s\": [");
+        for (int i = 0; i < c->nspeeds; i++) {
+            fprintf(fp, "%s", i ? ", " : "");
+            json_array(fp, c->omega + (size_t)i * c->count, c->count, 1.0);
+        }
+        fprintf(fp, "]");
+        break;
+    }
+    case KD_ANALYSIS_STABILITY: {
+        const kd_stability_map* m = &a->stability;
+        fprintf(fp, ",\n      \"hub_m\": ");
+        json_array(fp, m->hub, m->nhubs, 1.0);
+        fprintf(fp, ", \"length_m\": ");
+        json_array(fp, m->length, m->nlengths, 1.0);
+        fprintf(fp, ", \"omega_max_rad_s\": %.12g,\n      \"omega_cr_rad_s\": [", m->omega_max);
+        for (int i = 0; i < m->nhubs; i++) {
+            fprintf(fp, "%s[", i ? ", " : "");
+            for (int j = 0; j < m->nlengths; j++) {
+                fprintf(fp, "%s", j ? ", " : "");
+                json_number(fp, m->omega_cr[(size_t)i * m->nlengths + j]);
+            }
+            fprintf(fp, "]");
+        }
+        fprintf(fp, "]");
+        break;
+    }
+    case KD_ANALYSIS_DYNAMICS: break;
+    }
+}
+
+static void write_analysis(FILE* fp, const kd_analysis_report* a) {
+    fprintf(fp, "    {\"type\": \"%s\", \"status\": \"%s\"", analysis_name(a->type), kd_status_name(a->status));
     if (a->message[0]) {
         fprintf(fp, ", \"message\": ");
         json_string(fp, a->message);
     }
-    if (a->status == KD_OK) {
-        const kd_modes* r = &a->modes;
-        fprintf(fp, ", \"count\": %d, \"solver\": \"%s\",\n      \"omega_rad_s\": ", r->count, solver_name(r->solver));
-        json_array(fp, r->omega, r->count, 1.0);
-        fprintf(fp, ",\n      \"frequency_hz\": ");
-        json_array(fp, r->omega, r->count, 0.5 / pi);
-    }
+    if (a->status == KD_OK) write_results(fp, a);
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {
         fprintf(fp, "%s", k ? ", " : "");
@@ -101,20 +166,77 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     return kd_atomic_commit(&f, err);
 }
 
-/* One modes analysis: solve, then write modes.csv (modes_K.csv for the K-th). */
+/* The name of the ordinal-th file of a kind: NAME.csv, then NAME_2.csv... */
+static void result_file(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path,
+                        size_t n) {
+    char* name = a->files[a->nfiles];
+    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s.csv", stem);
+    else snprintf(name, sizeof(a->files[0]), "%s_%d.csv", stem, ordinal);
+    snprintf(path, n, "%s/%s", outdir, name);
+}
+
+static int model_moves(const kd_model* m) {
+    for (int b = 0; b < m->nbody; b++)
+        if (m->body[b].motion.type != KD_MOTION_NONE) return 1;
+    return 0;
+}
+
+/* One modes analysis: symmetric solvers for a structure at rest, the
+ * state-space solver (gyroscopic, damping) when a frame moves. */
 static kd_status run_modes(const kd_analysis_desc* ad, const kd_model* m, const char* outdir, int ordinal,
                            kd_analysis_report* a, kd_error* err) {
-    kd_status st = kd_modes_solve(m, ad->count, ad->solver, &a->modes, err);
+    kd_status st;
+    if (model_moves(m)) {
+        kd_system s;
+        st = kd_system_init(&s, m, err);
+        if (st) return st;
+        st = kd_modes_state_space(&s, ad->at, ad->count, &a->modes, err);
+        kd_system_free(&s);
+    } else {
+        st = kd_modes_solve(m, ad->count, ad->solver, &a->modes, err);
+    }
     if (st) return st;
     if (a->modes.count < ad->count)
-        snprintf(a->message, sizeof(a->message), "count %d exceeds the %d free DOFs; computed %d modes", ad->count,
+        snprintf(a->message, sizeof(a->message), "count %d exceeds the %d modes of the model; computed %d", ad->count,
                  m->neq, a->modes.count);
-    char name[64], path[1200];
-    if (ordinal == 1) snprintf(name, sizeof(name), "modes.csv");
-    else snprintf(name, sizeof(name), "modes_%d.csv", ordinal);
-    snprintf(path, sizeof(path), "%s/%s", outdir, name);
+    if (a->modes.unstable)
+        snprintf(a->message, sizeof(a->message),
+                 "unstable at t = %g s: an eigenvalue has a positive real part (above the critical speed?)", ad->at);
+    char path[1200];
+    result_file(outdir, "modes", ordinal, a, path, sizeof(path));
     st = kd_write_modes_csv(path, m, &a->modes, err);
-    if (st == KD_OK) snprintf(a->files[a->nfiles++], sizeof(a->files[0]), "%s", name);
+    if (st == KD_OK) a->nfiles++;
+    return st;
+}
+
+static kd_status run_campbell(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                              int ordinal, kd_analysis_report* a, kd_error* err) {
+    const int body = kd_desc_rotating_body(d, ad->body);
+    kd_status st = kd_campbell_run(m, body, ad->values, ad->nvalues, ad->count, &a->campbell, err);
+    if (st) return st;
+    for (int i = 0; i < a->campbell.nspeeds; i++)
+        if (a->campbell.unstable[i]) {
+            snprintf(a->message, sizeof(a->message), "unstable from %g rad/s on (above the critical speed)",
+                     a->campbell.speed[i]);
+            break;
+        }
+    char path[1200];
+    result_file(outdir, "campbell", ordinal, a, path, sizeof(path));
+    st = kd_write_campbell_csv(path, &a->campbell, err);
+    if (st == KD_OK) a->nfiles++;
+    return st;
+}
+
+static kd_status run_stability(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                               kd_analysis_report* a, kd_error* err) {
+    const int body = kd_desc_rotating_body(d, ad->body);
+    kd_status st = kd_stability_run(d, body, ad->values, ad->nvalues, ad->lengths, ad->nlengths, ad->omega_max,
+                                    &a->stability, err);
+    if (st) return st;
+    char path[1200];
+    result_file(outdir, "stability", ordinal, a, path, sizeof(path));
+    st = kd_write_stability_csv(path, &a->stability, err);
+    if (st == KD_OK) a->nfiles++;
     return st;
 }
 
@@ -128,14 +250,20 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
     rep->analyses = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rep->analyses));
     if (!rep->analyses) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
 
-    int nmodes = 0;
+    int ordinal[4] = {0};  /* per analysis type, for file names */
     for (int i = 0; i < d->nanalyses && st == KD_OK; i++) {
         const kd_analysis_desc* ad = &d->analyses[i];
         kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
         a->type = ad->type;
         const double t0 = now_s();
+        const int k = ++ordinal[ad->type];
         switch (ad->type) {
-        case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, ++nmodes, a, err); break;
+        case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
+        case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
+        case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
+        case KD_ANALYSIS_DYNAMICS:
+            st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dynamics is not available in this build");
+            break;
         }
         a->wall_s = now_s() - t0;
         a->status = st;

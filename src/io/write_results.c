@@ -1,5 +1,8 @@
-/* Result writers: mode shapes as CSV (kedyn/run.h). summary.json is
- * written by run.c, which knows the whole run. */
+/* Result writers: mode shapes, Campbell diagrams and stability maps as CSV
+ * (kedyn/run.h). summary.json is written by run.c, which knows the whole
+ * run. */
+#include <math.h>
+
 #include "kedyn/atomic_file.h"
 #include "kedyn/run.h"
 
@@ -23,5 +26,35 @@ kd_status kd_write_modes_csv(const char* path, const kd_model* m, const kd_modes
             fputc('\n', f.fp);
         }
     }
+    return kd_atomic_commit(&f, err);
+}
+
+kd_status kd_write_campbell_csv(const char* path, const kd_campbell* c, kd_error* err) {
+    kd_atomic_file f;
+    kd_status st = kd_atomic_open(&f, path, err);
+    if (st) return st;
+    fprintf(f.fp, "speed_rad_s");
+    for (int k = 0; k < c->count; k++) fprintf(f.fp, ",omega_%d", k + 1);
+    fprintf(f.fp, ",unstable\n");
+    for (int i = 0; i < c->nspeeds; i++) {
+        fprintf(f.fp, "%.10g", c->speed[i]);
+        for (int k = 0; k < c->count; k++) fprintf(f.fp, ",%.10g", c->omega[(size_t)i * c->count + k]);
+        fprintf(f.fp, ",%d\n", c->unstable[i]);
+    }
+    return kd_atomic_commit(&f, err);
+}
+
+kd_status kd_write_stability_csv(const char* path, const kd_stability_map* s, kd_error* err) {
+    kd_atomic_file f;
+    kd_status st = kd_atomic_open(&f, path, err);
+    if (st) return st;
+    fprintf(f.fp, "hub_m,length_m,omega_cr_rad_s\n");
+    for (int i = 0; i < s->nhubs; i++)
+        for (int j = 0; j < s->nlengths; j++) {
+            const double w = s->omega_cr[(size_t)i * s->nlengths + j];
+            fprintf(f.fp, "%.10g,%.10g,", s->hub[i], s->length[j]);
+            if (isinf(w)) fprintf(f.fp, "inf\n");
+            else fprintf(f.fp, "%.10g\n", w);
+        }
     return kd_atomic_commit(&f, err);
 }

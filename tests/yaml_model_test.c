@@ -1,0 +1,140 @@
+/* Model-file loader tests (src/io/yaml_model.c): a full valid model with
+ * defaults, points, laws, motion and analyses; and each class of error at
+ * its exact line and column (the files in tests/models/bad_*.yaml). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kedyn/load_yaml.h"
+#include "test_util.h"
+
+static const char good[] =
+    "kedyn: 1\n"
+    "title: A rotating blade\n"
+    "materials:\n"
+    "  al: {E: 70e9, rho: 2700, nu: 0.33}\n"
+    "sections:\n"
+    "  s: {shape: rectangle, b: 0.03, h: 0.004, shear: 0.85}\n"
+    "bodies:\n"
+    "  - {name: hub, type: ground, points: {O: [0, 0]}}\n"
+    "  - name: blade\n"
+    "    type: beam\n"
+    "    material: al\n"
+    "    section: s\n"
+    "    points: {root: [0.1, 0], mid: [0.35, 0], tip: [0.6, 0]}\n"
+    "    elements: 10\n"
+    "    theory: rayleigh\n"
+    "    interpolation: quintic\n"
+    "supports:\n"
+    "  - {body: blade, node: 1, fix: all}\n"
+    "motion:\n"
+    "  - {body: blade, rotation: {axis: z, law: {spin_up: {omega: 6, T: 15}}}, hub: 0.05}\n"
+    "damping:\n"
+    "  - {body: blade, rayleigh: {alpha: 0.1, beta: 1.0e-5}}\n"
+    "forces:\n"
+    "  - {type: nodal, body: blade, node: 11, dof: v, value: {sine: {amplitude: 2, omega: 200}}}\n"
+    "  - {type: gravity, g: [0, -9.81]}\n"
+    "analyses:\n"
+    "  - {type: modes, count: 4, at: 20}\n"
+    "  - {type: campbell, speeds: [0, 10, 20], count: 3}\n"
+    "  - {type: stability, hubs: [0, 0.1], lengths: [0.5, 1.0], omega_max: 1e4}\n"
+    "output:\n"
+    "  nodes: {blade: [6, 11]}\n";
+
+static void test_good_model(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(good, strlen(good), "<good>", &d, &err)) fail_msg("%s:%d:%d %s", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_string_equal(d->title, "A rotating blade");
+    assert_int_equal(d->nbodies, 2);
+    const kd_body_desc* b = &d->bodies[1];
+    assert_int_equal(b->type, KD_BODY_BEAM);
+    assert_int_equal(b->npoints, 3);
+    assert_true(fabs(b->length - 0.5) < 1e-15);
+    assert_int_equal(b->theory, KD_THEORY_RAYLEIGH);
+    assert_int_equal(b->interpolation, KD_INTERP_QUINTIC);
+    assert_int_equal(b->planar, 1);                /* default */
+    assert_int_equal(b->geometric_stiffness, 1);   /* default */
+    assert_true(d->materials[0].nu == 0.33);
+    assert_true(d->sections[0].shear_y == 0.85 && d->sections[0].shear_z == 0.85);
+    assert_int_equal(d->supports[0].fix, KD_FIX_ALL);
+    assert_int_equal(d->nmotions, 1);
+    assert_int_equal(d->motions[0].motion.type, KD_MOTION_ROTATION);
+    assert_true(d->motions[0].motion.axis[2] == 1.0 && d->motions[0].motion.hub == 0.05);
+    assert_int_equal(d->motions[0].motion.angle.type, KD_LAW_SPIN_UP);
+    assert_true(d->dampings[0].beta == 1.0e-5);
+    assert_int_equal(d->nloads, 2);
+    assert_int_equal(d->loads[0].value.type, KD_LAW_SINE);
+    assert_true(d->loads[1].g[1] == -9.81);
+    assert_int_equal(d->nanalyses, 3);
+    assert_true(d->analyses[0].at == 20.0);
+    assert_int_equal(d->analyses[1].nvalues, 3);
+    assert_int_equal(d->analyses[2].nlengths, 2);
+    assert_int_equal(d->output_nodes[0].nnodes, 2);
+    /* and it compiles */
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Each bad model: the error, its line and column, a distinctive message. */
+static void expect_error(const char* file, kd_status status, int line, int col, const char* text) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", KD_TEST_MODELS_DIR, file);
+    kd_desc* d = NULL;
+    kd_error err;
+    kd_error_clear(&err);
+    const kd_status st = kd_load_yaml_file(path, &d, &err);
+    if (st != status || err.loc.line != line || err.loc.col != col || !strstr(err.msg, text))
+        fail_msg("%s: got status %d at %d:%d '%s'; want %d at %d:%d '%s'", file, st, err.loc.line, err.loc.col, err.msg,
+                 status, line, col, text);
+    assert_null(d);
+}
+
+static void test_errors(void** state) {
+    (void)state;
+    expect_error("bad_unknown_key.yaml", KD_ERR_INPUT, 7, 60, "unknown key 'lenght'");
+    expect_error("bad_wrong_type.yaml", KD_ERR_INPUT, 7, 68, "length must be a number");
+    expect_error("bad_missing_key.yaml", KD_ERR_INPUT, 7, 5, "missing required key 'material'");
+    expect_error("bad_negative_E.yaml", KD_ERR_INPUT, 3, 14, "E must be a positive number");
+    expect_error("bad_zero_elements.yaml", KD_ERR_INPUT, 7, 83, "elements must be at least 1");
+    expect_error("bad_unknown_material.yaml", KD_ERR_INPUT, 7, 39, "unknown material 'steal'");
+    expect_error("bad_node_range.yaml", KD_ERR_INPUT, 9, 23, "has nodes 1..5, not 9");
+    expect_error("bad_dof_kind.yaml", KD_ERR_INPUT, 9, 31, "has no DOF 'kz'");
+    expect_error("bad_quintic_timoshenko.yaml", KD_ERR_INPUT, 7, 5, "quintic interpolation");
+    expect_error("bad_syntax.yaml", KD_ERR_INPUT, 8, 1, "YAML syntax");
+    expect_error("bad_joints.yaml", KD_ERR_INPUT, 8, 1, "'joints' is not supported");
+    expect_error("bad_analysis_type.yaml", KD_ERR_INPUT, 9, 12, "'kinematics' is not supported");
+    expect_error("bad_motion_not_smooth.yaml", KD_ERR_INPUT, 9, 5, "no acceleration");
+    expect_error("bad_duplicate_body.yaml", KD_ERR_INPUT, 8, 12, "defined twice");
+    expect_error("no_such_file.yaml", KD_ERR_IO, 0, 0, "cannot read");
+}
+
+/* Strings that are not models at all. */
+static void test_not_a_model(void** state) {
+    (void)state;
+    const char* texts[] = {"", "- 1\n- 2\n", "kedyn: 2\nbodies: []\n", "kedyn: 1\nbodies: {a: 1}\n", "kedyn: 1\n"};
+    const int lines[] = {0, 1, 1, 2, 1};
+    for (int i = 0; i < 5; i++) {
+        kd_desc* d = NULL;
+        kd_error err;
+        kd_error_clear(&err);
+        assert_int_equal(kd_load_yaml_string(texts[i], strlen(texts[i]), "<t>", &d, &err), KD_ERR_INPUT);
+        if (lines[i]) assert_int_equal(err.loc.line, lines[i]);
+        assert_null(d);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_model),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_not_a_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
