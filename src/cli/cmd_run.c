@@ -36,9 +36,30 @@ static void print_modes(const kd_analysis_report* a) {
     const double pi = 3.14159265358979323846;
     const kd_modes* r = &a->modes;
     printf("modes: %d of %d DOF, %s solver, %.3f s\n", r->count, r->neq,
-           r->solver == KD_EIGEN_LANCZOS ? "lanczos" : "dense", a->wall_s);
+           r->growth ? "state-space" : (r->solver == KD_EIGEN_LANCZOS ? "lanczos" : "dense"), a->wall_s);
     printf("  %4s  %16s  %16s\n", "mode", "omega [rad/s]", "f [Hz]");
     for (int k = 0; k < r->count; k++) printf("  %4d  %16.6f  %16.6f\n", k + 1, r->omega[k], r->omega[k] / (2 * pi));
+}
+
+static void print_campbell(const kd_analysis_report* a) {
+    const kd_campbell* c = &a->campbell;
+    printf("campbell: %d speeds, %d modes, %.3f s\n  %12s", c->nspeeds, c->count, a->wall_s, "speed");
+    for (int k = 0; k < c->count; k++) printf("  omega_%d%*s", k + 1, k + 1 < 10 ? 6 : 5, "");
+    printf("   [rad/s]\n");
+    for (int i = 0; i < c->nspeeds; i++) {
+        printf("  %12.4f", c->speed[i]);
+        for (int k = 0; k < c->count; k++) printf("  %14.4f", c->omega[(size_t)i * c->count + k]);
+        printf("%s\n", c->unstable[i] ? "  unstable" : "");
+    }
+}
+
+static void print_stability(const kd_analysis_report* a) {
+    const kd_stability_map* m = &a->stability;
+    printf("stability: critical speed [rad/s] (inf: stable up to %g), %.3f s\n  %10s  %10s  %16s\n", m->omega_max,
+           a->wall_s, "hub [m]", "length [m]", "omega_cr");
+    for (int i = 0; i < m->nhubs; i++)
+        for (int j = 0; j < m->nlengths; j++)
+            printf("  %10.4g  %10.4g  %16.6g\n", m->hub[i], m->length[j], m->omega_cr[(size_t)i * m->nlengths + j]);
 }
 
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
@@ -54,6 +75,9 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
     for (int i = 0; i < rep.nanalyses; i++) {
         const kd_analysis_report* a = &rep.analyses[i];
         if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
+        if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
+        if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
+        if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
     }
     int code = 0;
     if (st) {
