@@ -42,6 +42,16 @@ check "no temporary files" test -z "$(ls "$tmp/run" | grep tmp)"
 # = 182.43 rad/s (rotary inertia changes it by < 1e-4).
 check "first frequency" grep -q "^ *1 *182\.4" "$tmp/run.txt"
 
+# a spinning blade: gyroscopic modes, Campbell diagram, stability map
+"$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/blade" >"$tmp/blade.txt" 2>&1; code=$?
+check "rotating run exits 0" test $code -eq 0
+check "rotating summary complete" grep -q '"complete": true' "$tmp/blade/summary.json"
+check "state-space modes" grep -q '"solver": "state-space"' "$tmp/blade/summary.json"
+check "campbell.csv rows" test "$(wc -l <"$tmp/blade/campbell.csv")" -eq 7
+check "stability.csv" grep -q '^0.1,0.3,inf$' "$tmp/blade/stability.csv"
+"$kedyn" run "$examples/rotating_blade_no_stiffening.yaml" -o "$tmp/blade2" >/dev/null 2>"$tmp/blade2.err"
+check "spurious divergence reported" grep -q "warning: unstable from 1000 rad/s" "$tmp/blade2.err"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue
