@@ -1,0 +1,187 @@
+/* Time integration (kedyn/integrate.h): option checks, dispatch, and the
+ * fixed-step generalized-alpha family for M q'' + C(t) q' + K(t) q = f(t).
+ *
+ * Generalized-alpha (Chung & Hulbert 1993) enforces the equations at
+ * intermediate instants,
+ *   M a_{n+1-am} + C v_{n+1-af} + K q_{n+1-af} = f(t_{n+1-af}),
+ *   x_{n+1-a} = (1 - a) x_{n+1} + a x_n,
+ * with the Newmark updates q_{n+1} = q~ + beta dt^2 a_{n+1}, v_{n+1} = v~ +
+ * gamma dt a_{n+1} (q~ = q_n + dt v_n + (1/2 - beta) dt^2 a_n, v~ = v_n +
+ * (1 - gamma) dt a_n). The system is linear in the state, so each step is one
+ * banded solve with the iteration matrix S = (1 - am) M + (1 - af)(gamma dt C
+ * + beta dt^2 K), factorised again only when C or K changed. Newmark is am =
+ * af = 0; HHT-alpha is am = 0, af = -alpha, gamma = (1 - 2 alpha)/2, beta =
+ * (1 - alpha)^2/4. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/integrate.h"
+
+/* Implemented in step_sundials.c. */
+kd_status kd_integrate_sundials(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
+                                kd_output_fn output, void* output_ctx, kd_integrate_stats* stats, kd_error* err);
+
+void kd_integrate_opts_default(kd_integrate_opts* o) {
+    memset(o, 0, sizeof(*o));
+    o->method = KD_INT_NEWMARK;
+    o->beta = 0.25, o->gamma = 0.5, o->alpha = -0.05, o->rho_inf = 0.9;
+    o->rtol = 1e-8, o->atol = 1e-10;
+    o->output_every = 1;
+}
+
+static int fixed_step(kd_integrator m) {
+    return m == KD_INT_NEWMARK || m == KD_INT_HHT || m == KD_INT_GENERALIZED_ALPHA;
+}
+
+/* S = cm M + cc C + ck K into LU band storage (kl extra rows on top). */
+static void combine(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                    const kd_gband* K) {
+    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
+    memset(S->ab, 0, sizeof(double) * (size_t)lds * (size_t)n);
+    for (int j = 0; j < n; j++)
+        for (int r = 0; r < ld; r++) {
+            const size_t c = (size_t)r + (size_t)j * ld;
+            S->ab[(size_t)(kl + r) + (size_t)j * lds] = cm * M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
+        }
+}
+
+static int all_finite(const double* x, int n) {
+    for (int i = 0; i < n; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}
+
+#define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
+
+static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
+                              kd_output_fn output, void* octx, kd_integrate_stats* stats, kd_error* err) {
+    const int n = sys->n, kl = sys->kl, ku = sys->ku;
+    double am = 0, af = 0, beta = o->beta, gamma = o->gamma;
+    if (o->method == KD_INT_HHT) {
+        af = -o->alpha;
+        gamma = 0.5 - o->alpha;
+        beta = 0.25 * (1 - o->alpha) * (1 - o->alpha);
+    } else if (o->method == KD_INT_GENERALIZED_ALPHA) {
+        const double r = o->rho_inf;
+        am = (2 * r - 1) / (r + 1);
+        af = r / (r + 1);
+        gamma = 0.5 - am + af;
+        beta = 0.25 * (1 - am + af) * (1 - am + af);
+    }
+    /* Steps: a whole number, the last one landing on t_end. */
+    const long nsteps = lround((o->t_end - o->t0) / o->dt) > 0 ? lround((o->t_end - o->t0) / o->dt) : 1;
+    const double dt = (o->t_end - o->t0) / (double)nsteps;
+
+    kd_gband C = {0}, K = {0}, S = {0};
+    lapack_int* ipiv = malloc(sizeof(lapack_int) * (size_t)n);
+    double* work = malloc(sizeof(double) * 9 * (size_t)n);
+    kd_status st = kd_gband_init(&C, n, kl, ku);
+    if (!st) st = kd_gband_init(&K, n, kl, ku);
+    if (!st) st = kd_gband_init(&S, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
+    if (st || !ipiv || !work) {
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the integrator");
+        goto done;
+    }
+    double *q = work, *v = q + n, *a = v + n, *qt = a + n, *vt = qt + n, *rhs = vt + n, *f = rhs + n, *tmp = f + n,
+           *tmp2 = tmp + n;
+    memcpy(q, q0, sizeof(double) * (size_t)n);
+    memcpy(v, v0, sizeof(double) * (size_t)n);
+    const int lds = 2 * kl + ku + 1;
+    double t = o->t0;
+    int changed;
+
+    /* Initial acceleration: M a0 = f(t0) - C v0 - K q0. */
+    if (sys->matrices(sys->ctx, t, &C, &K, &changed) || sys->force(sys->ctx, t, f)) {
+        st = FAILT(t, "at t = %g s: the system could not be evaluated", t);
+        goto done;
+    }
+    stats->rhs_evals++;
+    kd_gband_matvec(&C, v, tmp);
+    kd_gband_matvec(&K, q, tmp2);
+    for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
+    combine(&S, 1.0, sys->M, 0.0, &C, 0.0, &K);
+    if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, S.ab, lds, ipiv) != 0) {
+        st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
+        goto done;
+    }
+    LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, S.ab, lds, ipiv, a, n);
+    stats->t_reached = t;
+    if (output && output(octx, t, q, v, a)) {
+        st = FAILT(t, "at t = %g s: output stopped the integration", t);
+        goto done;
+    }
+
+    int factored = 0;
+    for (long step = 1; step <= nsteps; step++) {
+        const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
+        const double tf = t1 - af * (t1 - t);
+        if (sys->matrices(sys->ctx, tf, &C, &K, &changed) || sys->force(sys->ctx, tf, f)) {
+            st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+            break;
+        }
+        stats->rhs_evals++;
+        if (changed || !factored) {
+            combine(&S, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K);
+            if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, S.ab, lds, ipiv) != 0) {
+                st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
+                break;
+            }
+            stats->factorizations++;
+            factored = 1;
+        }
+        /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
+        for (int i = 0; i < n; i++) {
+            qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+            vt[i] = v[i] + dt * (1 - gamma) * a[i];
+        }
+        kd_gband_matvec(sys->M, a, tmp);
+        for (int i = 0; i < n; i++) rhs[i] = f[i] - am * tmp[i], tmp2[i] = (1 - af) * vt[i] + af * v[i];
+        kd_gband_matvec(&C, tmp2, tmp);
+        for (int i = 0; i < n; i++) rhs[i] -= tmp[i], tmp2[i] = (1 - af) * qt[i] + af * q[i];
+        kd_gband_matvec(&K, tmp2, tmp);
+        for (int i = 0; i < n; i++) rhs[i] -= tmp[i];
+        LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, S.ab, lds, ipiv, rhs, n);
+        for (int i = 0; i < n; i++) {
+            a[i] = rhs[i];
+            q[i] = qt[i] + beta * dt * dt * a[i];
+            v[i] = vt[i] + gamma * dt * a[i];
+        }
+        if (!all_finite(q, n) || !all_finite(v, n)) {
+            st = FAILT(t1, "at t = %g s: the solution is no longer finite (divergence)", t1);
+            break;
+        }
+        t = t1;
+        stats->steps++;
+        stats->t_reached = t;
+        if ((step % o->output_every == 0 || step == nsteps) && output && output(octx, t, q, v, a)) {
+            st = FAILT(t, "at t = %g s: output stopped the integration", t);
+            break;
+        }
+    }
+done:
+    kd_gband_free(&C);
+    kd_gband_free(&K);
+    kd_gband_free(&S);
+    free(ipiv);
+    free(work);
+    return st;
+}
+
+kd_status kd_integrate(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
+                       kd_output_fn output, void* output_ctx, kd_integrate_stats* stats, kd_error* err) {
+    kd_integrate_stats local;
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof(*stats));
+    stats->t_reached = o->t0;
+    if (!(o->t_end > o->t0))
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "t_end (%g) must be later than t0 (%g)", o->t_end, o->t0);
+    if (fixed_step(o->method) && !(o->dt > 0))
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dt must be positive (got %g)", o->dt);
+    if (!fixed_step(o->method) && !(o->rtol > 0 && o->atol > 0 && o->dt >= 0))
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "rtol and atol must be positive and dt >= 0");
+    if (o->output_every < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "output_every must be >= 1");
+    if (fixed_step(o->method)) return alpha_family(sys, o, q0, v0, output, output_ctx, stats, err);
+    return kd_integrate_sundials(sys, o, q0, v0, output, output_ctx, stats, err);
+}
