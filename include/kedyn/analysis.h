@@ -50,6 +50,24 @@ kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int n
                            int nlengths, double omega_max, kd_stability_map* out, kd_error* err);
 void kd_stability_free(kd_stability_map* s);
 
+/* Called at every output instant of a dynamics analysis with the state and,
+ * when the analysis asks for it, energy = {kinetic 1/2 v^T M v, strain
+ * 1/2 q^T K q (elastic K), work W of all other terms (loads, inertia of the
+ * frame, gyroscopic, geometric, damping; trapezoidal in the output
+ * instants), balance = kinetic + strain - initial - W}; else NULL. Return
+ * nonzero to stop. */
+typedef int (*kd_dynamics_output)(void* ctx, double t, const double* q, const double* v, const double* a,
+                                  const double* energy);
+
+/* Integrate the model's equations from t = 0 to ad->t_end with the options
+ * of ad (integrator, dt, tolerances, initial state: zero or quasi-static).
+ * `warning` (size nwarning) receives a note when the effective stiffness is
+ * not positive definite at t = 0 or t_end (above a critical speed). On a
+ * numerical failure returns KD_ERR_NUMERIC; every state before it has been
+ * passed to `out`. */
+kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
+                          kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err);
+
 /* Is the symmetric part of the effective stiffness K(t) of the system
  * positive definite at t? Returns 1 yes, 0 no, -1 out of memory. */
 int kd_system_stiffness_definite(kd_system* s, double t);

@@ -29,6 +29,9 @@ typedef struct kd_analysis_report {
     kd_modes modes;                         /* modes analyses */
     kd_campbell campbell;                   /* campbell analyses */
     kd_stability_map stability;             /* stability analyses */
+    kd_integrate_stats dynamics;            /* dynamics analyses */
+    double t_end;                           /* dynamics: the requested end time */
+    int integrator;                         /* dynamics: kd_integrator */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

@@ -62,6 +62,11 @@ static void print_stability(const kd_analysis_report* a) {
             printf("  %10.4g  %10.4g  %16.6g\n", m->hub[i], m->length[j], m->omega_cr[(size_t)i * m->nlengths + j]);
 }
 
+static void print_dynamics(const kd_analysis_report* a) {
+    printf("dynamics: %ld steps to t = %g s, %ld factorisations, %.3f s -> %s\n", a->dynamics.steps,
+           a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->nfiles ? a->files[0] : "");
+}
+
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
     kd_error err;
@@ -77,6 +82,7 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
         if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
         if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
         if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
+        if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
         if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
     }
     int code = 0;

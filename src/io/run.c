@@ -115,6 +115,11 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     }
 }
 
+static const char* integrator_name(int i) {
+    static const char* const names[] = {"newmark", "hht", "generalized-alpha", "cvode-bdf", "cvode-adams", "arkode-rk"};
+    return i >= 0 && i < 6 ? names[i] : "?";
+}
+
 static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, "    {\"type\": \"%s\", \"status\": \"%s\"", analysis_name(a->type), kd_status_name(a->status));
     if (a->message[0]) {
@@ -122,6 +127,11 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
         json_string(fp, a->message);
     }
     if (a->status == KD_OK) write_results(fp, a);
+    if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
+        fprintf(fp, ", \"integrator\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, \"steps\": %ld, "
+                    "\"factorizations\": %ld",
+                integrator_name(a->integrator), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
+                a->dynamics.factorizations);
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {
         fprintf(fp, "%s", k ? ", " : "");
@@ -240,6 +250,80 @@ static kd_status run_stability(const kd_desc* d, const kd_analysis_desc* ad, con
     return st;
 }
 
+/* The dynamics history file: t, then every DOF of the requested nodes (by
+ * default the last node of each beam), then the energy balance. Rows are
+ * streamed as the integration goes. */
+typedef struct history {
+    FILE* fp;
+    int ncol;
+    int* eq;                      /* (ncol) equation of each column, -1 when fixed */
+    int energy;
+} history;
+
+static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h, kd_error* err) {
+    int nodes[4096], nn = 0;
+    for (int i = 0; i < d->noutput_nodes; i++)
+        for (int k = 0; k < d->output_nodes[i].nnodes && nn < 4096; k++)
+            nodes[nn++] = m->body[d->output_nodes[i].body].node_adr + d->output_nodes[i].nodes[k] - 1;
+    if (d->noutput_nodes == 0)
+        for (int b = 0; b < m->nbody && nn < 4096; b++)
+            if (m->body[b].type == KD_BODY_BEAM) nodes[nn++] = m->body[b].node_adr + m->body[b].node_num - 1;
+    int ncol = 0;
+    for (int k = 0; k < nn; k++) ncol += m->node_dof_num[nodes[k]];
+    h->eq = malloc(sizeof(int) * (size_t)(ncol ? ncol : 1));
+    if (!h->eq) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    fprintf(h->fp, "t");
+    for (int k = 0; k < nn; k++) {
+        const int n = nodes[k];
+        const kd_body* b = &m->body[m->node_body[n]];
+        for (int a = 0; a < m->node_dof_num[n]; a++) {
+            const int i = m->node_dof_adr[n] + a;
+            fprintf(h->fp, ",%s.%d.%s", b->name, n - b->node_adr + 1, kd_dof_name_str(m->dof_name[i]));
+            h->eq[h->ncol++] = m->dof_eq[i];
+        }
+    }
+    if (h->energy) fprintf(h->fp, ",E_kinetic,E_strain,W_other,E_balance");
+    fputc('\n', h->fp);
+    return KD_OK;
+}
+
+static int history_row(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)v, (void)a;
+    history* h = ctx;
+    fprintf(h->fp, "%.10g", t);
+    for (int c = 0; c < h->ncol; c++) fprintf(h->fp, ",%.10e", h->eq[c] < 0 ? 0.0 : q[h->eq[c]]);
+    if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
+    fputc('\n', h->fp);
+    return ferror(h->fp) != 0;
+}
+
+/* A dynamics analysis. After a numerical failure the history up to it is
+ * still a whole CSV file and is kept under its name; the run then reports
+ * the failure (summary.json: "complete": false). */
+static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                              int ordinal, kd_analysis_report* a, kd_error* err) {
+    char path[1200];
+    result_file(outdir, "dynamics", ordinal, a, path, sizeof(path));
+    a->t_end = ad->t_end;
+    a->integrator = ad->integrator;
+    kd_atomic_file f;
+    kd_status st = kd_atomic_open(&f, path, err);
+    if (st) return st;
+    history h = {f.fp, 0, NULL, ad->energy};
+    st = history_columns(d, m, &h, err);
+    if (!st) st = kd_dynamics_run(m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
+    free(h.eq);
+    if (st && st != KD_ERR_NUMERIC) {
+        kd_atomic_abort(&f);
+        return st;
+    }
+    kd_error werr;
+    const kd_status wst = kd_atomic_commit(&f, &werr);
+    if (wst == KD_OK) a->nfiles++;
+    else if (st == KD_OK) *err = werr, st = wst;
+    return st;
+}
+
 kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                  kd_run_report* rep, kd_error* err) {
     kd_error local;
@@ -261,9 +345,7 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
         case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
-        case KD_ANALYSIS_DYNAMICS:
-            st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dynamics is not available in this build");
-            break;
+        case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, a, err); break;
         }
         a->wall_s = now_s() - t0;
         a->status = st;

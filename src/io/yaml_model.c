@@ -605,8 +605,8 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     int t;
     const char* ts = scalar(tn);
     for (t = 0; t < 8 && !(ts && strcmp(ts, types[t]) == 0); t++) {}
-    if (t == 8) return fail(ld, tn, "unknown analysis type '%s' (expected modes, campbell or stability)", ts ? ts : "?");
-    if (t >= 3) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
+    if (t == 8) return fail(ld, tn, "unknown analysis type '%s' (expected modes, campbell, stability or dynamics)", ts ? ts : "?");
+    if (t >= 4) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
     kd_analysis_desc* a = kd_desc_add_analysis(ld->d);
     if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     a->type = (kd_analysis_type)t;

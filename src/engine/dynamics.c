@@ -1,0 +1,131 @@
+/* Transient response of elastic bodies in moving frames (kedyn/analysis.h):
+ * the assembled system (system.c) integrated by kd_integrate, with an
+ * energy and work balance. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/analysis.h"
+
+typedef struct dyn_ctx {
+    kd_system* s;
+    kd_dynamics_output out;
+    void* ctx;
+    int energy;
+    kd_gband C, K;                /* energy: matrices at the output instant */
+    double* f;                    /* (n) and scratch (2 n) */
+    double *w1, *w2;
+    double e0, work, p_prev, t_prev;
+    int started;
+} dyn_ctx;
+
+static double dot(const double* a, const double* b, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* Energy terms, then the caller's output. Power of the other terms:
+ * P = v^T (f - C v - (K - K_elastic) q). */
+static int on_output(void* ctx, double t, const double* q, const double* v, const double* a) {
+    dyn_ctx* d = ctx;
+    if (!d->energy) return d->out(d->ctx, t, q, v, a, NULL);
+    kd_system* s = d->s;
+    const int n = s->n;
+    int changed;
+    if (kd_system_matrices(s, t, &d->C, &d->K, &changed) || kd_system_force(s, t, d->f)) return 1;
+    kd_gband_matvec(&s->M, v, d->w1);
+    const double T = 0.5 * dot(v, d->w1, n);
+    kd_gband_matvec(&s->K0, q, d->w1);
+    const double V = 0.5 * dot(q, d->w1, n);
+    kd_gband_matvec(&d->K, q, d->w2);
+    for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
+    kd_gband_matvec(&d->C, v, d->w1);
+    double P = 0;
+    for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
+    if (!d->started) {
+        d->e0 = T + V;
+        d->started = 1;
+    } else {
+        d->work += 0.5 * (P + d->p_prev) * (t - d->t_prev);
+    }
+    d->p_prev = P, d->t_prev = t;
+    const double e[4] = {T, V, d->work, T + V - d->e0 - d->work};
+    return d->out(d->ctx, t, q, v, a, e);
+}
+
+/* Quasi-static start: K(0) q = f(0). */
+static kd_status static_state(kd_system* s, double* q, kd_error* err) {
+    const int n = s->n, kd = s->kd, lds = 3 * kd + 1;
+    kd_gband C = {0}, K = {0};
+    double* lu = calloc((size_t)lds * (size_t)n, sizeof(double));
+    lapack_int* piv = malloc(sizeof(lapack_int) * (size_t)n);
+    kd_status st = kd_gband_init(&C, n, kd, kd);
+    if (!st) st = kd_gband_init(&K, n, kd, kd);
+    if (st || !lu || !piv) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    int changed;
+    if (!st) {
+        kd_system_matrices(s, 0.0, &C, &K, &changed);
+        kd_system_force(s, 0.0, q);
+        for (int j = 0; j < n; j++)
+            for (int r = 0; r <= 2 * kd; r++) lu[(size_t)(kd + r) + (size_t)j * lds] = K.ab[(size_t)r + (size_t)j * (2 * kd + 1)];
+        if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kd, kd, lu, lds, piv) != 0 ||
+            LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, lu, lds, piv, q, n) != 0)
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "at t = 0 s: the effective stiffness is singular, no quasi-static initial state");
+    }
+    kd_gband_free(&C);
+    kd_gband_free(&K);
+    free(lu);
+    free(piv);
+    return st;
+}
+
+kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
+                          kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err) {
+    kd_system s;
+    kd_status st = kd_system_init(&s, m, err);
+    if (st) return st;
+    const int n = s.n;
+    dyn_ctx d;
+    memset(&d, 0, sizeof(d));
+    d.s = &s, d.out = out, d.ctx = ctx, d.energy = ad->energy;
+    double* q0 = calloc(2 * (size_t)n, sizeof(double));
+    d.f = malloc(sizeof(double) * 3 * (size_t)n);
+    if (!st) st = kd_gband_init(&d.C, n, s.kd, s.kd);
+    if (!st) st = kd_gband_init(&d.K, n, s.kd, s.kd);
+    if (st || !q0 || !d.f) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics");
+    if (!st) {
+        d.w1 = d.f + n, d.w2 = d.w1 + n;
+        /* A linear model beyond a critical speed diverges: say so up front. */
+        const double times[2] = {0.0, ad->t_end};
+        for (int k = 0; k < 2 && warning; k++)
+            if (kd_system_stiffness_definite(&s, times[k]) == 0) {
+                snprintf(warning, (size_t)nwarning,
+                         "at t = %g s the effective stiffness is not positive definite (a speed above the critical "
+                         "one?): the linearised response may diverge",
+                         times[k]);
+                break;
+            }
+        if (ad->initial_static) st = static_state(&s, q0, err);
+    }
+    if (!st) {
+        kd_integrate_opts o;
+        kd_integrate_opts_default(&o);
+        o.method = (kd_integrator)ad->integrator;
+        o.t0 = 0.0, o.t_end = ad->t_end, o.dt = ad->dt, o.dt_max = ad->dt_max;
+        o.rtol = ad->rtol, o.atol = ad->atol;
+        o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;
+        o.output_every = ad->output_every;
+        const kd_ode2 ode = kd_system_ode(&s);
+        st = kd_integrate(&ode, &o, q0, q0 + n, on_output, &d, stats, err);
+    }
+    kd_gband_free(&d.C);
+    kd_gband_free(&d.K);
+    free(d.f);
+    free(q0);
+    kd_system_free(&s);
+    return st;
+}

@@ -1,0 +1,183 @@
+/* Transient response in moving frames (src/engine/dynamics.c, system.c):
+ *   - the rotating bar of seed 001: the quasi-static centrifugal stretch
+ *     against the closed form of EA u'' + rho A W^2 (u + x) = 0, and the
+ *     response to the tip force F sin(nu t) against the modal series of the
+ *     continuous rotating bar (eigenfunctions sin((2k-1) pi x / 2L),
+ *     omega_k^2 = (E/rho)((2k-1) pi / 2L)^2 - W^2);
+ *   - the spin-up of a flexible beam: bounded with geometric stiffness,
+ *     spurious divergence without; the energy and work balance closes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kedyn/analysis.h"
+#include "test_util.h"
+
+/* The seed 001 bar: L = 1 m, A = 2e-5 m^2, 1 kg, E = 210 GPa, W = 15 rad/s. */
+static const double BE = 210e9, BRHO = 50000, BA = 2e-5, BL = 1.0, BW = 15.0, BF = 10.0, BNU = 200.0;
+
+static kd_model* rotating_bar(int nelem, double force) {
+    kd_section_desc s = {0};
+    s.shape = KD_SHAPE_GENERIC, s.A = BA, s.Iy = s.Iz = 1e-11, s.J = 2e-11;
+    kd_desc* d = one_beam(BE, BRHO, 0.3, s, BL, nelem, KD_THEORY_BAR, KD_INTERP_CUBIC, 1);
+    fix(d, 1, 1u << KD_DOF_U);
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[2] = 1;
+    md->motion.angle = kd_law_constant(0);
+    md->motion.angle.type = KD_LAW_SPEED, md->motion.angle.value = BW;
+    kd_load_desc* ld = kd_desc_add_load(d);
+    ld->type = KD_LOAD_NODAL, ld->body = 0, ld->node = nelem + 1, ld->dof = KD_DOF_U;
+    ld->value = kd_law_constant(0);
+    ld->value.type = KD_LAW_SINE, ld->value.amplitude = force, ld->value.omega = BNU;
+    kd_error err;
+    kd_model* m = NULL;
+    if (kd_model_compile(d, &m, &err)) fail_msg("%s", err.msg);
+    kd_desc_free(&d);
+    return m;
+}
+
+typedef struct tip_rec {
+    int eq, n;
+    double t[20001], u[20001], emax, balance;
+} tip_rec;
+
+static int tip_out(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)v, (void)a;
+    tip_rec* r = ctx;
+    if (r->n < 20001) r->t[r->n] = t, r->u[r->n++] = q[r->eq];
+    if (e) {
+        r->emax = fmax(r->emax, fmax(e[0] + e[1], fabs(e[2])));
+        r->balance = fmax(r->balance, fabs(e[3]));
+    }
+    return 0;
+}
+
+static kd_analysis_desc dyn(double t_end, double dt, int initial_static) {
+    kd_analysis_desc a;
+    memset(&a, 0, sizeof(a));
+    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = t_end, a.dt = dt, a.integrator = KD_INT_GENERALIZED_ALPHA;
+    a.rho_inf = 1.0, a.output_every = 1, a.initial_static = initial_static, a.energy = 1;
+    a.rtol = 1e-8, a.atol = 1e-12;
+    return a;
+}
+
+static double static_stretch_exact(void) {
+    const double k = BW * sqrt(BRHO / BE);
+    return -BL + tan(k * BL) / k;  /* u = -x + sin(kx) / (k cos kL) at x = L */
+}
+
+static void test_centrifugal_stretch(void** state) {
+    (void)state;
+    double prev = 0;
+    for (int n = 10; n <= 40; n *= 2) {
+        kd_model* m = rotating_bar(n, 0.0);
+        static tip_rec r;
+        memset(&r, 0, sizeof(r));
+        r.eq = m->neq - 1;
+        kd_analysis_desc a = dyn(1e-4, 1e-5, 1);
+        kd_error err;
+        if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
+        const double e = rel_err(r.u[0], static_stretch_exact());
+        /* at rest it stays: a static state under constant loads */
+        assert_true(fabs(r.u[r.n - 1] - r.u[0]) < 1e-9 * fabs(r.u[0]));
+        print_message("centrifugal stretch, %d elements: %.6e m, rel. error %.2e\n", n, r.u[0], e);
+        if (prev > 0) assert_true(fabs(log2(prev / e) - 2.0) < 0.1);  /* linear elements: O(h^2) */
+        assert_true(e < 2e-4);
+        prev = e;
+        kd_model_free(&m);
+    }
+}
+
+/* Tip response to F sin(nu t) from the quasi-static state, by the modal
+ * series of the continuous bar: eta_k'' + w_k^2 eta_k = phi_k(L) F sin(nu t)
+ * / m_k, phi_k = sin(b_k x), m_k = rho A L / 2, eta(0) = eta'(0) = 0. */
+static double tip_series(double t) {
+    double u = 0;
+    for (int k = 1; k <= 2000; k++) {
+        const double b = (2 * k - 1) * PI / (2 * BL), w = sqrt(BE / BRHO * b * b - BW * BW);
+        const double phiL = sin(b * BL), mk = BRHO * BA * BL / 2;
+        u += phiL * phiL * BF / mk * (sin(BNU * t) - BNU / w * sin(w * t)) / (w * w - BNU * BNU);
+    }
+    return u;
+}
+
+static void test_forced_rotating_bar(void** state) {
+    (void)state;
+    kd_model* m = rotating_bar(80, BF);
+    static tip_rec r;
+    memset(&r, 0, sizeof(r));
+    r.eq = m->neq - 1;
+    kd_analysis_desc a = dyn(0.02, 2e-6, 1);
+    kd_integrate_stats stats;
+    kd_error err;
+    if (kd_dynamics_run(m, &a, tip_out, &r, &stats, NULL, 0, &err)) fail_msg("%s", err.msg);
+    const double u0 = static_stretch_exact();
+    double emax = 0, umax = 0;
+    for (int i = 0; i < r.n; i += 10) {
+        const double ref = tip_series(r.t[i]);
+        emax = fmax(emax, fabs(r.u[i] - u0 - ref));
+        umax = fmax(umax, fabs(ref));
+    }
+    print_message("rotating bar, 80 elements: tip response max error %.2e of amplitude %.3e m; balance %.1e of %.1e J\n",
+                  emax / umax, umax, r.balance, r.emax);
+    assert_true(emax < 5e-3 * umax);
+    assert_true(r.balance < 1e-6 * r.emax);
+    assert_int_equal(stats.factorizations, 1);  /* constant speed: one factorisation */
+    kd_model_free(&m);
+}
+
+/* Spin-up (Simo & Vu-Quoc 1987): L = 10 m, EI = 1.4e4, rho A = 1.2, to
+ * 6 rad/s in 15 s. */
+static double spin_up_peak(int geometric, double* balance, double* emax) {
+    kd_section_desc s = {0};
+    s.shape = KD_SHAPE_GENERIC, s.A = 1e-4, s.Iy = s.Iz = 5e-8, s.J = 1e-7;
+    kd_desc* d = one_beam(2.8e11, 12000, 0.3, s, 10.0, 10, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+    d->bodies[0].geometric_stiffness = geometric;
+    fix(d, 1, KD_FIX_ALL);
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[2] = 1;
+    md->motion.angle = kd_law_constant(0);
+    md->motion.angle.type = KD_LAW_SPIN_UP, md->motion.angle.spin_omega = 6, md->motion.angle.spin_T = 15;
+    kd_error err;
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    static tip_rec r;
+    memset(&r, 0, sizeof(r));
+    r.eq = m->neq - 2;  /* v at the tip (u v rz per node) */
+    kd_analysis_desc a = dyn(20, 1e-3, 0);
+    a.rho_inf = 0.9, a.output_every = 1;
+    char warning[256] = "";
+    kd_dynamics_run(m, &a, tip_out, &r, NULL, warning, (int)sizeof(warning), &err);
+    double peak = 0;
+    for (int i = 0; i < r.n; i++) peak = fmax(peak, fabs(r.u[i]));
+    *balance = r.balance, *emax = r.emax;
+    if (!geometric) assert_non_null(strstr(warning, "not positive definite"));
+    kd_model_free(&m);
+    kd_desc_free(&d);
+    return peak;
+}
+
+static void test_spin_up(void** state) {
+    (void)state;
+    double bal, emax;
+    const double with = spin_up_peak(1, &bal, &emax);
+    print_message("spin-up with geometric stiffness: peak tip deflection %.3f m, balance %.1e of %.1e J\n", with, bal, emax);
+    assert_true(with > 0.1 && with < 1.0);
+    assert_true(bal < 1e-4 * emax);
+    const double without = spin_up_peak(0, &bal, &emax);
+    print_message("spin-up without: peak tip deflection %.3e m (divergence)\n", without);
+    assert_true(without > 1e3);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_centrifugal_stretch),
+        cmocka_unit_test(test_forced_rotating_bar),
+        cmocka_unit_test(test_spin_up),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
