@@ -8,3 +8,11 @@ echo "# elements dof solver compile_s solve_s total_s omega1_rad_s rel_err_omega
 for n in 10 100 1000 10000 100000; do
   "$build/bench/bench_modes" "$n" 5
 done
+echo "# seed 001 rotating bar over 0.1 s (10 000 generalized-alpha steps); cost per step of a spinning-up cantilever"
+echo "# case elements dof steps total_s per_step_s peak_rss_kib"
+for n in 5 10 15 20 25; do
+  "$build/bench/bench_dynamics" bar "$n"
+done
+for n in 100 1000 10000 100000; do
+  "$build/bench/bench_dynamics" step "$n"
+done

@@ -32,13 +32,20 @@ typedef struct kd_system {
     const kd_model* m;
     int n, kd;                        /* equations, half-bandwidth */
     kd_gband M, K0, Cd;               /* mass, elastic stiffness, Rayleigh damping (constant) */
+    kd_gband C_last, K_last;          /* the last assembled C(t), K(t): reused while the frames'
+                                         omega, eps and axial acceleration do not change */
     const kd_motion** motion;         /* (nbody) the motion used for each body */
     kd_frame* frame;                  /* (nbody) frames of the last evaluation */
+    double t_frames;                  /* their time */
+    int have_frames;
     double* key;                      /* (nbody x 7) omega_L, eps_L, a_x of the last matrices */
     int have_key;
     kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */
     int* terms_body;                  /* (nprop) the body whose frame `terms` belong to */
     double* qs0;                      /* (nprop x KD_ELEM_DOF_MAX) dq/ds0 per record */
+    double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
+    double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
+    int have_f_key;
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */

@@ -39,6 +39,7 @@ kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int
     s.motion[body] = &spin;
     for (int i = 0; i < nspeeds && !st; i++) {
         spin.angle.value = speeds[i];
+        s.have_frames = 0;  /* the motion changed under the same t */
         out->speed[i] = speeds[i];
         kd_modes r;
         st = kd_modes_state_space(&s, 0.0, count, &r, err);

@@ -16,6 +16,7 @@ void kd_stability_free(kd_stability_map* s) {
 }
 
 int kd_system_stiffness_definite(kd_system* s, double t) {
+    s->have_frames = 0;  /* callers may change a body's motion between calls */
     kd_gband C = {0}, K = {0};
     kd_band S = {0};
     int result = -1;

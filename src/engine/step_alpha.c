@@ -9,7 +9,8 @@
  * gamma dt a_{n+1} (q~ = q_n + dt v_n + (1/2 - beta) dt^2 a_n, v~ = v_n +
  * (1 - gamma) dt a_n). The system is linear in the state, so each step is one
  * banded solve with the iteration matrix S = (1 - am) M + (1 - af)(gamma dt C
- * + beta dt^2 K), factorised again only when C or K changed. Newmark is am =
+ * + beta dt^2 K), factorised again only when C or K changed (by banded
+ * Cholesky when S is symmetric, banded LU otherwise). Newmark is am =
  * af = 0; HHT-alpha is am = 0, af = -alpha, gamma = (1 - 2 alpha)/2, beta =
  * (1 - alpha)^2/4. */
 #include <lapacke.h>
@@ -47,6 +48,44 @@ static void combine(kd_gband* S, double cm, const kd_gband* M, double cc, const 
         }
 }
 
+/* The iteration matrix factorised: banded Cholesky when it is symmetric
+ * (no gyroscopic or angular-acceleration terms: two triangular band solves
+ * per step), banded LU otherwise. */
+typedef struct iteration_matrix {
+    kd_gband lu;                  /* LU band storage ((2 kl + ku + 1) x n) */
+    double* chol;                 /* upper band ((ku + 1) x n) when symmetric */
+    lapack_int* piv;
+    int symmetric;
+} iteration_matrix;
+
+/* Factorise S = cm M + cc C + ck K. Returns 0 on success. */
+static int factorise(iteration_matrix* it, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                     const kd_gband* K) {
+    const int n = M->n, kl = M->kl, ku = M->ku;
+    combine(&it->lu, cm, M, cc, C, ck, K);
+    const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
+    const int lds = 2 * kl + ku + 1;
+    it->symmetric = kl == ku;
+    for (int j = 0; j < n && it->symmetric; j++)
+        for (int i = j + 1; i <= j + kl && i < n; i++)
+            if (S[(size_t)(ku + i - j) + (size_t)j * lds] != S[(size_t)(ku + j - i) + (size_t)i * lds]) {
+                it->symmetric = 0;
+                break;
+            }
+    if (it->symmetric) {
+        for (int j = 0; j < n; j++)
+            for (int r = 0; r <= ku; r++) it->chol[(size_t)r + (size_t)j * (ku + 1)] = S[(size_t)r + (size_t)j * lds];
+        return LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'U', n, ku, it->chol, ku + 1) != 0;
+    }
+    return LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, kl, ku, it->lu.ab, lds, it->piv) != 0;
+}
+
+static void solve(const iteration_matrix* it, double* x) {
+    const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
+    if (it->symmetric) LAPACKE_dpbtrs_work(LAPACK_COL_MAJOR, 'U', n, ku, 1, it->chol, ku + 1, x, n);
+    else LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, it->lu.ab, 2 * kl + ku + 1, it->piv, x, n);
+}
+
 static int all_finite(const double* x, int n) {
     for (int i = 0; i < n; i++)
         if (!isfinite(x[i])) return 0;
@@ -74,13 +113,15 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     const long nsteps = lround((o->t_end - o->t0) / o->dt) > 0 ? lround((o->t_end - o->t0) / o->dt) : 1;
     const double dt = (o->t_end - o->t0) / (double)nsteps;
 
-    kd_gband C = {0}, K = {0}, S = {0};
-    lapack_int* ipiv = malloc(sizeof(lapack_int) * (size_t)n);
+    kd_gband C = {0}, K = {0};
+    iteration_matrix S = {0};
+    S.piv = malloc(sizeof(lapack_int) * (size_t)n);
+    S.chol = malloc(sizeof(double) * (size_t)(ku + 1) * (size_t)n);
     double* work = malloc(sizeof(double) * 9 * (size_t)n);
     kd_status st = kd_gband_init(&C, n, kl, ku);
     if (!st) st = kd_gband_init(&K, n, kl, ku);
-    if (!st) st = kd_gband_init(&S, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
-    if (st || !ipiv || !work) {
+    if (!st) st = kd_gband_init(&S.lu, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
+    if (st || !S.piv || !S.chol || !work) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the integrator");
         goto done;
     }
@@ -88,7 +129,6 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
            *tmp2 = tmp + n;
     memcpy(q, q0, sizeof(double) * (size_t)n);
     memcpy(v, v0, sizeof(double) * (size_t)n);
-    const int lds = 2 * kl + ku + 1;
     double t = o->t0;
     int changed;
 
@@ -101,12 +141,11 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     kd_gband_matvec(&C, v, tmp);
     kd_gband_matvec(&K, q, tmp2);
     for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
-    combine(&S, 1.0, sys->M, 0.0, &C, 0.0, &K);
-    if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, S.ab, lds, ipiv) != 0) {
+    if (factorise(&S, 1.0, sys->M, 0.0, &C, 0.0, &K)) {
         st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
         goto done;
     }
-    LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, S.ab, lds, ipiv, a, n);
+    solve(&S, a);
     stats->t_reached = t;
     if (output && output(octx, t, q, v, a)) {
         st = FAILT(t, "at t = %g s: output stopped the integration", t);
@@ -123,8 +162,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         }
         stats->rhs_evals++;
         if (changed || !factored) {
-            combine(&S, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K);
-            if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, S.ab, lds, ipiv) != 0) {
+            if (factorise(&S, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
@@ -142,7 +180,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         for (int i = 0; i < n; i++) rhs[i] -= tmp[i], tmp2[i] = (1 - af) * qt[i] + af * q[i];
         kd_gband_matvec(&K, tmp2, tmp);
         for (int i = 0; i < n; i++) rhs[i] -= tmp[i];
-        LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, S.ab, lds, ipiv, rhs, n);
+        solve(&S, rhs);
         for (int i = 0; i < n; i++) {
             a[i] = rhs[i];
             q[i] = qt[i] + beta * dt * dt * a[i];
@@ -163,8 +201,9 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
 done:
     kd_gband_free(&C);
     kd_gband_free(&K);
-    kd_gband_free(&S);
-    free(ipiv);
+    kd_gband_free(&S.lu);
+    free(S.piv);
+    free(S.chol);
     free(work);
     return st;
 }

@@ -62,7 +62,7 @@ static int rhs(realtype t, N_Vector y, N_Vector ydot, void* ud) {
     kd_gband_matvec(&fo->C, v, fo->tmp);
     kd_gband_matvec(&fo->K, q, fo->tmp2);
     for (int i = 0; i < n; i++) dq[i] = v[i], dv[i] = fo->f[i] - fo->tmp[i] - fo->tmp2[i];
-    LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, s->kl, s->ku, 1, fo->Mlu.ab, fo->lds, fo->piv_m, dv, n);
+    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, s->kl, s->ku, 1, fo->Mlu.ab, fo->lds, fo->piv_m, dv, n);
     return 0;
 }
 
@@ -94,7 +94,7 @@ static int psolve(realtype t, N_Vector y, N_Vector fy, N_Vector r, N_Vector z, r
     kd_gband_matvec(s->M, rv, zv);
     kd_gband_matvec(&fo->K, rq, fo->tmp);
     for (int i = 0; i < n; i++) zv[i] -= g * fo->tmp[i];
-    LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, s->kl, s->ku, 1, fo->Plu.ab, fo->lds, fo->piv_p, zv, n);
+    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, s->kl, s->ku, 1, fo->Plu.ab, fo->lds, fo->piv_p, zv, n);
     for (int i = 0; i < n; i++) zq[i] = rq[i] + g * zv[i];
     return 0;
 }

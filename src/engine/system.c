@@ -24,13 +24,18 @@ kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
     kd_status st = kd_gband_init(&s->M, s->n, s->kd, s->kd);
     if (!st) st = kd_gband_init(&s->K0, s->n, s->kd, s->kd);
     if (!st) st = kd_gband_init(&s->Cd, s->n, s->kd, s->kd);
+    if (!st) st = kd_gband_init(&s->C_last, s->n, s->kd, s->kd);
+    if (!st) st = kd_gband_init(&s->K_last, s->n, s->kd, s->kd);
     s->motion = calloc((size_t)m->nbody, sizeof(*s->motion));
     s->frame = calloc((size_t)m->nbody, sizeof(*s->frame));
     s->key = calloc((size_t)(7 * m->nbody), sizeof(double));
     s->terms = calloc((size_t)m->nprop, sizeof(*s->terms));
     s->terms_body = calloc((size_t)m->nprop, sizeof(int));
     s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
-    if (st || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0) {
+    s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
+    s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
+    if (st || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
+        !s->f_key) {
         kd_system_free(s);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
     }
@@ -56,17 +61,24 @@ void kd_system_free(kd_system* s) {
     kd_gband_free(&s->M);
     kd_gband_free(&s->K0);
     kd_gband_free(&s->Cd);
+    kd_gband_free(&s->C_last);
+    kd_gband_free(&s->K_last);
     free(s->motion);
     free(s->frame);
     free(s->key);
     free(s->terms);
     free(s->terms_body);
     free(s->qs0);
+    free(s->f_inertia);
+    free(s->f_key);
     memset(s, 0, sizeof(*s));
 }
 
 void kd_system_frames(kd_system* s, double t) {
     const kd_model* m = s->m;
+    if (s->have_frames && s->t_frames == t) return;  /* C, K and f are asked for at the same instants */
+    s->have_frames = 1;
+    s->t_frames = t;
     for (int b = 0; b < m->nbody; b++)
         if (m->body[b].type == KD_BODY_BEAM) kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
 }
@@ -120,6 +132,11 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
     *changed = !same;
 
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
+    if (same) {  /* same frames: the matrices of the last call */
+        memcpy(C->ab, s->C_last.ab, nab * sizeof(double));
+        memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
+        return 0;
+    }
     memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
     memcpy(K->ab, s->K0.ab, nab * sizeof(double));
     for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
@@ -146,6 +163,8 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
         for (int i = 0; i < n * n; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
         scatter(K, 1.0, kg, eqs, n);
     }
+    memcpy(s->C_last.ab, C->ab, nab * sizeof(double));
+    memcpy(s->K_last.ab, K->ab, nab * sizeof(double));
     return 0;
 }
 
@@ -153,22 +172,38 @@ int kd_system_force(void* ctx, double t, double* f) {
     kd_system* s = ctx;
     const kd_model* m = s->m;
     kd_system_frames(s, t);
-    memset(f, 0, sizeof(double) * (size_t)s->n);
+    /* The inertia loads depend on each frame's omega_L, eps_L and
+     * a_O,L - R^T g only: reassemble them when one of those changed. */
+    int same = s->have_f_key;
+    for (int b = 0; b < m->nbody; b++) {
+        double k[9], a[3];
+        effective_acceleration(s, b, a);
+        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
+        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
+        memcpy(k + 6, a, 3 * sizeof(double));
+        if (memcmp(k, s->f_key + 9 * b, sizeof(k)) != 0) same = 0;
+        memcpy(s->f_key + 9 * b, k, sizeof(k));
+    }
+    s->have_f_key = 1;
+    if (!same) {
+        memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
+        for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
+        for (int e = 0; e < m->nelem; e++) {
+            const int b = m->elem_body[e], p = m->elem_prop[e];
+            int eqs[KD_ELEM_DOF_MAX];
+            const int n = kd_model_elem_eqs(m, e, eqs);
+            const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
+            const double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
+            const double s0 = m->elem_s0[e];
+            for (int a = 0; a < n; a++)
+                if (eqs[a] >= 0) s->f_inertia[eqs[a]] -= it->q[a] + s0 * qs[a];
+        }
+    }
+    memcpy(f, s->f_inertia, sizeof(double) * (size_t)s->n);
     for (int i = 0; i < m->nnodal; i++) {
         double v, dv, d2v;
         kd_law_eval(&m->nodal[i].value, t, &v, &dv, &d2v);
         f[m->nodal[i].eq] += v;
-    }
-    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
-    for (int e = 0; e < m->nelem; e++) {
-        const int b = m->elem_body[e], p = m->elem_prop[e];
-        int eqs[KD_ELEM_DOF_MAX];
-        const int n = kd_model_elem_eqs(m, e, eqs);
-        const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-        const double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
-        const double s0 = m->elem_s0[e];
-        for (int a = 0; a < n; a++)
-            if (eqs[a] >= 0) f[eqs[a]] -= it->q[a] + s0 * qs[a];
     }
     return 0;
 }
