@@ -52,6 +52,18 @@ check "stability.csv" grep -q '^0.1,0.3,inf$' "$tmp/blade/stability.csv"
 "$kedyn" run "$examples/rotating_blade_no_stiffening.yaml" -o "$tmp/blade2" >/dev/null 2>"$tmp/blade2.err"
 check "spurious divergence reported" grep -q "warning: unstable from 1000 rad/s" "$tmp/blade2.err"
 
+# transient response: the seed 001 bar; a diverging integration keeps its history and exits 3
+"$kedyn" run "$examples/rotating_bar.yaml" -o "$tmp/bar" >/dev/null 2>&1; code=$?
+check "dynamics run exits 0" test $code -eq 0
+check "dynamics header" bash -c "head -1 '$tmp/bar/dynamics.csv' | grep -q '^t,bar.3.u,bar.7.u,bar.10.u,E_kinetic,E_strain,W_other,E_balance$'"
+check "dynamics rows" test "$(wc -l <"$tmp/bar/dynamics.csv")" -eq 10002
+"$kedyn" run "$models/diverging.yaml" -o "$tmp/div" >/dev/null 2>"$tmp/div.err"; code=$?
+check "divergence exits 3" test $code -eq 3
+check "divergence names time and cause" grep -q "at t = 0.071 s: the solution is no longer finite" "$tmp/div.err"
+check "divergence summary incomplete" grep -q '"complete": false' "$tmp/div/summary.json"
+check "divergence keeps history" test "$(wc -l <"$tmp/div/dynamics.csv")" -gt 50
+check "divergence leaves no temporary file" test -z "$(ls "$tmp/div" | grep tmp)"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue
