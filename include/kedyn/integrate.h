@@ -43,6 +43,12 @@ void kd_gband_zero(kd_gband* a);
 /* y = A x (y and x distinct). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y);
 
+/* S = cm M + cc C + ck K, three matrices of one band structure, written into
+ * LAPACK's LU band storage of S (allocated with kl' = 2 kl: kl rows on top
+ * for the fill of dgbtrf). */
+void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                         const kd_gband* K);
+
 /* The system being integrated, supplied by the caller. All callbacks return
  * 0 on success, nonzero to abort the integration (reported as
  * KD_ERR_NUMERIC with the time). */

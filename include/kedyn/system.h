@@ -38,7 +38,7 @@ typedef struct kd_system {
     kd_frame* frame;                  /* (nbody) frames of the last evaluation */
     double t_frames;                  /* their time */
     int have_frames;
-    double* key;                      /* (nbody x 7) omega_L, eps_L, a_x of the last matrices */
+    double* key;                      /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of the last matrices */
     int have_key;
     kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */
     int* terms_body;                  /* (nprop) the body whose frame `terms` belong to */

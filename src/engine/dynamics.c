@@ -69,8 +69,8 @@ static kd_status static_state(kd_system* s, double* q, kd_error* err) {
     if (!st) {
         kd_system_matrices(s, 0.0, &C, &K, &changed);
         kd_system_force(s, 0.0, q);
-        for (int j = 0; j < n; j++)
-            for (int r = 0; r <= 2 * kd; r++) lu[(size_t)(kd + r) + (size_t)j * lds] = K.ab[(size_t)r + (size_t)j * (2 * kd + 1)];
+        kd_gband S = {n, 2 * kd, kd, lu};
+        kd_gband_combine_lu(&S, 0.0, &s->M, 0.0, &C, 1.0, &K);
         if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kd, kd, lu, lds, piv) != 0 ||
             LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, lu, lds, piv, q, n) != 0)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,

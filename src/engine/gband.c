@@ -31,3 +31,14 @@ void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
         for (int i = i0; i <= i1; i++) y[i] += col[i] * xj;
     }
 }
+
+void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                         const kd_gband* K) {
+    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
+    memset(S->ab, 0, sizeof(double) * (size_t)lds * (size_t)n);
+    for (int j = 0; j < n; j++)
+        for (int r = 0; r < ld; r++) {
+            const size_t c = (size_t)r + (size_t)j * ld;
+            S->ab[(size_t)(kl + r) + (size_t)j * lds] = cm * M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
+        }
+}

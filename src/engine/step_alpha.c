@@ -36,18 +36,6 @@ static int fixed_step(kd_integrator m) {
     return m == KD_INT_NEWMARK || m == KD_INT_HHT || m == KD_INT_GENERALIZED_ALPHA;
 }
 
-/* S = cm M + cc C + ck K into LU band storage (kl extra rows on top). */
-static void combine(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
-                    const kd_gband* K) {
-    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
-    memset(S->ab, 0, sizeof(double) * (size_t)lds * (size_t)n);
-    for (int j = 0; j < n; j++)
-        for (int r = 0; r < ld; r++) {
-            const size_t c = (size_t)r + (size_t)j * ld;
-            S->ab[(size_t)(kl + r) + (size_t)j * lds] = cm * M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
-        }
-}
-
 /* The iteration matrix factorised: banded Cholesky when it is symmetric
  * (no gyroscopic or angular-acceleration terms: two triangular band solves
  * per step), banded LU otherwise. */
@@ -62,7 +50,7 @@ typedef struct iteration_matrix {
 static int factorise(iteration_matrix* it, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
                      const kd_gband* K) {
     const int n = M->n, kl = M->kl, ku = M->ku;
-    combine(&it->lu, cm, M, cc, C, ck, K);
+    kd_gband_combine_lu(&it->lu, cm, M, cc, C, ck, K);
     const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
     const int lds = 2 * kl + ku + 1;
     it->symmetric = kl == ku;

@@ -34,17 +34,6 @@ typedef struct first_order {
     int failed;                   /* a callback failed */
 } first_order;
 
-/* S = cm M + cc C + ck K into LU band storage. */
-static void combine_lu(kd_gband* S, const kd_gband* M, double cc, const kd_gband* C, double ck, const kd_gband* K) {
-    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
-    memset(S->ab, 0, sizeof(double) * (size_t)lds * (size_t)n);
-    for (int j = 0; j < n; j++)
-        for (int r = 0; r < ld; r++) {
-            const size_t c = (size_t)r + (size_t)j * ld;
-            S->ab[(size_t)(kl + r) + (size_t)j * lds] = M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
-        }
-}
-
 /* y' = (v, M^-1 (f - C v - K q)) */
 static int rhs(realtype t, N_Vector y, N_Vector ydot, void* ud) {
     first_order* fo = ud;
@@ -75,7 +64,7 @@ static int psetup(realtype t, N_Vector y, N_Vector fy, booleantype jok, booleant
         fo->failed = 1;
         return -1;
     }
-    combine_lu(&fo->Plu, s->M, g, &fo->C, g * g, &fo->K);
+    kd_gband_combine_lu(&fo->Plu, 1.0, s->M, g, &fo->C, g * g, &fo->K);
     *jcur = SUNTRUE;
     return LAPACKE_dgbtrf(LAPACK_COL_MAJOR, fo->n, fo->n, s->kl, s->ku, fo->Plu.ab, fo->lds, fo->piv_p) == 0 ? 0 : 1;
 }
@@ -127,7 +116,7 @@ kd_status kd_integrate_sundials(const kd_ode2* sys, const kd_integrate_opts* o, 
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the integrator");
     }
     fo.tmp = fo.f + n, fo.tmp2 = fo.tmp + n;
-    combine_lu(&fo.Mlu, sys->M, 0.0, &fo.C, 0.0, &fo.K);  /* C, K are still zero */
+    kd_gband_combine_lu(&fo.Mlu, 1.0, sys->M, 0.0, &fo.C, 0.0, &fo.K);  /* C, K are still zero */
     if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, fo.Mlu.ab, fo.lds, fo.piv_m) != 0) {
         free_first_order(&fo);
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the mass matrix is singular", o->t0);

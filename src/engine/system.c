@@ -28,7 +28,7 @@ kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
     if (!st) st = kd_gband_init(&s->K_last, s->n, s->kd, s->kd);
     s->motion = calloc((size_t)m->nbody, sizeof(*s->motion));
     s->frame = calloc((size_t)m->nbody, sizeof(*s->frame));
-    s->key = calloc((size_t)(7 * m->nbody), sizeof(double));
+    s->key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->terms = calloc((size_t)m->nprop, sizeof(*s->terms));
     s->terms_body = calloc((size_t)m->nprop, sizeof(int));
     s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
@@ -113,22 +113,27 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
     return &s->terms[p];
 }
 
+/* Did any body's omega_L, eps_L or a_O,L - R^T g change since the keys were
+ * last stored? (They decide every inertia term.) Stores the current ones. */
+static int frames_unchanged(kd_system* s, double* keys, int* have) {
+    int same = *have;
+    for (int b = 0; b < s->m->nbody; b++) {
+        double k[9];
+        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
+        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
+        effective_acceleration(s, b, k + 6);
+        if (memcmp(k, keys + 9 * b, sizeof(k)) != 0) same = 0;
+        memcpy(keys + 9 * b, k, sizeof(k));
+    }
+    *have = 1;
+    return same;
+}
+
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
     kd_system* s = ctx;
     const kd_model* m = s->m;
     kd_system_frames(s, t);
-    /* Unchanged when every body's omega_L, eps_L and axial acceleration are. */
-    int same = s->have_key;
-    for (int b = 0; b < m->nbody; b++) {
-        double a[3], k[7];
-        effective_acceleration(s, b, a);
-        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
-        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
-        k[6] = a[0];
-        if (memcmp(k, s->key + 7 * b, sizeof(k)) != 0) same = 0;
-        memcpy(s->key + 7 * b, k, sizeof(k));
-    }
-    s->have_key = 1;
+    const int same = frames_unchanged(s, s->key, &s->have_key);
     *changed = !same;
 
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
@@ -172,20 +177,8 @@ int kd_system_force(void* ctx, double t, double* f) {
     kd_system* s = ctx;
     const kd_model* m = s->m;
     kd_system_frames(s, t);
-    /* The inertia loads depend on each frame's omega_L, eps_L and
-     * a_O,L - R^T g only: reassemble them when one of those changed. */
-    int same = s->have_f_key;
-    for (int b = 0; b < m->nbody; b++) {
-        double k[9], a[3];
-        effective_acceleration(s, b, a);
-        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
-        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
-        memcpy(k + 6, a, 3 * sizeof(double));
-        if (memcmp(k, s->f_key + 9 * b, sizeof(k)) != 0) same = 0;
-        memcpy(s->f_key + 9 * b, k, sizeof(k));
-    }
-    s->have_f_key = 1;
-    if (!same) {
+    /* reassemble the inertia loads only when a frame changed */
+    if (!frames_unchanged(s, s->f_key, &s->have_f_key)) {
         memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
         for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
         for (int e = 0; e < m->nelem; e++) {
