@@ -4,7 +4,8 @@
  * Stages (docs/architecture.md):
  *   model file --kd_load_yaml_file--> kd_desc (checked description)
  *              --kd_model_compile---> kd_model (immutable, flat arrays)
- *              --analyses (kd_modes_solve, ...)--> results
+ *              --analyses (kd_modes_solve, kd_campbell_run, kd_stability_run,
+ *                          kd_dynamics_run on kd_system)--> results
  *              --kd_run writers-----> OUTDIR/summary.json, CSV files
  */
 #ifndef KEDYN_KEDYN_H
@@ -18,5 +19,11 @@
 #include "kedyn/model.h"
 #include "kedyn/band.h"
 #include "kedyn/modes.h"
+#include "kedyn/law.h"
+#include "kedyn/frame.h"
+#include "kedyn/inertia.h"
+#include "kedyn/integrate.h"
+#include "kedyn/system.h"
+#include "kedyn/analysis.h"
 
 #endif
