@@ -1,5 +1,6 @@
 /* Model-file loader tests (src/io/yaml_model.c): a full valid model with
- * defaults, points, laws, motion and analyses; and each class of error at
+ * defaults, points, laws, motion and analyses; a valid model file with
+ * resolved names, points and source locations; and each class of error at
  * its exact line and column (the files in tests/models/bad_*.yaml). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -82,6 +83,105 @@ static void test_good_model(void** state) {
     kd_desc_free(&d);
 }
 
+static int loc_is(kd_loc loc, int line, int col) { return loc.line == line && loc.col == col; }
+
+/* tests/models/good_two_beams.yaml: values, defaults, names resolved to
+ * indices, points and their length, and where each item was read. */
+static void test_good_file(void** state) {
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/good_two_beams.yaml", KD_TEST_MODELS_DIR);
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(path, &d, &err)) fail_msg("%s:%d:%d %s", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_string_equal(d->file, path);
+    assert_string_equal(d->title, "Mast and arm");
+
+    /* materials: nu defaults to 0.3, G to 0 (derived) */
+    assert_int_equal(d->nmaterials, 2);
+    assert_true(d->materials[0].E == 210e9 && d->materials[0].rho == 7800);
+    assert_true(d->materials[0].nu == 0.3 && d->materials[0].G == 0.0);
+    assert_true(d->materials[1].nu == 0.33 && d->materials[1].G == 26e9);
+
+    /* sections: `shear` sets both coefficients; generic keeps its own */
+    const kd_section_desc* pipe = &d->sections[0];
+    const kd_section_desc* flat = &d->sections[1];
+    assert_int_equal(pipe->shape, KD_SHAPE_TUBE);
+    assert_true(pipe->d == 0.02 && pipe->t == 0.002 && pipe->shear_y == 0.53 && pipe->shear_z == 0.53);
+    assert_int_equal(flat->shape, KD_SHAPE_GENERIC);
+    assert_true(flat->A == 1.0e-4 && flat->Iy == 2.0e-9 && flat->Iz == 8.0e-9 && flat->J == 5.0e-9);
+    assert_true(flat->shear_y == 0.8 && flat->shear_z == 0.7);
+
+    /* a ground with a 2D point: z = 0, no material or section */
+    assert_int_equal(d->nbodies, 3);
+    const kd_body_desc* base = &d->bodies[0];
+    assert_int_equal(base->type, KD_BODY_GROUND);
+    assert_int_equal(base->npoints, 1);
+    assert_true(base->points[0].x[0] == 0 && base->points[0].x[1] == 0 && base->points[0].x[2] == 0);
+    assert_int_equal(base->material, -1);
+
+    /* a 3D beam by points: order kept, length first..last, every option set */
+    const kd_body_desc* mast = &d->bodies[1];
+    assert_int_equal(mast->material, 1);
+    assert_int_equal(mast->section, 0);
+    assert_int_equal(mast->npoints, 3);
+    assert_string_equal(mast->points[0].name, "foot");
+    assert_string_equal(mast->points[2].name, "top");
+    assert_true(mast->points[1].x[0] == 1 && mast->points[1].x[2] == 0.5);
+    assert_true(fabs(mast->length - 1.0) < 1e-15);
+    assert_int_equal(mast->elements, 8);
+    assert_int_equal(mast->theory, KD_THEORY_TIMOSHENKO);
+    assert_int_equal(mast->interpolation, KD_INTERP_CUBIC);
+    assert_int_equal(mast->planar, 0);
+    assert_int_equal(mast->geometric_stiffness, 0);
+    assert_true(mast->y_axis[0] == 0 && mast->y_axis[1] == 1 && mast->y_axis[2] == 0);
+    assert_true(loc_is(mast->loc, 14, 5) && loc_is(mast->loc_material, 16, 15) && loc_is(mast->loc_section, 17, 14));
+    assert_true(loc_is(mast->points[2].loc, 18, 49));
+
+    /* a beam by length: the defaults */
+    const kd_body_desc* arm = &d->bodies[2];
+    assert_int_equal(arm->material, 0);
+    assert_int_equal(arm->section, 1);
+    assert_int_equal(arm->npoints, 0);
+    assert_true(arm->length == 0.4);
+    assert_int_equal(arm->theory, KD_THEORY_EULER_BERNOULLI);
+    assert_int_equal(arm->interpolation, KD_INTERP_CUBIC);
+    assert_int_equal(arm->planar, 1);
+    assert_int_equal(arm->geometric_stiffness, 1);
+
+    /* supports: `all`, and a list with a repeated name as a bit mask */
+    assert_int_equal(d->nsupports, 2);
+    assert_int_equal(d->supports[0].body, 1);
+    assert_int_equal(d->supports[0].fix, KD_FIX_ALL);
+    assert_int_equal(d->supports[1].body, 2);
+    assert_int_equal(d->supports[1].node, 1);
+    assert_int_equal(d->supports[1].fix, (1u << KD_DOF_U) | (1u << KD_DOF_V));
+    assert_true(loc_is(d->supports[1].loc, 28, 5) && loc_is(d->supports[1].loc_node, 28, 23) &&
+                loc_is(d->supports[1].loc_fix, 28, 31));
+
+    /* analyses: modes with the default count and solver, then both given */
+    assert_int_equal(d->nanalyses, 2);
+    assert_int_equal(d->analyses[0].type, KD_ANALYSIS_MODES);
+    assert_int_equal(d->analyses[0].count, 6);
+    assert_int_equal(d->analyses[0].solver, KD_EIGEN_AUTO);
+    assert_int_equal(d->analyses[1].count, 3);
+    assert_int_equal(d->analyses[1].solver, KD_EIGEN_LANCZOS);
+
+    /* output nodes per body, in file order */
+    assert_int_equal(d->noutput_nodes, 2);
+    assert_int_equal(d->output_nodes[0].body, 1);
+    assert_int_equal(d->output_nodes[0].nnodes, 2);
+    assert_int_equal(d->output_nodes[0].nodes[1], 9);
+    assert_int_equal(d->output_nodes[1].body, 2);
+    assert_int_equal(d->output_nodes[1].nodes[0], 3);
+
+    /* and it compiles */
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 /* Each bad model: the error, its line and column, a distinctive message. */
 static void expect_error(const char* file, kd_status status, int line, int col, const char* text) {
     char path[512];
@@ -100,11 +200,16 @@ static void test_errors(void** state) {
     (void)state;
     expect_error("bad_unknown_key.yaml", KD_ERR_INPUT, 7, 60, "unknown key 'lenght'");
     expect_error("bad_wrong_type.yaml", KD_ERR_INPUT, 7, 68, "length must be a number");
-    expect_error("bad_missing_key.yaml", KD_ERR_INPUT, 7, 5, "missing required key 'material'");
+    expect_error("bad_missing_key.yaml", KD_ERR_INPUT, 7, 5, "missing required key 'material' in body 'rod'");
     expect_error("bad_negative_E.yaml", KD_ERR_INPUT, 3, 14, "E must be a positive number");
+    expect_error("bad_zero_rho.yaml", KD_ERR_INPUT, 3, 26, "rho must be a positive number");
+    expect_error("bad_nu_range.yaml", KD_ERR_INPUT, 3, 36, "nu must lie in (-1, 0.5)");
+    expect_error("bad_zero_length.yaml", KD_ERR_INPUT, 7, 68, "length must be a positive number");
     expect_error("bad_zero_elements.yaml", KD_ERR_INPUT, 7, 83, "elements must be at least 1");
     expect_error("bad_unknown_material.yaml", KD_ERR_INPUT, 7, 39, "unknown material 'steal'");
+    expect_error("bad_unknown_body.yaml", KD_ERR_INPUT, 9, 12, "unknown body 'rood'");
     expect_error("bad_node_range.yaml", KD_ERR_INPUT, 9, 23, "has nodes 1..5, not 9");
+    expect_error("bad_unknown_dof.yaml", KD_ERR_INPUT, 9, 38, "(got 'q')");
     expect_error("bad_dof_kind.yaml", KD_ERR_INPUT, 9, 31, "has no DOF 'kz'");
     expect_error("bad_quintic_timoshenko.yaml", KD_ERR_INPUT, 7, 5, "quintic interpolation");
     expect_error("bad_syntax.yaml", KD_ERR_INPUT, 8, 1, "YAML syntax");
@@ -113,6 +218,7 @@ static void test_errors(void** state) {
     expect_error("bad_motion_not_smooth.yaml", KD_ERR_INPUT, 9, 5, "no acceleration");
     expect_error("bad_duplicate_body.yaml", KD_ERR_INPUT, 8, 12, "defined twice");
     expect_error("no_such_file.yaml", KD_ERR_IO, 0, 0, "cannot read");
+    expect_error(".", KD_ERR_IO, 0, 0, "cannot read");   /* a directory */
 }
 
 /* Strings that are not models at all. */
@@ -133,6 +239,7 @@ static void test_not_a_model(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_model),
+        cmocka_unit_test(test_good_file),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_a_model),
     };

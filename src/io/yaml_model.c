@@ -109,7 +109,18 @@ static kd_status get_choice(loader* ld, const node_t* n, const char* what, const
         }
         snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", words[i]);
     }
-    return fail(ld, n, "%s must be one of: %s", what, list);
+    if (!s) return fail(ld, n, "%s must be one of: %s", what, list);
+    return fail(ld, n, "%s must be one of: %s (got '%s')", what, list, s);
+}
+
+/* A DOF name: u v w rx ry rz kz ky (kedyn/desc.h). */
+static kd_status get_dof(loader* ld, const node_t* n, kd_dof_name* out) {
+    const char* words[KD_DOF_NAMES];
+    for (int k = 0; k < KD_DOF_NAMES; k++) words[k] = kd_dof_name_str((kd_dof_name)k);
+    int k = 0;
+    kd_status st = get_choice(ld, n, "DOF name", words, KD_DOF_NAMES, &k);
+    if (!st) *out = (kd_dof_name)k;
+    return st;
 }
 
 /* A sequence of numbers of length within [lo, hi]; returns the count. */
@@ -306,17 +317,24 @@ static kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law*
 static kd_status read_materials(loader* ld, const node_t* map) {
     kd_status st = expect(ld, map, YAML_MAPPING_NODE, "materials");
     for (yaml_node_pair_t* p = map->data.mapping.pairs.start; !st && p < map->data.mapping.pairs.top; p++) {
-        node_t *k = node_at(ld, p->key), *v = node_at(ld, p->value), *E, *rho;
+        node_t *k = node_at(ld, p->key), *v = node_at(ld, p->value), *E, *rho, *x;
         kd_material_desc* m = kd_desc_add_material(ld->d);
         if (!m) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
         field f[] = {{"E", 0, 0}, {"rho", 0, 0}, {"nu", 0, 0}, {"G", 0, 0}, {NULL, 0, 0}};
+        char what[KD_NAME_MAX + 16];
         m->loc = loc_of(v);
-        if ((st = get_name(ld, k, "material name", m->name)) || (st = read_fields(ld, v, "material", f)) ||
-            (st = require(ld, v, f, "E", "material", &E)) || (st = require(ld, v, f, "rho", "material", &rho)) ||
-            (st = get_positive(ld, E, "E", &m->E)) || (st = get_positive(ld, rho, "rho", &m->rho)))
+        if ((st = get_name(ld, k, "material name", m->name))) break;
+        snprintf(what, sizeof(what), "material '%s'", m->name);
+        if ((st = read_fields(ld, v, "material", f)) || (st = require(ld, v, f, "E", what, &E)) ||
+            (st = require(ld, v, f, "rho", what, &rho)) || (st = get_positive(ld, E, "E", &m->E)) ||
+            (st = get_positive(ld, rho, "rho", &m->rho)))
             break;
-        if (field_value(f, "nu") && (st = get_number(ld, field_value(f, "nu"), "nu", &m->nu))) break;
-        if (field_value(f, "G") && (st = get_positive(ld, field_value(f, "G"), "G", &m->G))) break;
+        if ((x = field_value(f, "nu")) && (st = get_number(ld, x, "nu", &m->nu))) break;
+        if (x && !(m->nu > -1.0 && m->nu < 0.5)) {
+            st = fail(ld, x, "nu must lie in (-1, 0.5) (got %g)", m->nu);
+            break;
+        }
+        if ((x = field_value(f, "G")) && (st = get_positive(ld, x, "G", &m->G))) break;
         if (kd_desc_find_material(ld->d, m->name) != ld->d->nmaterials - 1)
             st = fail(ld, k, "material '%s' is defined twice", m->name);
     }
@@ -411,6 +429,8 @@ static kd_status read_body(loader* ld, const node_t* v) {
     if (t == 2) return fail(ld, type, "rigid bodies are not supported by this version of kedyn");
     b->type = t == 0 ? KD_BODY_GROUND : KD_BODY_BEAM;
     if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
+    char what[KD_NAME_MAX + 16];
+    snprintf(what, sizeof(what), "body '%s'", b->name);
     if (b->type == KD_BODY_GROUND) {
         for (field* p = f; p->key; p++)
             if (p->value && strcmp(p->key, "name") && strcmp(p->key, "type") && strcmp(p->key, "points"))
@@ -419,15 +439,16 @@ static kd_status read_body(loader* ld, const node_t* v) {
     }
     node_t *mat, *sec, *el;
     char ref[KD_NAME_MAX];
-    if ((st = require(ld, v, f, "material", "body", &mat)) || (st = get_name(ld, mat, "material", ref))) return st;
+    if ((st = require(ld, v, f, "material", what, &mat)) || (st = get_name(ld, mat, "material", ref))) return st;
     b->material = kd_desc_find_material(ld->d, ref);
     b->loc_material = loc_of(mat);
     if (b->material < 0) return fail(ld, mat, "unknown material '%s'", ref);
-    if ((st = require(ld, v, f, "section", "body", &sec)) || (st = get_name(ld, sec, "section", ref))) return st;
+    if ((st = require(ld, v, f, "section", what, &sec)) || (st = get_name(ld, sec, "section", ref))) return st;
     b->section = kd_desc_find_section(ld->d, ref);
     b->loc_section = loc_of(sec);
     if (b->section < 0) return fail(ld, sec, "unknown section '%s'", ref);
-    if ((st = require(ld, v, f, "elements", "body", &el)) || (st = get_int(ld, el, "elements", 1, &b->elements))) return st;
+    if ((st = require(ld, v, f, "elements", what, &el)) || (st = get_int(ld, el, "elements", 1, &b->elements)))
+        return st;
     node_t *len = field_value(f, "length"), *pts = field_value(f, "points");
     if (!!len == !!pts) return fail(ld, v, "body '%s' needs exactly one of 'length' and 'points'", b->name);
     if (len && (st = get_positive(ld, len, "length", &b->length))) return st;
@@ -478,10 +499,9 @@ static kd_status read_support(loader* ld, const node_t* v) {
         return KD_OK;
     }
     if (fx->type != YAML_SEQUENCE_NODE) return fail(ld, fx, "fix must be 'all' or a list of DOF names");
-    static const char* const dofs[] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky"};
     for (yaml_node_item_t* it = fx->data.sequence.items.start; it < fx->data.sequence.items.top; it++) {
-        int k = 0;
-        if ((st = get_choice(ld, node_at(ld, *it), "a DOF name", dofs, KD_DOF_NAMES, &k))) return st;
+        kd_dof_name k;
+        if ((st = get_dof(ld, node_at(ld, *it), &k))) return st;
         s->fix |= 1u << k;
     }
     return KD_OK;
@@ -553,7 +573,6 @@ static kd_status read_damping(loader* ld, const node_t* v) {
 
 static kd_status read_force(loader* ld, const node_t* v) {
     static const char* const types[] = {"gravity", "nodal", "spring", "friction", "torque", "force"};
-    static const char* const dofs[] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky"};
     node_t* tn = NULL;
     if (v->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
@@ -576,14 +595,12 @@ static kd_status read_force(loader* ld, const node_t* v) {
     }
     field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
     node_t *b, *n, *dof, *val;
-    int k = 0;
     l->type = KD_LOAD_NODAL;
     if ((st = read_fields(ld, v, "nodal force", f)) || (st = require(ld, v, f, "body", "nodal force", &b)) ||
         (st = get_body(ld, b, &l->body)) || (st = require(ld, v, f, "node", "nodal force", &n)) ||
         (st = get_int(ld, n, "node", 1, &l->node)) || (st = require(ld, v, f, "dof", "nodal force", &dof)) ||
-        (st = get_choice(ld, dof, "dof", dofs, KD_DOF_NAMES, &k)) || (st = require(ld, v, f, "value", "nodal force", &val)))
+        (st = get_dof(ld, dof, &l->dof)) || (st = require(ld, v, f, "value", "nodal force", &val)))
         return st;
-    l->dof = (kd_dof_name)k;
     return read_law(ld, val, "value", &l->value);
 }
 
@@ -782,6 +799,9 @@ kd_status kd_load_yaml_file(const char* path, kd_desc** out, kd_error* err) {
     }
     yaml_parser_set_input_file(&parser, fp);
     kd_status st = load(&parser, path, out, err);
+    /* A read failure (e.g. a directory) is an I/O error, not a YAML one. */
+    if (st && ferror(fp))
+        st = kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot read model file: %s", strerror(errno));
     yaml_parser_delete(&parser);
     fclose(fp);
     return st;
