@@ -38,6 +38,7 @@ typedef struct kd_run_report {
     int nanalyses;                          /* analyses attempted */
     kd_analysis_report* analyses;           /* (nanalyses) */
     int complete;                           /* 1 when every analysis succeeded */
+    int animation;                          /* 1 when animation.json was written */
 } kd_run_report;
 
 /* Run every analysis of d (compiled as m) and write the results to outdir,
@@ -45,6 +46,23 @@ typedef struct kd_run_report {
  * KD_ERR_IO, or KD_ERR_NUMERIC after a failed analysis (results so far kept). */
 kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                  kd_run_report* rep, kd_error* err);
+
+/* Progress of a run: analysis `index` (0-based) of `count`, of type `type`
+ * ("modes", "dynamics", ...), is `fraction` (0..1) done. Called at the start
+ * and end of each analysis and, for dynamics, at most about a thousand times
+ * in between; it must not block. */
+typedef void (*kd_progress_fn)(void* ctx, int index, int count, const char* type, double fraction);
+
+typedef struct kd_run_options {
+    kd_progress_fn progress;                /* NULL: no progress reports */
+    void* progress_ctx;
+    int animation;                          /* 1: also write OUTDIR/animation.json
+                                               (kedyn/report.h) */
+} kd_run_options;
+
+/* kd_run with options (NULL: none, as kd_run). */
+kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
+                      const kd_run_options* opts, kd_run_report* rep, kd_error* err);
 
 /* Free the arrays of a report. */
 void kd_run_report_free(kd_run_report* rep);

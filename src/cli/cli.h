@@ -11,6 +11,7 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NUMERIC = 3 };
 int cmd_run(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
+int cmd_plot(int argc, char** argv);
 
 /* Print "FILE:LINE:COL: error: MSG" to stderr and return the exit code of
  * the error's status. */
@@ -28,6 +29,30 @@ void cli_default_outdir(const char* model_path, char* buf, int n);
 struct kd_run_report;
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const struct kd_run_report* rep));
+
+/* Options of a run from the command line. */
+typedef struct cli_run_opts {
+    int quiet;                    /* --quiet: no result tables, no progress */
+    int report;                   /* --report: animation.json, figures, report.html */
+} cli_run_opts;
+
+/* cli_run_desc with options. */
+int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outdir, const cli_run_opts* o,
+                      void (*after)(const struct kd_run_report* rep));
+
+/* Figures (when gnuplot is there) and OUTDIR/report.html; returns the exit
+ * code (cmd_plot.c). */
+int cli_write_report(const char* outdir, int quiet);
+
+/* Progress on stderr (progress.c): shown only on a terminal, not with
+ * --quiet, and only for runs longer than a second. */
+typedef struct cli_progress {
+    int enabled, shown, current;
+    double t_start, t_analysis, t_printed;
+} cli_progress;
+void cli_progress_init(cli_progress* p, int quiet);
+void cli_progress_update(void* ctx, int index, int count, const char* type, double fraction);
+void cli_progress_done(cli_progress* p);
 
 /* Print the model's warnings (kd_model_warnings) to stderr as
  * "FILE:LINE:COL: warning: MSG"; returns their number. */

@@ -46,8 +46,10 @@ int cmd_demo(int argc, char** argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
+        } else if (strcmp(argv[i], "--report") == 0) {
+            /* the default: the demo always writes its report */
         } else {
-            fprintf(stderr, "usage: kedyn demo [-o OUTDIR]\n");
+            fprintf(stderr, "usage: kedyn demo [-o OUTDIR] [--report]\n");
             return EXIT_USAGE;
         }
     }
@@ -62,7 +64,8 @@ int cmd_demo(int argc, char** argv) {
         char dir[1100];
         snprintf(dir, sizeof(dir), "%s/%s", outdir, interps[k]);
         printf("== %s\n", d->title);
-        const int code = cli_run_desc(d, "<demo>", dir, 0, print_comparison);
+        const cli_run_opts o = {0, 1};  /* with the report (figures, animation) */
+        const int code = cli_run_desc_with(d, "<demo>", dir, &o, print_comparison);
         kd_desc_free(&d);
         if (code) return code;
     }

@@ -69,6 +69,13 @@ static void print_dynamics(const kd_analysis_report* a) {
 
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
+    const cli_run_opts o = {quiet, 0};
+    return cli_run_desc_with(d, model_path, outdir, &o, after);
+}
+
+int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outdir, const cli_run_opts* o,
+                      void (*after)(const kd_run_report* rep)) {
+    const int quiet = o->quiet;
     kd_error err;
     kd_error_clear(&err);
     kd_model* m = NULL;
@@ -76,7 +83,11 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
     if (st) return cli_report_error(&err);
     cli_print_warnings(d, m);
     kd_run_report rep;
-    st = kd_run(d, m, model_path, outdir, &rep, &err);
+    cli_progress prog;
+    cli_progress_init(&prog, quiet);
+    const kd_run_options ropts = {cli_progress_update, &prog, o->report};
+    st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
+    cli_progress_done(&prog);
     for (int i = 0; i < rep.nanalyses; i++) {
         const kd_analysis_report* a = &rep.analyses[i];
         if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
@@ -93,6 +104,11 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
         if (after) after(&rep);
         if (!quiet) printf("results: %s/summary.json\n", outdir);
     }
+    /* The report also after a numerical failure: what was computed. */
+    if (o->report && (st == KD_OK || st == KD_ERR_NUMERIC)) {
+        const int rc = cli_write_report(outdir, quiet);
+        if (!code) code = rc;
+    }
     kd_run_report_free(&rep);
     kd_model_free(&m);
     return code;
@@ -101,18 +117,20 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
 int cmd_run(int argc, char** argv) {
     const char* model = NULL;
     const char* outdir = NULL;
-    int quiet = 0;
+    cli_run_opts o = {0, 0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
         } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
+            o.quiet = 1;
+        } else if (strcmp(argv[i], "--report") == 0) {
+            o.report = 1;
         } else if (strcmp(argv[i], "--formalism") == 0) {
             fprintf(stderr, "kedyn: --formalism: kedyn %s has no analysis that depends on the formalism\n",
                     KD_VERSION_STRING);
             return EXIT_USAGE;
         } else if (argv[i][0] == '-' || model) {
-            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet]\n",
+            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n",
                     argv[i]);
             return EXIT_USAGE;
         } else {
@@ -120,7 +138,7 @@ int cmd_run(int argc, char** argv) {
         }
     }
     if (!model) {
-        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet]\n");
+        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n");
         return EXIT_USAGE;
     }
     kd_error err;
@@ -132,7 +150,7 @@ int cmd_run(int argc, char** argv) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));
         outdir = defdir;
     }
-    const int code = cli_run_desc(d, model, outdir, quiet, NULL);
+    const int code = cli_run_desc_with(d, model, outdir, &o, NULL);
     kd_desc_free(&d);
     return code;
 }

@@ -10,9 +10,11 @@ static const char* usage_text =
     "Dynamics of mechanisms and machines with elastic links, by finite elements.\n"
     "\n"
     "commands:\n"
-    "  run MODEL.yaml [-o OUTDIR] [--quiet]   run every analysis in the model\n"
+    "  run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n"
+    "                                         run every analysis in the model\n"
     "  check MODEL.yaml                       validate; print bodies, elements, nodes, DOF\n"
     "  demo [-o OUTDIR]                       run the built-in example (no files needed)\n"
+    "  plot OUTDIR                            figures (PNG, SVG) of a run's results\n"
     "  help COMMAND                           help on one command\n"
     "  --version                              print the version\n"
     "  --help                                 print this help\n"
@@ -23,19 +25,31 @@ static const char* usage_text =
 
 static int help_command(const char* cmd) {
     if (strcmp(cmd, "run") == 0)
-        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet]\n\n"
+        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n\n"
                "Check the model, run each analysis in its `analyses` list in order, print the results\n"
                "and write OUTDIR/summary.json (last) and the CSV files of each analysis. Files appear\n"
                "only when complete. After a numerical failure the results so far are kept, summary.json\n"
-               "says \"complete\": false with the cause, and kedyn exits with 3.\n");
+               "says \"complete\": false with the cause, and kedyn exits with 3.\n"
+               "--report also writes OUTDIR/animation.json, the figures (kedyn plot) and OUTDIR/report.html,\n"
+               "one self-contained page with the summary, the figures and an animation of the system.\n"
+               "On a terminal, long runs show a progress bar with the time left (not with --quiet).\n");
     else if (strcmp(cmd, "check") == 0)
         printf("usage: kedyn check MODEL.yaml\n\n"
                "Validate the model and print its bodies, elements, nodes and degrees of freedom, with\n"
                "warnings (e.g. a body without supports has rigid-body modes). Writes nothing.\n");
     else if (strcmp(cmd, "demo") == 0)
-        printf("usage: kedyn demo [-o OUTDIR]\n\n"
+        printf("usage: kedyn demo [-o OUTDIR] [--report]\n\n"
                "Run the built-in example (a steel blade clamped at one end) and compare its natural\n"
-               "frequencies with the Euler-Bernoulli closed form. Writes to out/demo/ by default.\n");
+               "frequencies with the Euler-Bernoulli closed form. Writes to out/demo/ by default, with\n"
+               "the report (report.html, figures/) of each model; --report is the default.\n");
+    else if (strcmp(cmd, "plot") == 0)
+        printf("usage: kedyn plot OUTDIR [--quiet]\n\n"
+               "Draw figures of every analysis listed in OUTDIR/summary.json with gnuplot (Debian package\n"
+               "gnuplot-nox; $KEDYN_GNUPLOT overrides the program): mode shapes, Campbell diagram,\n"
+               "critical speed map, and time histories of any CSV whose first column is t (columns grouped\n"
+               "by name). Writes OUTDIR/figures/NAME.png, NAME.svg and figures.json. Analyses with nothing\n"
+               "to draw are skipped with a note. Exit 1 when summary.json cannot be read or gnuplot is\n"
+               "missing or fails.\n");
     else {
         fprintf(stderr, "kedyn: no help on unknown command '%s'\n", cmd);
         return EXIT_USAGE;
@@ -67,7 +81,8 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
-    if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "plot") == 0) {
+    if (strcmp(cmd, "plot") == 0) return cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0) {
         fprintf(stderr, "kedyn: '%s' is not available in kedyn %s\n", cmd, KD_VERSION_STRING);
         return EXIT_USAGE;
     }

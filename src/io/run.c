@@ -8,6 +8,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
+#include "kedyn/report.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -150,6 +151,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     json_string(fp, model_path);
     fprintf(fp, ",\n  \"title\": ");
     json_string(fp, d->title);
+    if (rep->animation) fprintf(fp, ",\n  \"animation\": \"animation.json\"");
     fprintf(fp, ",\n  \"complete\": %s,\n  \"dof\": %d,\n  \"nodes\": %d,\n  \"elements\": %d,\n",
             rep->complete ? "true" : "false", m->neq, m->nnode, m->nelem);
     fprintf(fp, "  \"mass_kg\": %.12g,\n  \"bodies\": [\n", m->total_mass);
@@ -258,6 +260,10 @@ typedef struct history {
     int ncol;
     int* eq;                      /* (ncol) equation of each column, -1 when fixed */
     int energy;
+    kd_anim_recorder* anim;       /* animation instants, or NULL */
+    const kd_run_options* opts;   /* progress reports, or NULL */
+    int index, count;             /* this analysis among all */
+    double t_end, t_reported;     /* progress: last time reported */
 } history;
 
 static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h, kd_error* err) {
@@ -294,6 +300,12 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
     for (int c = 0; c < h->ncol; c++) fprintf(h->fp, ",%.10e", h->eq[c] < 0 ? 0.0 : q[h->eq[c]]);
     if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
     fputc('\n', h->fp);
+    kd_anim_record(h->anim, t, q);
+    /* Progress at most every 0.1 % of the time span. */
+    if (h->opts && h->opts->progress && t - h->t_reported >= 1e-3 * h->t_end) {
+        h->t_reported = t;
+        h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
+    }
     return ferror(h->fp) != 0;
 }
 
@@ -301,7 +313,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
  * still a whole CSV file and is kept under its name; the run then reports
  * the failure (summary.json: "complete": false). */
 static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
-                              int ordinal, kd_analysis_report* a, kd_error* err) {
+                              int ordinal, history* hist, kd_analysis_report* a, kd_error* err) {
     char path[1200];
     result_file(outdir, "dynamics", ordinal, a, path, sizeof(path));
     a->t_end = ad->t_end;
@@ -309,7 +321,8 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    history h = {f.fp, 0, NULL, ad->energy};
+    history h = *hist;
+    h.fp = f.fp, h.energy = ad->energy, h.t_end = ad->t_end;
     st = history_columns(d, m, &h, err);
     if (!st) st = kd_dynamics_run(m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
     free(h.eq);
@@ -326,13 +339,43 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
 
 kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                  kd_run_report* rep, kd_error* err) {
+    return kd_run_with(d, m, model_path, outdir, NULL, rep, err);
+}
+
+/* The animation sets of a run: every successful modes analysis and every
+ * dynamics analysis with recorded instants (kedyn/report.h). */
+static kd_status write_animation(const kd_desc* d, const kd_model* m, const char* outdir, kd_run_report* rep,
+                                 kd_anim_recorder** rec, kd_error* err) {
+    kd_anim_set sets[64];
+    int n = 0;
+    for (int i = 0; i < rep->nanalyses && n < 64; i++) {
+        const kd_analysis_report* a = &rep->analyses[i];
+        if (a->type == KD_ANALYSIS_MODES && a->status == KD_OK && a->modes.count > 0)
+            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].at, NULL};
+        else if (a->type == KD_ANALYSIS_DYNAMICS && kd_anim_recorder_frames(rec[i]) > 0)
+            sets[n++] = (kd_anim_set){i, a->nfiles ? a->files[0] : "dynamics", NULL, 0.0, rec[i]};
+    }
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/animation.json", outdir);
+    kd_status st = kd_write_animation(path, m, d->title, sets, n, err);
+    if (st == KD_OK) rep->animation = 1;
+    return st;
+}
+
+kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
+                      const kd_run_options* opts, kd_run_report* rep, kd_error* err) {
     kd_error local;
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
     kd_status st = kd_make_dirs(outdir, err);
     if (st) return st;
     rep->analyses = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rep->analyses));
-    if (!rep->analyses) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_anim_recorder** rec = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rec));
+    if (!rep->analyses || !rec) {
+        free(rec);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    const kd_progress_fn progress = opts ? opts->progress : NULL;
 
     int ordinal[4] = {0};  /* per analysis type, for file names */
     for (int i = 0; i < d->nanalyses && st == KD_OK; i++) {
@@ -341,17 +384,36 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
         a->type = ad->type;
         const double t0 = now_s();
         const int k = ++ordinal[ad->type];
-        switch (ad->type) {
+        if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
+        history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
+        if (opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
+            st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
+            h.anim = rec[i];
+        }
+        if (st == KD_OK) switch (ad->type) {
         case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, a, err); break;
+        case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, &h, a, err); break;
         }
+        if (progress && st == KD_OK) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 1.0);
         a->wall_s = now_s() - t0;
         a->status = st;
         if (st) snprintf(a->message, sizeof(a->message), "%s", err->msg);
     }
     rep->complete = st == KD_OK;
+
+    /* The animation before summary.json, also after a numerical failure
+     * (what was computed can be looked at). */
+    if (opts && opts->animation && (st == KD_OK || st == KD_ERR_NUMERIC)) {
+        kd_error aerr;
+        if (write_animation(d, m, outdir, rep, rec, &aerr) && st == KD_OK) {
+            *err = aerr;
+            st = aerr.status;
+        }
+    }
+    for (int i = 0; i < d->nanalyses; i++) kd_anim_recorder_free(&rec[i]);
+    free(rec);
 
     /* summary.json last, also after a failure, so what was computed is described. */
     char path[1200];

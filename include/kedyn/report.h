@@ -1,0 +1,71 @@
+/* kedyn: results people look at — the animation data and the HTML report.
+ *
+ * animation.json (docs/cli.md, "animation.json") holds, for every body, its
+ * drawing points in its own frame (a beam: its nodes; a rigid body: its
+ * outline) and, for every modes and dynamics analysis, the pose of each
+ * body's frame (origin, rotation) and the displacements of its points in
+ * that frame: per mode (drawn oscillating) or per recorded instant.
+ *
+ * A kd_anim_recorder collects the instants of one dynamics analysis: it is
+ * sized once, when created, and kd_anim_record neither allocates nor prints,
+ * so it can be called from a time-step output callback.
+ *
+ * The HTML report (report.html) is one self-contained file: the model
+ * summary, every figure of OUTDIR/figures (inline SVG) and the animation
+ * (JSON in a <script> tag, drawn on a <canvas> by plain JavaScript). Part of
+ * kedyn_io.
+ */
+#ifndef KEDYN_REPORT_H
+#define KEDYN_REPORT_H
+
+#include "kedyn/model.h"
+#include "kedyn/modes.h"
+#include "kedyn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most instants an animation keeps of one dynamics analysis. */
+#define KD_ANIM_FRAMES_MAX 401
+
+typedef struct kd_anim_recorder kd_anim_recorder;
+
+/* A recorder of up to KD_ANIM_FRAMES_MAX instants equally spaced over
+ * [0, t_end] (fewer for very large models, to bound memory). *out is freed
+ * with kd_anim_recorder_free. */
+kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder** out, kd_error* err);
+
+/* Offer the state q (reduced equations) at time t; kept when t reaches the
+ * next recording instant. No allocation. */
+void kd_anim_record(kd_anim_recorder* r, double t, const double* q);
+
+/* Number of instants recorded so far. */
+int kd_anim_recorder_frames(const kd_anim_recorder* r);
+
+void kd_anim_recorder_free(kd_anim_recorder** r);
+
+/* One animation set: the mode shapes of a modes analysis (at time `at` of
+ * the frame motion) or the recorded instants of a dynamics analysis. */
+typedef struct kd_anim_set {
+    int analysis;                        /* 0-based index in summary.json "analyses" */
+    const char* label;                   /* e.g. "modes", "dynamics" */
+    const kd_modes* modes;               /* a modes set, or NULL */
+    double at;                           /* modes: instant of the frame motion, s */
+    const kd_anim_recorder* recorder;    /* a dynamics set, or NULL */
+} kd_anim_set;
+
+/* Write animation.json to path, atomically. */
+kd_status kd_write_animation(const char* path, const kd_model* m, const char* title, const kd_anim_set* sets,
+                             int nsets, kd_error* err);
+
+/* Write OUTDIR/report.html from OUTDIR/summary.json, OUTDIR/animation.json
+ * (optional) and the SVG figures listed in OUTDIR/figures/figures.json
+ * (optional; `kedyn plot` writes it). `note`, when not NULL or "", is shown
+ * at the top (e.g. why figures are missing). */
+kd_status kd_write_report_html(const char* outdir, const char* note, kd_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

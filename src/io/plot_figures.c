@@ -1,0 +1,413 @@
+/* The figure builders, one per kind of result (plot_internal.h): mode
+ * shapes, Campbell diagram, critical speed map, frequencies along the
+ * motion, and generic time histories. Each writes its data to the gnuplot
+ * session's temporary directory and the plot commands to a figure. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_internal.h"
+
+#define PANELS_MAX 6          /* panels per figure */
+#define ENVELOPE_BUCKETS 1000 /* long histories: min and max of each bucket */
+
+static kd_status data_error(kd_gp* g, const char* path, kd_error* err) {
+    (void)g;
+    return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot write plot data");
+}
+
+/* The figure title: model title, then what is drawn. */
+static void set_title(FILE* fp, const char* title, const char* what, int multiplot, int rows, int cols) {
+    char buf[600];
+    snprintf(buf, sizeof(buf), "%s%s%s", title, title[0] ? " - " : "", what);
+    if (multiplot) {
+        fprintf(fp, "set multiplot layout %d,%d title ", rows, cols);
+        kd_gp_quote(fp, buf);
+        fprintf(fp, " font ',11'\n");
+    } else {
+        fprintf(fp, "set title ");
+        kd_gp_quote(fp, buf);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "set grid lc rgb '#dddddd'\nset key top right box opaque\nset border lw 1\n");
+}
+
+/* ---- mode shapes -------------------------------------------------------- */
+
+typedef struct shape_series {
+    char label[96];
+    char path[1400];
+    double* amax;             /* (nmodes) largest |entry| per mode */
+} shape_series;
+
+kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                        const double* freq_hz, int nfreq, kd_error* err) {
+    const int cb = kd_csv_col(t, "body"), cn = kd_csv_col(t, "node"), cd = kd_csv_col(t, "dof");
+    const int cx = kd_csv_col(t, "x"), c1 = kd_csv_col(t, "mode_1");
+    if (cb < 0 || cn < 0 || cd < 0 || cx < 0 || c1 < 0) {
+        kd_plot_note(g->res, "%s.csv: not in the modes.csv format; no mode shapes drawn", stem);
+        return KD_OK;
+    }
+    const int nmodes = t->ncol - c1;
+    static const char* const trans[3] = {"u", "v", "w"};
+    shape_series* ser = calloc((size_t)3 * (size_t)(t->nrow ? t->nrow : 1), sizeof(*ser));
+    double* amax_all = calloc((size_t)3 * (size_t)(t->nrow ? t->nrow : 1) * (size_t)nmodes, sizeof(double));
+    if (!ser || !amax_all) {
+        free(ser), free(amax_all);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    int nser = 0;
+    kd_status st = KD_OK;
+    /* One series per (body, translational DOF): s along the body (distance
+     * through its node positions), then mode_1..mode_K. */
+    for (int r0 = 0; r0 < t->nrow && st == KD_OK;) {
+        const char* body = t->text[(size_t)r0 * t->ncol + cb];
+        int r1 = r0;
+        while (r1 < t->nrow && body && t->text[(size_t)r1 * t->ncol + cb] &&
+               strcmp(t->text[(size_t)r1 * t->ncol + cb], body) == 0)
+            r1++;
+        if (r1 == r0) r1 = r0 + 1;
+        for (int a = 0; a < 3 && body; a++) {
+            shape_series* s = &ser[nser];
+            s->amax = amax_all + (size_t)nser * nmodes;
+            FILE* fp = NULL;
+            double s_along = 0, prev[3] = {0, 0, 0};
+            int first = 1, rows = 0;
+            for (int r = r0; r < r1; r++) {
+                const char* dof = t->text[(size_t)r * t->ncol + cd];
+                if (!dof || strcmp(dof, trans[a]) != 0) continue;
+                const double* v = t->val + (size_t)r * t->ncol;
+                if (!fp) {
+                    fp = kd_gp_data(g, s->path, (int)sizeof(s->path));
+                    if (!fp) return free(ser), free(amax_all), data_error(g, s->path, err);
+                }
+                if (!first) s_along += sqrt((v[cx] - prev[0]) * (v[cx] - prev[0]) +
+                                            (v[cx + 1] - prev[1]) * (v[cx + 1] - prev[1]) +
+                                            (v[cx + 2] - prev[2]) * (v[cx + 2] - prev[2]));
+                first = 0;
+                memcpy(prev, v + cx, sizeof(prev));
+                fprintf(fp, "%.9g", s_along);
+                for (int k = 0; k < nmodes; k++) {
+                    fprintf(fp, " %.9g", v[c1 + k]);
+                    if (fabs(v[c1 + k]) > s->amax[k]) s->amax[k] = fabs(v[c1 + k]);
+                }
+                fputc('\n', fp);
+                rows++;
+            }
+            if (fp) {
+                if (fclose(fp)) st = data_error(g, s->path, err);
+                snprintf(s->label, sizeof(s->label), "%s %s", body, trans[a]);
+                if (rows) nser++;
+            }
+        }
+        r0 = r1;
+    }
+    /* Figures of up to PANELS_MAX modes: each panel shows every series that
+     * carries at least 1e-3 of the mode's largest entry. */
+    for (int k0 = 0; k0 < nmodes && st == KD_OK; k0 += PANELS_MAX) {
+        const int n = nmodes - k0 < PANELS_MAX ? nmodes - k0 : PANELS_MAX;
+        const int cols = n <= 3 ? 1 : 2, rows = (n + cols - 1) / cols;
+        char name[160], what[160];
+        if (k0 == 0) snprintf(name, sizeof(name), "%s_shapes", stem);
+        else snprintf(name, sizeof(name), "%s_shapes_%d", stem, k0 / PANELS_MAX + 1);
+        snprintf(what, sizeof(what), "mode shapes (%s.csv, modes %d-%d)", stem, k0 + 1, k0 + n);
+        FILE* fp = kd_gp_begin(g, name, what, "modes", analysis, cols == 1 ? 800 : 1000, 60 + 230 * rows);
+        if (!fp) break;
+        set_title(fp, title, what, 1, rows, cols);
+        fprintf(fp, "set xlabel 's along the body [m]'\nset ylabel 'shape (mass-normalised)'\nset key font ',8'\n");
+        for (int k = k0; k < k0 + n; k++) {
+            double big = 0;
+            for (int i = 0; i < nser; i++) big = ser[i].amax[k] > big ? ser[i].amax[k] : big;
+            if (k < nfreq) fprintf(fp, "set title 'mode %d: %.5g Hz'\n", k + 1, freq_hz[k]);
+            else fprintf(fp, "set title 'mode %d'\n", k + 1);
+            fprintf(fp, "plot 0 with lines lc rgb '#999999' dt 2 notitle");
+            for (int i = 0; i < nser; i++) {
+                if (big > 0 && ser[i].amax[k] < 1e-3 * big) continue;
+                fprintf(fp, ", ");
+                kd_gp_quote(fp, ser[i].path);
+                fprintf(fp, " using 1:%d with linespoints pt 7 ps 0.5 lw 2 title ", k + 2);
+                kd_gp_quote(fp, ser[i].label);
+            }
+            fputc('\n', fp);
+        }
+        st = kd_gp_end(g, err);
+    }
+    free(ser);
+    free(amax_all);
+    return st;
+}
+
+/* ---- Campbell diagram --------------------------------------------------- */
+
+/* Copy the numeric table to a data file (NaN for missing cells). */
+static kd_status write_table(kd_gp* g, const kd_csv* t, char* path, int n, kd_error* err) {
+    FILE* fp = kd_gp_data(g, path, n);
+    if (!fp) return data_error(g, path, err);
+    for (int r = 0; r < t->nrow; r++) {
+        for (int j = 0; j < t->ncol; j++) {
+            const double v = t->val[(size_t)r * t->ncol + j];
+            if (isnan(v)) fprintf(fp, "%sNaN", j ? " " : "");
+            else fprintf(fp, j ? " %.10g" : "%.10g", v);
+        }
+        fputc('\n', fp);
+    }
+    return fclose(fp) ? data_error(g, path, err) : KD_OK;
+}
+
+kd_status kd_plot_campbell(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                           kd_error* err) {
+    const int cs = kd_csv_col(t, "speed_rad_s"), cu = kd_csv_col(t, "unstable");
+    if (cs != 0 || t->ncol < 2) {
+        kd_plot_note(g->res, "%s.csv: not in the campbell.csv format; no Campbell diagram drawn", stem);
+        return KD_OK;
+    }
+    char path[1400];
+    kd_status st = write_table(g, t, path, (int)sizeof(path), err);
+    if (st) return st;
+    char what[160];
+    snprintf(what, sizeof(what), "Campbell diagram (%s.csv)", stem);
+    FILE* fp = kd_gp_begin(g, stem, what, "campbell", analysis, 900, 600);
+    if (!fp) return KD_OK;
+    set_title(fp, title, what, 0, 1, 1);
+    fprintf(fp, "set xlabel 'spin speed Omega [rad/s]'\nset ylabel 'natural frequency omega [rad/s]'\n"
+                "set yrange [0:*]\nset key top left\n");
+    /* The engine orders omega = n Omega: their crossings are resonances. */
+    fprintf(fp, "plot x with lines lc rgb '#888888' dt 2 title '1 x Omega', 2*x with lines lc rgb '#bbbbbb' dt 3 "
+                "title '2 x Omega'");
+    for (int j = 1; j < t->ncol; j++) {
+        if (j == cu) continue;
+        fprintf(fp, ", ");
+        kd_gp_quote(fp, path);
+        fprintf(fp, " using 1:%d with linespoints pt 7 ps 0.7 lw 2 title ", j + 1);
+        kd_gp_quote(fp, t->name[j]);
+    }
+    if (cu > 0) {
+        int any = 0;
+        for (int r = 0; r < t->nrow; r++) any |= t->val[(size_t)r * t->ncol + cu] == 1.0;
+        if (any) {
+            fprintf(fp, ", ");
+            kd_gp_quote(fp, path);
+            fprintf(fp, " using 1:($%d == 1 ? 0 : 1/0) with points pt 2 ps 2 lw 2 lc rgb 'red' title 'unstable'",
+                    cu + 1);
+        }
+    }
+    fputc('\n', fp);
+    return kd_gp_end(g, err);
+}
+
+/* ---- critical speed map ------------------------------------------------- */
+
+static int count_distinct(const kd_csv* t, int col, double* out) {
+    int n = 0;
+    for (int r = 0; r < t->nrow; r++) {
+        const double v = t->val[(size_t)r * t->ncol + col];
+        int seen = 0;
+        for (int i = 0; i < n && !seen; i++) seen = out[i] == v;
+        if (!seen) out[n++] = v;
+    }
+    return n;
+}
+
+kd_status kd_plot_stability(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                            kd_error* err) {
+    const int ch = kd_csv_col(t, "hub_m"), cl = kd_csv_col(t, "length_m"), cw = kd_csv_col(t, "omega_cr_rad_s");
+    if (ch < 0 || cl < 0 || cw < 0 || t->nrow == 0) {
+        kd_plot_note(g->res, "%s.csv: not in the stability.csv format; no critical speed map drawn", stem);
+        return KD_OK;
+    }
+    double* hubs = malloc(sizeof(double) * (size_t)t->nrow * 2);
+    if (!hubs) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    double* lens = hubs + t->nrow;
+    const int nh = count_distinct(t, ch, hubs), nl = count_distinct(t, cl, lens);
+    /* x: the parameter with more values; one curve per value of the other. */
+    const int by_length = nl >= nh;
+    const int cx = by_length ? cl : ch, cg = by_length ? ch : cl;
+    const double* groups = by_length ? hubs : lens;
+    const int ngroups = by_length ? nh : nl;
+    char path[1400];
+    FILE* dp = kd_gp_data(g, path, (int)sizeof(path));
+    if (!dp) return free(hubs), data_error(g, path, err);
+    int finite = 0;
+    for (int i = 0; i < ngroups; i++) {
+        for (int r = 0; r < t->nrow; r++) {
+            const double* v = t->val + (size_t)r * t->ncol;
+            if (v[cg] != groups[i]) continue;
+            if (isnan(v[cw])) fprintf(dp, "%.10g NaN\n", v[cx]);
+            else fprintf(dp, "%.10g %.10g\n", v[cx], v[cw]), finite++;
+        }
+        fprintf(dp, "\n\n");  /* gnuplot: next data set (index) */
+    }
+    if (fclose(dp)) return free(hubs), data_error(g, path, err);
+    char what[160];
+    snprintf(what, sizeof(what), "critical speed (%s.csv)", stem);
+    FILE* fp = kd_gp_begin(g, stem, what, "stability", analysis, 900, 600);
+    kd_status st = KD_OK;
+    if (fp) {
+        set_title(fp, title, what, 0, 1, 1);
+        fprintf(fp, "set xlabel '%s'\nset ylabel 'critical speed [rad/s]'\nset yrange [0:*]\n",
+                by_length ? "beam length [m]" : "hub distance [m]");
+        if (!finite) fprintf(fp, "set label 1 'stable up to omega_max everywhere' at graph 0.5,0.5 center\n"
+                                 "set yrange [0:1]\n");
+        fprintf(fp, "plot ");
+        for (int i = 0; i < ngroups; i++) {
+            fprintf(fp, "%s", i ? ", " : "");
+            kd_gp_quote(fp, path);
+            fprintf(fp, " index %d using 1:2 with linespoints pt 7 ps 0.8 lw 2 title '%s = %g m'", i,
+                    by_length ? "hub" : "length", groups[i]);
+        }
+        fputc('\n', fp);
+        st = kd_gp_end(g, err);
+    }
+    free(hubs);
+    return st;
+}
+
+/* ---- time histories ----------------------------------------------------- */
+
+/* A unit for a column from the last part of its name (kedyn's own names). */
+static const char* unit_of(const char* name) {
+    const char* s = strrchr(name, '.');
+    s = s ? s + 1 : name;
+    static const char* const tab[][2] = {
+        {"u", "m"},     {"v", "m"},      {"w", "m"},   {"rx", "rad"}, {"ry", "rad"}, {"rz", "rad"},
+        {"kz", "1/m"},  {"ky", "1/m"},   {"x", "m"},   {"y", "m"},    {"z", "m"},    {"phi", "rad"},
+        {"Fx", "N"},    {"Fy", "N"},     {"Fz", "N"},  {"M", "N m"},  {"Mz", "N m"}, {"sigma", "Pa"},
+    };
+    for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (strcmp(s, tab[i][0]) == 0) return tab[i][1];
+    if (strncmp(s, "omega", 5) == 0) return "rad/s";
+    if (strncmp(s, "E_", 2) == 0 || strncmp(s, "W_", 2) == 0) return "J";
+    return NULL;
+}
+
+/* The group of a column: its name up to the last '.', "" without one. */
+static int group_len(const char* name) {
+    const char* s = strrchr(name, '.');
+    return s ? (int)(s - name) : 0;
+}
+
+/* One column against t, with long histories reduced to the minimum and
+ * maximum of each of ENVELOPE_BUCKETS buckets, in time order (the envelope
+ * and every peak survive). */
+static kd_status write_column(kd_gp* g, const kd_csv* t, int col, char* path, int n, kd_error* err) {
+    FILE* fp = kd_gp_data(g, path, n);
+    if (!fp) return data_error(g, path, err);
+    const int nrow = t->nrow;
+    const int bucket = nrow > 4 * ENVELOPE_BUCKETS ? (nrow + ENVELOPE_BUCKETS - 1) / ENVELOPE_BUCKETS : 1;
+    for (int r0 = 0; r0 < nrow; r0 += bucket) {
+        const int r1 = r0 + bucket < nrow ? r0 + bucket : nrow;
+        int imin = -1, imax = -1;
+        for (int r = r0; r < r1; r++) {
+            const double v = t->val[(size_t)r * t->ncol + col];
+            if (isnan(v)) continue;
+            if (imin < 0 || v < t->val[(size_t)imin * t->ncol + col]) imin = r;
+            if (imax < 0 || v > t->val[(size_t)imax * t->ncol + col]) imax = r;
+        }
+        if (imin < 0) {
+            fprintf(fp, "%.10g NaN\n", t->val[(size_t)r0 * t->ncol]);
+            continue;
+        }
+        const int a = imin < imax ? imin : imax, b = imin < imax ? imax : imin;
+        fprintf(fp, "%.10g %.10g\n", t->val[(size_t)a * t->ncol], t->val[(size_t)a * t->ncol + col]);
+        if (b != a) fprintf(fp, "%.10g %.10g\n", t->val[(size_t)b * t->ncol], t->val[(size_t)b * t->ncol + col]);
+    }
+    return fclose(fp) ? data_error(g, path, err) : KD_OK;
+}
+
+/* A figure of stacked panels, one per column in cols (n <= PANELS_MAX). */
+static kd_status history_figure(kd_gp* g, const kd_csv* t, const int* cols, int n, const char* title,
+                                const char* name, const char* what, const char* type, int analysis, kd_error* err) {
+    char paths[PANELS_MAX][1400];
+    for (int i = 0; i < n; i++) {
+        const kd_status st = write_column(g, t, cols[i], paths[i], (int)sizeof(paths[i]), err);
+        if (st) return st;
+    }
+    FILE* fp = kd_gp_begin(g, name, what, type, analysis, 900, 80 + 170 * n);
+    if (!fp) return KD_OK;
+    set_title(fp, title, what, 1, n, 1);
+    fprintf(fp, "set key off\nset format y '%%.3g'\nset lmargin 14\n");
+    for (int i = 0; i < n; i++) {
+        const char* u = unit_of(t->name[cols[i]]);
+        char ylabel[160];
+        snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", t->name[cols[i]], u ? " [" : "", u ? u : "", u ? "]" : "");
+        fprintf(fp, "set ylabel ");
+        kd_gp_quote(fp, ylabel);
+        fprintf(fp, "\n%s\nplot ", i + 1 == n ? "set xlabel 't [s]'" : "unset xlabel");
+        kd_gp_quote(fp, paths[i]);
+        fprintf(fp, " using 1:2 with lines lw 1.5 lc %d\n", i + 1);
+    }
+    return kd_gp_end(g, err);
+}
+
+kd_status kd_plot_history(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
+                          int analysis, kd_error* err) {
+    int* cols = malloc(sizeof(int) * (size_t)(t->ncol ? t->ncol : 1));
+    char* done = calloc((size_t)(t->ncol ? t->ncol : 1), 1);
+    if (!cols || !done) {
+        free(cols), free(done);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    kd_status st = KD_OK;
+    /* Groups in order of first appearance: same name up to the last '.'. */
+    for (int j = 1; j < t->ncol && st == KD_OK; j++) {
+        if (done[j]) continue;
+        const int gl = group_len(t->name[j]);
+        int n = 0;
+        for (int k = j; k < t->ncol; k++)
+            if (!done[k] && group_len(t->name[k]) == gl && strncmp(t->name[k], t->name[j], (size_t)gl) == 0)
+                cols[n++] = k, done[k] = 1;
+        char group[128];
+        if (gl) snprintf(group, sizeof(group), "%.*s", gl, t->name[j]);
+        else snprintf(group, sizeof(group), "%s", strncmp(t->name[j], "E_", 2) == 0 ? "energy" : "other");
+        for (int c0 = 0; c0 < n && st == KD_OK; c0 += PANELS_MAX) {
+            const int m = n - c0 < PANELS_MAX ? n - c0 : PANELS_MAX;
+            char name[300], what[300];
+            if (c0 == 0) snprintf(name, sizeof(name), "%s_%s", stem, group);
+            else snprintf(name, sizeof(name), "%s_%s_%d", stem, group, c0 / PANELS_MAX + 1);
+            snprintf(what, sizeof(what), "%s.csv: %s", stem, group);
+            st = history_figure(g, t, cols + c0, m, title, name, what, type, analysis, err);
+        }
+    }
+    free(cols);
+    free(done);
+    return st;
+}
+
+/* ---- frequencies along the motion --------------------------------------- */
+
+kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                               kd_error* err) {
+    char* done = calloc((size_t)(t->ncol ? t->ncol : 1), 1);
+    if (!done) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = KD_OK;
+    for (int j = 1; j < t->ncol && st == KD_OK; j++) {
+        if (done[j]) continue;
+        const int gl = group_len(t->name[j]);
+        char path[1400];
+        st = write_table(g, t, path, (int)sizeof(path), err);
+        if (st) break;
+        char name[300], what[300];
+        snprintf(name, sizeof(name), "%s_%.*s", stem, gl ? gl : 5, gl ? t->name[j] : "other");
+        snprintf(what, sizeof(what), "frequencies along the motion (%s.csv: %.*s)", stem, gl ? gl : 5,
+                 gl ? t->name[j] : "other");
+        FILE* fp = kd_gp_begin(g, name, what, "modes_along_motion", analysis, 900, 600);
+        if (!fp) break;
+        set_title(fp, title, what, 0, 1, 1);
+        fprintf(fp, "set xlabel 't [s] (position in the cycle)'\nset ylabel 'omega [rad/s]'\nset yrange [0:*]\n"
+                    "plot ");
+        int first = 1;
+        for (int k = j; k < t->ncol; k++) {
+            if (done[k] || group_len(t->name[k]) != gl || strncmp(t->name[k], t->name[j], (size_t)gl) != 0) continue;
+            done[k] = 1;
+            fprintf(fp, "%s", first ? "" : ", ");
+            first = 0;
+            kd_gp_quote(fp, path);
+            fprintf(fp, " using 1:%d with lines lw 2 title ", k + 1);
+            kd_gp_quote(fp, t->name[k] + (gl ? gl + 1 : 0));
+        }
+        fputc('\n', fp);
+        st = kd_gp_end(g, err);
+    }
+    free(done);
+    return st;
+}

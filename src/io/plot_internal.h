@@ -1,0 +1,85 @@
+/* Internals of the figure builders (kedyn/plot.h): a CSV table, the gnuplot
+ * driver and the per-analysis builders. */
+#ifndef KEDYN_PLOT_INTERNAL_H
+#define KEDYN_PLOT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "kedyn/plot.h"
+
+/* A CSV file read whole: a header row of names, then rows of cells. Numeric
+ * cells are parsed (non-finite ones, e.g. "inf", become NaN); text cells
+ * keep their text in `text` and are NaN in `val`. */
+typedef struct kd_csv {
+    int ncol, nrow;
+    char** name;                  /* (ncol) column names */
+    double* val;                  /* (nrow x ncol) row-major */
+    char** text;                  /* (nrow x ncol) cell text, NULL for numeric cells */
+} kd_csv;
+
+kd_status kd_csv_read(const char* path, kd_csv* t, kd_error* err);
+void kd_csv_free(kd_csv* t);
+/* Index of the named column, or -1. */
+int kd_csv_col(const kd_csv* t, const char* name);
+
+#define KD_GP_FIGURES_MAX 256
+
+/* A gnuplot session: a temporary directory under OUTDIR/figures for data
+ * and scripts; figures are drawn one gnuplot run each and renamed into
+ * OUTDIR/figures when both PNG and SVG are complete. */
+typedef struct kd_gp {
+    char gnuplot[1024];           /* the program */
+    char figdir[1100];            /* OUTDIR/figures */
+    char tmpdir[1200];            /* OUTDIR/figures/.tmp-XXXXXX */
+    int ndata;                    /* data files written (unique names) */
+    FILE* body;                   /* the figure being written, or NULL */
+    char name[128];               /* its name */
+    int width, height;            /* its size, pixels */
+    kd_plot_result* res;
+    /* figures drawn, for figures.json */
+    int nfig;
+    struct kd_gp_fig {
+        char name[128];
+        char title[256];
+        char type[64];
+        int analysis;
+    } fig[KD_GP_FIGURES_MAX];
+} kd_gp;
+
+kd_status kd_gp_open(kd_gp* g, const char* gnuplot, const char* outdir, kd_plot_result* res, kd_error* err);
+/* Remove the temporary directory. */
+void kd_gp_close(kd_gp* g);
+
+/* A new data file in the temporary directory: its path in path (for the
+ * script) and an open stream, or NULL on error. */
+FILE* kd_gp_data(kd_gp* g, char* path, int n);
+
+/* Start a figure: returns the stream of its gnuplot commands (the plot
+ * itself; terminals and outputs are set by the driver), or NULL. */
+FILE* kd_gp_begin(kd_gp* g, const char* name, const char* title, const char* type, int analysis, int width,
+                  int height);
+/* Run gnuplot on the figure and move PNG and SVG into place. */
+kd_status kd_gp_end(kd_gp* g, kd_error* err);
+
+/* Write s as a gnuplot single-quoted string. */
+void kd_gp_quote(FILE* fp, const char* s);
+
+/* Record a note (what was skipped, and why). */
+void kd_plot_note(kd_plot_result* res, const char* fmt, ...);
+
+/* Builders: draw the figures of one analysis from its CSV file. `title` is
+ * the model title, `stem` the file name without .csv (figure name prefix). */
+kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                        const double* freq_hz, int nfreq, kd_error* err);
+kd_status kd_plot_campbell(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                           kd_error* err);
+kd_status kd_plot_stability(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                            kd_error* err);
+/* Frequencies along the motion: all BODY.omega_k of a body in one panel. */
+kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
+                               kd_error* err);
+/* Time histories of any CSV whose first column is t, grouped by name. */
+kd_status kd_plot_history(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
+                          int analysis, kd_error* err);
+
+#endif

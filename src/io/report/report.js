@@ -1,0 +1,197 @@
+/* kedyn report: draws animation.json (docs/cli.md) on a canvas. Bodies are
+ * drawn in their frame pose: point = origin + R (p + scale * d), with R
+ * row-major (columns: the body's axes), p the body's undeformed points and
+ * d their displacements in the body frame (a mode shape times sin of the
+ * phase, or the recorded instant). The page state (frame, ticks, errors) is
+ * written to #kd-state for automated checks. */
+'use strict';
+(function () {
+  var state = document.getElementById('kd-state');
+  var errors = 0, ticks = 0;
+  function setState(k, v) { state.setAttribute('data-' + k, String(v)); }
+  window.addEventListener('error', function () { errors++; setState('errors', errors); });
+  setState('errors', 0);
+  var holder = document.getElementById('kd-anim-data');
+  if (!holder) { setState('status', 'no-animation'); return; }
+  var A = JSON.parse(holder.textContent);
+  var canvas = document.getElementById('kd-canvas'), ctx = canvas.getContext('2d');
+  var itemSel = document.getElementById('kd-item'), playBtn = document.getElementById('kd-play');
+  var scrub = document.getElementById('kd-time'), scaleIn = document.getElementById('kd-scale');
+  var scaleOut = document.getElementById('kd-scale-value'), viewSel = document.getElementById('kd-view');
+  var info = document.getElementById('kd-info');
+  var MODE_FRAMES = 48, COLORS = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#d35400', '#16a085'];
+
+  /* What can be animated: each mode of a modes set, each set with frames. */
+  var items = [];
+  A.sets.forEach(function (s) {
+    if (s.modes) {
+      s.modes.forEach(function (m, k) {
+        items.push({ set: s, mode: k, n: MODE_FRAMES, label: s.label + ': ' + m.label });
+      });
+    } else if (s.frames && s.frames.length) {
+      var tEnd = s.t[s.t.length - 1];
+      items.push({ set: s, mode: -1, n: s.frames.length,
+                   label: s.label + ': ' + s.type + ', ' + s.frames.length + ' instants to t = ' + tEnd + ' s' });
+    }
+  });
+  items.forEach(function (it, i) {
+    var o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = it.label;
+    itemSel.appendChild(o);
+  });
+  if (!items.length) { setState('status', 'nothing-to-animate'); return; }
+
+  var cur = { item: items[0], frame: 0, playing: true, scale: 1, auto: 1, axes: [0, 1], box: null };
+
+  function pose(it, f, b) { return it.mode >= 0 ? it.set.pose[b] : it.set.frames[f].pose[b]; }
+  /* Displacements of body b at frame f and the factor they are multiplied by. */
+  function disp(it, f, b) {
+    if (it.mode >= 0) return { d: it.set.modes[it.mode].disp[b], k: Math.sin(2 * Math.PI * f / MODE_FRAMES) };
+    var d = it.set.frames[f].disp;
+    return { d: d ? d[b] : null, k: 1 };
+  }
+  /* Global position of point i of body b at frame f, displacements times s. */
+  function point(it, f, b, i, s, out) {
+    var P = pose(it, f, b), p = A.bodies[b].points[i], D = disp(it, f, b);
+    var l = [p[0], p[1], p[2]];
+    if (D.d && s !== 0) for (var a = 0; a < 3; a++) l[a] += s * D.k * D.d[3 * i + a];
+    for (var r = 0; r < 3; r++)
+      out[r] = P[r] + P[3 + 3 * r] * l[0] + P[4 + 3 * r] * l[1] + P[5 + 3 * r] * l[2];
+    return out;
+  }
+  function eachPoint(it, s, fn) {
+    var g = [0, 0, 0];
+    var step = Math.max(1, Math.floor(it.n / 100));
+    for (var f = 0; f < it.n; f += step)
+      for (var b = 0; b < A.bodies.length; b++)
+        for (var i = 0; i < A.bodies[b].points.length; i++) fn(point(it, f, b, i, s, g), f, b, i);
+  }
+  /* Size of the undeformed geometry and the largest displacement: the
+   * automatic scale makes the largest drawn displacement about a tenth of
+   * the size (modes: 15 %), never below true size for time histories. */
+  function autoScale(it) {
+    var lo = [1e300, 1e300, 1e300], hi = [-1e300, -1e300, -1e300], dmax = 0;
+    eachPoint(it, 0, function (g) {
+      for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], g[a]); hi[a] = Math.max(hi[a], g[a]); }
+    });
+    var L = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-9);
+    for (var f = 0; f < it.n; f++)
+      for (var b = 0; b < A.bodies.length; b++) {
+        var D = disp(it, f, b);
+        if (!D.d) continue;
+        for (var i = 0; i < D.d.length; i++) dmax = Math.max(dmax, Math.abs(D.d[i] * D.k));
+      }
+    if (dmax <= 0) return 1;
+    return it.mode >= 0 ? 0.15 * L / dmax : Math.max(1, 0.1 * L / dmax);
+  }
+  /* The drawing plane: the chosen one, or the two global axes along which
+   * the drawing extends most. */
+  function chooseAxes() {
+    var v = viewSel.value;
+    if (v === 'xy') return [0, 1];
+    if (v === 'xz') return [0, 2];
+    if (v === 'yz') return [1, 2];
+    var lo = [1e300, 1e300, 1e300], hi = [-1e300, -1e300, -1e300];
+    eachPoint(cur.item, cur.scale, function (g) {
+      for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], g[a]); hi[a] = Math.max(hi[a], g[a]); }
+    });
+    var ext = [0, 1, 2].map(function (a) { return hi[a] - lo[a]; });
+    var order = [0, 1, 2].sort(function (a, b) { return ext[b] - ext[a] || a - b; });
+    return order.slice(0, 2).sort();
+  }
+  function computeBox() {
+    var ax = cur.axes, box = [1e300, 1e300, -1e300, -1e300];
+    eachPoint(cur.item, cur.scale, function (g) {
+      box[0] = Math.min(box[0], g[ax[0]]); box[1] = Math.min(box[1], g[ax[1]]);
+      box[2] = Math.max(box[2], g[ax[0]]); box[3] = Math.max(box[3], g[ax[1]]);
+    });
+    var w = Math.max(box[2] - box[0], box[3] - box[1], 1e-9);
+    var cx = 0.5 * (box[0] + box[2]), cy = 0.5 * (box[1] + box[3]);
+    cur.box = [cx - 0.55 * w, cy - 0.55 * w, cx + 0.55 * w, cy + 0.55 * w];
+  }
+  function toCanvas(g) {
+    var b = cur.box, W = canvas.width, H = canvas.height, m = 40;
+    var k = Math.min((W - 2 * m) / (b[2] - b[0]), (H - 2 * m) / (b[3] - b[1]));
+    var cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
+    return [W / 2 + k * (g[cur.axes[0]] - cx), H / 2 - k * (g[cur.axes[1]] - cy)];
+  }
+  function polyline(it, f, b, s) {
+    var pts = [], g = [0, 0, 0];
+    for (var i = 0; i < A.bodies[b].points.length; i++) pts.push(toCanvas(point(it, f, b, i, s, g)));
+    return pts;
+  }
+  function stroke(pts, closed) {
+    ctx.beginPath();
+    pts.forEach(function (p, i) { if (i) ctx.lineTo(p[0], p[1]); else ctx.moveTo(p[0], p[1]); });
+    if (closed) ctx.closePath();
+    ctx.stroke();
+  }
+  function draw() {
+    var it = cur.item, f = cur.frame, W = canvas.width, H = canvas.height, drawn = 0;
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, W, H);
+    /* global axes through the origin */
+    var o = toCanvas([0, 0, 0]), names = 'xyz';
+    ctx.strokeStyle = '#cccccc'; ctx.lineWidth = 1; ctx.setLineDash([]);
+    stroke([[0, o[1]], [W, o[1]]]); stroke([[o[0], 0], [o[0], H]]);
+    ctx.fillStyle = '#888888'; ctx.font = '12px sans-serif';
+    ctx.fillText(names[cur.axes[0]], W - 14, o[1] - 4); ctx.fillText(names[cur.axes[1]], o[0] + 4, 12);
+    for (var b = 0; b < A.bodies.length; b++) {
+      var body = A.bodies[b];
+      if (!body.points.length) continue;
+      var closed = !!body.closed, color = COLORS[b % COLORS.length];
+      /* the undeformed body in its current pose, dashed */
+      ctx.strokeStyle = '#aaaaaa'; ctx.lineWidth = 1; ctx.setLineDash([5, 4]);
+      stroke(polyline(it, f, b, 0), closed);
+      /* the deformed body */
+      var pts = polyline(it, f, b, cur.scale);
+      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = 3;
+      if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
+      stroke(pts, closed);
+      if (closed) ctx.fill();
+      ctx.fillStyle = color;
+      pts.forEach(function (p) { ctx.beginPath(); ctx.arc(p[0], p[1], 2.5, 0, 2 * Math.PI); ctx.fill(); });
+      ctx.fillText(body.name, pts[pts.length - 1][0] + 6, pts[pts.length - 1][1] - 6);
+      drawn += pts.length;
+    }
+    ctx.fillStyle = '#222222'; ctx.font = '14px sans-serif';
+    var when = it.mode >= 0 ? 'phase ' + Math.round(360 * f / MODE_FRAMES) + ' deg'
+                            : 't = ' + it.set.t[f].toPrecision(5) + ' s';
+    ctx.fillText(it.label, 12, 20);
+    ctx.fillText(when + ',  displacements x ' + cur.scale.toPrecision(3), 12, 40);
+    info.textContent = when;
+    scrub.value = String(f);
+    setState('frame', f); setState('ticks', ticks); setState('drawn', drawn);
+  }
+  function setScale() {
+    cur.scale = cur.auto * Math.pow(10, Number(scaleIn.value));
+    scaleOut.textContent = 'x ' + cur.scale.toPrecision(3);
+    cur.axes = chooseAxes();
+    computeBox();
+  }
+  function selectItem(i) {
+    cur.item = items[i];
+    cur.frame = 0;
+    cur.auto = autoScale(cur.item);
+    scrub.max = String(cur.item.n - 1);
+    setScale();
+    draw();
+  }
+  itemSel.addEventListener('change', function () { selectItem(Number(itemSel.value)); });
+  scaleIn.addEventListener('input', function () { setScale(); draw(); });
+  viewSel.addEventListener('change', function () { setScale(); draw(); });
+  scrub.addEventListener('input', function () { cur.frame = Number(scrub.value); draw(); });
+  playBtn.addEventListener('click', function () {
+    cur.playing = !cur.playing;
+    playBtn.textContent = cur.playing ? 'Pause' : 'Play';
+  });
+  setInterval(function () {
+    if (!cur.playing) return;
+    cur.frame = (cur.frame + 1) % cur.item.n;
+    ticks++;
+    draw();
+  }, 40);
+  selectItem(0);
+  setState('status', 'running');
+})();
