@@ -36,9 +36,86 @@ static void set_title(FILE* fp, const char* title, const char* what, int multipl
 
 typedef struct shape_series {
     char label[96];
-    char path[1400];
+    char path[1400];          /* curve: s, then mode_1..K, inside the elements */
+    char nodes[1400];         /* the nodal values, for markers */
     double* amax;             /* (nmodes) largest |entry| per mode */
 } shape_series;
+
+double kd_plot_hermite(double t, double h, double v0, double d0, double c0, double v1, double d1, double c1) {
+    const double t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
+    if (isnan(d0) || isnan(d1)) return (1 - t) * v0 + t * v1;
+    if (isnan(c0) || isnan(c1))
+        return (2 * t3 - 3 * t2 + 1) * v0 + (t3 - 2 * t2 + t) * h * d0 + (-2 * t3 + 3 * t2) * v1 + (t3 - t2) * h * d1;
+    return (1 - 10 * t3 + 15 * t4 - 6 * t5) * v0 + (t - 6 * t3 + 8 * t4 - 3 * t5) * h * d0 +
+           (0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5) * h * h * c0 + (10 * t3 - 15 * t4 + 6 * t5) * v1 +
+           (-4 * t3 + 7 * t4 - 3 * t5) * h * d1 + (0.5 * t3 - t4 + 0.5 * t5) * h * h * c1;
+}
+
+/* The DOF names of modes.csv in kedyn's order (kd_dof_name). */
+static int dof_index(const char* name) {
+    static const char* const names[8] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky"};
+    for (int i = 0; i < 8; i++)
+        if (name && strcmp(name, names[i]) == 0) return i;
+    return -1;
+}
+
+/* One node of a body in modes.csv: position along the body and the row of
+ * each DOF (-1 when absent). */
+typedef struct shape_node {
+    double s;
+    int row[8];
+} shape_node;
+
+/* The series of one body (rows r0..r1 of t) for translation a (u, v, w):
+ * nodal values, and inside each element the Hermite interpolation of the
+ * nodal values, slopes and curvatures that the element itself uses (theory.md
+ * sec. 5: v' = rz, v'' = kz; w' = -ry, w'' = ky), so the curve is the finite
+ * element field of an Euler-Bernoulli or Rayleigh beam. Returns 1 when
+ * written, 0 when the body has no such DOF, -1 on a write error. */
+static int shape_series_write(kd_gp* g, const kd_csv* t, const shape_node* nd, int nn, int a, int c1,
+                              int nmodes, shape_series* ser) {
+    int any = 0;
+    for (int i = 0; i < nn; i++) any |= nd[i].row[a] >= 0;
+    if (!any) return 0;
+    const int slope = a == 1 ? 5 : (a == 2 ? 4 : -1), curv = a == 1 ? 6 : (a == 2 ? 7 : -1);
+    const double sign = a == 2 ? -1.0 : 1.0;
+    FILE* fn = kd_gp_data(g, ser->nodes, (int)sizeof(ser->nodes));
+    FILE* fc = kd_gp_data(g, ser->path, (int)sizeof(ser->path));
+    if (!fn || !fc) {
+        if (fn) fclose(fn);
+        if (fc) fclose(fc);
+        return -1;
+    }
+#define CELL(i, d, k) (nd[i].row[d] >= 0 ? t->val[(size_t)nd[i].row[d] * t->ncol + c1 + (k)] : NAN)
+    for (int i = 0; i < nn; i++) {
+        fprintf(fn, "%.9g", nd[i].s);
+        for (int k = 0; k < nmodes; k++) {
+            const double v = CELL(i, a, k);
+            fprintf(fn, isnan(v) ? " NaN" : " %.9g", v);
+            if (fabs(v) > ser->amax[k]) ser->amax[k] = fabs(v);
+        }
+        fputc('\n', fn);
+        const int sub = i + 1 < nn ? 8 : 1;
+        for (int j = 0; j < sub; j++) {
+            const double tt = (double)j / 8, h = i + 1 < nn ? nd[i + 1].s - nd[i].s : 0.0;
+            fprintf(fc, "%.9g", nd[i].s + tt * h);
+            for (int k = 0; k < nmodes; k++) {
+                double v = CELL(i, a, k);
+                if (j > 0) {
+                    const double d0 = slope >= 0 ? sign * CELL(i, slope, k) : NAN;
+                    const double d1 = slope >= 0 ? sign * CELL(i + 1, slope, k) : NAN;
+                    const double k0 = curv >= 0 ? CELL(i, curv, k) : NAN, k1 = curv >= 0 ? CELL(i + 1, curv, k) : NAN;
+                    v = kd_plot_hermite(tt, h, v, d0, k0, CELL(i + 1, a, k), d1, k1);
+                }
+                fprintf(fc, isnan(v) ? " NaN" : " %.9g", v);
+            }
+            fputc('\n', fc);
+        }
+    }
+#undef CELL
+    const int bad = fclose(fn) | fclose(fc);
+    return bad ? -1 : 1;
+}
 
 kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
                         const double* freq_hz, int nfreq, kd_error* err) {
@@ -50,58 +127,51 @@ kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char
     }
     const int nmodes = t->ncol - c1;
     static const char* const trans[3] = {"u", "v", "w"};
-    shape_series* ser = calloc((size_t)3 * (size_t)(t->nrow ? t->nrow : 1), sizeof(*ser));
-    double* amax_all = calloc((size_t)3 * (size_t)(t->nrow ? t->nrow : 1) * (size_t)nmodes, sizeof(double));
-    if (!ser || !amax_all) {
-        free(ser), free(amax_all);
+    const size_t nr = (size_t)(t->nrow ? t->nrow : 1);
+    shape_series* ser = calloc(3 * nr, sizeof(*ser));
+    double* amax_all = calloc(3 * nr * (size_t)nmodes, sizeof(double));
+    shape_node* nd = malloc(sizeof(*nd) * nr);
+    if (!ser || !amax_all || !nd) {
+        free(ser), free(amax_all), free(nd);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     int nser = 0;
     kd_status st = KD_OK;
-    /* One series per (body, translational DOF): s along the body (distance
-     * through its node positions), then mode_1..mode_K. */
+    /* Body by body (consecutive rows of one body), node by node. */
     for (int r0 = 0; r0 < t->nrow && st == KD_OK;) {
         const char* body = t->text[(size_t)r0 * t->ncol + cb];
-        int r1 = r0;
+        int r1 = r0 + 1;
         while (r1 < t->nrow && body && t->text[(size_t)r1 * t->ncol + cb] &&
                strcmp(t->text[(size_t)r1 * t->ncol + cb], body) == 0)
             r1++;
-        if (r1 == r0) r1 = r0 + 1;
+        int nn = 0;
+        double prev[3] = {0, 0, 0};
+        for (int r = r0; r < r1; r++) {
+            const double* v = t->val + (size_t)r * t->ncol;
+            /* a new node where the node number changes */
+            if (nn == 0 || v[cn] != t->val[(size_t)(r - 1) * t->ncol + cn]) {
+                shape_node* n = &nd[nn];
+                n->s = nn == 0 ? 0.0
+                               : nd[nn - 1].s + sqrt((v[cx] - prev[0]) * (v[cx] - prev[0]) +
+                                                     (v[cx + 1] - prev[1]) * (v[cx + 1] - prev[1]) +
+                                                     (v[cx + 2] - prev[2]) * (v[cx + 2] - prev[2]));
+                memcpy(prev, v + cx, sizeof(prev));
+                for (int d = 0; d < 8; d++) n->row[d] = -1;
+                nn++;
+            }
+            const int d = dof_index(t->text[(size_t)r * t->ncol + cd]);
+            if (d >= 0) nd[nn - 1].row[d] = r;
+        }
         for (int a = 0; a < 3 && body; a++) {
             shape_series* s = &ser[nser];
             s->amax = amax_all + (size_t)nser * nmodes;
-            FILE* fp = NULL;
-            double s_along = 0, prev[3] = {0, 0, 0};
-            int first = 1, rows = 0;
-            for (int r = r0; r < r1; r++) {
-                const char* dof = t->text[(size_t)r * t->ncol + cd];
-                if (!dof || strcmp(dof, trans[a]) != 0) continue;
-                const double* v = t->val + (size_t)r * t->ncol;
-                if (!fp) {
-                    fp = kd_gp_data(g, s->path, (int)sizeof(s->path));
-                    if (!fp) return free(ser), free(amax_all), data_error(g, s->path, err);
-                }
-                if (!first) s_along += sqrt((v[cx] - prev[0]) * (v[cx] - prev[0]) +
-                                            (v[cx + 1] - prev[1]) * (v[cx + 1] - prev[1]) +
-                                            (v[cx + 2] - prev[2]) * (v[cx + 2] - prev[2]));
-                first = 0;
-                memcpy(prev, v + cx, sizeof(prev));
-                fprintf(fp, "%.9g", s_along);
-                for (int k = 0; k < nmodes; k++) {
-                    fprintf(fp, " %.9g", v[c1 + k]);
-                    if (fabs(v[c1 + k]) > s->amax[k]) s->amax[k] = fabs(v[c1 + k]);
-                }
-                fputc('\n', fp);
-                rows++;
-            }
-            if (fp) {
-                if (fclose(fp)) st = data_error(g, s->path, err);
-                snprintf(s->label, sizeof(s->label), "%s %s", body, trans[a]);
-                if (rows) nser++;
-            }
+            const int w = shape_series_write(g, t, nd, nn, a, c1, nmodes, s);
+            if (w < 0) st = data_error(g, s->path, err);
+            if (w > 0) snprintf(s->label, sizeof(s->label), "%s %s", body, trans[a]), nser++;
         }
         r0 = r1;
     }
+    free(nd);
     /* Figures of up to PANELS_MAX modes: each panel shows every series that
      * carries at least 1e-3 of the mode's largest entry. */
     for (int k0 = 0; k0 < nmodes && st == KD_OK; k0 += PANELS_MAX) {
@@ -125,8 +195,11 @@ kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char
                 if (big > 0 && ser[i].amax[k] < 1e-3 * big) continue;
                 fprintf(fp, ", ");
                 kd_gp_quote(fp, ser[i].path);
-                fprintf(fp, " using 1:%d with linespoints pt 7 ps 0.5 lw 2 title ", k + 2);
+                fprintf(fp, " using 1:%d with lines lw 2 lc %d title ", k + 2, i + 1);
                 kd_gp_quote(fp, ser[i].label);
+                fprintf(fp, ", ");
+                kd_gp_quote(fp, ser[i].nodes);
+                fprintf(fp, " using 1:%d with points pt 7 ps 0.6 lc %d notitle", k + 2, i + 1);
             }
             fputc('\n', fp);
         }
@@ -170,7 +243,7 @@ kd_status kd_plot_campbell(kd_gp* g, const kd_csv* t, const char* title, const c
     if (!fp) return KD_OK;
     set_title(fp, title, what, 0, 1, 1);
     fprintf(fp, "set xlabel 'spin speed Omega [rad/s]'\nset ylabel 'natural frequency omega [rad/s]'\n"
-                "set yrange [0:*]\nset key top left\n");
+                "set yrange [0:*]\nset key outside right top\n");
     /* The engine orders omega = n Omega: their crossings are resonances. */
     fprintf(fp, "plot x with lines lc rgb '#888888' dt 2 title '1 x Omega', 2*x with lines lc rgb '#bbbbbb' dt 3 "
                 "title '2 x Omega'");
@@ -209,7 +282,7 @@ static int count_distinct(const kd_csv* t, int col, double* out) {
 }
 
 kd_status kd_plot_stability(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
-                            kd_error* err) {
+                            double omega_max, kd_error* err) {
     const int ch = kd_csv_col(t, "hub_m"), cl = kd_csv_col(t, "length_m"), cw = kd_csv_col(t, "omega_cr_rad_s");
     if (ch < 0 || cl < 0 || cw < 0 || t->nrow == 0) {
         kd_plot_note(g->res, "%s.csv: not in the stability.csv format; no critical speed map drawn", stem);
@@ -227,38 +300,50 @@ kd_status kd_plot_stability(kd_gp* g, const kd_csv* t, const char* title, const 
     char path[1400];
     FILE* dp = kd_gp_data(g, path, (int)sizeof(path));
     if (!dp) return free(hubs), data_error(g, path, err);
+    /* Column 3: omega_max where stable up to it (drawn as a triangle). */
     int finite = 0;
+    char* stable = calloc((size_t)ngroups, 1);  /* per group: some cell stable up to omega_max */
+    if (!stable) return free(hubs), fclose(dp), kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int i = 0; i < ngroups; i++) {
         for (int r = 0; r < t->nrow; r++) {
             const double* v = t->val + (size_t)r * t->ncol;
             if (v[cg] != groups[i]) continue;
-            if (isnan(v[cw])) fprintf(dp, "%.10g NaN\n", v[cx]);
-            else fprintf(dp, "%.10g %.10g\n", v[cx], v[cw]), finite++;
+            if (isnan(v[cw])) fprintf(dp, "%.10g NaN %.10g\n", v[cx], omega_max), stable[i] = 1;
+            else fprintf(dp, "%.10g %.10g NaN\n", v[cx], v[cw]), finite++;
         }
         fprintf(dp, "\n\n");  /* gnuplot: next data set (index) */
     }
-    if (fclose(dp)) return free(hubs), data_error(g, path, err);
+    if (fclose(dp)) return free(hubs), free(stable), data_error(g, path, err);
     char what[160];
     snprintf(what, sizeof(what), "critical speed (%s.csv)", stem);
     FILE* fp = kd_gp_begin(g, stem, what, "stability", analysis, 900, 600);
     kd_status st = KD_OK;
     if (fp) {
         set_title(fp, title, what, 0, 1, 1);
-        fprintf(fp, "set xlabel '%s'\nset ylabel 'critical speed [rad/s]'\nset yrange [0:*]\n",
+        fprintf(fp, "set xlabel '%s'\nset ylabel 'critical speed [rad/s]'\nset offsets graph 0.03, graph 0.03\n",
                 by_length ? "beam length [m]" : "hub distance [m]");
-        if (!finite) fprintf(fp, "set label 1 'stable up to omega_max everywhere' at graph 0.5,0.5 center\n"
-                                 "set yrange [0:1]\n");
-        fprintf(fp, "plot ");
+        if (omega_max > 0) fprintf(fp, "set yrange [0:%.10g]\n", 1.08 * omega_max);
+        else fprintf(fp, "set yrange [0:*]\n");
+        if (!finite && !(omega_max > 0))
+            fprintf(fp, "set label 1 'stable everywhere' at graph 0.5,0.5 center\nset yrange [0:1]\n");
+        fprintf(fp, "set key outside right top\nplot ");
         for (int i = 0; i < ngroups; i++) {
             fprintf(fp, "%s", i ? ", " : "");
             kd_gp_quote(fp, path);
-            fprintf(fp, " index %d using 1:2 with linespoints pt 7 ps 0.8 lw 2 title '%s = %g m'", i,
+            fprintf(fp, " index %d using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc %d title '%s = %g m'", i, i + 1,
                     by_length ? "hub" : "length", groups[i]);
+            if (stable[i] && omega_max > 0) {
+                fprintf(fp, ", ");
+                kd_gp_quote(fp, path);
+                fprintf(fp, " index %d using 1:3 with points pt 9 ps 1.5 lc %d title '  stable up to %g rad/s'", i,
+                        i + 1, omega_max);
+            }
         }
         fputc('\n', fp);
         st = kd_gp_end(g, err);
     }
     free(hubs);
+    free(stable);
     return st;
 }
 

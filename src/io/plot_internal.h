@@ -73,11 +73,19 @@ kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char
                         const double* freq_hz, int nfreq, kd_error* err);
 kd_status kd_plot_campbell(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
                            kd_error* err);
+/* omega_max: the largest speed searched; cells stable up to it are drawn
+ * there as triangles. */
 kd_status kd_plot_stability(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
-                            kd_error* err);
+                            double omega_max, kd_error* err);
 /* Frequencies along the motion: all BODY.omega_k of a body in one panel. */
 kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
                                kd_error* err);
+/* Hermite interpolation on an element of length h at t in [0, 1] from the
+ * end values v, slopes d and curvatures c: quintic when the curvatures are
+ * given, cubic when only the slopes are (NaN curvatures), linear without
+ * slopes (NaN). */
+double kd_plot_hermite(double t, double h, double v0, double d0, double c0, double v1, double d1, double c1);
+
 /* Time histories of any CSV whose first column is t, grouped by name. */
 kd_status kd_plot_history(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
                           int analysis, kd_error* err);

@@ -51,7 +51,7 @@ static double jnum(const cJSON* o, const char* key) {
     return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
 }
 
-/* The model and its analyses, from summary.json. */
+/* The title and the model's size, from summary.json. */
 static void write_summary(FILE* fp, const cJSON* s) {
     fprintf(fp, "<h1>");
     html_text(fp, jstr(s, "title"));
@@ -64,6 +64,10 @@ static void write_summary(FILE* fp, const cJSON* s) {
     fprintf(fp, "<table><tr><th>free DOF</th><th>nodes</th><th>elements</th><th>mass [kg]</th></tr>\n"
                 "<tr><td>%g</td><td>%g</td><td>%g</td><td>%.6g</td></tr></table>\n",
             jnum(s, "dof"), jnum(s, "nodes"), jnum(s, "elements"), jnum(s, "mass_kg"));
+}
+
+/* The bodies and the analyses, from summary.json. */
+static void write_tables(FILE* fp, const cJSON* s) {
     fprintf(fp, "<h2>Bodies</h2>\n<table><tr><th>name</th><th>type</th><th>theory</th><th>interpolation</th>"
                 "<th>elements</th><th>length [m]</th><th>mass [kg]</th></tr>\n");
     const cJSON* b;
@@ -134,7 +138,7 @@ static void write_animation(FILE* fp, const char* json) {
             "value=\"0\"></label> <span id=\"kd-scale-value\"></span>\n"
             "<label>view <select id=\"kd-view\"><option value=\"auto\">auto</option><option value=\"xy\">x-y</option>"
             "<option value=\"xz\">x-z</option><option value=\"yz\">y-z</option></select></label>\n"
-            "</div>\n<canvas id=\"kd-canvas\" width=\"1000\" height=\"560\"></canvas>\n"
+            "</div>\n<canvas id=\"kd-canvas\" width=\"1000\" height=\"520\"></canvas>\n"
             "<p style=\"font-size:0.85em;color:#555\">Dashed: the undeformed bodies in their current pose. "
             "Displacements are drawn magnified by the deformation scale.</p>\n"
             "<script type=\"application/json\" id=\"kd-anim-data\">");
@@ -206,6 +210,7 @@ kd_status kd_write_report_html(const char* outdir, const char* note, kd_error* e
         }
         write_summary(fp, summary);
         write_animation(fp, anim);
+        write_tables(fp, summary);
         write_figures(fp, outdir, index);
         fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", kd_report_js);
         st = kd_atomic_commit(&f, err);

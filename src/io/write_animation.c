@@ -6,24 +6,36 @@
 #include <string.h>
 
 #include "kedyn/atomic_file.h"
+#include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/modes.h"
 #include "kedyn/report.h"
 
-/* Most points drawn along one beam: long meshes are drawn through every
- * k-th node (and the last), which keeps the file small and the drawing
- * smooth enough on a screen. */
+/* Most points drawn along one beam. A beam is drawn through points inside
+ * its elements, where the element's own shape functions give the
+ * displacement (theory.md sec. 5: cubic or quintic Hermite, Timoshenko
+ * fields), so a coarse mesh still bends smoothly; a mesh with more elements
+ * than that is drawn through every k-th node. */
 #define ANIM_POINTS_PER_BEAM 201
+#define ANIM_SUBDIVISIONS 6
 /* Memory bound of one recorder, doubles. */
 #define ANIM_BUDGET 8000000L
 
 /* Pose of a body's frame: origin (3) then rotation (9, row-major). */
 #define POSE_N 12
 
+/* A drawing point: element e at xi in [0, 1]. */
+typedef struct anim_point {
+    int elem;
+    double xi;
+    int node;                     /* 1-based node number in its body when at a node, else 0 */
+} anim_point;
+
 struct kd_anim_recorder {
     const kd_model* m;
     int npoints;                  /* drawing points over all bodies */
-    int* point_node;              /* (npoints) model node of each point */
+    int* eqs;                     /* (npoints x KD_ELEM_DOF_MAX) element equations, -1 fixed */
+    double* N;                    /* (npoints x 3 x KD_ELEM_DOF_MAX) u, v, w shape functions */
     int frame_size;               /* doubles per instant: nbody poses + 3 npoints */
     int cap, nframes;
     double t_end, dt_frame, next_t;
@@ -31,38 +43,50 @@ struct kd_anim_recorder {
     double* data;                 /* (cap x frame_size) poses, then displacements */
 };
 
-/* Node stride of body b so that at most ANIM_POINTS_PER_BEAM are drawn. */
-static int body_stride(const kd_body* b) {
-    const int nseg = b->node_num - 1;
-    return nseg <= ANIM_POINTS_PER_BEAM - 1 ? 1 : (nseg + ANIM_POINTS_PER_BEAM - 2) / (ANIM_POINTS_PER_BEAM - 1);
-}
-
-/* Drawing points of body b (model node numbers); returns the count. Beams
- * only: a ground has none. nodes may be NULL to count. */
-static int body_points(const kd_model* m, int b, int* nodes) {
+/* Drawing points of body b; returns the count. Beams only: a ground has
+ * none. pts may be NULL to count. */
+static int body_points(const kd_model* m, int b, anim_point* pts) {
     const kd_body* body = &m->body[b];
-    if (body->type != KD_BODY_BEAM || body->node_num < 1) return 0;
-    const int stride = body_stride(body);
+    if (body->type != KD_BODY_BEAM || body->elem_num < 1) return 0;
+    const int ne = body->elem_num;
     int n = 0;
-    for (int k = 0; k < body->node_num; k += stride) {
-        if (nodes) nodes[n] = body->node_adr + k;
-        n++;
+    if (ne * ANIM_SUBDIVISIONS <= ANIM_POINTS_PER_BEAM - 1) {
+        const int sub = (ANIM_POINTS_PER_BEAM - 1) / ne < ANIM_SUBDIVISIONS ? (ANIM_POINTS_PER_BEAM - 1) / ne
+                                                                             : ANIM_SUBDIVISIONS;
+        for (int e = 0; e < ne; e++)
+            for (int j = 0; j < sub; j++, n++)
+                if (pts) pts[n] = (anim_point){body->elem_adr + e, (double)j / sub, j == 0 ? e + 1 : 0};
+    } else {
+        const int stride = (ne + ANIM_POINTS_PER_BEAM - 2) / (ANIM_POINTS_PER_BEAM - 1);
+        for (int e = 0; e < ne; e += stride, n++)
+            if (pts) pts[n] = (anim_point){body->elem_adr + e, 0.0, e + 1};
     }
-    if ((body->node_num - 1) % stride) {
-        if (nodes) nodes[n] = body->node_adr + body->node_num - 1;
-        n++;
-    }
-    return n;
+    if (pts) pts[n] = (anim_point){body->elem_adr + ne - 1, 1.0, ne + 1};
+    return n + 1;
 }
 
-/* Displacement (u, v, w) of node n in its body frame from the reduced
- * vector q (fixed DOFs and DOF kinds a node lacks are 0). */
-static void node_disp(const kd_model* m, int n, const double* q, double u[3]) {
-    u[0] = u[1] = u[2] = 0.0;
-    for (int a = 0; a < m->node_dof_num[n]; a++) {
-        const int i = m->node_dof_adr[n] + a;
-        const kd_dof_name dn = m->dof_name[i];
-        if (dn <= KD_DOF_W && m->dof_eq[i] >= 0) u[dn] = q[m->dof_eq[i]];
+/* Shape functions of the u, v, w fields at a point and its element's
+ * equations. */
+static void point_shape(const kd_model* m, const anim_point* p, double N3[3][KD_ELEM_DOF_MAX],
+                        int eqs[KD_ELEM_DOF_MAX]) {
+    const kd_element_props* pr = &m->prop[m->elem_prop[p->elem]];
+    double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
+    kd_element_shape(pr->kind, &pr->c, pr->L, p->xi, N, dN);
+    const int nd = kd_model_elem_eqs(m, p->elem, eqs);
+    for (int a = nd; a < KD_ELEM_DOF_MAX; a++) eqs[a] = -1;
+    for (int f = 0; f < 3; f++)
+        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) N3[f][a] = a < nd ? N[KD_F_U + f][a] : 0.0;
+}
+
+/* Displacement (u, v, w) in the body frame: the element fields at the
+ * point from the reduced vector q (fixed DOFs are 0). */
+static void point_disp(const double N3[3][KD_ELEM_DOF_MAX], const int eqs[KD_ELEM_DOF_MAX], const double* q,
+                       double u[3]) {
+    for (int f = 0; f < 3; f++) {
+        double s = 0.0;
+        for (int a = 0; a < KD_ELEM_DOF_MAX; a++)
+            if (eqs[a] >= 0) s += N3[f][a] * q[eqs[a]];
+        u[f] = s;
     }
 }
 
@@ -82,18 +106,26 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
     if (!r) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     r->m = m;
     for (int b = 0; b < m->nbody; b++) r->npoints += body_points(m, b, NULL);
-    r->point_node = malloc(sizeof(int) * (size_t)(r->npoints ? r->npoints : 1));
+    const size_t np1 = (size_t)(r->npoints ? r->npoints : 1);
+    r->eqs = malloc(sizeof(int) * np1 * KD_ELEM_DOF_MAX);
+    r->N = malloc(sizeof(double) * np1 * 3 * KD_ELEM_DOF_MAX);
+    anim_point* pts = malloc(sizeof(anim_point) * np1);
     r->frame_size = POSE_N * m->nbody + 3 * r->npoints;
     long cap = ANIM_BUDGET / (r->frame_size ? r->frame_size : 1);
     r->cap = (int)(cap > KD_ANIM_FRAMES_MAX ? KD_ANIM_FRAMES_MAX : (cap < 2 ? 2 : cap));
     r->t = malloc(sizeof(double) * (size_t)r->cap);
     r->data = malloc(sizeof(double) * (size_t)r->cap * (size_t)r->frame_size);
-    if (!r->point_node || !r->t || !r->data) {
+    if (!r->eqs || !r->N || !pts || !r->t || !r->data) {
+        free(pts);
         kd_anim_recorder_free(&r);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     int np = 0;
-    for (int b = 0; b < m->nbody; b++) np += body_points(m, b, r->point_node + np);
+    for (int b = 0; b < m->nbody; b++) np += body_points(m, b, pts + np);
+    for (int p = 0; p < np; p++)
+        point_shape(m, &pts[p], (double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
+                    r->eqs + (size_t)p * KD_ELEM_DOF_MAX);
+    free(pts);
     r->t_end = t_end;
     r->dt_frame = t_end / (r->cap - 1);
     r->next_t = 0.0;
@@ -107,7 +139,9 @@ void kd_anim_record(kd_anim_recorder* r, double t, const double* q) {
     double* row = r->data + (size_t)r->nframes * (size_t)r->frame_size;
     body_poses(r->m, t, row);
     double* disp = row + (size_t)POSE_N * r->m->nbody;
-    for (int p = 0; p < r->npoints; p++) node_disp(r->m, r->point_node[p], q, disp + 3 * p);
+    for (int p = 0; p < r->npoints; p++)
+        point_disp((const double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
+                   r->eqs + (size_t)p * KD_ELEM_DOF_MAX, q, disp + 3 * p);
     r->t[r->nframes++] = t;
     /* The next instant on the grid after t (outputs may be coarser than it). */
     while (r->next_t <= t + 5e-3 * r->dt_frame) r->next_t += r->dt_frame;
@@ -117,7 +151,8 @@ int kd_anim_recorder_frames(const kd_anim_recorder* r) { return r ? r->nframes :
 
 void kd_anim_recorder_free(kd_anim_recorder** r) {
     if (!r || !*r) return;
-    free((*r)->point_node);
+    free((*r)->eqs);
+    free((*r)->N);
     free((*r)->t);
     free((*r)->data);
     free(*r);
@@ -144,18 +179,19 @@ static void json_numbers(FILE* fp, const double* v, int n) {
     fputc(']', fp);
 }
 
-static void write_bodies(FILE* fp, const kd_model* m, int* nodes) {
+static void write_bodies(FILE* fp, const kd_model* m, anim_point* pts) {
     fprintf(fp, "  \"bodies\": [\n");
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
-        const int np = body_points(m, b, nodes);
+        const int np = body_points(m, b, pts);
         fprintf(fp, "    {\"name\": ");
         json_string(fp, body->name);
         fprintf(fp, ", \"type\": \"%s\", \"points\": [", body->type == KD_BODY_BEAM ? "beam" : "ground");
         for (int p = 0; p < np; p++)
-            fprintf(fp, "%s[%.9g,0,0]", p ? "," : "", m->node_s[nodes[p]]);
-        fprintf(fp, "], \"nodes\": [");
-        for (int p = 0; p < np; p++) fprintf(fp, "%s%d", p ? "," : "", nodes[p] - body->node_adr + 1);
+            fprintf(fp, "%s[%.9g,0,0]", p ? "," : "",
+                    m->elem_s0[pts[p].elem] + pts[p].xi * m->prop[m->elem_prop[pts[p].elem]].L);
+        fprintf(fp, "], \"node\": [");
+        for (int p = 0; p < np; p++) fprintf(fp, "%s%d", p ? "," : "", pts[p].node);
         fprintf(fp, "]}%s\n", b + 1 < m->nbody ? "," : "");
     }
     fprintf(fp, "  ],\n");
@@ -163,7 +199,7 @@ static void write_bodies(FILE* fp, const kd_model* m, int* nodes) {
 
 /* A modes set: one pose per body (at `at`), and per mode the displacements
  * of each body's points. */
-static void write_modes_set(FILE* fp, const kd_model* m, const kd_anim_set* s, int* nodes, double* buf) {
+static void write_modes_set(FILE* fp, const kd_model* m, const kd_anim_set* s, anim_point* pts, double* buf) {
     const double pi = 3.14159265358979323846;
     const kd_modes* r = s->modes;
     body_poses(m, s->at, buf);
@@ -178,8 +214,13 @@ static void write_modes_set(FILE* fp, const kd_model* m, const kd_anim_set* s, i
         fprintf(fp, "      {\"label\": \"mode %d: %.5g Hz\", \"omega\": %.9g, \"disp\": [", k + 1,
                 r->omega[k] / (2 * pi), r->omega[k]);
         for (int b = 0; b < m->nbody; b++) {
-            const int np = body_points(m, b, nodes);
-            for (int p = 0; p < np; p++) node_disp(m, nodes[p], phi, buf + 3 * p);
+            const int np = body_points(m, b, pts);
+            for (int p = 0; p < np; p++) {
+                double N3[3][KD_ELEM_DOF_MAX];
+                int eqs[KD_ELEM_DOF_MAX];
+                point_shape(m, &pts[p], N3, eqs);
+                point_disp((const double(*)[KD_ELEM_DOF_MAX])N3, eqs, phi, buf + 3 * p);
+            }
             fprintf(fp, "%s", b ? "," : "");
             json_numbers(fp, buf, 3 * np);
         }
@@ -220,10 +261,10 @@ kd_status kd_write_animation(const char* path, const kd_model* m, const char* ti
         const int np = body_points(m, b, NULL);
         if (3 * np > maxpts) maxpts = 3 * np;
     }
-    int* nodes = malloc(sizeof(int) * (size_t)maxpts);
+    anim_point* pts = malloc(sizeof(anim_point) * (size_t)maxpts);
     double* buf = malloc(sizeof(double) * (size_t)maxpts);
-    if (!nodes || !buf) {
-        free(nodes), free(buf);
+    if (!pts || !buf) {
+        free(pts), free(buf);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     kd_atomic_file f;
@@ -233,7 +274,7 @@ kd_status kd_write_animation(const char* path, const kd_model* m, const char* ti
         fprintf(fp, "{\n  \"kedyn_animation\": 1,\n  \"title\": ");
         json_string(fp, title);
         fprintf(fp, ",\n");
-        write_bodies(fp, m, nodes);
+        write_bodies(fp, m, pts);
         fprintf(fp, "  \"sets\": [\n");
         for (int i = 0; i < nsets; i++) {
             const kd_anim_set* s = &sets[i];
@@ -241,14 +282,14 @@ kd_status kd_write_animation(const char* path, const kd_model* m, const char* ti
                     s->modes ? "modes" : "dynamics");
             json_string(fp, s->label);
             fprintf(fp, ",\n     ");
-            if (s->modes) write_modes_set(fp, m, s, nodes, buf);
+            if (s->modes) write_modes_set(fp, m, s, pts, buf);
             else write_dynamics_set(fp, m, s->recorder);
             fprintf(fp, "}%s\n", i + 1 < nsets ? "," : "");
         }
         fprintf(fp, "  ]\n}\n");
         st = kd_atomic_commit(&f, err);
     }
-    free(nodes);
+    free(pts);
     free(buf);
     return st;
 }

@@ -151,7 +151,11 @@
       stroke(pts, closed);
       if (closed) ctx.fill();
       ctx.fillStyle = color;
-      pts.forEach(function (p) { ctx.beginPath(); ctx.arc(p[0], p[1], 2.5, 0, 2 * Math.PI); ctx.fill(); });
+      /* dots at the nodes (all points of a body without node marks) */
+      pts.forEach(function (p, i) {
+        if (body.node && !body.node[i]) return;
+        ctx.beginPath(); ctx.arc(p[0], p[1], 3, 0, 2 * Math.PI); ctx.fill();
+      });
       ctx.fillText(body.name, pts[pts.length - 1][0] + 6, pts[pts.length - 1][1] - 6);
       drawn += pts.length;
     }
