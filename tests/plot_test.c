@@ -1,0 +1,351 @@
+/* Figures, animation data and report (src/io/plot*.c, write_animation.c,
+ * report_html.c). References independent of the code under test: the
+ * Hermite interpolants reproduce polynomials of their degree exactly; the
+ * animation of a cantilever's first mode, drawn through the elements' own
+ * shape functions, follows the closed-form Euler-Bernoulli mode shape; the
+ * recorded frame of a body spinning at a constant rate is Rz(omega t); the
+ * figures are real PNG files of the requested size; analyses with nothing
+ * to draw are skipped with a note. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+#include <cmocka.h>
+
+#include "kedyn/kedyn.h"
+#include "kedyn/load_yaml.h"
+#include "kedyn/plot.h"
+#include "kedyn/report.h"
+#include "kedyn/run.h"
+#include "plot_internal.h"
+
+char* mkdtemp(char* tmpl);
+
+static char* slurp(const char* path) {
+    FILE* fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    const long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char* s = malloc((size_t)n + 1);
+    const size_t got = s ? fread(s, 1, (size_t)n, fp) : 0;
+    if (s) s[got] = '\0';
+    fclose(fp);
+    return s;
+}
+
+static void write_text(const char* dir, const char* name, const char* text) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE* fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* Width and height of a PNG from its IHDR chunk; 0 when not a PNG. */
+static int png_size(const char* path, int* w, int* h) {
+    unsigned char b[24];
+    FILE* fp = fopen(path, "rb");
+    if (!fp) return 0;
+    const size_t n = fread(b, 1, sizeof(b), fp);
+    fclose(fp);
+    if (n < 24 || memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0 || memcmp(b + 12, "IHDR", 4) != 0) return 0;
+    *w = (b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19];
+    *h = (b[20] << 24) | (b[21] << 16) | (b[22] << 8) | b[23];
+    return 1;
+}
+
+/* Cubic Hermite reproduces a cubic, quintic Hermite a quintic, from their
+ * values, slopes and curvatures at the element ends. */
+static void test_hermite_exact(void** state) {
+    (void)state;
+    const double a = 0.3, h = 0.7;
+    double err3 = 0, err5 = 0;
+    for (int j = 0; j <= 20; j++) {
+        const double t = j / 20.0, x = a + t * h;
+#define P3(x) (1 + 2 * (x) - 3 * (x) * (x) + 0.5 * (x) * (x) * (x))
+#define D3(x) (2 - 6 * (x) + 1.5 * (x) * (x))
+#define P5(x) (P3(x) + 0.8 * pow(x, 4) - 0.25 * pow(x, 5))
+#define D5(x) (D3(x) + 3.2 * pow(x, 3) - 1.25 * pow(x, 4))
+#define C5(x) (-6 + 3 * (x) + 9.6 * (x) * (x) - 5 * pow(x, 3))
+        const double c3 = kd_plot_hermite(t, h, P3(a), D3(a), NAN, P3(a + h), D3(a + h), NAN);
+        const double c5 = kd_plot_hermite(t, h, P5(a), D5(a), C5(a), P5(a + h), D5(a + h), C5(a + h));
+        err3 = fmax(err3, fabs(c3 - P3(x)));
+        err5 = fmax(err5, fabs(c5 - P5(x)));
+    }
+    print_message("hermite: cubic error %.1e, quintic error %.1e\n", err3, err5);
+    assert_true(err3 < 1e-13);
+    assert_true(err5 < 1e-13);
+    /* without slopes: the chord */
+    assert_true(fabs(kd_plot_hermite(0.25, 1.0, 1.0, NAN, NAN, 3.0, NAN, NAN) - 1.5) < 1e-15);
+}
+
+static void test_csv_read(void** state) {
+    (void)state;
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_text(dir, "a.csv", "hub_m,length_m,omega_cr_rad_s\n0,0.3,inf\n0.1,0.5,16317.5\r\n\nblade,x,-2e-3\n");
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/a.csv", dir);
+    kd_csv t;
+    kd_error err;
+    assert_int_equal(kd_csv_read(path, &t, &err), KD_OK);
+    assert_int_equal(t.ncol, 3);
+    assert_int_equal(t.nrow, 3);
+    assert_int_equal(kd_csv_col(&t, "omega_cr_rad_s"), 2);
+    assert_true(isnan(t.val[2]));             /* inf: not drawn */
+    assert_true(t.val[5] == 16317.5);
+    assert_string_equal(t.text[6], "blade");
+    assert_true(isnan(t.val[6]) && t.val[8] == -2e-3);
+    kd_csv_free(&t);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/missing.csv", dir);
+    assert_int_equal(kd_csv_read(path, &t, &err), KD_ERR_IO);
+    rmdir(dir);
+}
+
+static const char cantilever[] =
+    "kedyn: 1\n"
+    "title: Clamped blade\n"
+    "materials:\n"
+    "  steel: {E: 210e9, rho: 7800, nu: 0.3}\n"
+    "sections:\n"
+    "  blade: {shape: rectangle, b: 0.040, h: 0.004}\n"
+    "bodies:\n"
+    "  - {name: blade, type: beam, material: steel, section: blade, length: 0.5, elements: 8}\n"
+    "supports:\n"
+    "  - {body: blade, node: 1, fix: all}\n"
+    "analyses:\n"
+    "  - {type: modes, count: 3}\n";
+
+/* Closed-form first mode of a clamped-free Euler-Bernoulli beam. */
+static double cantilever_mode1(double x, double L) {
+    const double b = 1.87510406871196 / L;
+    const double s = (cosh(b * L) + cos(b * L)) / (sinh(b * L) + sin(b * L));
+    return cosh(b * x) - cos(b * x) - s * (sinh(b * x) - sin(b * x));
+}
+
+static kd_status run_text(const char* text, const char* dir, int animation, kd_run_report* rep) {
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<test>", &d, &err), KD_OK);
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    const kd_run_options o = {NULL, NULL, animation};
+    const kd_status st = kd_run_with(d, m, "<test>", dir, &o, rep, &err);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+    return st;
+}
+
+/* animation.json of a cantilever: points inside the elements follow the
+ * closed-form mode shape (scaled to the tip) to the discretisation error. */
+static void test_animation_mode_shape(void** state) {
+    (void)state;
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kd_run_report rep;
+    assert_int_equal(run_text(cantilever, dir, 1, &rep), KD_OK);
+    assert_int_equal(rep.animation, 1);
+    kd_run_report_free(&rep);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/animation.json", dir);
+    char* text = slurp(path);
+    assert_non_null(text);
+    cJSON* a = cJSON_Parse(text);
+    free(text);
+    assert_non_null(a);
+    const cJSON* body = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "bodies"), 0);
+    const cJSON* pts = cJSON_GetObjectItem(body, "points");
+    const int np = cJSON_GetArraySize(pts);
+    assert_int_equal(np, 8 * 6 + 1);  /* 6 points per element and the tip */
+    const cJSON* set = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "sets"), 0);
+    assert_string_equal(cJSON_GetObjectItem(set, "type")->valuestring, "modes");
+    const cJSON* disp = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(set, "modes"), 0), "disp"), 0);
+    assert_int_equal(cJSON_GetArraySize(disp), 3 * np);
+    const double tip = cJSON_GetArrayItem(disp, 3 * (np - 1) + 1)->valuedouble;
+    double worst = 0;
+    for (int p = 0; p < np; p++) {
+        const double x = cJSON_GetArrayItem(cJSON_GetArrayItem(pts, p), 0)->valuedouble;
+        const double v = cJSON_GetArrayItem(disp, 3 * p + 1)->valuedouble;
+        worst = fmax(worst, fabs(v / tip - cantilever_mode1(x, 0.5) / cantilever_mode1(0.5, 0.5)));
+    }
+    print_message("animation mode 1 vs closed form: max error %.2e of the tip amplitude\n", worst);
+    assert_true(worst < 2e-4);
+    cJSON_Delete(a);
+    const char* names[] = {"animation.json", "modes.csv", "summary.json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+/* A body spinning at 100 rad/s: the recorder keeps equally spaced instants
+ * and the frame at each is Rz(100 t). */
+static void test_recorder_frames(void** state) {
+    (void)state;
+    const char* text =
+        "kedyn: 1\n"
+        "materials:\n  steel: {E: 210e9, rho: 7800}\n"
+        "sections:\n  blade: {shape: rectangle, b: 0.004, h: 0.040}\n"
+        "bodies:\n  - {name: blade, type: beam, material: steel, section: blade, length: 0.5, elements: 4}\n"
+        "supports:\n  - {body: blade, node: 1, fix: all}\n"
+        "motion:\n  - {body: blade, rotation: {axis: z, law: {speed: 100}}}\n"
+        "analyses:\n  - {type: modes, count: 2}\n";
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<test>", &d, &err), KD_OK);
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_anim_recorder* r = NULL;
+    assert_int_equal(kd_anim_recorder_new(m, 0.1, &r, &err), KD_OK);
+    double* q = calloc((size_t)m->neq, sizeof(double));
+    for (int k = 0; k <= 3000; k++) kd_anim_record(r, k * (0.1 / 3000), q);
+    assert_int_equal(kd_anim_recorder_frames(r), KD_ANIM_FRAMES_MAX);
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/animation.json", dir);
+    const kd_anim_set set = {0, "dynamics", NULL, 0.0, r};
+    assert_int_equal(kd_write_animation(path, m, "spin", &set, 1, &err), KD_OK);
+    char* json = slurp(path);
+    cJSON* a = cJSON_Parse(json);
+    free(json);
+    assert_non_null(a);
+    const cJSON* s = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "sets"), 0);
+    const cJSON* t = cJSON_GetObjectItem(s, "t");
+    const cJSON* frames = cJSON_GetObjectItem(s, "frames");
+    double worst_t = 0, worst_r = 0;
+    for (int f = 0; f < cJSON_GetArraySize(t); f++) {
+        const double tf = cJSON_GetArrayItem(t, f)->valuedouble;
+        worst_t = fmax(worst_t, fabs(tf - f * 0.1 / (KD_ANIM_FRAMES_MAX - 1)));
+        const cJSON* pose = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(frames, f), "pose"), 0);
+        /* rotation part, row-major: [cos -sin 0; sin cos 0; 0 0 1] */
+        const double c = cos(100 * tf), sn = sin(100 * tf);
+        worst_r = fmax(worst_r, fabs(cJSON_GetArrayItem(pose, 3)->valuedouble - c));
+        worst_r = fmax(worst_r, fabs(cJSON_GetArrayItem(pose, 6)->valuedouble - sn));
+    }
+    print_message("recorder: time grid error %.1e s, rotation error %.1e\n", worst_t, worst_r);
+    assert_true(worst_t <= 0.1 / 3000 + 1e-6);  /* the first output at or after each instant */
+    assert_true(worst_r < 1e-5);                      /* 6 significant digits in the file */
+    cJSON_Delete(a);
+    remove(path);
+    rmdir(dir);
+    free(q);
+    kd_anim_recorder_free(&r);
+    assert_null(r);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* kd_plot_outdir on a hand-written run: the generic time histories of a
+ * type it does not know, frequencies along a motion, and notes (never
+ * errors) for what it cannot draw. */
+static void test_plot_outdir(void** state) {
+    (void)state;
+    char gp[1024];
+    if (!kd_plot_find_gnuplot(gp, (int)sizeof(gp))) skip();
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_text(dir, "summary.json",
+               "{\"title\": \"Crank\", \"complete\": true, \"analyses\": [\n"
+               " {\"type\": \"inverse_dynamics\", \"status\": \"ok\", \"files\": [\"inverse_dynamics.csv\"]},\n"
+               " {\"type\": \"modes_along_motion\", \"status\": \"ok\", \"files\": [\"modes_along_motion.csv\"]},\n"
+               " {\"type\": \"compare\", \"status\": \"ok\", \"files\": [\"compare.csv\"]},\n"
+               " {\"type\": \"sweep\", \"status\": \"ok\", \"files\": []}]}\n");
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/inverse_dynamics.csv", dir);
+    FILE* fp = fopen(path, "w");
+    fprintf(fp, "t,crank.x,crank.y,crank.phi,A.Fx,A.Fy,A.M\n");
+    for (int i = 0; i <= 10000; i++) {  /* long: drawn as an envelope */
+        const double t = i * 1e-4;
+        fprintf(fp, "%g,%g,%g,%g,%g,%g,%g\n", t, cos(t), sin(t), t, 10 * cos(60 * t), 3.0, -t);
+    }
+    fclose(fp);
+    write_text(dir, "modes_along_motion.csv", "t,link.omega_1,link.omega_2\n0,10,30\n0.5,12,33\n1,10,30\n");
+    write_text(dir, "compare.csv", "formalism,omega_1\nlagrange,10\nkane,10\n");
+    kd_plot_result res;
+    kd_error err;
+    assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_OK);
+    /* crank (x, y, phi), A (Fx, Fy, M), link omegas */
+    assert_int_equal(res.nfigures, 3);
+    assert_int_equal(res.nnotes, 2);  /* compare.csv without t; sweep without files */
+    assert_non_null(strstr(res.notes[0], "compare.csv"));
+    assert_non_null(strstr(res.notes[1], "sweep"));
+    /* the report embeds them and needs nothing from the network */
+    assert_int_equal(kd_write_report_html(dir, "", &err), KD_OK);
+    snprintf(path, sizeof(path), "%s/report.html", dir);
+    char* html = slurp(path);
+    assert_non_null(html);
+    assert_non_null(strstr(html, "<svg"));
+    assert_null(strstr(html, "src=\"http"));
+    assert_null(strstr(html, "href=\"http"));
+    free(html);
+    const char* figs[] = {"inverse_dynamics_crank", "inverse_dynamics_A", "modes_along_motion_link"};
+    for (int i = 0; i < 3; i++) {
+        int w = 0, h = 0;
+        snprintf(path, sizeof(path), "%s/figures/%s.png", dir, figs[i]);
+        assert_true(png_size(path, &w, &h));
+        assert_int_equal(w, 900);
+        assert_true(h >= 500);
+        remove(path);
+        snprintf(path, sizeof(path), "%s/figures/%s.svg", dir, figs[i]);
+        char* svg = slurp(path);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, "<svg"));
+        assert_non_null(strstr(svg, "<path"));
+        /* long histories are reduced: at most two points per bucket */
+        assert_true(strlen(svg) < 400000);
+        free(svg);
+        remove(path);
+    }
+    const char* rest[] = {"report.html", "figures/figures.json", "summary.json", "inverse_dynamics.csv",
+                          "modes_along_motion.csv", "compare.csv", "figures"};
+    for (int i = 0; i < 7; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, rest[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+/* Without gnuplot: a clear error, nothing half-written. */
+static void test_plot_without_gnuplot(void** state) {
+    (void)state;
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_text(dir, "summary.json", "{\"title\": \"x\", \"analyses\": []}\n");
+    setenv("KEDYN_GNUPLOT", "/nonexistent/gnuplot", 1);
+    kd_plot_result res;
+    kd_error err;
+    assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_ERR_IO);
+    assert_non_null(strstr(err.msg, "gnuplot-nox"));
+    unsetenv("KEDYN_GNUPLOT");
+    write_text(dir, "summary.json", "{\"title\": \"x\", \"analyses\": [\n");
+    assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_ERR_INPUT);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/summary.json", dir);
+    remove(path);
+    assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_ERR_IO);
+    rmdir(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hermite_exact),
+        cmocka_unit_test(test_csv_read),
+        cmocka_unit_test(test_animation_mode_shape),
+        cmocka_unit_test(test_recorder_frames),
+        cmocka_unit_test(test_plot_outdir),
+        cmocka_unit_test(test_plot_without_gnuplot),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The HTML report in a real browser (headless Chromium, Debian package
+# `chromium`): the page loads with no console errors, the animation
+# advances (the page writes its frame counter into #kd-state), and a
+# screenshot shows the drawing (pixels of the beam's colour, counted by
+# png_ink). Also: figures as PNG and SVG, no external resources.
+# usage: report_test.sh KEDYN PNG_INK EXAMPLES_DIR
+# Exit 77 (skipped) only when chromium is not installed.
+set -u
+kedyn=$1
+png_ink=$2
+examples=$3
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "report_test: chromium not found (scripts/setup.sh installs it); skipped"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+chrome() {  # chrome PROFILE_DIR ARGS...: headless, offline, as root
+  local profile=$1; shift
+  timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$profile" "$@"
+}
+# The state element's data-NAME attribute in a dumped DOM.
+state() { grep -o '<div id="kd-state"[^>]*>' "$1" | grep -o "data-$2=\"[^\"]*\"" | cut -d'"' -f2; }
+
+# The demo writes its report by default; a dynamics run with --report.
+(cd "$tmp" && "$kedyn" demo -o demo >demo.txt 2>&1); code=$?
+check "demo exits 0" test $code -eq 0
+check "demo report" test -s "$tmp/demo/cubic/report.html"
+check "demo animation.json" grep -q '"kedyn_animation": 1' "$tmp/demo/cubic/animation.json"
+check "demo figure png" test -s "$tmp/demo/cubic/figures/modes_shapes.png"
+check "demo figure svg" grep -q '<svg' "$tmp/demo/cubic/figures/modes_shapes.svg"
+"$kedyn" run "$examples/spin_up.yaml" -o "$tmp/spin" --report >/dev/null 2>&1; code=$?
+check "run --report exits 0" test $code -eq 0
+check "summary names animation" grep -q '"animation": "animation.json"' "$tmp/spin/summary.json"
+check "dynamics figures" test -s "$tmp/spin/figures/dynamics_beam.11.png" -a -s "$tmp/spin/figures/dynamics_energy.svg"
+
+for r in demo/cubic spin; do
+  page="$tmp/$r/report.html"
+  check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
+  chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
+    --dump-dom "file://$page" >"$tmp/dom.html" 2>"$tmp/console.log"
+  check "$r: page loads" grep -q 'id="kd-canvas"' "$tmp/dom.html"
+  check "$r: no console messages" bash -c "! grep -q 'CONSOLE' '$tmp/console.log'"
+  check "$r: no script errors" test "$(state "$tmp/dom.html" errors)" = 0
+  check "$r: animation running" test "$(state "$tmp/dom.html" status)" = running
+  ticks=$(state "$tmp/dom.html" ticks)
+  check "$r: animation advances ($ticks frames in 3 s)" test "${ticks:-0}" -ge 10
+  check "$r: bodies drawn" test "$(state "$tmp/dom.html" drawn)" -gt 0
+  grep 'CONSOLE' "$tmp/console.log" | head -5
+done
+
+# A screenshot of the demo report shows the beam (colour #1f5fbf on the canvas).
+chrome "$tmp/profile_shot" --virtual-time-budget=2000 --window-size=1200,900 \
+  --screenshot="$tmp/shot.png" "file://$tmp/demo/cubic/report.html" >/dev/null 2>&1
+read -r beam nonwhite w h < <("$png_ink" "$tmp/shot.png" 1f5fbf 40 || echo "0 0 0 0")
+echo "screenshot ${w}x${h}: $beam beam pixels, $nonwhite non-white"
+check "screenshot size" test "$w" -eq 1200 -a "$h" -eq 900
+check "screenshot shows the beam" test "$beam" -gt 300
+check "screenshot not blank" test "$nonwhite" -gt 5000
+
+echo "$pass passed, $fail failed"
+test $fail -eq 0
