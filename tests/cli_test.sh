@@ -83,5 +83,37 @@ check "demo exits 0" test $code -eq 0
 check "demo summary" grep -q '"complete": true' "$tmp/demo/cubic/summary.json"
 check "demo quintic" test -s "$tmp/demo/quintic/modes.csv"
 
+# plot: figures of a finished run; exit 1 without summary.json or gnuplot
+"$kedyn" plot >/dev/null 2>&1; check "plot without OUTDIR exits 2" test $? -eq 2
+check "help plot" bash -c "'$kedyn' help plot | grep -q 'kedyn plot OUTDIR'"
+msg=$("$kedyn" plot "$tmp/no_such_dir" 2>&1); code=$?
+check "plot of a missing run exits 1" test $code -eq 1
+check "plot names summary.json" grep -q "summary.json" <<<"$msg"
+msg=$(KEDYN_GNUPLOT=/nonexistent/gnuplot "$kedyn" plot "$tmp/blade" 2>&1); code=$?
+check "plot without gnuplot exits 1" test $code -eq 1
+check "plot without gnuplot says what to install" grep -q "gnuplot-nox" <<<"$msg"
+if command -v gnuplot >/dev/null; then
+  "$kedyn" plot "$tmp/blade" >"$tmp/plot.txt" 2>&1; code=$?
+  check "plot exits 0" test $code -eq 0
+  check "plot: Campbell diagram" test -s "$tmp/blade/figures/campbell.png" -a -s "$tmp/blade/figures/campbell.svg"
+  check "plot: critical speed map" test -s "$tmp/blade/figures/stability.png"
+  check "plot: mode shapes" test -s "$tmp/blade/figures/modes_shapes.svg"
+  check "plot: figures.json" grep -q '"name":.*"campbell"' "$tmp/blade/figures/figures.json"
+  check "plot: no temporary files" test -z "$(ls -A "$tmp/blade/figures" | grep tmp)"
+  "$kedyn" plot "$tmp/bar" >/dev/null 2>&1
+  check "plot: time histories grouped by node" test -s "$tmp/bar/figures/dynamics_bar.10.png"
+fi
+
+# progress: a bar with the time left on a terminal for runs over a second, not with --quiet
+if command -v script >/dev/null; then
+  sed 's/dt: 1.0e-3/dt: 6.0e-5/; s/output_every: 10/output_every: 500/' "$examples/spin_up.yaml" >"$tmp/long.yaml"
+  script -qec "'$kedyn' run '$tmp/long.yaml' -o '$tmp/long'" /dev/null >"$tmp/tty.txt" 2>&1
+  check "progress bar on a terminal" grep -q "dynamics   1/1 \[#*\.*\] *[0-9]*%  ETA" "$tmp/tty.txt"
+  script -qec "'$kedyn' run '$tmp/long.yaml' -o '$tmp/long' --quiet" /dev/null >"$tmp/tty_quiet.txt" 2>&1
+  check "no progress bar with --quiet" bash -c "! grep -q 'ETA' '$tmp/tty_quiet.txt'"
+  "$kedyn" run "$examples/spin_up.yaml" -o "$tmp/spin" >/dev/null 2>"$tmp/spin.err"
+  check "no progress bar off a terminal" test ! -s "$tmp/spin.err"
+fi
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0
