@@ -106,12 +106,14 @@ fi
 
 # progress: a bar with the time left on a terminal for runs over a second, not with --quiet
 if command -v script >/dev/null; then
-  sed 's/dt: 1.0e-3/dt: 6.0e-5/; s/output_every: 10/output_every: 500/' "$examples/spin_up.yaml" >"$tmp/long.yaml"
-  script -qec "'$kedyn' run '$tmp/long.yaml' -o '$tmp/long'" /dev/null >"$tmp/tty.txt" 2>&1
+  # (KEDYN_PROGRESS_DELAY=0: from the start, so a short run shows it)
+  script -qec "KEDYN_PROGRESS_DELAY=0 '$kedyn' run '$examples/spin_up.yaml' -o '$tmp/long'" /dev/null \
+    >"$tmp/tty.txt" 2>&1
   check "progress bar on a terminal" grep -q "dynamics   1/1 \[#*\.*\] *[0-9]*%  ETA" "$tmp/tty.txt"
-  script -qec "'$kedyn' run '$tmp/long.yaml' -o '$tmp/long' --quiet" /dev/null >"$tmp/tty_quiet.txt" 2>&1
+  script -qec "KEDYN_PROGRESS_DELAY=0 '$kedyn' run '$examples/spin_up.yaml' -o '$tmp/long' --quiet" /dev/null \
+    >"$tmp/tty_quiet.txt" 2>&1
   check "no progress bar with --quiet" bash -c "! grep -q 'ETA' '$tmp/tty_quiet.txt'"
-  "$kedyn" run "$examples/spin_up.yaml" -o "$tmp/spin" >/dev/null 2>"$tmp/spin.err"
+  KEDYN_PROGRESS_DELAY=0 "$kedyn" run "$examples/spin_up.yaml" -o "$tmp/spin" >/dev/null 2>"$tmp/spin.err"
   check "no progress bar off a terminal" test ! -s "$tmp/spin.err"
 fi
 

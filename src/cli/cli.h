@@ -49,6 +49,7 @@ int cli_write_report(const char* outdir, int quiet);
 typedef struct cli_progress {
     int enabled, shown, current;
     double t_start, t_analysis, t_printed;
+    double delay;                 /* s before the bar appears ($KEDYN_PROGRESS_DELAY, 1) */
 } cli_progress;
 void cli_progress_init(cli_progress* p, int quiet);
 void cli_progress_update(void* ctx, int index, int count, const char* type, double fraction);

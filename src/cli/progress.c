@@ -2,6 +2,7 @@
  * runs longer than a second (cli.h). The library reports fractions through
  * kd_run_options.progress; this prints at most ten times a second. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,9 @@ void cli_progress_init(cli_progress* p, int quiet) {
     memset(p, 0, sizeof(*p));
     p->enabled = !quiet && isatty(2);
     p->t_start = now_s();
+    /* KEDYN_PROGRESS_DELAY: seconds before the bar appears (default 1). */
+    const char* delay = getenv("KEDYN_PROGRESS_DELAY");
+    p->delay = delay && delay[0] ? atof(delay) : 1.0;
     p->current = -1;
 }
 
@@ -27,7 +31,7 @@ void cli_progress_update(void* ctx, int index, int count, const char* type, doub
     const double t = now_s();
     if (index != p->current) p->current = index, p->t_analysis = t;
     /* Nothing for the first second, then at most every 0.1 s. */
-    if (t - p->t_start < 1.0 || (t - p->t_printed < 0.1 && fraction < 1.0)) return;
+    if (t - p->t_start < p->delay || (t - p->t_printed < 0.1 && fraction < 1.0)) return;
     p->t_printed = t;
     p->shown = 1;
     char bar[31];
