@@ -86,18 +86,30 @@ static int shape_series_write(kd_gp* g, const kd_csv* t, const shape_node* nd, i
         if (fc) fclose(fc);
         return -1;
     }
+    /* Points per element on the curve: 8 for up to 100 elements, fewer for
+     * more; beyond 1000 nodes, every k-th node only (a figure is about 800
+     * pixels wide). Node markers up to 100 nodes. */
+    const int nel = nn - 1;
+    const int nsub = nel <= 100 ? 8 : (nel <= 250 ? 4 : (nel <= 500 ? 2 : 1));
+    const int stride = nn > 1000 ? (nn + 999) / 1000 : 1;
 #define CELL(i, d, k) (nd[i].row[d] >= 0 ? t->val[(size_t)nd[i].row[d] * t->ncol + c1 + (k)] : NAN)
     for (int i = 0; i < nn; i++) {
-        fprintf(fn, "%.9g", nd[i].s);
         for (int k = 0; k < nmodes; k++) {
             const double v = CELL(i, a, k);
-            fprintf(fn, isnan(v) ? " NaN" : " %.9g", v);
             if (fabs(v) > ser->amax[k]) ser->amax[k] = fabs(v);
         }
-        fputc('\n', fn);
-        const int sub = i + 1 < nn ? 8 : 1;
+        if (i % stride && i + 1 < nn) continue;
+        if (nn <= 101) {
+            fprintf(fn, "%.9g", nd[i].s);
+            for (int k = 0; k < nmodes; k++) {
+                const double v = CELL(i, a, k);
+                fprintf(fn, isnan(v) ? " NaN" : " %.9g", v);
+            }
+            fputc('\n', fn);
+        }
+        const int sub = i + 1 < nn && stride == 1 ? nsub : 1;
         for (int j = 0; j < sub; j++) {
-            const double tt = (double)j / 8, h = i + 1 < nn ? nd[i + 1].s - nd[i].s : 0.0;
+            const double tt = (double)j / nsub, h = i + 1 < nn ? nd[i + 1].s - nd[i].s : 0.0;
             fprintf(fc, "%.9g", nd[i].s + tt * h);
             for (int k = 0; k < nmodes; k++) {
                 double v = CELL(i, a, k);
