@@ -44,7 +44,15 @@ check "run --report exits 0" test $code -eq 0
 check "summary names animation" grep -q '"animation": "animation.json"' "$tmp/spin/summary.json"
 check "dynamics figures" test -s "$tmp/spin/figures/dynamics_beam.11.png" -a -s "$tmp/spin/figures/dynamics_energy.svg"
 
-for r in demo/cubic spin; do
+# A directory written by other means (rigid bodies with outlines and poses, a
+# kinematics analysis kedyn plot does not know): plot --report makes its report.
+cp -r "$(dirname "$0")/models/report_rigid" "$tmp/rigid"
+"$kedyn" plot "$tmp/rigid" --report >"$tmp/rigid.txt" 2>&1; code=$?
+check "plot --report exits 0" test $code -eq 0
+check "kinematics grouped by body" test -s "$tmp/rigid/figures/kinematics_crank.png" -a -s "$tmp/rigid/figures/kinematics_B.svg"
+check "note for the analysis without files" grep -q "note: analysis 2 (sweep): nothing to draw" "$tmp/rigid.txt"
+
+for r in demo/cubic spin rigid; do
   page="$tmp/$r/report.html"
   check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
   chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \

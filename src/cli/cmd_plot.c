@@ -32,19 +32,22 @@ int cli_write_report(const char* outdir, int quiet) {
 
 int cmd_plot(int argc, char** argv) {
     const char* outdir = NULL;
-    int quiet = 0;
+    int quiet = 0, report = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
+        } else if (strcmp(argv[i], "--report") == 0) {
+            report = 1;
         } else if (argv[i][0] == '-' || outdir) {
-            fprintf(stderr, "kedyn: plot: unexpected argument '%s'\nusage: kedyn plot OUTDIR [--quiet]\n", argv[i]);
+            fprintf(stderr, "kedyn: plot: unexpected argument '%s'\nusage: kedyn plot OUTDIR [--quiet] [--report]\n",
+                    argv[i]);
             return EXIT_USAGE;
         } else {
             outdir = argv[i];
         }
     }
     if (!outdir) {
-        fprintf(stderr, "usage: kedyn plot OUTDIR [--quiet]\n");
+        fprintf(stderr, "usage: kedyn plot OUTDIR [--quiet] [--report]\n");
         return EXIT_USAGE;
     }
     kd_error err;
@@ -54,6 +57,10 @@ int cmd_plot(int argc, char** argv) {
     if (!quiet) {
         print_notes(&res);
         printf("figures: %d in %s/figures/ (PNG and SVG; list in figures.json)\n", res.nfigures, outdir);
+    }
+    if (report) {
+        if (kd_write_report_html(outdir, "", &err)) return cli_report_error(&err);
+        if (!quiet) printf("report: %s/report.html\n", outdir);
     }
     return 0;
 }

@@ -14,7 +14,7 @@ static const char* usage_text =
     "                                         run every analysis in the model\n"
     "  check MODEL.yaml                       validate; print bodies, elements, nodes, DOF\n"
     "  demo [-o OUTDIR]                       run the built-in example (no files needed)\n"
-    "  plot OUTDIR                            figures (PNG, SVG) of a run's results\n"
+    "  plot OUTDIR [--report]                 figures (PNG, SVG) of a run's results\n"
     "  help COMMAND                           help on one command\n"
     "  --version                              print the version\n"
     "  --help                                 print this help\n"
@@ -43,13 +43,14 @@ static int help_command(const char* cmd) {
                "frequencies with the Euler-Bernoulli closed form. Writes to out/demo/ by default, with\n"
                "the report (report.html, figures/) of each model; --report is the default.\n");
     else if (strcmp(cmd, "plot") == 0)
-        printf("usage: kedyn plot OUTDIR [--quiet]\n\n"
+        printf("usage: kedyn plot OUTDIR [--quiet] [--report]\n\n"
                "Draw figures of every analysis listed in OUTDIR/summary.json with gnuplot (Debian package\n"
                "gnuplot-nox; $KEDYN_GNUPLOT overrides the program): mode shapes, Campbell diagram,\n"
                "critical speed map, and time histories of any CSV whose first column is t (columns grouped\n"
                "by name). Writes OUTDIR/figures/NAME.png, NAME.svg and figures.json. Analyses with nothing\n"
-               "to draw are skipped with a note. Exit 1 when summary.json cannot be read or gnuplot is\n"
-               "missing or fails.\n");
+               "to draw are skipped with a note. --report also writes OUTDIR/report.html (with the\n"
+               "animation when OUTDIR/animation.json exists). Exit 1 when summary.json cannot be read or\n"
+               "gnuplot is missing or fails.\n");
     else {
         fprintf(stderr, "kedyn: no help on unknown command '%s'\n", cmd);
         return EXIT_USAGE;

@@ -47,9 +47,12 @@
   function pose(it, f, b) { return it.mode >= 0 ? it.set.pose[b] : it.set.frames[f].pose[b]; }
   /* Displacements of body b at frame f and the factor they are multiplied by. */
   function disp(it, f, b) {
-    if (it.mode >= 0) return { d: it.set.modes[it.mode].disp[b], k: Math.sin(2 * Math.PI * f / MODE_FRAMES) };
+    if (it.mode >= 0) {
+      var m = it.set.modes[it.mode].disp[b];
+      return { d: m && m.length ? m : null, k: Math.sin(2 * Math.PI * f / MODE_FRAMES) };
+    }
     var d = it.set.frames[f].disp;
-    return { d: d ? d[b] : null, k: 1 };
+    return { d: d && d[b] && d[b].length ? d[b] : null, k: 1 };
   }
   /* Global position of point i of body b at frame f, displacements times s. */
   function point(it, f, b, i, s, out) {
@@ -157,7 +160,8 @@
         ctx.beginPath(); ctx.arc(p[0], p[1], 3, 0, 2 * Math.PI); ctx.fill();
       });
       ctx.fillText(body.name, pts[pts.length - 1][0] + 6, pts[pts.length - 1][1] - 6);
-      drawn += pts.length;
+      /* what reached the canvas (finite coordinates), for automated checks */
+      pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
     }
     ctx.fillStyle = '#222222'; ctx.font = '14px sans-serif';
     var when = it.mode >= 0 ? 'phase ' + Math.round(360 * f / MODE_FRAMES) + ' deg'
