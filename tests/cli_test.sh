@@ -104,6 +104,12 @@ if command -v gnuplot >/dev/null; then
   check "plot: time histories grouped by node" test -s "$tmp/bar/figures/dynamics_bar.10.png"
 fi
 
+# --report after a numerical failure: exit 3, and a report of what was computed
+"$kedyn" run "$models/diverging.yaml" -o "$tmp/divr" --report >/dev/null 2>&1; code=$?
+check "report after a failure exits 3" test $code -eq 3
+check "report after a failure" grep -q "Incomplete run" "$tmp/divr/report.html"
+check "animation after a failure" grep -q '"type": "dynamics"' "$tmp/divr/animation.json"
+
 # progress: a bar with the time left on a terminal for runs over a second, not with --quiet
 if command -v script >/dev/null; then
   # (KEDYN_PROGRESS_DELAY=0: from the start, so a short run shows it)
