@@ -112,10 +112,13 @@ check "animation after a failure" grep -q '"type": "dynamics"' "$tmp/divr/animat
 
 # progress: a bar with the time left on a terminal for runs over a second, not with --quiet
 if command -v script >/dev/null; then
-  # (KEDYN_PROGRESS_DELAY=0: from the start, so a short run shows it)
-  script -qec "KEDYN_PROGRESS_DELAY=0 '$kedyn' run '$examples/spin_up.yaml' -o '$tmp/long'" /dev/null \
+  # (KEDYN_PROGRESS_DELAY=0: from the start, so a short run shows it; the time left appears
+  # from the second update on, 0.1 s later, so that run takes about half a second)
+  sed 's/dt: 1.0e-3/dt: 2.0e-4/; s/output_every: 10/output_every: 50/' "$examples/spin_up.yaml" >"$tmp/long.yaml"
+  script -qec "KEDYN_PROGRESS_DELAY=0 '$kedyn' run '$tmp/long.yaml' -o '$tmp/long'" /dev/null \
     >"$tmp/tty.txt" 2>&1
-  check "progress bar on a terminal" grep -q "dynamics   1/1 \[#*\.*\] *[0-9]*%  ETA" "$tmp/tty.txt"
+  check "progress bar on a terminal" grep -q "dynamics   1/1 \[#*\.*\] *[0-9]*%" "$tmp/tty.txt"
+  check "progress shows the time left" grep -q "%  ETA [0-9]" "$tmp/tty.txt"
   script -qec "KEDYN_PROGRESS_DELAY=0 '$kedyn' run '$examples/spin_up.yaml' -o '$tmp/long' --quiet" /dev/null \
     >"$tmp/tty_quiet.txt" 2>&1
   check "no progress bar with --quiet" bash -c "! grep -q 'ETA' '$tmp/tty_quiet.txt'"
