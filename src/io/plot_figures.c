@@ -196,7 +196,7 @@ kd_status kd_plot_modes(kd_gp* g, const kd_csv* t, const char* title, const char
         FILE* fp = kd_gp_begin(g, name, what, "modes", analysis, cols == 1 ? 800 : 1000, 60 + 230 * rows);
         if (!fp) break;
         set_title(fp, title, what, 1, rows, cols);
-        fprintf(fp, "set xlabel 's along the body [m]'\nset ylabel 'shape (mass-normalised)'\nset key font ',8'\n");
+        fprintf(fp, "set xlabel 's along the body [m]'\nset ylabel 'mode shape (modes.csv)'\nset key font ',8'\n");
         for (int k = k0; k < k0 + n; k++) {
             double big = 0;
             for (int i = 0; i < nser; i++) big = ser[i].amax[k] > big ? ser[i].amax[k] : big;
