@@ -102,6 +102,14 @@ typedef struct kd_canonical_eqs {
     double p0[KD_ELEM_DOF_MAX], dp0[KD_ELEM_DOF_MAX], r0[KD_ELEM_DOF_MAX];
 } kd_canonical_eqs;
 
+/* Make dynamics analysis a use formalism f, keeping its integrator where it
+ * can: Hamilton's route takes the implicit midpoint rule in place of a
+ * fixed-step integrator and hamilton-cvode in place of an adaptive one; the
+ * other routes take cvode-bdf in place of hamilton-cvode and
+ * generalized-alpha in place of the implicit midpoint rule. Other analyses
+ * are left alone. */
+void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f);
+
 /* The inertia part of the equations of element p, first node at s0 on the
  * body axis, in frame state fs, by formalism f. ops may be NULL. */
 void kd_formalism_element(kd_formalism f, const kd_element_props* p, double s0, const kd_frame_state* fs,

@@ -4,6 +4,7 @@
 
 #include "kedyn/formalism.h"
 #include "kedyn/inertia.h"
+#include "kedyn/integrate.h"
 
 static const char* const names[KD_FORMALISM_COUNT] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton"};
 
@@ -16,6 +17,19 @@ int kd_formalism_parse(const char* name, kd_formalism* f) {
             return 0;
         }
     return -1;
+}
+
+void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f) {
+    if (a->type != KD_ANALYSIS_DYNAMICS) return;
+    const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
+                      a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+    if (f == KD_FORMALISM_HAMILTON)
+        a->integrator = fixed ? KD_INT_IMPLICIT_MIDPOINT : KD_INT_HAMILTON_CVODE;
+    else if (a->integrator == KD_INT_HAMILTON_CVODE)
+        a->integrator = KD_INT_CVODE_BDF;
+    else if (a->integrator == KD_INT_IMPLICIT_MIDPOINT)
+        a->integrator = KD_INT_GENERALIZED_ALPHA;
+    a->formalism = f;
 }
 
 void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
