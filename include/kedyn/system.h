@@ -78,6 +78,10 @@ void kd_system_frames(kd_system* s, double t);
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
 int kd_system_force(void* ctx, double t, double* f);
 
+/* Forget the cached matrices and loads: the next evaluation assembles them
+ * anew (for timing an assembly). */
+void kd_system_invalidate(kd_system* s);
+
 /* Hamilton's canonical data at t (system initialised with
  * KD_FORMALISM_HAMILTON): the momenta p = M q' + Pd q + p0 and the explicit
  * rates dPd, dp0 (theory.md sec. 4). Pointers into s, valid until the next

@@ -139,6 +139,10 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
         for (int dof = 0; dof < pr->ndof; dof++) qs[dof] += coef * pr->s_i[i][dof];
     }
     cached_for[p] = b + 1;
+    /* work of the invariants route (as kd_invariants_element counts it) */
+    const int nn = pr->ndof * pr->ndof;
+    s->ops.elements++;
+    s->ops.flops += (double)pr->ncomp * pr->ncomp * nn * 6.0 + 2.0 * nn + 30.0 * pr->ndof;
     return &s->terms[p];
 }
 
@@ -253,6 +257,8 @@ static void route_assemble(kd_system* s) {
         if (geometric_stiffness(s, e, kg)) scatter(&s->K_last, 1.0, kg, eqs, n);
     }
 }
+
+void kd_system_invalidate(kd_system* s) { s->have_key = s->have_f_key = s->have_route_key = 0; }
 
 void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_gband** dPd, const double** p0,
                          const double** dp0) {
