@@ -62,8 +62,8 @@ void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_
     }
     if (ops) {
         ops->elements++;
-        ops->points += np;
-        ops->derivatives += 2 * n + 1;  /* dv/dd', dv/dd per coordinate; one time pass */
+        ops->points += (long)np * (n + 1);  /* velocities omega x N_a and of the zero state */
+        ops->derivatives += 2 * n + 1;      /* dv/dd', dv/dd per coordinate; one time pass */
         ops->flops += (double)np * (n * (KD_HD_CROSS_FLOPS + 2 * KD_HD_DOT_FLOPS + 12.0) + KD_HD_CROSS_FLOPS +
                                     (double)n * n * (4 * KD_HD_DOT_FLOPS + 10.0));
     }
