@@ -8,7 +8,7 @@
  *     J = 1/2 v^T M v + 1/2 q^T K q - f^T q of the bar spinning at constant
  *     speed (a quadratic invariant: exact for the symplectic rule), where
  *     generalized-alpha with rho_inf < 1 dissipates it;
- *   - the spin-up beam: every formalism's trajectory agrees with the
+ *   - the spin-up beam (5 elements): every formalism's trajectory agrees with the
  *     invariants route, the second-order ones to round-off with the same
  *     integrator, Hamilton's (CVODE in (q, p)) with CVODE in (q, q') to the
  *     integrator tolerance. */
@@ -251,18 +251,18 @@ static void test_spin_up_routes(void** state) {
     (void)state;
     kd_model* m = spin_up_beam(5);
     rec *ref = new_rec(m->neq), *r = new_rec(m->neq);
-    /* second-order routes, Newmark, 2 s */
-    run(m, dyn(2.0, 1e-3, KD_INT_NEWMARK, KD_FORMALISM_INVARIANTS), ref);
+    /* second-order routes, Newmark, 0.2 s (the frame changes at every step) */
+    run(m, dyn(0.2, 1e-3, KD_INT_NEWMARK, KD_FORMALISM_INVARIANTS), ref);
     for (int f = KD_FORMALISM_LAGRANGE; f <= KD_FORMALISM_GIBBS_APPELL; f++) {
-        run(m, dyn(2.0, 1e-3, KD_INT_NEWMARK, (kd_formalism)f), r);
+        run(m, dyn(0.2, 1e-3, KD_INT_NEWMARK, (kd_formalism)f), r);
         const double d = traj_diff(r, ref);
         print_message("spin-up, %s vs invariants (Newmark): %.2e\n", kd_formalism_name((kd_formalism)f), d);
         assert_true(d < 1e-9);
     }
-    /* Hamilton in (q, p) against CVODE in (q, q'), both rtol 1e-8 over 0.5 s
+    /* Hamilton in (q, p) against CVODE in (q, q'), both rtol 1e-8 over 0.2 s
      * (every 0.01 s), and the
      * implicit midpoint rule against Newmark (both second order in dt) */
-    kd_analysis_desc a = dyn(0.5, 1e-2, KD_INT_CVODE_BDF, KD_FORMALISM_INVARIANTS);
+    kd_analysis_desc a = dyn(0.2, 1e-2, KD_INT_CVODE_BDF, KD_FORMALISM_INVARIANTS);
     a.rtol = 1e-8, a.atol = 1e-12, a.output_every = 1;
     run(m, a, ref);
     a.integrator = KD_INT_HAMILTON_CVODE, a.formalism = KD_FORMALISM_HAMILTON;
@@ -270,8 +270,8 @@ static void test_spin_up_routes(void** state) {
     double d = traj_diff(r, ref);
     print_message("spin-up, Hamilton CVODE vs CVODE (rtol 1e-8): %.2e\n", d);
     assert_true(d < 1e-5);
-    run(m, dyn(2.0, 1e-3, KD_INT_NEWMARK, KD_FORMALISM_INVARIANTS), ref);
-    run(m, dyn(2.0, 1e-3, KD_INT_IMPLICIT_MIDPOINT, KD_FORMALISM_HAMILTON), r);
+    run(m, dyn(1.0, 1e-3, KD_INT_NEWMARK, KD_FORMALISM_INVARIANTS), ref);
+    run(m, dyn(1.0, 1e-3, KD_INT_IMPLICIT_MIDPOINT, KD_FORMALISM_HAMILTON), r);
     d = traj_diff(r, ref);
     print_message("spin-up, Hamilton implicit midpoint vs Newmark (dt 1e-3): %.2e\n", d);
     assert_true(d < 1e-4);

@@ -58,11 +58,10 @@ static int canonical_rhs(canon* c, double t, const double* q, const double* p, d
     return 0;
 }
 
-/* Factorise M + g C + g^2 (K - dPd) at t. */
-static int factor(canon* c, double t, double g) {
-    const kd_gband *Pd, *dPd;
-    const double *p0, *dp0;
-    if (evaluate(c, t, &Pd, &dPd, &p0, &dp0)) return -1;
+/* Factorise M + g C + g^2 (K - dPd) with the matrices of the last
+ * evaluation (kept while they and g are unchanged). */
+static int factor(canon* c, double g) {
+    const kd_gband* dPd = &c->s->dPd;
     if (!c->dirty && g == c->g_factored) return 0;
     /* K - dPd into K's scratch copy (K is re-evaluated before every use) */
     const size_t nab = (size_t)(2 * c->kd + 1) * (size_t)c->n;
@@ -131,7 +130,9 @@ static int cv_psetup(realtype t, N_Vector y, N_Vector fy, booleantype jok, boole
     (void)y, (void)fy, (void)jok;
     canon* c = ud;
     c->dirty = 1;  /* CVODE asks for a new preconditioner: honour it */
-    const int r = factor(c, t, g);
+    const kd_gband *Pd, *dPd;
+    const double *p0, *dp0;
+    const int r = evaluate(c, t, &Pd, &dPd, &p0, &dp0) ? -1 : factor(c, g);
     if (r < 0) c->failed = 1;
     *jcur = SUNTRUE;
     return r;
@@ -232,8 +233,8 @@ static kd_status run_midpoint(canon* c, const kd_integrate_opts* o, double* y, k
         const double h = (k == nsteps - 1) ? o->t_end - t0 : dt;  /* the last step lands on t_end */
         const double gk = 0.5 * h, tm = t0 + gk;
         memset(ym, 0, sizeof(double) * 2 * (size_t)n);
-        int r = canonical_rhs(c, tm, ym, ym + n, b, b + n);
-        if (!r) r = factor(c, tm, gk);
+        int r = canonical_rhs(c, tm, ym, ym + n, b, b + n);  /* F(t_m, 0); evaluates at t_m */
+        if (!r) r = factor(c, gk);
         if (r < 0)
             return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the system could not be evaluated", tm);
         if (r > 0)
