@@ -75,6 +75,9 @@ check "run --formalism same history" awk -F, 'NR == FNR { for (i = 2; i <= 4; i+
 "$kedyn" run "$examples/rotating_bar.yaml" -o "$tmp/bar_ham" --formalism hamilton >/dev/null 2>&1; code=$?
 check "run --formalism hamilton exits 0" test $code -eq 0
 check "hamilton takes the implicit midpoint rule" grep -q '"integrator": "implicit-midpoint", "formalism": "hamilton"' "$tmp/bar_ham/summary.json"
+"$kedyn" run "$examples/rotating_bar_hamilton.yaml" -o "$tmp/bar_ham2" >/dev/null 2>&1; code=$?
+check "formalism key in a model exits 0" test $code -eq 0
+check "formalism key in summary" grep -q '"formalism": "hamilton"' "$tmp/bar_ham2/summary.json"
 "$kedyn" run "$examples/rotating_bar.yaml" --formalism newton >/dev/null 2>&1; code=$?
 check "unknown --formalism exits 2" test $code -eq 2
 "$kedyn" compare "$examples/rotating_bar.yaml" -o "$tmp/cmp" --elements 5,10 --t-end 0.002 >"$tmp/cmp.txt" 2>&1; code=$?

@@ -43,14 +43,17 @@ typedef struct kd_compare {
     double t_end;                 /* the simulated time */
 } kd_compare;
 
+/* Called before each run with the runs done and the total (may be NULL). */
+typedef void (*kd_compare_progress)(void* ctx, int done, int total, int elements, kd_formalism f);
+
 /* Compare on description d, whose dynamics analysis number `analysis` sets
  * the integration (t_end replaced by t_end_override when > 0). Numerical
  * failures of single runs are recorded in their rows; other errors (bad
  * element counts, out of memory) are returned. out is freed with
  * kd_compare_free. */
 kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, int nelements,
-                         const kd_formalism* formalisms, int nformalisms, double t_end_override, kd_compare* out,
-                         kd_error* err);
+                         const kd_formalism* formalisms, int nformalisms, double t_end_override,
+                         kd_compare_progress progress, void* progress_ctx, kd_compare* out, kd_error* err);
 void kd_compare_free(kd_compare* c);
 
 #ifdef __cplusplus

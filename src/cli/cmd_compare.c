@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kedyn/atomic_file.h"
@@ -39,6 +40,13 @@ static int parse_formalisms(const char* s, kd_formalism* out) {
         n++;
     }
     return n;
+}
+
+/* Progress on stderr (a terminal only, not with --quiet; interface.md). */
+static void show_progress(void* ctx, int done, int total, int elements, kd_formalism f) {
+    (void)ctx;
+    fprintf(stderr, "\rcompare: %d/%d  %d elements, %-13s", done + 1, total, elements, kd_formalism_name(f));
+    fflush(stderr);
 }
 
 static const char* integ_name(int i) { return i >= 0 && i < 8 ? integrator_names[i] : "?"; }
@@ -160,7 +168,11 @@ int cmd_compare(int argc, char** argv) {
     }
     kd_compare c;
     kd_status st = kd_make_dirs(outdir, &err);
-    if (!st) st = kd_compare_run(d, analysis, elements, nel, forms, nforms, t_end, &c, &err);
+    const int progress = !quiet && isatty(fileno(stderr));
+    if (!st)
+        st = kd_compare_run(d, analysis, elements, nel, forms, nforms, t_end, progress ? show_progress : NULL, NULL, &c,
+                            &err);
+    if (progress) fprintf(stderr, "\r%60s\r", "");
     kd_desc_free(&d);
     if (st) return cli_report_error(&err);
 

@@ -73,8 +73,8 @@ static kd_status time_build(const kd_model* m, kd_formalism f, kd_compare_row* r
 }
 
 kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, int nelements,
-                         const kd_formalism* formalisms, int nformalisms, double t_end_override, kd_compare* out,
-                         kd_error* err) {
+                         const kd_formalism* formalisms, int nformalisms, double t_end_override,
+                         kd_compare_progress progress, void* progress_ctx, kd_compare* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     if (analysis < 0 || analysis >= d->nanalyses || d->analyses[analysis].type != KD_ANALYSIS_DYNAMICS)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "the model has no dynamics analysis to compare with");
@@ -128,6 +128,7 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
         ref.cap = cur.cap = ref.n = cur.n = 0;
         ref.neq = cur.neq = m->neq;
         for (int k = 0; k < nf && !st; k++) {
+            if (progress) progress(progress_ctx, out->nrows, nelements * nf, elements[ie], order[k]);
             kd_compare_row* row = &out->rows[out->nrows++];
             row->elements = elements[ie], row->neq = m->neq, row->formalism = order[k];
             kd_analysis_desc a = base;
