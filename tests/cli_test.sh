@@ -91,6 +91,10 @@ check "compare kane differentiations" grep -q '^5,5,kane,generalized-alpha,ok,[^
 # every route agrees with the invariants route
 check "compare agreement" awk -F, 'NR > 1 && !($6 < 1e-9) { bad = 1 } END { exit bad }' "$tmp/cmp/compare.csv"
 check "compare table" grep -q "gibbs-appell" "$tmp/cmp.txt"
+# a planar frame motion (translation, rotation, their rates all varying): routes agree
+"$kedyn" compare "$examples/connecting_rod.yaml" -o "$tmp/cmp_rod" --elements 3 --t-end 0.004 --quiet >/dev/null 2>&1; code=$?
+check "compare connecting rod exits 0" test $code -eq 0
+check "compare connecting rod agreement" awk -F, 'NR > 1 && $3 != "hamilton" && !($6 < 1e-9) { bad = 1 } END { exit bad }' "$tmp/cmp_rod/compare.csv"
 "$kedyn" compare "$examples/rotating_bar.yaml" --elements 0 >/dev/null 2>&1; code=$?
 check "compare bad --elements exits 2" test $code -eq 2
 "$kedyn" compare "$examples/cantilever.yaml" -o "$tmp/cmp2" >/dev/null 2>&1; code=$?
