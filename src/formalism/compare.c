@@ -13,7 +13,8 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The trajectory of one run: every DOF at every output instant. */
+/* The trajectory of one run: every DOF at every output instant (sized for
+ * the analysis' output instants; grows only if an integrator gives more). */
 typedef struct traj {
     int neq, n, cap;
     double* q;                    /* (cap x neq) */
@@ -127,6 +128,17 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
         ref.q = cur.q = NULL;
         ref.cap = cur.cap = ref.n = cur.n = 0;
         ref.neq = cur.neq = m->neq;
+        /* room for every output instant up front (no allocation while integrating) */
+        const double dt_out = base.dt > 0 ? base.dt * base.output_every : base.t_end / 1000.0;
+        const int nout = (int)fmin(ceil(base.t_end / dt_out) + 2.0, 1e7);
+        ref.q = malloc(sizeof(double) * (size_t)nout * (size_t)(m->neq ? m->neq : 1));
+        cur.q = malloc(sizeof(double) * (size_t)nout * (size_t)(m->neq ? m->neq : 1));
+        if (!ref.q || !cur.q) {
+            kd_model_free(&m);
+            st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the trajectories");
+            break;
+        }
+        ref.cap = cur.cap = nout;
         for (int k = 0; k < nf && !st; k++) {
             if (progress) progress(progress_ctx, out->nrows, nelements * nf, elements[ie], order[k]);
             kd_compare_row* row = &out->rows[out->nrows++];
