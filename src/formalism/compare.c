@@ -108,9 +108,9 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
         if (formalisms[i] != KD_FORMALISM_INVARIANTS) order[nf++] = formalisms[i];
 
     for (int ie = 0; ie < nelements && !st; ie++) {
-        memcpy(dc.bodies, d->bodies, sizeof(*dc.bodies) * (size_t)d->nbodies);
-        memcpy(dc.supports, d->supports, sizeof(*dc.supports) * (size_t)d->nsupports);
-        memcpy(dc.loads, d->loads, sizeof(*dc.loads) * (size_t)d->nloads);
+        if (d->nbodies) memcpy(dc.bodies, d->bodies, sizeof(*dc.bodies) * (size_t)d->nbodies);
+        if (d->nsupports) memcpy(dc.supports, d->supports, sizeof(*dc.supports) * (size_t)d->nsupports);
+        if (d->nloads) memcpy(dc.loads, d->loads, sizeof(*dc.loads) * (size_t)d->nloads);
         for (int b = 0; b < dc.nbodies; b++)
             if (dc.bodies[b].type == KD_BODY_BEAM) dc.bodies[b].elements = elements[ie];
         for (int k = 0; k < dc.nsupports; k++) {
