@@ -16,3 +16,8 @@ done
 for n in 100 1000 10000 100000; do
   "$build/bench/bench_dynamics" step "$n"
 done
+echo "# the formalisms compared (docs/formalisms.md): seed 001 bar over 0.1 s; spin-up over 1 s"
+cmpdir=$(mktemp -d)
+"$build/kedyn" compare examples/rotating_bar.yaml -o "$cmpdir/bar" --quiet
+"$build/kedyn" compare examples/spin_up.yaml --t-end 1 --elements 5,10,20,40 -o "$cmpdir/spin" --quiet
+rm -rf "$cmpdir"

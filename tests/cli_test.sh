@@ -64,6 +64,42 @@ check "divergence summary incomplete" grep -q '"complete": false' "$tmp/div/summ
 check "divergence keeps history" test "$(wc -l <"$tmp/div/dynamics.csv")" -gt 50
 check "divergence leaves no temporary file" test -z "$(ls "$tmp/div" | grep tmp)"
 
+# formalisms: --formalism on run, the formalism key, kedyn compare
+"$kedyn" run "$examples/rotating_bar.yaml" -o "$tmp/bar_kane" --formalism kane >"$tmp/bar_kane.txt" 2>&1; code=$?
+check "run --formalism exits 0" test $code -eq 0
+check "run --formalism in summary" grep -q '"formalism": "kane"' "$tmp/bar_kane/summary.json"
+# the same displacement history as the invariants route (columns 2-4, ~1e-5 m) to 1e-13 m
+check "run --formalism same history" awk -F, 'NR == FNR { for (i = 2; i <= 4; i++) r[FNR, i] = $i; next }
+  FNR > 1 { for (i = 2; i <= 4; i++) { d = $i - r[FNR, i]; if (d < 0) d = -d; if (d > 1e-13) bad = 1 } }
+  END { exit bad }' "$tmp/bar/dynamics.csv" "$tmp/bar_kane/dynamics.csv"
+"$kedyn" run "$examples/rotating_bar.yaml" -o "$tmp/bar_ham" --formalism hamilton >/dev/null 2>&1; code=$?
+check "run --formalism hamilton exits 0" test $code -eq 0
+check "hamilton takes the implicit midpoint rule" grep -q '"integrator": "implicit-midpoint", "formalism": "hamilton"' "$tmp/bar_ham/summary.json"
+"$kedyn" run "$examples/rotating_bar_hamilton.yaml" -o "$tmp/bar_ham2" >/dev/null 2>&1; code=$?
+check "formalism key in a model exits 0" test $code -eq 0
+check "formalism key in summary" grep -q '"formalism": "hamilton"' "$tmp/bar_ham2/summary.json"
+"$kedyn" run "$examples/rotating_bar.yaml" --formalism newton >/dev/null 2>&1; code=$?
+check "unknown --formalism exits 2" test $code -eq 2
+"$kedyn" compare "$examples/rotating_bar.yaml" -o "$tmp/cmp" --elements 5,10 --t-end 0.002 >"$tmp/cmp.txt" 2>&1; code=$?
+check "compare exits 0" test $code -eq 0
+check "compare.csv header" bash -c "head -1 '$tmp/cmp/compare.csv' | grep -q '^elements,equations,formalism,integrator,status,max_rel_diff,build_s,integrate_s,steps,element_builds,point_evaluations,differentiations,flops$'"
+check "compare.csv rows" test "$(wc -l <"$tmp/cmp/compare.csv")" -eq 11
+check "compare summary" grep -q '"command": "compare"' "$tmp/cmp/summary.json"
+check "compare no temporary files" test -z "$(ls "$tmp/cmp" | grep tmp)"
+# Kane needs one partial velocity per generalized speed: 2 per bar element, 10 for 5 elements
+check "compare kane differentiations" grep -q '^5,5,kane,generalized-alpha,ok,[^,]*,[^,]*,[^,]*,[^,]*,5,[0-9]*,10,' "$tmp/cmp/compare.csv"
+# every route agrees with the invariants route
+check "compare agreement" awk -F, 'NR > 1 && !($6 < 1e-9) { bad = 1 } END { exit bad }' "$tmp/cmp/compare.csv"
+check "compare table" grep -q "gibbs-appell" "$tmp/cmp.txt"
+# a planar frame motion (translation, rotation, their rates all varying): routes agree
+"$kedyn" compare "$examples/connecting_rod.yaml" -o "$tmp/cmp_rod" --elements 3 --t-end 0.004 --quiet >/dev/null 2>&1; code=$?
+check "compare connecting rod exits 0" test $code -eq 0
+check "compare connecting rod agreement" awk -F, 'NR > 1 && $3 != "hamilton" && !($6 < 1e-9) { bad = 1 } END { exit bad }' "$tmp/cmp_rod/compare.csv"
+"$kedyn" compare "$examples/rotating_bar.yaml" --elements 0 >/dev/null 2>&1; code=$?
+check "compare bad --elements exits 2" test $code -eq 2
+"$kedyn" compare "$examples/cantilever.yaml" -o "$tmp/cmp2" >/dev/null 2>&1; code=$?
+check "compare without dynamics exits 1" test $code -eq 1
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

@@ -190,6 +190,8 @@ typedef struct kd_analysis_desc {
     int output_every;
     int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
     int energy;                   /* 1: write the energy and work balance */
+    int formalism;                /* kd_formalism (kedyn/formalism.h): the route of the inertia
+                                     terms; hamilton goes with the canonical integrators */
     kd_loc loc;
 } kd_analysis_desc;
 

@@ -71,7 +71,10 @@ typedef enum kd_integrator {
     KD_INT_GENERALIZED_ALPHA,     /* fixed dt; rho_inf in [0, 1] */
     KD_INT_CVODE_BDF,             /* adaptive; rtol, atol; dt = first step, dt_max */
     KD_INT_CVODE_ADAMS,
-    KD_INT_ARKODE_RK              /* explicit Runge-Kutta (ERKStep, default table) */
+    KD_INT_ARKODE_RK,             /* explicit Runge-Kutta (ERKStep, default table) */
+    /* Hamilton's canonical equations in (q, p) (kedyn/hamilton.h, not kd_integrate) */
+    KD_INT_HAMILTON_CVODE,        /* adaptive CVODE BDF on (q, p) */
+    KD_INT_IMPLICIT_MIDPOINT      /* fixed dt, symplectic */
 } kd_integrator;
 
 typedef struct kd_integrate_opts {

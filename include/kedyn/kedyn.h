@@ -5,7 +5,8 @@
  *   model file --kd_load_yaml_file--> kd_desc (checked description)
  *              --kd_model_compile---> kd_model (immutable, flat arrays)
  *              --analyses (kd_modes_solve, kd_campbell_run, kd_stability_run,
- *                          kd_dynamics_run on kd_system)--> results
+ *                          kd_dynamics_run on kd_system, built by a formalism's
+ *                          route; kd_compare_run over all routes)--> results
  *              --kd_run writers-----> OUTDIR/summary.json, CSV files
  */
 #ifndef KEDYN_KEDYN_H
@@ -25,5 +26,8 @@
 #include "kedyn/integrate.h"
 #include "kedyn/system.h"
 #include "kedyn/analysis.h"
+#include "kedyn/formalism.h"
+#include "kedyn/hamilton.h"
+#include "kedyn/compare.h"
 
 #endif

@@ -32,6 +32,7 @@ typedef struct kd_analysis_report {
     kd_integrate_stats dynamics;            /* dynamics analyses */
     double t_end;                           /* dynamics: the requested end time */
     int integrator;                         /* dynamics: kd_integrator */
+    int formalism;                          /* dynamics: kd_formalism */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

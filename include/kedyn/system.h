@@ -14,10 +14,19 @@
  * a few operations per element entry: linear in the model size, and no
  * allocation after kd_system_init. The matrices use the general band
  * storage of kedyn/integrate.h (kl = ku = the model's bandwidth).
+ *
+ * kd_system_init_formalism takes the inertia terms (M, the gyroscopic and
+ * inertia stiffness parts of C and K, the inertia loads of f) from another
+ * formalism's route instead (kedyn/formalism.h), element by element at each
+ * new frame state; elastic and geometric stiffness, damping and nodal loads
+ * are the same for every route. With the Hamilton route the system also
+ * keeps the canonical data (kd_system_canonical) for the first-order
+ * integrators of kedyn/hamilton.h.
  */
 #ifndef KEDYN_SYSTEM_H
 #define KEDYN_SYSTEM_H
 
+#include "kedyn/formalism.h"
 #include "kedyn/inertia.h"
 #include "kedyn/integrate.h"
 #include "kedyn/model.h"
@@ -46,10 +55,20 @@ typedef struct kd_system {
     double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
     double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
     int have_f_key;
+    /* another formalism's route (kd_system_init_formalism) */
+    kd_formalism formalism;           /* KD_FORMALISM_INVARIANTS: the invariants above */
+    kd_formalism_ops ops;             /* work of the route's element builds so far */
+    double* route_key;                /* (nbody x 12) omega_L, eps_L, a_O,L - R^T g, v_O,L of the
+                                         last route assembly (into C_last, K_last, f_inertia) */
+    int have_route_key;
+    kd_gband Pd, dPd;                 /* Hamilton: sum of element Pd and its time rate */
+    double *p0, *dp0;                 /* Hamilton: (n) momenta of the zero state and their rate */
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */
 kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err);
+/* The same with the inertia terms from formalism f's route. */
+kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err);
 void kd_system_free(kd_system* s);
 
 /* Evaluate every body's frame at t (done by the callbacks too). */
@@ -58,6 +77,17 @@ void kd_system_frames(kd_system* s, double t);
 /* kd_ode2 callbacks (ctx = kd_system*): C(t), K(t); f(t). */
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
 int kd_system_force(void* ctx, double t, double* f);
+
+/* Forget the cached matrices and loads: the next evaluation assembles them
+ * anew (for timing an assembly). */
+void kd_system_invalidate(kd_system* s);
+
+/* Hamilton's canonical data at t (system initialised with
+ * KD_FORMALISM_HAMILTON): the momenta p = M q' + Pd q + p0 and the explicit
+ * rates dPd, dp0 (theory.md sec. 4). Pointers into s, valid until the next
+ * evaluation. */
+void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_gband** dPd, const double** p0,
+                         const double** dp0);
 
 /* A kd_ode2 describing the system (M, band, callbacks). */
 kd_ode2 kd_system_ode(kd_system* s);

@@ -12,6 +12,7 @@ int cmd_run(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
+int cmd_compare(int argc, char** argv);
 
 /* Print "FILE:LINE:COL: error: MSG" to stderr and return the exit code of
  * the error's status. */

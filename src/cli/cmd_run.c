@@ -63,8 +63,9 @@ static void print_stability(const kd_analysis_report* a) {
 }
 
 static void print_dynamics(const kd_analysis_report* a) {
-    printf("dynamics: %ld steps to t = %g s, %ld factorisations, %.3f s -> %s\n", a->dynamics.steps,
-           a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->nfiles ? a->files[0] : "");
+    printf("dynamics: %ld steps to t = %g s, %ld factorisations, %.3f s%s%s -> %s\n", a->dynamics.steps,
+           a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->formalism ? ", formalism " : "",
+           a->formalism ? kd_formalism_name((kd_formalism)a->formalism) : "", a->nfiles ? a->files[0] : "");
 }
 
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
@@ -118,6 +119,7 @@ int cmd_run(int argc, char** argv) {
     const char* model = NULL;
     const char* outdir = NULL;
     cli_run_opts o = {0, 0};
+    int formalism = -1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
@@ -126,11 +128,16 @@ int cmd_run(int argc, char** argv) {
         } else if (strcmp(argv[i], "--report") == 0) {
             o.report = 1;
         } else if (strcmp(argv[i], "--formalism") == 0) {
-            fprintf(stderr, "kedyn: --formalism: kedyn %s has no analysis that depends on the formalism\n",
-                    KD_VERSION_STRING);
-            return EXIT_USAGE;
+            kd_formalism f;
+            if (i + 1 >= argc || kd_formalism_parse(argv[i + 1], &f) != 0) {
+                fprintf(stderr, "kedyn: --formalism must be one of: invariants, lagrange, kane, gibbs-appell, "
+                                "hamilton\n");
+                return EXIT_USAGE;
+            }
+            formalism = (int)f;
+            i++;
         } else if (argv[i][0] == '-' || model) {
-            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n",
+            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n",
                     argv[i]);
             return EXIT_USAGE;
         } else {
@@ -138,13 +145,15 @@ int cmd_run(int argc, char** argv) {
         }
     }
     if (!model) {
-        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report]\n");
+        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n");
         return EXIT_USAGE;
     }
     kd_error err;
     kd_error_clear(&err);
     kd_desc* d = NULL;
     if (kd_load_yaml_file(model, &d, &err)) return cli_report_error(&err);
+    /* --formalism: every dynamics analysis takes that route (kedyn/formalism.h) */
+    for (int k = 0; formalism >= 0 && k < d->nanalyses; k++) kd_analysis_use_formalism(&d->analyses[k], (kd_formalism)formalism);
     char defdir[1024];
     if (!outdir) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kedyn/element.h"
+#include "kedyn/formalism.h"
 #include "kedyn/integrate.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
@@ -308,7 +309,12 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
     }
     case KD_ANALYSIS_DYNAMICS: {
         const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
-                          a->integrator == KD_INT_GENERALIZED_ALPHA;
+                          a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+        const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+        if (a->formalism < 0 || a->formalism >= KD_FORMALISM_COUNT) return FAIL(a->loc, "dynamics: unknown formalism");
+        if (canonical != (a->formalism == KD_FORMALISM_HAMILTON))
+            return FAIL(a->loc, "dynamics: the hamilton formalism and the integrators hamilton-cvode and "
+                                "implicit-midpoint go together (Hamilton's canonical equations in (q, p))");
         if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "dynamics: t_end must be positive (got %g)", a->t_end);
         if (fixed && !positive(a->dt)) return FAIL(a->loc, "dynamics: dt must be positive (got %g)", a->dt);
         if (!fixed && !(isfinite(a->dt) && a->dt >= 0)) return FAIL(a->loc, "dynamics: dt must be >= 0 (got %g)", a->dt);

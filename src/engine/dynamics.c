@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kedyn/analysis.h"
+#include "kedyn/hamilton.h"
 
 typedef struct dyn_ctx {
     kd_system* s;
@@ -86,7 +87,7 @@ static kd_status static_state(kd_system* s, double* q, kd_error* err) {
 kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
                           kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err) {
     kd_system s;
-    kd_status st = kd_system_init(&s, m, err);
+    kd_status st = kd_system_init_formalism(&s, m, (kd_formalism)ad->formalism, err);
     if (st) return st;
     const int n = s.n;
     dyn_ctx d;
@@ -120,7 +121,10 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dyna
         o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;
         o.output_every = ad->output_every;
         const kd_ode2 ode = kd_system_ode(&s);
-        st = kd_integrate(&ode, &o, q0, q0 + n, on_output, &d, stats, err);
+        if (o.method == KD_INT_HAMILTON_CVODE || o.method == KD_INT_IMPLICIT_MIDPOINT)
+            st = kd_hamilton_integrate(&s, &o, q0, q0 + n, on_output, &d, stats, err);
+        else
+            st = kd_integrate(&ode, &o, q0, q0 + n, on_output, &d, stats, err);
     }
     kd_gband_free(&d.C);
     kd_gband_free(&d.K);

@@ -209,6 +209,9 @@ kd_status kd_integrate(const kd_ode2* sys, const kd_integrate_opts* o, const dou
     if (!fixed_step(o->method) && !(o->rtol > 0 && o->atol > 0 && o->dt >= 0))
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "rtol and atol must be positive and dt >= 0");
     if (o->output_every < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "output_every must be >= 1");
+    if (o->method == KD_INT_HAMILTON_CVODE || o->method == KD_INT_IMPLICIT_MIDPOINT)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "Hamilton's canonical integrators need the system's momenta (kd_hamilton_integrate)");
     if (fixed_step(o->method)) return alpha_family(sys, o, q0, v0, output, output_ctx, stats, err);
     return kd_integrate_sundials(sys, o, q0, v0, output, output_ctx, stats, err);
 }

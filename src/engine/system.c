@@ -16,8 +16,15 @@ static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int
     }
 }
 
+static void route_frame_state(const kd_system* s, int b, kd_frame_state* fs);
+
 kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
+    return kd_system_init_formalism(s, m, KD_FORMALISM_INVARIANTS, err);
+}
+
+kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err) {
     memset(s, 0, sizeof(*s));
+    s->formalism = f;
     s->m = m;
     s->n = m->neq;
     s->kd = m->bandwidth;
@@ -34,21 +41,38 @@ kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
     s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
     s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
     s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
-    if (st || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
+    s->route_key = calloc((size_t)(12 * m->nbody), sizeof(double));
+    if (f == KD_FORMALISM_HAMILTON) {
+        if (!st) st = kd_gband_init(&s->Pd, s->n, s->kd, s->kd);
+        if (!st) st = kd_gband_init(&s->dPd, s->n, s->kd, s->kd);
+        s->p0 = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
+        s->dp0 = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
+        if (!s->p0 || !s->dp0) st = KD_ERR_NOMEM;
+    }
+    if (st || !s->route_key || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
         !s->f_key) {
         kd_system_free(s);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
     }
     for (int b = 0; b < m->nbody; b++) s->motion[b] = &m->body[b].motion;
 
-    /* Constant matrices: mass, elastic stiffness, Rayleigh damping. */
-    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    /* Constant matrices: mass (from the route's own quadrature when another
+     * formalism is chosen), elastic stiffness, Rayleigh damping. */
+    kd_element_eqs eq_scratch;
+    double* me = eq_scratch.m;
+    if (f != KD_FORMALISM_INVARIANTS) kd_system_frames(s, 0.0);
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
         const int n = kd_model_elem_eqs(m, e, eqs);
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const kd_body* body = &m->body[m->elem_body[e]];
-        kd_element_mass(p, me);
+        if (f == KD_FORMALISM_INVARIANTS) {
+            kd_element_mass(p, me);
+        } else {
+            kd_frame_state fs;
+            route_frame_state(s, m->elem_body[e], &fs);
+            kd_formalism_element(f, p, m->elem_s0[e], &fs, &eq_scratch, &s->ops);
+        }
         scatter(&s->M, 1.0, me, eqs, n);
         scatter(&s->K0, 1.0, p->k, eqs, n);
         if (body->damp_alpha > 0) scatter(&s->Cd, body->damp_alpha, me, eqs, n);
@@ -71,6 +95,11 @@ void kd_system_free(kd_system* s) {
     free(s->qs0);
     free(s->f_inertia);
     free(s->f_key);
+    free(s->route_key);
+    kd_gband_free(&s->Pd);
+    kd_gband_free(&s->dPd);
+    free(s->p0);
+    free(s->dp0);
     memset(s, 0, sizeof(*s));
 }
 
@@ -110,6 +139,10 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
         for (int dof = 0; dof < pr->ndof; dof++) qs[dof] += coef * pr->s_i[i][dof];
     }
     cached_for[p] = b + 1;
+    /* work of the invariants route (as kd_invariants_element counts it) */
+    const int nn = pr->ndof * pr->ndof;
+    s->ops.elements++;
+    s->ops.flops += (double)pr->ncomp * pr->ncomp * nn * 6.0 + 2.0 * nn + 30.0 * pr->ndof;
     return &s->terms[p];
 }
 
@@ -129,6 +162,111 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     return same;
 }
 
+/* The geometric stiffness of element e in its body's frame: k_g = sum_k
+ * p_k g_k with P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5).
+ * Returns 0 when the element has none. */
+static int geometric_stiffness(const kd_system* s, int e, double* kg) {
+    const kd_model* m = s->m;
+    const int b = m->elem_body[e];
+    const kd_body* body = &m->body[b];
+    const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+    if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) return 0;
+    double a[3];
+    effective_acceleration(s, b, a);
+    const double* w = s->frame[b].omega_L;
+    const double om2 = w[1] * w[1] + w[2] * w[2];
+    const double* pc = &m->elem_axial[6 * e];
+    const double pk[3] = {a[0] * pc[0] + om2 * pc[3] + body->preload, a[0] * pc[1] + om2 * pc[4],
+                          a[0] * pc[2] + om2 * pc[5]};
+    const int nn = pr->ndof * pr->ndof;
+    for (int i = 0; i < nn; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
+    return 1;
+}
+
+/* The frame state of body b for a formalism route (local components). */
+static void route_frame_state(const kd_system* s, int b, kd_frame_state* fs) {
+    const kd_frame* f = &s->frame[b];
+    const double* g = s->m->gravity;
+    for (int i = 0; i < 3; i++) {
+        fs->omega[i] = f->omega_L[i], fs->eps[i] = f->eps_L[i];
+        fs->v[i] = f->vO_L[i], fs->a[i] = f->aO_L[i];
+        fs->g[i] = f->R[i] * g[0] + f->R[3 + i] * g[1] + f->R[6 + i] * g[2];
+    }
+}
+
+/* f[eqs] += s * v over the element's free DOFs. */
+static void scatter_vector(double* f, double sc, const double* v, const int* eqs, int n) {
+    for (int a = 0; a < n; a++)
+        if (eqs[a] >= 0) f[eqs[a]] += sc * v[a];
+}
+
+/* C_last, K_last and f_inertia (and Hamilton's canonical data) from the
+ * chosen formalism's route, element by element, when a frame state changed
+ * since the last assembly. */
+static void route_assemble(kd_system* s) {
+    const kd_model* m = s->m;
+    int same = s->have_route_key;
+    for (int b = 0; b < m->nbody; b++) {
+        double k[12];
+        memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
+        memcpy(k + 3, s->frame[b].eps_L, 3 * sizeof(double));
+        effective_acceleration(s, b, k + 6);
+        memcpy(k + 9, s->frame[b].vO_L, 3 * sizeof(double));
+        if (memcmp(k, s->route_key + 12 * b, sizeof(k)) != 0) same = 0;
+        memcpy(s->route_key + 12 * b, k, sizeof(k));
+    }
+    s->have_route_key = 1;
+    if (same) return;
+    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
+    const int ham = s->formalism == KD_FORMALISM_HAMILTON;
+    memcpy(s->C_last.ab, s->Cd.ab, nab * sizeof(double));
+    memcpy(s->K_last.ab, s->K0.ab, nab * sizeof(double));
+    memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
+    if (ham) {
+        kd_gband_zero(&s->Pd);
+        kd_gband_zero(&s->dPd);
+        memset(s->p0, 0, sizeof(double) * (size_t)s->n);
+        memset(s->dp0, 0, sizeof(double) * (size_t)s->n);
+    }
+    kd_element_eqs eq;
+    kd_canonical_eqs can;
+    double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    for (int e = 0; e < m->nelem; e++) {
+        const int b = m->elem_body[e];
+        const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        kd_frame_state fs;
+        route_frame_state(s, b, &fs);
+        if (ham) {
+            /* the canonical data, and the second-order form from it
+             * (kedyn/formalism.h, kd_canonical_eqs) */
+            kd_hamilton_canonical(pr, m->elem_s0[e], &fs, &can, &s->ops);
+            for (int i = 0; i < n * n; i++) eq.c[i] = can.Pd[i] - can.Rv[i], eq.k[i] = can.dPd[i] - can.Rd[i];
+            for (int a = 0; a < n; a++) eq.q[a] = can.r0[a] - can.dp0[a];
+            scatter(&s->Pd, 1.0, can.Pd, eqs, n);
+            scatter(&s->dPd, 1.0, can.dPd, eqs, n);
+            scatter_vector(s->p0, 1.0, can.p0, eqs, n);
+            scatter_vector(s->dp0, 1.0, can.dp0, eqs, n);
+        } else {
+            kd_formalism_element(s->formalism, pr, m->elem_s0[e], &fs, &eq, &s->ops);
+        }
+        scatter(&s->C_last, 1.0, eq.c, eqs, n);
+        scatter(&s->K_last, 1.0, eq.k, eqs, n);
+        scatter_vector(s->f_inertia, 1.0, eq.q, eqs, n);
+        if (geometric_stiffness(s, e, kg)) scatter(&s->K_last, 1.0, kg, eqs, n);
+    }
+}
+
+void kd_system_invalidate(kd_system* s) { s->have_key = s->have_f_key = s->have_route_key = 0; }
+
+void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_gband** dPd, const double** p0,
+                         const double** dp0) {
+    kd_system_frames(s, t);
+    route_assemble(s);
+    *Pd = &s->Pd, *dPd = &s->dPd, *p0 = s->p0, *dp0 = s->dp0;
+}
+
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
     kd_system* s = ctx;
     const kd_model* m = s->m;
@@ -137,7 +275,8 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
     *changed = !same;
 
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
-    if (same) {  /* same frames: the matrices of the last call */
+    if (s->formalism != KD_FORMALISM_INVARIANTS) route_assemble(s);
+    if (same || s->formalism != KD_FORMALISM_INVARIANTS) {  /* same frames: the matrices of the last call */
         memcpy(C->ab, s->C_last.ab, nab * sizeof(double));
         memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
         return 0;
@@ -148,25 +287,13 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
     double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     for (int e = 0; e < m->nelem; e++) {
         const int b = m->elem_body[e], p = m->elem_prop[e];
-        const kd_body* body = &m->body[b];
-        const kd_element_props* pr = &m->prop[p];
         int eqs[KD_ELEM_DOF_MAX];
         const int n = kd_model_elem_eqs(m, e, eqs);
         const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
         scatter(C, 1.0, it->c, eqs, n);
         scatter(K, 1.0, it->k_eps, eqs, n);
         scatter(K, 1.0, it->k_omega, eqs, n);
-        if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) continue;
-        /* k_g = sum_k p_k g_k, P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5) */
-        double a[3];
-        effective_acceleration(s, b, a);
-        const double* w = s->frame[b].omega_L;
-        const double om2 = w[1] * w[1] + w[2] * w[2];
-        const double* pc = &m->elem_axial[6 * e];
-        const double pk[3] = {a[0] * pc[0] + om2 * pc[3] + body->preload, a[0] * pc[1] + om2 * pc[4],
-                              a[0] * pc[2] + om2 * pc[5]};
-        for (int i = 0; i < n * n; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
-        scatter(K, 1.0, kg, eqs, n);
+        if (geometric_stiffness(s, e, kg)) scatter(K, 1.0, kg, eqs, n);
     }
     memcpy(s->C_last.ab, C->ab, nab * sizeof(double));
     memcpy(s->K_last.ab, K->ab, nab * sizeof(double));
@@ -178,7 +305,9 @@ int kd_system_force(void* ctx, double t, double* f) {
     const kd_model* m = s->m;
     kd_system_frames(s, t);
     /* reassemble the inertia loads only when a frame changed */
-    if (!frames_unchanged(s, s->f_key, &s->have_f_key)) {
+    if (s->formalism != KD_FORMALISM_INVARIANTS) {
+        route_assemble(s);
+    } else if (!frames_unchanged(s, s->f_key, &s->have_f_key)) {
         memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
         for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
         for (int e = 0; e < m->nelem; e++) {

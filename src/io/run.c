@@ -117,8 +117,9 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
 }
 
 static const char* integrator_name(int i) {
-    static const char* const names[] = {"newmark", "hht", "generalized-alpha", "cvode-bdf", "cvode-adams", "arkode-rk"};
-    return i >= 0 && i < 6 ? names[i] : "?";
+    static const char* const names[] = {"newmark",   "hht",       "generalized-alpha", "cvode-bdf",
+                                        "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
+    return i >= 0 && i < 8 ? names[i] : "?";
 }
 
 static void write_analysis(FILE* fp, const kd_analysis_report* a) {
@@ -129,9 +130,9 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     }
     if (a->status == KD_OK) write_results(fp, a);
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
-        fprintf(fp, ", \"integrator\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, \"steps\": %ld, "
-                    "\"factorizations\": %ld",
-                integrator_name(a->integrator), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
+        fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
+                    "\"steps\": %ld, \"factorizations\": %ld",
+                integrator_name(a->integrator), kd_formalism_name((kd_formalism)a->formalism), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
                 a->dynamics.factorizations);
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {
@@ -318,6 +319,7 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
     result_file(outdir, "dynamics", ordinal, a, path, sizeof(path));
     a->t_end = ad->t_end;
     a->integrator = ad->integrator;
+    a->formalism = ad->formalism;
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;

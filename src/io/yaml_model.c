@@ -15,6 +15,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "kedyn/formalism.h"
 #include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
 
@@ -613,7 +614,8 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     static const char* const types[] = {"modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics",
                                         "modes_along_motion", "sweep"};
     static const char* const solvers[] = {"auto", "dense", "lanczos"};
-    static const char* const integrators[] = {"newmark", "hht", "generalized-alpha", "cvode-bdf", "cvode-adams", "arkode-rk"};
+    static const char* const integrators[] = {"newmark",   "hht",       "generalized-alpha", "cvode-bdf",
+                                              "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
     node_t* tn = NULL;
     if (v->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
@@ -674,8 +676,24 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
             (st = get_number(ld, te, "t_end", &a->t_end)))
             return st;
         a->integrator = KD_INT_GENERALIZED_ALPHA;
-        if ((x = field_value(f, "integrator")) && (st = get_choice(ld, x, "integrator", integrators, 6, &a->integrator)))
-            return st;
+        node_t* integ = field_value(f, "integrator");
+        if (integ && (st = get_choice(ld, integ, "integrator", integrators, 8, &a->integrator))) return st;
+        /* the route of the inertia terms (kedyn/formalism.h); Hamilton's goes
+         * with the canonical integrators, and they with it */
+        const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+        if ((x = field_value(f, "formalism"))) {
+            static const char* const formalisms[] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton"};
+            if ((st = get_choice(ld, x, "formalism", formalisms, KD_FORMALISM_COUNT, &a->formalism))) return st;
+            if (a->formalism == KD_FORMALISM_HAMILTON && !integ) a->integrator = KD_INT_HAMILTON_CVODE;
+            else if (a->formalism == KD_FORMALISM_HAMILTON && !canonical)
+                return fail(ld, integ, "the hamilton formalism integrates the canonical equations: integrator must be "
+                                       "hamilton-cvode or implicit-midpoint");
+            else if (a->formalism != KD_FORMALISM_HAMILTON && canonical)
+                return fail(ld, integ, "integrator '%s' integrates Hamilton's canonical equations: it needs "
+                                       "formalism: hamilton", integrators[a->integrator]);
+        } else if (canonical) {
+            a->formalism = KD_FORMALISM_HAMILTON;
+        }
         struct { const char* key; double* dst; } nums[] = {
             {"dt", &a->dt}, {"dt_max", &a->dt_max}, {"rtol", &a->rtol}, {"atol", &a->atol}, {"rho_inf", &a->rho_inf},
             {"alpha", &a->hht_alpha}, {"beta", &a->newmark_beta}, {"gamma", &a->newmark_gamma}};
@@ -685,9 +703,6 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
         if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
         static const char* const initials[] = {"zero", "static"};
         if ((x = field_value(f, "initial")) && (st = get_choice(ld, x, "initial", initials, 2, &a->initial_static))) return st;
-        if ((x = field_value(f, "formalism")))
-            return fail(ld, x, "formalisms are not selectable in this version of kedyn (the equations are assembled "
-                               "from the element invariants)");
         return KD_OK;
     }
     }

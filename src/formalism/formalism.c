@@ -1,0 +1,64 @@
+/* The formalism interface: names, dispatch, and the invariants route
+ * expressed in it (kedyn/formalism.h). */
+#include <string.h>
+
+#include "kedyn/formalism.h"
+#include "kedyn/inertia.h"
+#include "kedyn/integrate.h"
+
+static const char* const names[KD_FORMALISM_COUNT] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton"};
+
+const char* kd_formalism_name(kd_formalism f) { return (unsigned)f < KD_FORMALISM_COUNT ? names[f] : "?"; }
+
+int kd_formalism_parse(const char* name, kd_formalism* f) {
+    for (int i = 0; i < KD_FORMALISM_COUNT; i++)
+        if (name && strcmp(name, names[i]) == 0) {
+            *f = (kd_formalism)i;
+            return 0;
+        }
+    return -1;
+}
+
+void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f) {
+    if (a->type != KD_ANALYSIS_DYNAMICS) return;
+    const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
+                      a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+    if (f == KD_FORMALISM_HAMILTON)
+        a->integrator = fixed ? KD_INT_IMPLICIT_MIDPOINT : KD_INT_HAMILTON_CVODE;
+    else if (a->integrator == KD_INT_HAMILTON_CVODE)
+        a->integrator = KD_INT_CVODE_BDF;
+    else if (a->integrator == KD_INT_IMPLICIT_MIDPOINT)
+        a->integrator = KD_INT_GENERALIZED_ALPHA;
+    a->formalism = f;
+}
+
+void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+                           kd_formalism_ops* ops) {
+    /* theory.md sec. 3: combinations of the invariants; gravity as a frame
+     * acceleration -g */
+    kd_inertia_terms t;
+    const double a[3] = {fs->a[0] - fs->g[0], fs->a[1] - fs->g[1], fs->a[2] - fs->g[2]};
+    kd_inertia_terms_eval(p, s0, fs->omega, fs->eps, a, &t);
+    const int n = p->ndof, nn = n * n;
+    out->n = n;
+    kd_element_mass(p, out->m);
+    for (int i = 0; i < nn; i++) out->c[i] = t.c[i], out->k[i] = t.k_eps[i] + t.k_omega[i];
+    for (int i = 0; i < n; i++) out->q[i] = -t.q[i];
+    if (ops) {
+        ops->elements++;
+        ops->flops += (double)p->ncomp * p->ncomp * nn * 6.0 + 2.0 * nn + 30.0 * n;
+    }
+}
+
+void kd_formalism_element(kd_formalism f, const kd_element_props* p, double s0, const kd_frame_state* fs,
+                          kd_element_eqs* out, kd_formalism_ops* ops) {
+    switch (f) {
+    case KD_FORMALISM_LAGRANGE: kd_lagrange_element(p, s0, fs, out, ops); return;
+    case KD_FORMALISM_KANE: kd_kane_element(p, s0, fs, out, ops); return;
+    case KD_FORMALISM_GIBBS_APPELL: kd_gibbs_appell_element(p, s0, fs, out, ops); return;
+    case KD_FORMALISM_HAMILTON: kd_hamilton_element(p, s0, fs, out, ops); return;
+    case KD_FORMALISM_INVARIANTS:
+    case KD_FORMALISM_COUNT: break;
+    }
+    kd_invariants_element(p, s0, fs, out, ops);
+}
