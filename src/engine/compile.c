@@ -343,7 +343,8 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
     for (int b = 0; b < m->nbody && !st; b++)
         if (m->body[b].type == KD_BODY_BEAM) st = axial_force_cases(m, b);
 
-    if (st == KD_OK && m->neq == 0) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");
+    /* A rigid mechanism has no nodal DOF; its coordinates live in kd_mech (kedyn/mech.h). */
+    if (st == KD_OK && m->neq == 0 && !kd_desc_is_mechanism(d)) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");
     if (st) {
         if (st == KD_ERR_NOMEM) kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
         kd_model_free(&m);

@@ -1,0 +1,149 @@
+/* Kinematic analysis of a mechanism (theory.md sec. 6):
+ *
+ *     position:      Phi(q, t) = 0            Newton-Raphson
+ *     velocity:      Phi_q q' = -Phi_t
+ *     acceleration:  Phi_q q'' = gamma
+ *
+ * Each linear solve is a minimum-norm least-squares solve by the SVD
+ * (LAPACK dgelss): consistent redundant constraints are handled, and the
+ * singular values give the condition number of Phi_q at every step, by which
+ * dead-centre and locking positions are detected and reported. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mech_internal.h"
+
+#define NEWTON_MAX 50
+#define LSQ_RCOND 1e-12
+
+/* Solve Phi_q x = b (b in w->rhs, x back in w->rhs[0..n)); returns the rank
+ * and the condition number on the expected rank. */
+static int solve_jac(const kd_mech* m, kd_mech_work* w, double* cond) {
+    kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
+    int rank = 0;
+    if (kd_mech_lsq(w, m->nc, m->n, w->A, w->ld_A, w->rhs, LSQ_RCOND, w->s, &rank)) return -1;
+    const int ns = m->nc < m->n ? m->nc : m->n;
+    const int r0 = w->rank_expected > 0 ? w->rank_expected : rank;
+    *cond = kd_mech_cond(w->s, ns, r0 > rank ? ns + 1 : r0);
+    return rank;
+}
+
+static double inf_norm(const double* v, int n) {
+    double x = 0.0;
+    for (int i = 0; i < n; i++) x = fmax(x, fabs(v[i]));
+    return x;
+}
+
+kd_status kd_mech_solve_position(const kd_mech* m, kd_mech_work* w, double t, double* q, kd_mech_kin_info* info,
+                                 kd_error* err) {
+    const double tol = 1e-11 * (1.0 + m->length_scale);
+    kd_mech_kin_info local;
+    if (!info) info = &local;
+    memset(info, 0, sizeof(*info));
+    for (int it = 0; it <= NEWTON_MAX; it++) {
+        kd_mech_phi(m, t, q, w->phi);
+        info->residual = inf_norm(w->phi, m->nc);
+        info->iterations = it;
+        kd_mech_jacobian(m, t, q, w->jac);
+        for (int r = 0; r < m->nc; r++) w->rhs[r] = -w->phi[r];
+        for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
+        info->rank = solve_jac(m, w, &info->cond);
+        if (info->rank < 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+        if (info->residual <= tol) return KD_OK;
+        if (it == NEWTON_MAX || !isfinite(info->residual)) break;
+        /* limit the step: an angle change of at most 0.5 rad per iteration */
+        double scale = 1.0;
+        for (int b = 0; b < m->nbody; b++) scale = fmin(scale, 0.5 / fmax(fabs(w->rhs[3 * b + 2]), 1e-300));
+        for (int i = 0; i < m->n; i++) q[i] += scale * w->rhs[i];
+    }
+    return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                        "no assembly at t = %g s: Newton-Raphson did not converge (|Phi| = %.3g after %d iterations, "
+                        "condition number of Phi_q %.3g); the mechanism cannot reach this position (locking or "
+                        "limit position?)",
+                        t, info->residual, NEWTON_MAX, info->cond);
+}
+
+kd_status kd_mech_solve_velocity(const kd_mech* m, kd_mech_work* w, double t, const double* q, double* qd,
+                                 kd_error* err) {
+    kd_mech_jacobian(m, t, q, w->jac);
+    kd_mech_phi_t(m, t, q, w->phi);
+    for (int r = 0; r < m->nc; r++) w->rhs[r] = -w->phi[r];
+    for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
+    double cond;
+    if (solve_jac(m, w, &cond) < 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+    memcpy(qd, w->rhs, sizeof(double) * (size_t)m->n);
+    return KD_OK;
+}
+
+kd_status kd_mech_solve_acceleration(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
+                                     double* qdd, kd_error* err) {
+    kd_mech_jacobian(m, t, q, w->jac);
+    kd_mech_gamma(m, t, q, qd, w->rhs);
+    for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
+    double cond;
+    if (solve_jac(m, w, &cond) < 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+    memcpy(qdd, w->rhs, sizeof(double) * (size_t)m->n);
+    return KD_OK;
+}
+
+kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double cond_max, kd_mech_sink sink, void* ctx,
+                             kd_mech_kin_stats* stats, kd_error* err) {
+    memset(stats, 0, sizeof(*stats));
+    stats->t_reached = NAN;
+    kd_mech_work* w = kd_mech_work_new(m);
+    double* q = w ? calloc((size_t)(3 * m->n + 3), sizeof(double)) : NULL;
+    if (!q) {
+        kd_mech_work_free(&w);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    double *qd = q + m->n + 1, *qdd = qd + m->n + 1;
+    memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
+    kd_mech_kin_info info;
+    kd_status st = kd_mech_solve_position(m, w, 0.0, q, &info, err);
+    if (st) {
+        kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                     "assembly failed: the initial guess does not converge to a position satisfying the joints and "
+                     "drivers at t = 0 (|Phi| = %.3g); check the bodies' position and angle", info.residual);
+    }
+    /* A kinematic analysis needs every DOF driven. */
+    kd_mech_mobility mob;
+    if (!st) st = kd_mech_mobility_at(m, 0.0, q, &mob, err);
+    if (!st && mob.dof_undriven > 0)
+        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                          "kinematics needs one driver per degree of freedom: the mechanism has %d DOF and %d of them "
+                          "are not driven",
+                          mob.dof, mob.dof_undriven);
+    if (!st) w->rank_expected = mob.rank;
+    const double h = t_end / steps;
+    for (int k = 0; k <= steps && !st; k++) {
+        const double t = k * h;
+        if (k > 0) {
+            /* predictor: second-order Taylor step from the previous solution */
+            for (int i = 0; i < m->n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            st = kd_mech_solve_position(m, w, t, q, &info, err);
+            if (st) break;
+        }
+        if (info.cond > cond_max || info.rank < w->rank_expected) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above cond_max "
+                              "%.3g; rank %d of %d): a dead-centre or locking position, where velocities and "
+                              "accelerations are not determined by the drivers",
+                              t, info.cond, cond_max, info.rank, w->rank_expected);
+            break;
+        }
+        if ((st = kd_mech_solve_velocity(m, w, t, q, qd, err)) || (st = kd_mech_solve_acceleration(m, w, t, q, qd, qdd, err)))
+            break;
+        if (info.cond > stats->cond_max) stats->cond_max = info.cond, stats->t_cond_max = t;
+        if (info.iterations > stats->newton_max) stats->newton_max = info.iterations;
+        stats->steps++;
+        stats->t_reached = t;
+        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
+            st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "writing the results failed at t = %g s", t);
+            break;
+        }
+    }
+    free(q);
+    kd_mech_work_free(&w);
+    return st;
+}
