@@ -9,6 +9,7 @@
  * singular values give the condition number of Phi_q at every step, by which
  * dead-centre and locking positions are detected and reported. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,13 +117,20 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
                           mob.dof, mob.dof_undriven);
     if (!st) w->rank_expected = mob.rank;
     const double h = t_end / steps;
+    double prev_cond = info.cond;
     for (int k = 0; k <= steps && !st; k++) {
         const double t = k * h;
         if (k > 0) {
             /* predictor: second-order Taylor step from the previous solution */
             for (int i = 0; i < m->n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
             st = kd_mech_solve_position(m, w, t, q, &info, err);
-            if (st) break;
+            if (st) {
+                const size_t len = strlen(err->msg);
+                snprintf(err->msg + len, sizeof(err->msg) - len,
+                         "; the last position solved, at t = %g s, had condition number %.3g", stats->t_reached,
+                         prev_cond);
+                break;
+            }
         }
         if (info.cond > cond_max || info.rank < w->rank_expected) {
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
@@ -134,6 +142,7 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
         }
         if ((st = kd_mech_solve_velocity(m, w, t, q, qd, err)) || (st = kd_mech_solve_acceleration(m, w, t, q, qd, qdd, err)))
             break;
+        prev_cond = info.cond;
         if (info.cond > stats->cond_max) stats->cond_max = info.cond, stats->t_cond_max = t;
         if (info.iterations > stats->newton_max) stats->newton_max = info.iterations;
         stats->steps++;
