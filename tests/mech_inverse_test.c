@@ -332,12 +332,42 @@ static void test_slider_crank_power(void** state) {
     kd_mech_free(&m);
 }
 
+/* ---- examples: the wiper linkage (seed 003) and the wind pump (seed 004) ---- */
+
+static void test_examples_power(void** state) {
+    (void)state;
+    /* wiper: no gravity in its plane, so the motor power is dT/dt. Both
+     * examples are driven by spline tables, whose third derivative jumps at
+     * every knot: the difference quotient of T + V is then only good to
+     * about 1e-5 (with a smooth law the same balance closes to 1e-9). */
+    kd_mech* m = load_mech_file(KD_TEST_MODELS_DIR "/../../examples/wiper.yaml");
+    run r = run_new(m, 1300);
+    run_kin(&r, 1.2, 1200);
+    double tmax = 0.0;
+    for (int k = 0; k < r.count; k++) tmax = fmax(tmax, fabs(r.drive[k]));
+    const double pw = power_balance(&r), rw = route_difference(&r);
+    printf("wiper: motor torque up to %.4g N m, power balance %.2e, routes %.2e\n", tmax, pw, rw);
+    assert_true(pw < 1e-4 && rw < 1e-9);
+    run_free(&r);
+    kd_mech_free(&m);
+    /* wind pump: two drivers, gravity, spring, friction at the slide */
+    m = load_mech_file(KD_TEST_MODELS_DIR "/../../examples/wind_pump.yaml");
+    r = run_new(m, 2500);
+    run_kin(&r, 0.857, 2400);
+    const double pp = power_balance(&r), rp = route_difference(&r);
+    printf("wind pump: power balance %.2e, routes %.2e\n", pp, rp);
+    assert_true(pp < 2e-4 && rp < 1e-9);  /* 2.7e-4 with 1200 steps: it is truncation */
+    run_free(&r);
+    kd_mech_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum_closed_form),
         cmocka_unit_test(test_pendulum_small_amplitude_period),
         cmocka_unit_test(test_double_pendulum_power),
         cmocka_unit_test(test_slider_crank_power),
+        cmocka_unit_test(test_examples_power),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,9 @@
  *     pivot), reported with the time;
  *   - DOF from the rank against Grübler's count; redundant constraints named
  *     (parallelogram with a third parallel link; a disc both guided and
- *     rolling), the rolling condition phi = phi0 - x / R. */
+ *     rolling), the rolling condition phi = phi0 - x / R;
+ *   - the two-DOF wind water pump of seed 004 (examples/wind_pump.yaml)
+ *     against the closed-form kinematics of its appendix B. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -369,6 +371,56 @@ static void test_rolling_disc(void** state) {
     kd_mech_free(&m);
 }
 
+/* ---- wind water pump (seed 004): closed-form kinematics, appendix B ---- */
+
+/* Given phi1 and x_D, B = l1 (cos phi1, sin phi1) and D = (x_D, e) are known;
+ * C' closes the triangle B C' D with sides l2 and h (law of cosines), on the
+ * side of BD the assembly chose; then phi2 = angle of BC' and the lever angle
+ * follows from DC' = A(phi3) (f, g). The loop equations (A6) then hold. */
+static void test_wind_pump_closed_form(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/wind_pump.yaml", &d, &err)) fail_msg("%s", err.msg);
+    kd_mech* m = NULL;
+    assert_int_equal(kd_mech_compile(d, &m, &err), KD_OK);
+    kd_mech_mobility mob;
+    assert_int_equal(kd_mech_mobility_at(m, 0.0, m->q0, &mob, &err), KD_OK);
+    assert_int_equal(mob.dof, 2);
+    assert_int_equal(mob.gruebler, 2);
+    history h = history_new(m->n, 500);
+    kd_mech_kin_stats ks;
+    assert_int_equal(kd_mech_kinematics(m, 0.857, 400, 1e8, record, &h, &ks, &err), KD_OK);
+    const double l1 = 0.06, l2 = 0.46, f = 0.24, g = 0.07, e = 0.30, hh = sqrt(f * f + g * g), psi = atan2(g, f);
+    double side = 0.0, e2 = 0.0, e3 = 0.0, loop = 0.0;
+    for (int k = 0; k < h.count; k++) {
+        const double* q = h.q + (size_t)k * m->n;
+        /* bodies in file order: crank 0, rod 1, lever 2, weight 3, slide 4 */
+        const double p1 = q[2], xD = q[12];
+        const double B[2] = {l1 * cos(p1), l1 * sin(p1)}, D[2] = {xD, e};
+        const double bd[2] = {D[0] - B[0], D[1] - B[1]}, L = hypot(bd[0], bd[1]);
+        const double alpha = acos((l2 * l2 + L * L - hh * hh) / (2 * l2 * L));
+        if (k == 0) {  /* the branch of the assembly */
+            const double c2[2] = {cos(q[5]), sin(q[5])};
+            side = (bd[0] * c2[1] - bd[1] * c2[0]) > 0 ? 1.0 : -1.0;
+        }
+        const double phi2 = atan2(bd[1], bd[0]) + side * alpha;
+        const double C[2] = {B[0] + l2 * cos(phi2), B[1] + l2 * sin(phi2)};
+        const double phi3 = atan2(C[1] - D[1], C[0] - D[0]) - psi;
+        e2 = fmax(e2, fabs(remainder(q[5] - phi2, 2 * PI)));
+        e3 = fmax(e3, fabs(remainder(q[8] - phi3, 2 * PI)));
+        /* seed 004 (A6) in this layout: the loop A B C' D closes on (x_D, e) */
+        const double lx = l1 * cos(p1) + l2 * cos(q[5]) - hh * cos(q[8] + psi) - xD;
+        const double ly = l1 * sin(p1) + l2 * sin(q[5]) - hh * sin(q[8] + psi) - e;
+        loop = fmax(loop, fmax(fabs(lx), fabs(ly)));
+    }
+    printf("wind pump vs closed form: rod angle %.2e rad, lever angle %.2e rad, loop (A6) %.2e m\n", e2, e3, loop);
+    assert_true(e2 < 1e-9 && e3 < 1e-9 && loop < 1e-10);  /* Newton tolerance 1e-11 (1 + L) */
+    history_free(&h);
+    kd_mech_free(&m);
+    kd_desc_free(&d);
+}
+
 /* An undriven mechanism cannot be analysed kinematically: said, not guessed. */
 static void test_kinematics_needs_drivers(void** state) {
     (void)state;
@@ -426,7 +478,7 @@ int main(void) {
         cmocka_unit_test(test_four_bar_freudenstein),    cmocka_unit_test(test_four_bar_locking_reported),
         cmocka_unit_test(test_mobility_slider_crank),    cmocka_unit_test(test_redundant_parallelogram),
         cmocka_unit_test(test_rolling_disc),             cmocka_unit_test(test_kinematics_needs_drivers),
-        cmocka_unit_test(test_loader_errors),
+        cmocka_unit_test(test_loader_errors),            cmocka_unit_test(test_wind_pump_closed_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,8 +70,8 @@ static void reactions_from_lambda(const kd_mech* m, kd_mech_work* w, double t, c
     for (int d = 0; d < m->ndriver; d++) r->drive[d] = -r->lambda[m->driver[d].row];
 }
 
-kd_status kd_mech_inverse_multipliers(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
-                                      double* qdd_out, kd_mech_reactions* r, kd_error* err) {
+/* The augmented matrix into w->K and its right-hand side [Q; gamma] into w->x. */
+static void fill_augmented(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd) {
     const int n = m->n, nc = m->nc, N = n + nc;
     double* K = w->K;
     memset(K, 0, sizeof(double) * (size_t)N * N);
@@ -80,14 +80,26 @@ kd_status kd_mech_inverse_multipliers(const kd_mech* m, kd_mech_work* w, double 
     for (int row = 0; row < nc; row++)
         for (int e = m->jac_rowptr[row]; e < m->jac_rowptr[row + 1]; e++) {
             const int c = m->jac_col[e];
-            K[(size_t)c * N + n + row] = w->jac[e];  /* Phi_q below M */
+            K[(size_t)c * N + n + row] = w->jac[e];    /* Phi_q below M */
             K[(size_t)(n + row) * N + c] = w->jac[e];  /* Phi_q^T beside it */
         }
     kd_mech_force(m, t, q, qd, w->x);
     kd_mech_gamma(m, t, q, qd, w->x + n);
-    int rank = 0;
-    if (kd_mech_lsq(w, N, N, K, N, w->x, LSQ_RCOND, w->s, &rank))
-        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+}
+
+kd_status kd_mech_inverse_multipliers(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
+                                      double* qdd_out, kd_mech_reactions* r, kd_error* err) {
+    const int n = m->n, nc = m->nc, N = n + nc;
+    w->lu_valid = 0;
+    fill_augmented(m, w, t, q, qd);
+    /* LU when the augmented matrix is regular; with redundant constraints it
+     * is singular, and the minimum-norm multipliers are taken (SVD) */
+    if (LAPACKE_dgesv_work(LAPACK_COL_MAJOR, N, 1, w->K, N, w->ipiv, w->x, N) != 0) {
+        int rank = 0;
+        fill_augmented(m, w, t, q, qd);
+        if (kd_mech_lsq(w, N, N, w->K, N, w->x, LSQ_RCOND, w->s, &rank))
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+    }
     if (qdd_out) memcpy(qdd_out, w->x, sizeof(double) * (size_t)n);
     memcpy(r->lambda, w->x + n, sizeof(double) * (size_t)nc);
     reactions_from_lambda(m, w, t, q, r);
@@ -97,6 +109,7 @@ kd_status kd_mech_inverse_multipliers(const kd_mech* m, kd_mech_work* w, double 
 kd_status kd_mech_inverse_projection(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
                                      const double* qdd, kd_mech_reactions* r, kd_error* err) {
     const int n = m->n, ncj = m->nc_joint, nd = m->ndriver;
+    w->lu_valid = 0;
     kd_mech_jacobian(m, t, q, w->jac);
     /* Null space N of the joints' Phi_q: the last n - rank right singular vectors. */
     int rank = 0;

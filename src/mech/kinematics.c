@@ -13,14 +13,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lapacke.h>
+
 #include "mech_internal.h"
 
 #define NEWTON_MAX 50
 #define LSQ_RCOND 1e-12
 
+/* A square Phi_q of full rank (the usual fully driven mechanism without
+ * redundant constraints) is factorised by LU (dgetrf), its condition number
+ * estimated in the 1-norm (dgecon), and the factors are kept for the velocity
+ * and acceleration solves at the same position. */
+static int lu_path(const kd_mech* m, const kd_mech_work* w) {
+    return m->nc == m->n && w->rank_expected == m->n;
+}
+
+static int lu_factor(const kd_mech* m, kd_mech_work* w, double* cond) {
+    kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
+    const double anorm = LAPACKE_dlange_work(LAPACK_COL_MAJOR, '1', m->n, m->n, w->A, w->ld_A, w->work);
+    const lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m->n, m->n, w->A, w->ld_A, w->ipiv);
+    w->lu_valid = info == 0;
+    if (info < 0) return -1;
+    if (info > 0) {
+        *cond = INFINITY;
+        return m->n - 1;
+    }
+    double rcond = 0.0;
+    if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', m->n, w->A, w->ld_A, anorm, &rcond, w->work, w->iwork)) return -1;
+    *cond = rcond > 0 ? 1.0 / rcond : INFINITY;
+    return m->n;
+}
+
+static int lu_solve(const kd_mech* m, kd_mech_work* w) {
+    return (int)LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m->n, 1, w->A, w->ld_A, w->ipiv, w->rhs, w->ld_A);
+}
+
 /* Solve Phi_q x = b (b in w->rhs, x back in w->rhs[0..n)); returns the rank
- * and the condition number on the expected rank. */
+ * and the condition number on the expected rank. Least squares by the SVD
+ * (redundant constraints, assembly with free DOF), LU otherwise. */
 static int solve_jac(const kd_mech* m, kd_mech_work* w, double* cond) {
+    if (lu_path(m, w)) {
+        const int rank = lu_factor(m, w, cond);
+        if (rank == m->n && lu_solve(m, w)) return -1;
+        return rank;
+    }
+    w->lu_valid = 0;
     kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
     int rank = 0;
     if (kd_mech_lsq(w, m->nc, m->n, w->A, w->ld_A, w->rhs, LSQ_RCOND, w->s, &rank)) return -1;
@@ -65,27 +102,45 @@ kd_status kd_mech_solve_position(const kd_mech* m, kd_mech_work* w, double t, do
                         t, info->residual, NEWTON_MAX, info->cond);
 }
 
-kd_status kd_mech_solve_velocity(const kd_mech* m, kd_mech_work* w, double t, const double* q, double* qd,
-                                 kd_error* err) {
-    kd_mech_jacobian(m, t, q, w->jac);
+/* Solve with the rhs in w->rhs: reusing the LU factors of Phi_q at this
+ * position when `reuse` says they are current. */
+static kd_status solve_rhs(const kd_mech* m, kd_mech_work* w, double t, const double* q, int reuse, double* x,
+                           kd_error* err) {
+    for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
+    int fail;
+    if (reuse && w->lu_valid && lu_path(m, w)) {
+        fail = lu_solve(m, w) != 0;
+    } else {
+        double cond;
+        kd_mech_jacobian(m, t, q, w->jac);
+        fail = solve_jac(m, w, &cond) < 0;
+    }
+    if (fail) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+    memcpy(x, w->rhs, sizeof(double) * (size_t)m->n);
+    return KD_OK;
+}
+
+static kd_status velocity(const kd_mech* m, kd_mech_work* w, double t, const double* q, double* qd, int reuse,
+                          kd_error* err) {
     kd_mech_phi_t(m, t, q, w->phi);
     for (int r = 0; r < m->nc; r++) w->rhs[r] = -w->phi[r];
-    for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
-    double cond;
-    if (solve_jac(m, w, &cond) < 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
-    memcpy(qd, w->rhs, sizeof(double) * (size_t)m->n);
-    return KD_OK;
+    return solve_rhs(m, w, t, q, reuse, qd, err);
+}
+
+static kd_status acceleration(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
+                              double* qdd, int reuse, kd_error* err) {
+    kd_mech_gamma(m, t, q, qd, w->rhs);
+    return solve_rhs(m, w, t, q, reuse, qdd, err);
+}
+
+kd_status kd_mech_solve_velocity(const kd_mech* m, kd_mech_work* w, double t, const double* q, double* qd,
+                                 kd_error* err) {
+    return velocity(m, w, t, q, qd, 0, err);
 }
 
 kd_status kd_mech_solve_acceleration(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
                                      double* qdd, kd_error* err) {
-    kd_mech_jacobian(m, t, q, w->jac);
-    kd_mech_gamma(m, t, q, qd, w->rhs);
-    for (int r = m->nc; r < w->ld_A; r++) w->rhs[r] = 0.0;
-    double cond;
-    if (solve_jac(m, w, &cond) < 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
-    memcpy(qdd, w->rhs, sizeof(double) * (size_t)m->n);
-    return KD_OK;
+    return acceleration(m, w, t, q, qd, qdd, 0, err);
 }
 
 kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double cond_max, kd_mech_sink sink, void* ctx,
@@ -140,8 +195,8 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
                               t, info.cond, cond_max, info.rank, w->rank_expected);
             break;
         }
-        if ((st = kd_mech_solve_velocity(m, w, t, q, qd, err)) || (st = kd_mech_solve_acceleration(m, w, t, q, qd, qdd, err)))
-            break;
+        /* the last Newton iteration factorised Phi_q at this very position */
+        if ((st = velocity(m, w, t, q, qd, 1, err)) || (st = acceleration(m, w, t, q, qd, qdd, 1, err))) break;
         prev_cond = info.cond;
         if (info.cond > stats->cond_max) stats->cond_max = info.cond, stats->t_cond_max = t;
         if (info.iterations > stats->newton_max) stats->newton_max = info.iterations;

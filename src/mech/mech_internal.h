@@ -28,6 +28,8 @@ struct kd_mech_work {
     double* Q;                    /* (n) */
     double* jl;                   /* (6 nc) local Jacobian rows */
     int* ipiv;                    /* (n + nc) */
+    int* iwork;                   /* (n + nc) */
+    int lu_valid;                 /* 1: A holds the LU factors of the last Phi_q solved */
     double* work;                 /* LAPACK workspace */
     int lwork;
     int rank_expected;            /* rank of Phi_q at assembly (kinematics) */
