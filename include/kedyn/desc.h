@@ -247,6 +247,8 @@ typedef struct kd_analysis_desc {
     int output_every;
     int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
     int energy;                   /* 1: write the energy and work balance */
+    int formulation;              /* mechanisms: kd_mbs_formulation (kedyn/mbs.h), 0 = augmented */
+    int stabilization;            /* mechanisms: kd_mbs_stabilization, 0 = baumgarte */
     /* kinematics, inverse_dynamics (t_end above) */
     int steps;                    /* time steps (>= 1) */
     double cond_max;              /* condition number of Phi_q above which a position is

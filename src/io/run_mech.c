@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kedyn/atomic_file.h"
+#include "kedyn/mbs.h"
 #include "kedyn/mech.h"
 
 int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad) {
@@ -150,10 +151,12 @@ static int inv_row(void* ctx, double t, const double* q, const double* qd, const
 static void inv_header(FILE* fp, const kd_mech* m) {
     fprintf(fp, "t");
     for (int k = 0; k < m->njoint; k++) fprintf(fp, ",%s.Fx,%s.Fy,%s.M", m->joint[k].name, m->joint[k].name, m->joint[k].name);
+    /* driving torque (revolute: equal to JOINT.M) or force along the axis, by
+     * both routes */
     for (int d = 0; d < m->ndriver; d++) {
         const kd_mjoint* j = &m->joint[m->driver[d].joint];
-        const char* what = j->type == KD_JOINT_REVOLUTE ? "torque" : "force";
-        fprintf(fp, ",%s.drive_%s,%s.drive_%s_projection", j->name, what, j->name, what);
+        if (j->type == KD_JOINT_REVOLUTE) fprintf(fp, ",%s.drive_M,%s.drive_M.projection", j->name, j->name);
+        else fprintf(fp, ",%s.F,%s.F.projection", j->name, j->name);
     }
     fprintf(fp, ",E_kinetic,E_potential,P_drive\n");
 }
@@ -205,10 +208,81 @@ static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const
 
 /* ---- dynamics of a mechanism (forward solvers over kd_cms) ---------------- */
 
-static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m, kd_error* err) {
-    (void)m;
-    return kd_error_set(err, KD_ERR_INPUT, "", ad->loc,
-                        "dynamics of mechanisms (rigid bodies and joints) is not available in this version of kedyn");
+/* Forward dynamics of the mechanism (kedyn/mbs.h) from the assembled position at rest (velocities
+ * projected onto the drivers' velocity constraints); one CSV row per output instant:
+ * t, BODY.x, BODY.y, BODY.phi..., drift_position, drift_velocity, E_kinetic, W_applied,
+ * energy_balance (E_kinetic - E_kinetic(0) - W_applied: zero but for the drivers' work and the
+ * integration error). */
+typedef struct fwd_sink {
+    FILE* fp;
+    int n;
+    double T0;
+    int rows;
+} fwd_sink;
+
+static int fwd_row(void* ctx, const kd_mbs_sample* s) {
+    fwd_sink* k = ctx;
+    if (k->rows++ == 0) k->T0 = s->kinetic;
+    fprintf(k->fp, "%.10g", s->t);
+    for (int i = 0; i < k->n; i++) fprintf(k->fp, ",%.12e", s->q[i]);
+    fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.6e\n", s->drift_pos, s->drift_vel, s->kinetic, s->work,
+            s->kinetic - k->T0 - s->work);
+    return ferror(k->fp) != 0;
+}
+
+static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
+                                   kd_analysis_report* a, kd_error* err) {
+    /* integrators: the default fixed-step choice means classical Runge-Kutta, cvode-* CVODE */
+    if (ad->integrator != KD_INT_GENERALIZED_ALPHA && ad->integrator != KD_INT_CVODE_BDF &&
+        ad->integrator != KD_INT_CVODE_ADAMS)
+        return kd_error_set(err, KD_ERR_INPUT, "", ad->loc,
+                            "mechanism dynamics integrates with fixed-step Runge-Kutta (integrator omitted) or "
+                            "CVODE (integrator: cvode-bdf)");
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.formulation = (kd_mbs_formulation)ad->formulation;
+    o.stabilization = (kd_mbs_stabilization)ad->stabilization;
+    o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
+    o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
+    o.dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
+    a->integrator = ad->integrator;
+    /* assembled initial position, at rest */
+    kd_mech_work* w = kd_mech_work_new(m);
+    double* q = malloc(sizeof(double) * (size_t)(2 * m->n + 1));
+    kd_status st = w && q ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st) {
+        memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
+        memset(q + m->n, 0, sizeof(double) * (size_t)m->n);
+        st = kd_mech_solve_position(m, w, 0.0, q, NULL, err);
+    }
+    char path[1200];
+    kd_atomic_file f;
+    if (!st) {
+        result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
+        st = kd_atomic_open(&f, path, err);
+        if (!st) {
+            static const char* const names[3] = {"x", "y", "phi"};
+            fprintf(f.fp, "t");
+            for (int b = 0; b < m->nbody; b++)
+                for (int c = 0; c < 3; c++) fprintf(f.fp, ",%s.%s", m->body_name[b], names[c]);
+            fprintf(f.fp, ",drift_position,drift_velocity,E_kinetic,W_applied,energy_balance\n");
+            kd_cms cms;
+            kd_mech_cms(m, &cms);
+            fwd_sink k = {f.fp, m->n, 0, 0};
+            kd_mbs_stats ms;
+            st = kd_mbs_forward(&cms, &o, q, q + m->n, fwd_row, &k, &ms, err);
+            a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
+            a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
+            a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
+            st = finish_file(&f, st, a, err);
+            if (!st && (ms.max_drift_pos > 1e-6 * m->length_scale))
+                snprintf(a->message, sizeof(a->message), "constraint drift up to %.3g (formulation %s)",
+                         ms.max_drift_pos, kd_mbs_formulation_name(o.formulation));
+        }
+    }
+    free(q);
+    kd_mech_work_free(&w);
+    return st;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -225,7 +299,7 @@ kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
         switch (ad->type) {
         case KD_ANALYSIS_KINEMATICS: st = run_kinematics(ad, m, outdir, ordinal, a, err); break;
         case KD_ANALYSIS_INVERSE_DYNAMICS: st = run_inverse(ad, m, outdir, ordinal, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_mech_dynamics(ad, m, err); break;
+        case KD_ANALYSIS_DYNAMICS: st = run_mech_dynamics(ad, m, outdir, ordinal, a, err); break;
         default: st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "not a mechanism analysis"); break;
         }
     }

@@ -658,7 +658,7 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
         field f[] = {{"type", 0, 0},    {"t_end", 0, 0}, {"dt", 0, 0},     {"dt_max", 0, 0},    {"integrator", 0, 0},
                      {"rtol", 0, 0},    {"atol", 0, 0},  {"rho_inf", 0, 0}, {"alpha", 0, 0},    {"beta", 0, 0},
                      {"gamma", 0, 0},   {"output_every", 0, 0}, {"initial", 0, 0}, {"energy", 0, 0},
-                     {"formalism", 0, 0}, {NULL, 0, 0}};
+                     {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {NULL, 0, 0}};
         node_t* te;
         if ((st = read_fields(ld, v, "dynamics analysis", f)) || (st = require(ld, v, f, "t_end", "dynamics analysis", &te)) ||
             (st = get_number(ld, te, "t_end", &a->t_end)))
@@ -675,6 +675,14 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
         if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
         static const char* const initials[] = {"zero", "static"};
         if ((x = field_value(f, "initial")) && (st = get_choice(ld, x, "initial", initials, 2, &a->initial_static))) return st;
+        /* mechanisms: forward-dynamics formulation and constraint stabilisation (kedyn/mbs.h order) */
+        static const char* const formulations[] = {"augmented", "udwadia-kalaba", "maggi", "ida"};
+        static const char* const stabilizations[] = {"baumgarte", "projection", "none"};
+        if ((x = field_value(f, "formulation")) && (st = get_choice(ld, x, "formulation", formulations, 4, &a->formulation)))
+            return st;
+        if ((x = field_value(f, "stabilization")) &&
+            (st = get_choice(ld, x, "stabilization", stabilizations, 3, &a->stabilization)))
+            return st;
         if ((x = field_value(f, "formalism")))
             return fail(ld, x, "formalisms are not selectable in this version of kedyn (the equations are assembled "
                                "from the element invariants)");
