@@ -69,6 +69,11 @@ static int aug_project(void* ctx, double t, double* y) {
     return mbs_project(a->w, t, y, y + a->w->n);
 }
 
+static int aug_project_err(void* ctx, double t, double* e) {
+    aug_ctx* a = ctx;
+    return mbs_project_tangent(a->w, t, e) || mbs_project_tangent(a->w, t, e + a->w->n) ? -1 : 0;
+}
+
 static int aug_output(void* ctx, double t, double* y, int* reinit) {
     aug_ctx* a = ctx;
     mbs_ws* w = a->w;
@@ -86,7 +91,8 @@ static kd_status run_augmented(mbs_ws* w, const double* q0, const double* qd0, k
     memcpy(y + n, qd0, sizeof(double) * n);
     y[2 * n] = 0;
     aug_ctx a = {w, w->opts->formulation == KD_MBS_UDWADIA_KALABA, out, ctx};
-    mbs_ode ode = {2 * n + 1, &w->failed, &a, aug_rhs, w->opts->stabilization == KD_MBS_STAB_PROJECTION ? aug_project : NULL,
+    const int proj = w->opts->stabilization == KD_MBS_STAB_PROJECTION;
+    mbs_ode ode = {2 * n + 1, &w->failed, &a, aug_rhs, proj ? aug_project : NULL, proj ? aug_project_err : NULL,
                    aug_output};
     kd_status st = mbs_ode_run(w, &ode, y, err);
     free(y);

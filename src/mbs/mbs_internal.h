@@ -66,6 +66,9 @@ int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk);
 /* Project (q, v) onto Phi = 0 (Gauss-Newton, minimum M-norm corrections) and then onto
  * Phi_q v + Phi_t = 0 (one M-orthogonal projection). */
 int mbs_project(mbs_ws* w, double t, double* q, double* v);
+/* x <- x - M^-1 Phi_q^T S^-1 Phi_q x: the M-orthogonal projection of x onto ker Phi_q, with the
+ * Jacobian and factorisation of the last mbs_project (the tangent space of the manifold). */
+int mbs_project_tangent(mbs_ws* w, double t, double* x);
 /* Fill and emit one sample from (t, q, v) with w->qdd, w->lambda already evaluated at it. */
 int mbs_emit(mbs_ws* w, double t, const double* q, const double* v, double work, kd_mbs_output_fn out, void* ctx);
 
@@ -77,6 +80,8 @@ typedef struct mbs_ode {
     int (*rhs)(void* ctx, double t, const double* y, double* yd);
     /* NULL, or project y in place onto the constraint manifold after each step */
     int (*project)(void* ctx, double t, double* y);
+    /* NULL, or project an error vector e onto the tangent space at the last projected state */
+    int (*project_err)(void* ctx, double t, double* e);
     /* at every output instant; may change y (new coordinates) and then sets *reinit = 1 */
     int (*output)(void* ctx, double t, double* y, int* reinit);
 } mbs_ode;

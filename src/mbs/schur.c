@@ -300,6 +300,14 @@ int mbs_project(mbs_ws* w, double t, double* q, double* v) {
         if (e <= w->opts->proj_tol || (it > 2 && e > 0.5 * prev)) {
             if (e > 1e-6 * (1 + inf_norm(q, n)))
                 return mbs_fail(w, t, "projection onto the constraints did not converge (|Phi| = %.3g)", e);
+            /* one more simplified Newton correction with the factorisation at hand takes |Phi| from
+             * the tolerance down to round-off, so that successive projections do not feed noise of
+             * the tolerance's size into an adaptive integrator's error test */
+            if (e > 0 && it > 0) {
+                if (mbs_schur_solve(w, t, w->phi, w->tc)) return -1;
+                mbs_jac_tmult(w, w->tc, w->tn);
+                for (int i = 0; i < n; i++) q[i] -= w->minv[i] * w->tn[i];
+            }
             break;
         }
         prev = e;
@@ -315,6 +323,15 @@ int mbs_project(mbs_ws* w, double t, double* q, double* v) {
     if (mbs_schur_solve(w, t, w->tc, w->tc2)) return -1;
     mbs_jac_tmult(w, w->tc2, w->tn);
     for (int i = 0; i < n; i++) v[i] -= w->minv[i] * w->tn[i];
+    return 0;
+}
+
+int mbs_project_tangent(mbs_ws* w, double t, double* x) {
+    if (w->nc == 0) return 0;
+    mbs_jac_mult(w, x, w->tc);
+    if (mbs_schur_solve(w, t, w->tc, w->tc2)) return -1;
+    mbs_jac_tmult(w, w->tc2, w->tn);
+    for (int i = 0; i < w->n; i++) x[i] -= w->minv[i] * w->tn[i];
     return 0;
 }
 
