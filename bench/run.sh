@@ -25,3 +25,11 @@ done
 for f in augmented udwadia-kalaba maggi ida; do
   "$build/bench/bench_mbs" linkage "$f"
 done
+echo "# mechanisms: kinematics, and kinematics with both inverse-dynamics routes (cost per instant)"
+echo "# case n nc instants kin_s kin_per_step_s inv_s inv_per_step_s"
+for f in slider_crank wind_pump wiper; do
+  "$build/bench/bench_mech" file "examples/$f.yaml" 1000
+done
+for n in 5 10 20 40 80; do
+  "$build/bench/bench_mech" chain "$n" 200
+done

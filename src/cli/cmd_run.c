@@ -69,6 +69,7 @@ static void print_dynamics(const kd_analysis_report* a) {
 
 static void print_mech(const kd_analysis_report* a) {
     const kd_mech_run_stats* s = &a->mech;
+    if (a->status != KD_OK && a->nfiles == 0) return;  /* nothing computed; the error says why */
     printf("%s: %d steps to t = %g s, DOF %d (Gruebler %d), largest condition number of Phi_q %.3g at t = %g s, "
            "%.3f s -> %s\n",
            a->type == KD_ANALYSIS_KINEMATICS ? "kinematics" : "inverse_dynamics", s->steps, s->t_reached, s->dof,

@@ -374,6 +374,15 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "%s: t_end must be positive (got %g)", name, a->t_end);
         if (a->steps < 1) return FAIL(a->loc, "%s: steps must be at least 1", name);
         if (!(isfinite(a->cond_max) && a->cond_max > 1)) return FAIL(a->loc, "%s: cond_max must exceed 1", name);
+        /* a driver given by a table is defined over the table's time range only */
+        for (int k = 0; k < d->ndrivers; k++) {
+            double t0, t1;
+            kd_law_range(&d->drivers[k].law, &t0, &t1);
+            if (t0 > 0.0 || t1 < a->t_end)
+                return FAIL(a->loc, "%s: the driver of joint '%s' is a table over [%g, %g] s, which does not cover [0, %g] s",
+                            name, d->drivers[k].joint >= 0 && d->drivers[k].joint < d->njoints ? d->joints[d->drivers[k].joint].name : "?",
+                            t0, t1, a->t_end);
+        }
         return KD_OK;
     }
     case KD_ANALYSIS_TYPES: break;
