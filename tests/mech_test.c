@@ -7,7 +7,9 @@
  *   - four-bar: Freudenstein's equation K1 cos(phi4) - K2 cos(phi2) + K3 =
  *     cos(phi2 - phi4) at every step, and a non-Grashof linkage stopped at its
  *     geometric limit position (crank tip at distance b + c from the rocker
- *     pivot), reported with the time;
+ *     pivot), reported with the time; an isosceles slider-crank's change
+ *     point (Phi_q singular at 90 degrees) reported between the instants
+ *     around it;
  *   - DOF from the rank against Grübler's count; redundant constraints named
  *     (parallelogram with a third parallel link; a disc both guided and
  *     rolling), the rolling condition phi = phi0 - x / R;
@@ -267,6 +269,32 @@ static void test_four_bar_locking_reported(void** state) {
     kd_mech_free(&m);
 }
 
+/* An isosceles slider-crank (crank = rod) passes a change point at a crank
+ * angle of 90 degrees, where Phi_q is singular: reported between the two
+ * instants around it, never answered silently (with the instant on the
+ * point, or between instants). */
+static void test_change_point_reported(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/isosceles_slider_crank.yaml", &d, &err)) fail_msg("%s", err.msg);
+    kd_mech* m = NULL;
+    assert_int_equal(kd_mech_compile(d, &m, &err), KD_OK);
+    const double t_sing = PI / 2 - 0.2, t_end = PI - 0.4;
+    const int steps[3] = {100, 97, 331};
+    for (int i = 0; i < 3; i++) {
+        kd_mech_kin_stats ks;
+        kd_error_clear(&err);
+        assert_int_equal(kd_mech_kinematics(m, t_end, steps[i], 1e8, NULL, NULL, &ks, &err), KD_ERR_NUMERIC);
+        const double h = t_end / steps[i];
+        printf("change point, %d steps: stopped after t = %.4f s (singular at %.4f s)\n", steps[i], ks.t_reached, t_sing);
+        assert_true(ks.t_reached < t_sing && ks.t_reached > t_sing - h - 1e-12);
+        assert_non_null(strstr(err.msg, "singular position"));
+    }
+    kd_mech_free(&m);
+    kd_desc_free(&d);
+}
+
 /* ---- mobility ---------------------------------------------------------- */
 
 static void test_mobility_slider_crank(void** state) {
@@ -479,6 +507,7 @@ int main(void) {
         cmocka_unit_test(test_mobility_slider_crank),    cmocka_unit_test(test_redundant_parallelogram),
         cmocka_unit_test(test_rolling_disc),             cmocka_unit_test(test_kinematics_needs_drivers),
         cmocka_unit_test(test_loader_errors),            cmocka_unit_test(test_wind_pump_closed_form),
+        cmocka_unit_test(test_change_point_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,14 @@ static int lu_factor(const kd_mech* m, kd_mech_work* w, double* cond) {
         *cond = INFINITY;
         return m->n - 1;
     }
+    /* the sign of det(Phi_q): it changes only where Phi_q passes through a
+     * singular matrix */
+    int sign = 1;
+    for (int i = 0; i < m->n; i++) {
+        if (w->A[(size_t)i * w->ld_A + i] < 0) sign = -sign;
+        if (w->ipiv[i] != i + 1) sign = -sign;
+    }
+    w->det_sign = sign;
     double rcond = 0.0;
     if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', m->n, w->A, w->ld_A, anorm, &rcond, w->work, w->iwork)) return -1;
     *cond = rcond > 0 ? 1.0 / rcond : INFINITY;
@@ -58,6 +66,7 @@ static int solve_jac(const kd_mech* m, kd_mech_work* w, double* cond) {
         return rank;
     }
     w->lu_valid = 0;
+    w->det_sign = 0;
     kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
     int rank = 0;
     if (kd_mech_lsq(w, m->nc, m->n, w->A, w->ld_A, w->rhs, LSQ_RCOND, w->s, &rank)) return -1;
@@ -148,12 +157,12 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
     memset(stats, 0, sizeof(*stats));
     stats->t_reached = NAN;
     kd_mech_work* w = kd_mech_work_new(m);
-    double* q = w ? calloc((size_t)(3 * m->n + 3), sizeof(double)) : NULL;
+    double* q = w ? calloc((size_t)(5 * m->n + 5), sizeof(double)) : NULL;
     if (!q) {
         kd_mech_work_free(&w);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    double *qd = q + m->n + 1, *qdd = qd + m->n + 1;
+    double *qd = q + m->n + 1, *qdd = qd + m->n + 1, *q_prev = qdd + m->n + 1, *q_pred = q_prev + m->n + 1;
     memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
     kd_mech_kin_info info;
     kd_status st = kd_mech_solve_position(m, w, 0.0, q, &info, err);
@@ -173,17 +182,54 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
     if (!st) w->rank_expected = mob.rank;
     const double h = t_end / steps;
     double prev_cond = info.cond;
+    int prev_sign = w->det_sign;
     for (int k = 0; k <= steps && !st; k++) {
         const double t = k * h;
         if (k > 0) {
             /* predictor: second-order Taylor step from the previous solution */
+            memcpy(q_prev, q, sizeof(double) * (size_t)m->n);
             for (int i = 0; i < m->n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            memcpy(q_pred, q, sizeof(double) * (size_t)m->n);
             st = kd_mech_solve_position(m, w, t, q, &info, err);
             if (st) {
                 const size_t len = strlen(err->msg);
                 snprintf(err->msg + len, sizeof(err->msg) - len,
                          "; the last position solved, at t = %g s, had condition number %.3g", stats->t_reached,
                          prev_cond);
+                break;
+            }
+        }
+        /* A branch jump: the Newton correction of the second-order prediction
+         * is larger than half the step's motion. On a regular path the
+         * correction is O(h^3) against a motion O(h); it reaches the motion's
+         * size only where the solution leaves its branch, i.e. after crossing
+         * a singular (change-point, dead-centre) position between two instants
+         * where Phi_q itself was still regular enough. */
+        if (k > 0) {
+            double corr = 0.0, move = 0.0;
+            for (int i = 0; i < m->n; i++) {
+                corr = fmax(corr, fabs(q[i] - q_pred[i]));
+                move = fmax(move, fabs(q[i] - q_prev[i]));
+            }
+            const double floor = 1e-6 * (1.0 + m->length_scale);
+            /* det(Phi_q) changed sign: Phi_q was singular in between */
+            if (prev_sign * w->det_sign < 0) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "singular position crossed between t = %g and %g s: the determinant of Phi_q changed "
+                                  "sign; the condition number of Phi_q reached %.3g at t = %g s; a change point or "
+                                  "dead centre, where the drivers do not determine the motion (more steps locate it "
+                                  "closer)",
+                                  t - h, t, fmax(stats->cond_max, info.cond),
+                                  info.cond > stats->cond_max ? t : stats->t_cond_max);
+                break;
+            }
+            if (corr > 0.5 * move && corr > floor) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "singular position crossed between t = %g and %g s: the position left its branch "
+                                  "(the correction of the predicted step, %.3g, exceeds half the step's motion); the "
+                                  "condition number of Phi_q reached %.3g at t = %g s; a change point or dead centre, "
+                                  "where the drivers do not determine the motion (more steps locate it closer)",
+                                  t - h, t, corr, stats->cond_max, stats->t_cond_max);
                 break;
             }
         }
@@ -198,6 +244,7 @@ kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double c
         /* the last Newton iteration factorised Phi_q at this very position */
         if ((st = velocity(m, w, t, q, qd, 1, err)) || (st = acceleration(m, w, t, q, qd, qdd, 1, err))) break;
         prev_cond = info.cond;
+        prev_sign = w->det_sign;
         if (info.cond > stats->cond_max) stats->cond_max = info.cond, stats->t_cond_max = t;
         if (info.iterations > stats->newton_max) stats->newton_max = info.iterations;
         stats->steps++;

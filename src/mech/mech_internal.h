@@ -30,6 +30,7 @@ struct kd_mech_work {
     int* ipiv;                    /* (n + nc) */
     int* iwork;                   /* (n + nc) */
     int lu_valid;                 /* 1: A holds the LU factors of the last Phi_q solved */
+    int det_sign;                 /* sign of det(Phi_q) at the last LU, 0 when not square */
     double* work;                 /* LAPACK workspace */
     int lwork;
     int rank_expected;            /* rank of Phi_q at assembly (kinematics) */
