@@ -145,6 +145,7 @@ static kd_status compile_loads(const kd_desc* d, kd_model* m) {
             for (int k = 0; k < 3; k++) m->gravity[k] += ld->g[k];
             continue;
         }
+        if (ld->type != KD_LOAD_NODAL) continue;  /* mechanism forces act on rigid bodies (kedyn/mech.h) */
         const int node = m->body[ld->body].node_adr + ld->node - 1;
         int eq = -1;
         for (int a = 0; a < m->node_dof_num[node]; a++)
