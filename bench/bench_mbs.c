@@ -1,8 +1,9 @@
 /* Benchmarks of the forward dynamics of constrained systems (docs/performance.md):
- *   bench_mbs chain N          a planar chain of N pendulum bars (body coordinates, revolute
+ *   bench_mbs chain N [STEPS]  a planar chain of N pendulum bars (body coordinates, revolute
  *                              joints, gravity): cost per rk4 step of the augmented formulation
  *                              (4 evaluations, each a sparse Cholesky refactorisation of
- *                              Phi_q M^-1 Phi_q^T), best of 3.
+ *                              Phi_q M^-1 Phi_q^T), best of 3; STEPS (default 200, 50, 10 for
+ *                              N < 1000, < 10 000, >= 10 000) sets the number of steps.
  *   bench_mbs linkage FORM     a closed-loop mechanism of 7 moving bars (three four-bar loops in
  *                              series, 10 revolute joints, one degree of freedom) over 0.03 s of
  *                              motion from a spinning crank under gravity, with the formulation
@@ -196,7 +197,7 @@ static int run(const char* name, int size, rig* r, kd_mbs_opts* o, const double*
     return 0;
 }
 
-static int chain(int N) {
+static int chain(int N, int nsteps) {
     rig r;
     const double l = 0.1;
     rig_init(&r, N, N);
@@ -216,7 +217,7 @@ static int chain(int N) {
     kd_mbs_opts o;
     kd_mbs_opts_default(&o);
     o.dt = 1e-4;
-    const int steps = N >= 10000 ? 10 : N >= 1000 ? 50 : 200;
+    const int steps = nsteps > 0 ? nsteps : N >= 10000 ? 10 : N >= 1000 ? 50 : 200;
     o.t_end = steps * o.dt;
     o.output_every = steps;
     const int st = run("chain", N, &r, &o, q, qd, 3, 1);
@@ -272,8 +273,8 @@ static int linkage(const char* form) {
 }
 
 int main(int argc, char** argv) {
-    if (argc == 3 && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]));
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
     if (argc == 3 && strcmp(argv[1], "linkage") == 0) return linkage(argv[2]);
-    fprintf(stderr, "usage: bench_mbs chain N | bench_mbs linkage augmented|udwadia-kalaba|maggi|ida\n");
+    fprintf(stderr, "usage: bench_mbs chain N [STEPS] | bench_mbs linkage augmented|udwadia-kalaba|maggi|ida\n");
     return 2;
 }

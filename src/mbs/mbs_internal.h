@@ -21,13 +21,15 @@ typedef struct mbs_ws {
     double *qdd, *lambda;         /* (n), (nc) accelerations and multipliers of the last evaluation */
     double *tn, *tn2;             /* (n) scratch */
     double *tc, *tc2, *tc3;       /* (nc) scratch */
-    /* Sparse Cholesky of A A^T + reg I with A = Phi_q M^-1/2 (nc x n, CSC), theory.md sec. 6. */
+    /* Sparse LDL^T of S + reg I, S = Phi_q M^-1 Phi_q^T, theory.md sec. 6 */
     cholmod_common cc;
     int cc_started;
-    cholmod_sparse* A;
+    cholmod_sparse* S;            /* (nc x nc) upper triangle, rows and columns in AMD order */
+    int *perm, *iperm;            /* (nc) perm[i]: constraint row at position i; iperm its inverse */
+    int ncontrib;
+    int* contrib;                 /* (4 ncontrib) entry of S, two Phi_q entries, coordinate */
     cholmod_factor* L;
-    int* csr_to_csc;              /* (nnz) position in A->x of each CSR entry of Phi_q */
-    cholmod_dense *B, *X, *Y, *E; /* solve2 right-hand side, solution and reusable workspace */
+    cholmod_dense* B;             /* (nc) permuted right-hand side and solution */
     double reg;                   /* 0, or the Tikhonov parameter when Phi_q is rank-deficient */
     kd_mbs_stats* stats;
     /* first failure: time and cause */

@@ -3,11 +3,11 @@
  *     [ M    Phi_q^T ] [ q'' ]   [ Q       ]        S lambda = Phi_q M^-1 Q - gamma,
  *     [ Phi_q  0     ] [ lam ] = [ gamma   ]   =>   S = Phi_q M^-1 Phi_q^T = A A^T,  A = Phi_q M^-1/2.
  *
- * With M diagonal, S has the sparsity of Phi_q Phi_q^T (for a chain: banded), so CHOLMOD's
- * analysis (fill-reducing ordering, elimination tree) is done once and each evaluation costs a
- * numeric factorisation linear in the chain length. A is kept in compressed columns; a map from
- * the caller's CSR entries to A's entries is built once so that new Jacobian values are scattered
- * without search.
+ * With M diagonal, S has the sparsity of Phi_q Phi_q^T (for a chain: banded). Its pattern, in a
+ * fill-reducing (AMD) order of the constraint rows, and the list of products J_rk J_sk / m_k that
+ * make each entry are built once; CHOLMOD's symbolic analysis is done once (natural order of the
+ * already permuted S, simplicial LDL^T) and each evaluation costs a numeric factorisation linear
+ * in the chain length, in place, without allocation.
  *
  * Redundant constraints make S singular. They are found at t0 (a failed or ill-conditioned
  * factorisation, then a dense rank-revealing QR of Phi_q^T to count them). Formulations that
@@ -41,6 +41,95 @@ int mbs_fail(mbs_ws* w, double t, const char* fmt, ...) {
     return -1;
 }
 
+/* The pattern of S = Phi_q M^-1 Phi_q^T, S_rs = sum_k J_rk J_sk / m_k, in the AMD order of its
+ * rows (fill-reducing; for a chain it keeps S banded), upper triangle in compressed columns,
+ * and the list of contributions (entry of S, the two Jacobian entries, coordinate k) that fill
+ * its values at each evaluation in time linear in the number of Jacobian entries. */
+static int build_schur_pattern(mbs_ws* w) {
+    const kd_cms* sys = w->sys;
+    const int n = w->n, nc = w->nc, nnz = w->nnz;
+    int ok = 0;
+    int *colptr = calloc(n + 1, sizeof(int)), *colrow = malloc(sizeof(int) * (nnz + 1));
+    int *colk = malloc(sizeof(int) * (nnz + 1)), *next = calloc(n + 1, sizeof(int));
+    cholmod_triplet *T0 = NULL, *T = NULL;
+    cholmod_sparse* S0 = NULL;
+    w->perm = malloc(sizeof(int) * nc);
+    w->iperm = malloc(sizeof(int) * nc);
+    if (!colptr || !colrow || !colk || !next || !w->perm || !w->iperm) goto done;
+    /* Phi_q by columns: the rows that touch each coordinate */
+    for (int k = 0; k < nnz; k++) colptr[sys->jac_col[k] + 1]++;
+    for (int j = 0; j < n; j++) colptr[j + 1] += colptr[j];
+    for (int r = 0; r < nc; r++)
+        for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
+            const int c = sys->jac_col[k], p = colptr[c] + next[c]++;
+            colrow[p] = r, colk[p] = k;
+        }
+    long total = 0;
+    for (int j = 0; j < n; j++) {
+        const long c = colptr[j + 1] - colptr[j];
+        total += c * (c + 1) / 2;
+    }
+    w->ncontrib = (int)total;
+    w->contrib = malloc(sizeof(int) * 4 * (size_t)(total + 1));
+    T0 = cholmod_allocate_triplet(nc, nc, total + nc, 1, CHOLMOD_PATTERN, &w->cc);
+    T = cholmod_allocate_triplet(nc, nc, total + nc, 1, CHOLMOD_REAL, &w->cc);
+    if (!w->contrib || !T0 || !T) goto done;
+    /* unpermuted pattern (with the diagonal) for AMD */
+    int* ti = T0->i;
+    int* tj = T0->j;
+    size_t t = 0;
+    for (int r = 0; r < nc; r++) ti[t] = tj[t] = r, t++;
+    for (int j = 0; j < n; j++)
+        for (int a = colptr[j]; a < colptr[j + 1]; a++)
+            for (int b = a; b < colptr[j + 1]; b++) {
+                const int r1 = colrow[a], r2 = colrow[b];
+                ti[t] = r1 < r2 ? r1 : r2, tj[t] = r1 < r2 ? r2 : r1, t++;
+            }
+    T0->nnz = t;
+    S0 = cholmod_triplet_to_sparse(T0, t, &w->cc);
+    if (!S0 || !cholmod_amd(S0, NULL, 0, w->perm, &w->cc)) goto done;
+    for (int i = 0; i < nc; i++) w->iperm[w->perm[i]] = i;
+    /* permuted pattern */
+    ti = T->i, tj = T->j, t = 0;
+    for (int r = 0; r < nc; r++) ti[t] = tj[t] = r, t++;
+    for (int j = 0; j < n; j++)
+        for (int a = colptr[j]; a < colptr[j + 1]; a++)
+            for (int b = a; b < colptr[j + 1]; b++) {
+                const int p1 = w->iperm[colrow[a]], p2 = w->iperm[colrow[b]];
+                ti[t] = p1 < p2 ? p1 : p2, tj[t] = p1 < p2 ? p2 : p1, t++;
+            }
+    T->nnz = t;
+    memset(T->x, 0, sizeof(double) * t);
+    /* sorted columns (the diagonal last in each upper column), values filled per evaluation */
+    w->S = cholmod_triplet_to_sparse(T, t, &w->cc);
+    if (!w->S || !cholmod_sort(w->S, &w->cc)) goto done;
+    /* contributions: (entry of S, Jacobian entry a, Jacobian entry b, coordinate) */
+    const int* Sp = w->S->p;
+    const int* Si = w->S->i;
+    int c = 0;
+    for (int j = 0; j < n; j++)
+        for (int a = colptr[j]; a < colptr[j + 1]; a++)
+            for (int b = a; b < colptr[j + 1]; b++) {
+                const int p1 = w->iperm[colrow[a]], p2 = w->iperm[colrow[b]];
+                const int row = p1 < p2 ? p1 : p2, col = p1 < p2 ? p2 : p1;
+                int lo = Sp[col], hi = Sp[col + 1] - 1;
+                while (lo < hi) {
+                    const int mid = (lo + hi) / 2;
+                    if (Si[mid] < row) lo = mid + 1;
+                    else hi = mid;
+                }
+                int* e = w->contrib + 4 * c++;
+                e[0] = lo, e[1] = colk[a], e[2] = colk[b], e[3] = j;
+            }
+    ok = 1;
+done:
+    cholmod_free_triplet(&T0, &w->cc);
+    cholmod_free_triplet(&T, &w->cc);
+    cholmod_free_sparse(&S0, &w->cc);
+    free(colptr), free(colrow), free(colk), free(next);
+    return ok ? 0 : 1;
+}
+
 kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs_stats* stats, kd_error* err) {
     memset(w, 0, sizeof(*w));
     w->sys = sys, w->opts = o, w->stats = stats;
@@ -60,37 +149,26 @@ kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs
     w->tc = malloc(sizeof(double) * nc1);
     w->tc2 = malloc(sizeof(double) * nc1);
     w->tc3 = malloc(sizeof(double) * nc1);
-    w->csr_to_csc = malloc(sizeof(int) * (nnz > 0 ? nnz : 1));
     if (!w->minv || !w->jac || !w->phi || !w->phit || !w->gam || !w->Q || !w->qdd || !w->lambda || !w->tn ||
-        !w->tn2 || !w->tc || !w->tc2 || !w->tc3 || !w->csr_to_csc)
+        !w->tn2 || !w->tc || !w->tc2 || !w->tc3)
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics workspace");
     for (int i = 0; i < n; i++) w->minv[i] = 1.0 / sys->mass[i];
     if (nc == 0) return KD_OK;
 
-    /* A = Phi_q M^-1/2 in compressed columns, pattern from the CSR rows. */
     cholmod_start(&w->cc);
     w->cc_started = 1;
     w->cc.print = 0;
-    w->A = cholmod_allocate_sparse(nc, n, nnz, 1, 1, 0, CHOLMOD_REAL, &w->cc);
     w->B = cholmod_zeros(nc, 1, CHOLMOD_REAL, &w->cc);
-    if (!w->A || !w->B) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for CHOLMOD");
-    int* Ap = w->A->p;
-    int* Ai = w->A->i;
-    memset(Ap, 0, sizeof(int) * (n + 1));
-    for (int k = 0; k < nnz; k++) Ap[sys->jac_col[k] + 1]++;
-    for (int j = 0; j < n; j++) Ap[j + 1] += Ap[j];
-    int* next = calloc(n, sizeof(int));
-    if (!next) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    for (int r = 0; r < nc; r++)
-        for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
-            const int c = sys->jac_col[k];
-            const int p = Ap[c] + next[c]++;
-            Ai[p] = r;
-            w->csr_to_csc[k] = p;
-        }
-    free(next);
-    /* Rows were visited in increasing order, so each column is sorted. Symbolic analysis of A A^T. */
-    w->L = cholmod_analyze(w->A, &w->cc);
+    if (!w->B) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for CHOLMOD");
+    if (build_schur_pattern(w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for S");
+    /* Symbolic analysis once: the rows are already in AMD order, so CHOLMOD keeps the natural
+     * order and a simplicial factorisation, which factorises S in place (no copy, no allocation
+     * per evaluation). */
+    w->cc.nmethods = 1;
+    w->cc.method[0].ordering = CHOLMOD_NATURAL;
+    w->cc.postorder = 0;
+    w->cc.supernodal = CHOLMOD_SIMPLICIAL;
+    w->L = cholmod_analyze(w->S, &w->cc);
     if (!w->L) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "CHOLMOD analysis failed");
     return KD_OK;
 }
@@ -98,15 +176,13 @@ kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs
 void mbs_ws_free(mbs_ws* w) {
     if (w->cc_started) {
         cholmod_free_factor(&w->L, &w->cc);
-        cholmod_free_sparse(&w->A, &w->cc);
+        cholmod_free_sparse(&w->S, &w->cc);
         cholmod_free_dense(&w->B, &w->cc);
-        cholmod_free_dense(&w->X, &w->cc);
-        cholmod_free_dense(&w->Y, &w->cc);
-        cholmod_free_dense(&w->E, &w->cc);
         cholmod_finish(&w->cc);
     }
     free(w->minv), free(w->jac), free(w->phi), free(w->phit), free(w->gam), free(w->Q), free(w->qdd);
-    free(w->lambda), free(w->tn), free(w->tn2), free(w->tc), free(w->tc2), free(w->tc3), free(w->csr_to_csc);
+    free(w->lambda), free(w->tn), free(w->tn2), free(w->tc), free(w->tc2), free(w->tc3);
+    free(w->perm), free(w->iperm), free(w->contrib);
     memset(w, 0, sizeof(*w));
 }
 
@@ -129,11 +205,15 @@ void mbs_jac_tmult(const mbs_ws* w, const double* x, double* y) {
 /* Factorise A A^T + reg I with the current w->jac; 0 on success, 1 when S is singular (reciprocal
  * condition estimate below rcond_min). */
 static int factor_with(mbs_ws* w, double rcond_min) {
-    double* Ax = w->A->x;
-    const int* col = w->sys->jac_col;
-    for (int k = 0; k < w->nnz; k++) Ax[w->csr_to_csc[k]] = w->jac[k] * sqrt(w->minv[col[k]]);
-    double beta[2] = {w->reg, 0};
-    int ok = cholmod_factorize_p(w->A, beta, NULL, 0, w->L, &w->cc);
+    double* Sx = w->S->x;
+    const int* Sp = w->S->p;
+    memset(Sx, 0, sizeof(double) * Sp[w->nc]);
+    for (int c = 0; c < w->ncontrib; c++) {
+        const int* e = w->contrib + 4 * c;
+        Sx[e[0]] += w->jac[e[1]] * w->jac[e[2]] * w->minv[e[3]];
+    }
+    double beta[2] = {w->reg, 0};   /* S + reg I */
+    int ok = cholmod_factorize_p(w->S, beta, NULL, 0, w->L, &w->cc);
     if (w->stats) w->stats->factorizations++;
     if (!ok || w->cc.status == CHOLMOD_NOT_POSDEF) return 1;
     if (w->reg > 0) return 0;     /* S + reg I is positive definite by construction */
@@ -155,10 +235,28 @@ int mbs_schur_factor(mbs_ws* w, double t, const double* q) {
 }
 
 /* x = (S + reg I)^-1 b through CHOLMOD with reused workspace. */
+/* x = (S + reg I)^-1 b with the simplicial LDL^T factor (unit L, D on its diagonal) by two
+ * triangular sweeps in place, in the permuted order; cholmod_solve2 would reallocate its
+ * workspace at every call. */
 static int solve_once(mbs_ws* w, const double* b, double* x) {
-    memcpy(w->B->x, b, sizeof(double) * w->nc);
-    if (!cholmod_solve2(CHOLMOD_A, w->L, w->B, NULL, &w->X, NULL, &w->Y, &w->E, &w->cc)) return 1;
-    memcpy(x, w->X->x, sizeof(double) * w->nc);
+    const cholmod_factor* L = w->L;
+    if (L->is_super || L->is_ll) return 1;
+    const int nc = w->nc;
+    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+    const double* Lx = L->x;
+    double* y = w->B->x;
+    for (int i = 0; i < nc; i++) y[i] = b[w->perm[i]];
+    for (int j = 0; j < nc; j++) {                       /* L y = b */
+        const double yj = y[j];
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++) y[Li[p]] -= Lx[p] * yj;
+    }
+    for (int j = 0; j < nc; j++) y[j] /= Lx[Lp[j]];      /* D */
+    for (int j = nc - 1; j >= 0; j--) {                  /* L^T x = y */
+        double yj = y[j];
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++) yj -= Lx[p] * y[Li[p]];
+        y[j] = yj;
+    }
+    for (int i = 0; i < nc; i++) x[w->perm[i]] = y[i];
     return 0;
 }
 
