@@ -49,10 +49,12 @@ kd_mech_work* kd_mech_work_new(const kd_mech* m) {
     w->jl = malloc(sizeof(double) * (size_t)imax(6 * nc, 1));
     w->ipiv = malloc(sizeof(int) * (size_t)(N + 1));
     w->iwork = malloc(sizeof(int) * (size_t)(N + 1));
+    w->rs = malloc(sizeof(double) * (size_t)(nc + 1));
+    w->cs = malloc(sizeof(double) * (size_t)(n + 1));
     w->lwork = imax(query_lwork(n, nc, m->nc_joint), 4 * N + 4);  /* dgecon: 4 n */
     w->work = malloc(sizeof(double) * (size_t)w->lwork);
     if (!w->jac || !w->A || !w->rhs || !w->phi || !w->s || !w->K || !w->x || !w->VT || !w->P || !w->C || !w->R ||
-        !w->Q || !w->jl || !w->ipiv || !w->iwork || !w->work)
+        !w->Q || !w->jl || !w->ipiv || !w->iwork || !w->rs || !w->cs || !w->work)
         kd_mech_work_free(&w);
     return w;
 }
@@ -61,7 +63,7 @@ void kd_mech_work_free(kd_mech_work** pw) {
     if (!pw || !*pw) return;
     kd_mech_work* w = *pw;
     free(w->jac), free(w->A), free(w->rhs), free(w->phi), free(w->s), free(w->K), free(w->x), free(w->VT);
-    free(w->P), free(w->C), free(w->R), free(w->Q), free(w->jl), free(w->ipiv), free(w->iwork), free(w->work);
+    free(w->P), free(w->C), free(w->R), free(w->Q), free(w->jl), free(w->ipiv), free(w->iwork), free(w->rs), free(w->cs), free(w->work);
     free(w);
     *pw = NULL;
 }

@@ -24,12 +24,36 @@
  * redundant constraints) is factorised by LU (dgetrf), its condition number
  * estimated in the 1-norm (dgecon), and the factors are kept for the velocity
  * and acceleration solves at the same position. */
+/* Phi_q into w->A, equilibrated so that its condition number does not
+ * depend on units: angle columns scaled by the mechanism's length L (the
+ * unknown is L phi), then each row by its largest entry. Solutions are
+ * unscaled by scale_rhs / unscale_x. */
+static void scaled_jacobian(const kd_mech* m, kd_mech_work* w) {
+    kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
+    for (int c = 0; c < m->n; c++) w->cs[c] = c % 3 == 2 ? 1.0 / m->length_scale : 1.0;
+    for (int r = 0; r < m->nc; r++) {
+        double big = 0.0;
+        for (int c = 0; c < m->n; c++) big = fmax(big, fabs(w->A[(size_t)c * w->ld_A + r] * w->cs[c]));
+        w->rs[r] = big > 0 ? 1.0 / big : 1.0;
+    }
+    for (int c = 0; c < m->n; c++)
+        for (int r = 0; r < m->nc; r++) w->A[(size_t)c * w->ld_A + r] *= w->rs[r] * w->cs[c];
+}
+
+static void scale_rhs(const kd_mech* m, kd_mech_work* w) {
+    for (int r = 0; r < m->nc; r++) w->rhs[r] *= w->rs[r];
+}
+
+static void unscale_x(const kd_mech* m, kd_mech_work* w) {
+    for (int c = 0; c < m->n; c++) w->rhs[c] *= w->cs[c];
+}
+
 static int lu_path(const kd_mech* m, const kd_mech_work* w) {
     return m->nc == m->n && w->rank_expected == m->n;
 }
 
 static int lu_factor(const kd_mech* m, kd_mech_work* w, double* cond) {
-    kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
+    scaled_jacobian(m, w);
     const double anorm = LAPACKE_dlange_work(LAPACK_COL_MAJOR, '1', m->n, m->n, w->A, w->ld_A, w->work);
     const lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m->n, m->n, w->A, w->ld_A, w->ipiv);
     w->lu_valid = info == 0;
@@ -53,7 +77,10 @@ static int lu_factor(const kd_mech* m, kd_mech_work* w, double* cond) {
 }
 
 static int lu_solve(const kd_mech* m, kd_mech_work* w) {
-    return (int)LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m->n, 1, w->A, w->ld_A, w->ipiv, w->rhs, w->ld_A);
+    scale_rhs(m, w);
+    const int info = (int)LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m->n, 1, w->A, w->ld_A, w->ipiv, w->rhs, w->ld_A);
+    unscale_x(m, w);
+    return info;
 }
 
 /* Solve Phi_q x = b (b in w->rhs, x back in w->rhs[0..n)); returns the rank
@@ -67,9 +94,11 @@ static int solve_jac(const kd_mech* m, kd_mech_work* w, double* cond) {
     }
     w->lu_valid = 0;
     w->det_sign = 0;
-    kd_mech_jac_dense(m, w->jac, 0, m->nc, w->A, w->ld_A);
+    scaled_jacobian(m, w);
+    scale_rhs(m, w);
     int rank = 0;
     if (kd_mech_lsq(w, m->nc, m->n, w->A, w->ld_A, w->rhs, LSQ_RCOND, w->s, &rank)) return -1;
+    unscale_x(m, w);
     const int ns = m->nc < m->n ? m->nc : m->n;
     const int r0 = w->rank_expected > 0 ? w->rank_expected : rank;
     *cond = kd_mech_cond(w->s, ns, r0 > rank ? ns + 1 : r0);

@@ -30,6 +30,8 @@ struct kd_mech_work {
     int* ipiv;                    /* (n + nc) */
     int* iwork;                   /* (n + nc) */
     int lu_valid;                 /* 1: A holds the LU factors of the last Phi_q solved */
+    double* rs;                   /* (nc) row scales of the equilibrated Phi_q */
+    double* cs;                   /* (n) column scales: 1 for x, y; 1 / L for phi */
     int det_sign;                 /* sign of det(Phi_q) at the last LU, 0 when not square */
     double* work;                 /* LAPACK workspace */
     int lwork;
