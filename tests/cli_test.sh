@@ -83,6 +83,9 @@ out=$("$kedyn" check "$examples/wind_pump.yaml"); code=$?
 check "mechanism check exits 0" test $code -eq 0
 check "mechanism check DOF and Gruebler" grep -q "^DOF: 2 (rank of Phi_q 13 of 13 joint equations), Gruebler's count 2, undriven DOF 0" <<<"$out"
 check "mechanism check lists joints" grep -q "joint W          fixed     lever - weight" <<<"$out"
+"$kedyn" run "$examples/wind_pump.yaml" -o "$tmp/pump" >/dev/null; code=$?
+check "pump run exits 0" test $code -eq 0
+check "pump kinematics has point columns" bash -c "head -1 '$tmp/pump/kinematics.csv' | grep -q ',lever.C.x,lever.C.y,lever.C.vx,lever.C.vy,lever.C.ax,lever.C.ay,'"
 "$kedyn" run "$examples/slider_crank.yaml" -o "$tmp/sc" >"$tmp/sc.txt"; code=$?
 check "mechanism run exits 0" test $code -eq 0
 check "mechanism summary complete" grep -q '"complete": true' "$tmp/sc/summary.json"

@@ -188,6 +188,21 @@ static void test_slider_crank_closed_form(void** state) {
     }
     printf("slider-crank vs closed form: x %.2e m, v %.2e m/s, a %.2e m/s^2, rod angle %.2e\n", ex, ev, ea, eb);
     assert_true(ex < 1e-10 && ev < 1e-9 && ea < 1e-7 && eb < 1e-10);
+    /* the crank pin A (point 1 of the crank): r (cos, sin), r w (-sin, cos), -r w^2 (cos, sin) */
+    assert_string_equal(m->point_name[1], "A");
+    double ep = 0.0;
+    for (int k = 0; k < h.count; k++) {
+        const double th = SC_TH0 + SC_W * h.t[k], c = cos(th), s = sin(th);
+        const size_t o = (size_t)k * m->n;
+        double r[2], v[2], a[2];
+        kd_mech_point(m, m->point_body[1], m->point_s + 2, h.q + o, h.qd + o, r, v);
+        kd_mech_point_acc(m, m->point_body[1], m->point_s + 2, h.q + o, h.qd + o, h.qdd + o, a);
+        ep = fmax(ep, fmax(fabs(r[0] - SC_R * c), fabs(r[1] - SC_R * s)));
+        ep = fmax(ep, fmax(fabs(v[0] + SC_R * SC_W * s), fabs(v[1] - SC_R * SC_W * c)) / SC_W);
+        ep = fmax(ep, fmax(fabs(a[0] + SC_R * SC_W * SC_W * c), fabs(a[1] + SC_R * SC_W * SC_W * s)) / (SC_W * SC_W));
+    }
+    printf("crank pin position, velocity, acceleration vs closed form: %.2e m\n", ep);
+    assert_true(ep < 1e-12);
     history_free(&h);
     kd_mech_free(&m);
     kd_desc_free(&d);

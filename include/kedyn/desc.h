@@ -251,6 +251,7 @@ typedef struct kd_analysis_desc {
     int stabilization;            /* mechanisms: kd_mbs_stabilization, 0 = baumgarte */
     /* kinematics, inverse_dynamics (t_end above) */
     int steps;                    /* time steps (>= 1) */
+    int points;                   /* kinematics: 1 = also every named point of the rigid bodies */
     double cond_max;              /* condition number of Phi_q above which a position is
                                      reported as singular (default 1e8) */
     kd_loc loc;

@@ -98,6 +98,11 @@ typedef struct kd_mech {
     int* jac_col;                 /* (jac_nnz) ascending in each row */
     int* jac_slot;                /* (jac_nnz) slot 0..5 in the row's local [body0 (x y phi), body1 (x y phi)] */
     double length_scale;          /* a characteristic length (largest point distance), m: tolerances */
+    /* named points of the moving bodies (outputs) */
+    int npoint;
+    int* point_body;              /* (npoint) moving body */
+    double* point_s;              /* (2 npoint) from the centre of mass, body frame */
+    char (*point_name)[KD_NAME_MAX];  /* (npoint) */
 } kd_mech;
 
 /* Compile the mechanism of d (which must pass kd_desc_check). Errors are
@@ -127,6 +132,10 @@ void kd_mech_jac_dense(const kd_mech* m, const double* jac, int row0, int nrow, 
 /* Global position and velocity of point s (body frame, from the centre of
  * mass) of moving body b (b = -1: s is a ground point). */
 void kd_mech_point(const kd_mech* m, int b, const double* s, const double* q, const double* qd, double r[2], double v[2]);
+
+/* Global acceleration of point s of moving body b: r'' + alpha perp(A s) - omega^2 A s. */
+void kd_mech_point_acc(const kd_mech* m, int b, const double* s, const double* q, const double* qd, const double* qdd,
+                       double a[2]);
 
 /* Kinetic energy 1/2 q'^T M q' and potential energy of gravity and springs. */
 double kd_mech_kinetic(const kd_mech* m, const double* qd);

@@ -49,6 +49,7 @@ static kd_status mobility(const kd_mech* m, kd_mech_run_stats* s, kd_error* err)
 typedef struct kin_sink {
     FILE* fp;
     const kd_mech* m;
+    int points;                   /* 1: named points too */
 } kin_sink;
 
 static int kin_row(void* ctx, double t, const double* q, const double* qd, const double* qdd, const kd_mech_kin_info* info) {
@@ -57,16 +58,28 @@ static int kin_row(void* ctx, double t, const double* q, const double* qd, const
     for (int i = 0; i < k->m->n; i++) fprintf(k->fp, ",%.12e", q[i]);
     for (int i = 0; i < k->m->n; i++) fprintf(k->fp, ",%.12e", qd[i]);
     for (int i = 0; i < k->m->n; i++) fprintf(k->fp, ",%.12e", qdd[i]);
+    for (int p = 0; k->points && p < k->m->npoint; p++) {
+        double r[2], v[2], a[2];
+        const int b = k->m->point_body[p];
+        const double* s = k->m->point_s + 2 * p;
+        kd_mech_point(k->m, b, s, q, qd, r, v);
+        kd_mech_point_acc(k->m, b, s, q, qd, qdd, a);
+        fprintf(k->fp, ",%.12e,%.12e,%.12e,%.12e,%.12e,%.12e", r[0], r[1], v[0], v[1], a[0], a[1]);
+    }
     fprintf(k->fp, ",%.6e\n", info->cond);
     return ferror(k->fp) != 0;
 }
 
-static void kin_header(FILE* fp, const kd_mech* m) {
+static void kin_header(FILE* fp, const kd_mech* m, int points) {
     static const char* const names[3][3] = {{"x", "y", "phi"}, {"vx", "vy", "omega"}, {"ax", "ay", "alpha"}};
     fprintf(fp, "t");
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < m->nbody; b++)
             for (int c = 0; c < 3; c++) fprintf(fp, ",%s.%s", m->body_name[b], names[k][c]);
+    for (int p = 0; points && p < m->npoint; p++) {
+        const char *bn = m->body_name[m->point_body[p]], *pn = m->point_name[p];
+        fprintf(fp, ",%s.%s.x,%s.%s.y,%s.%s.vx,%s.%s.vy,%s.%s.ax,%s.%s.ay", bn, pn, bn, pn, bn, pn, bn, pn, bn, pn, bn, pn);
+    }
     fprintf(fp, ",cond\n");
 }
 
@@ -91,8 +104,8 @@ static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, co
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    kin_header(f.fp, m);
-    kin_sink k = {f.fp, m};
+    kin_header(f.fp, m, ad->points);
+    kin_sink k = {f.fp, m, ad->points};
     kd_mech_kin_stats ks;
     st = kd_mech_kinematics(m, ad->t_end, ad->steps, ad->cond_max, kin_row, &k, &ks, err);
     a->mech.steps = ks.steps, a->mech.t_reached = ks.t_reached;

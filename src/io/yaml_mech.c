@@ -218,7 +218,7 @@ kd_status kd_yaml_read_mech_force(loader* ld, const node_t* v, const char* type)
 
 kd_status kd_yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
     const char* what = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics analysis" : "inverse_dynamics analysis";
-    field f[] = {{"type", 0, 0}, {"t_end", 0, 0}, {"steps", 0, 0}, {"cond_max", 0, 0}, {NULL, 0, 0}};
+    field f[] = {{"type", 0, 0}, {"t_end", 0, 0}, {"steps", 0, 0}, {"cond_max", 0, 0}, {"points", 0, 0}, {NULL, 0, 0}};
     node_t* x;
     kd_status st;
     if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "t_end", what, &x)) ||
@@ -226,5 +226,9 @@ kd_status kd_yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_de
         return st;
     if ((x = field_value(f, "steps")) && (st = get_int(ld, x, "steps", 1, &a->steps))) return st;
     if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
+    if ((x = field_value(f, "points"))) {
+        if (a->type != KD_ANALYSIS_KINEMATICS) return fail(ld, x, "points applies to kinematics analyses");
+        if ((st = get_bool(ld, x, "points", &a->points))) return st;
+    }
     return KD_OK;
 }

@@ -43,6 +43,16 @@ void kd_mech_point(const kd_mech* m, int b, const double* s, const double* q, co
     v[0] = o.v[0] + o.w * o.pa[0], v[1] = o.v[1] + o.w * o.pa[1];
 }
 
+void kd_mech_point_acc(const kd_mech* m, int b, const double* s, const double* q, const double* qd, const double* qdd,
+                       double a[2]) {
+    (void)m;
+    side o;
+    side_eval(b, s, q, qd, &o);
+    const double al = b >= 0 ? qdd[3 * b + 2] : 0.0, ax = b >= 0 ? qdd[3 * b] : 0.0, ay = b >= 0 ? qdd[3 * b + 1] : 0.0;
+    a[0] = ax + al * o.pa[0] - o.w * o.w * o.a[0];
+    a[1] = ay + al * o.pa[1] - o.w * o.w * o.a[1];
+}
+
 static double dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1]; }
 
 /* One row e . d - c with e = A_i e_loc fixed in body i: value, local

@@ -52,6 +52,9 @@ void kd_mech_free(kd_mech** pm) {
     free(m->jac_rowptr);
     free(m->jac_col);
     free(m->jac_slot);
+    free(m->point_body);
+    free(m->point_s);
+    free(m->point_name);
     free(m);
     *pm = NULL;
 }
@@ -259,6 +262,21 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
         k++;
     }
     if (!(m->length_scale > 0)) m->length_scale = 1.0;
+    /* named points of the moving bodies */
+    int np = 0;
+    for (int b = 0; b < d->nbodies; b++) np += d->bodies[b].type == KD_BODY_RIGID ? d->bodies[b].npoints : 0;
+    m->point_body = calloc((size_t)(np + 1), sizeof(int));
+    m->point_s = calloc((size_t)(2 * np + 2), sizeof(double));
+    m->point_name = calloc((size_t)(np + 1), sizeof(*m->point_name));
+    if (!st && (!m->point_body || !m->point_s || !m->point_name)) st = KD_ERR_NOMEM;
+    for (int b = 0; b < d->nbodies && !st; b++) {
+        if (d->bodies[b].type != KD_BODY_RIGID) continue;
+        for (int p = 0; p < d->bodies[b].npoints; p++, m->npoint++) {
+            m->point_body[m->npoint] = m->desc_body[b];
+            point_s(d, b, p, m->point_s + 2 * m->npoint);
+            snprintf(m->point_name[m->npoint], KD_NAME_MAX, "%s", d->bodies[b].points[p].name);
+        }
+    }
     if (!st) st = compile_joints(d, m, err);
     if (!st) st = compile_forces(d, m, err);
     if (!st) st = build_pattern(m);
