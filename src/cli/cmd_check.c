@@ -46,7 +46,10 @@ static int print_mechanism(const kd_desc* d) {
         const kd_status st = kd_mech_solve_position(mech, w, 0.0, q, &info, &err);
         kd_mech_mobility mob;
         if (st) {
-            printf("assembly: failed at t = 0 (|Phi| = %.3g): check the initial positions and angles\n", info.residual);
+            printf("assembly: failed at t = 0 (|Phi| = %.3g)\n", info.residual);
+            fprintf(stderr, "%s: warning: the mechanism does not assemble at t = 0 from the bodies' position and angle "
+                            "(|Phi| = %.3g after Newton-Raphson); kinematic analyses will fail\n",
+                    d->file, info.residual);
             kd_mech_mobility_at(mech, 0.0, mech->q0, &mob, &err);
         } else {
             printf("assembly: converged in %d iterations, |Phi| = %.2g\n", info.iterations, info.residual);
