@@ -148,8 +148,10 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
             if (w->failed) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
             else {
                 IDAGetCurrentTime(mem, &tret);
+                char* name = IDAGetReturnFlagName(flag);  /* allocated by SUNDIALS */
                 st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: IDA failed: %s", tret,
-                                  IDAGetReturnFlagName(flag));
+                                  name ? name : "?");
+                free(name);
             }
             goto done;
         }

@@ -147,7 +147,9 @@ static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* 
         realtype tret;
         flag = CVode(mem, tout, y, &tret, CV_NORMAL);
         if (flag < 0) {
-            st = failure(w, err, tret, CVodeGetReturnFlagName(flag));
+            char* name = CVodeGetReturnFlagName(flag);   /* allocated by SUNDIALS */
+            st = failure(w, err, tret, name ? name : "CVODE failed");
+            free(name);
             goto done;
         }
         t = tret;
