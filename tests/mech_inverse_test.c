@@ -207,6 +207,21 @@ static void test_pendulum_closed_form(void** state) {
     kd_mech_free(&m);
 }
 
+/* Held still at a fixed angle ({angle: a}): the pivot carries the weight and
+ * the driver the static moment m g l cos(a). */
+static void test_pendulum_static(void** state) {
+    (void)state;
+    kd_mech* m = pendulum("{angle: -0.7}");
+    run r = run_new(m, 20);
+    run_kin(&r, 1.0, 10);
+    for (int k = 0; k < r.count; k++) {
+        assert_true(fabs(r.drive[k] - PM * PG * PL * cos(-0.7)) < 1e-12);
+        assert_true(fabs(r.F[3 * k]) < 1e-12 && fabs(r.F[3 * k + 1] - PM * PG) < 1e-12);
+    }
+    run_free(&r);
+    kd_mech_free(&m);
+}
+
 /* The free small oscillation about the hanging position, theta = -pi/2 +
  * th0 sin(w0 t), w0^2 = m g l / I_O, needs a torque of only
  * m g l (th0 - sin th0) order th0^3 / 6: the period 2 pi / w0 is the
@@ -364,6 +379,7 @@ static void test_examples_power(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum_closed_form),
+        cmocka_unit_test(test_pendulum_static),
         cmocka_unit_test(test_pendulum_small_amplitude_period),
         cmocka_unit_test(test_double_pendulum_power),
         cmocka_unit_test(test_slider_crank_power),

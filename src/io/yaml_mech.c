@@ -140,7 +140,19 @@ kd_status kd_yaml_read_driver(loader* ld, const node_t* v) {
         return fail(ld, jn, "joint '%s' is %s; drivers act on revolute and prismatic joints", name, kd_joint_type_str(t));
     for (const kd_driver_desc* o = ld->d->drivers; o < dr; o++)
         if (o->joint == dr->joint) return fail(ld, jn, "joint '%s' has two drivers", name);
-    if ((st = require(ld, v, f, "law", "driver", &law)) || (st = read_law(ld, law, "law", &dr->law))) return st;
+    if ((st = require(ld, v, f, "law", "driver", &law))) return st;
+    /* {angle: a}: a fixed coordinate (the same as the number a) */
+    node_t* angle = NULL;
+    if (law->type == YAML_MAPPING_NODE && law->data.mapping.pairs.top - law->data.mapping.pairs.start == 1 &&
+        scalar(node_at(ld, law->data.mapping.pairs.start->key)) &&
+        strcmp(scalar(node_at(ld, law->data.mapping.pairs.start->key)), "angle") == 0)
+        angle = node_at(ld, law->data.mapping.pairs.start->value);
+    if (angle) {
+        dr->law = kd_law_constant(0.0);
+        if ((st = get_number(ld, angle, "angle", &dr->law.value))) return st;
+    } else if ((st = read_law(ld, law, "law", &dr->law))) {
+        return st;
+    }
     if (kd_law_smoothness(&dr->law) < 2)
         return fail(ld, law, "a driver law needs accelerations: use a spline table, not linear interpolation");
     if ((x = field_value(f, "initial")) && (st = get_number(ld, x, "initial", &dr->initial))) return st;
