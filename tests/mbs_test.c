@@ -3,7 +3,8 @@
  * solvers:
  *   - a compound pendulum: small-amplitude period 2 pi sqrt(I_O / (m g d)) and the exact
  *     large-amplitude period 4 sqrt(I_O / (m g d)) K(sin(theta0 / 2)) (complete elliptic integral
- *     by the arithmetic-geometric mean), for every formulation and integrator;
+ *     by the arithmetic-geometric mean), for every formulation and integrator; fourth order of
+ *     the Runge-Kutta integrator against the exact hanging angle after a quarter period;
  *   - a double pendulum and a four-bar linkage: conservation of T + V (T - T0 = W, the work of
  *     gravity), constraint drift bounds, and agreement of the trajectories of all formulations;
  *   - a double parallelogram (one redundant constraint): Udwadia-Kalaba's pseudo-inverse gives
@@ -277,6 +278,34 @@ static void test_pendulum_periods(void** state) {
     free(r);
 }
 
+/* Fourth order of the fixed-step Runge-Kutta integrator: released from rest at theta0, the
+ * pendulum passes the hanging position after exactly a quarter of its exact period (where its
+ * speed is largest, so that the phase error shows fully in the angle). */
+static void test_rk4_order(void** state) {
+    (void)state;
+    rig* r = malloc(sizeof(rig));
+    double q[3], qd[3];
+    const double m = 2.0, L = 0.8, d = L / 2, IO = m * L * L / 3, th0 = 2.0;
+    const double quarter = sqrt(IO / (m * G * d)) * ellipk(sin(th0 / 2));
+    const kd_mbs_formulation forms[] = {KD_MBS_AUGMENTED, KD_MBS_MAGGI};
+    const kd_mbs_stabilization stabs[] = {KD_MBS_STAB_PROJECTION, KD_MBS_STAB_NONE};
+    for (int f = 0; f < 2; f++) {
+        double e[2];
+        for (int k = 0; k < 2; k++) {
+            pendulum(r, q, qd, th0);
+            kd_mbs_opts o = opts(forms[f], stabs[f], KD_MBS_RK4, quarter, quarter / (20 << k));
+            kd_mbs_stats st;
+            rec* out = run(r, &o, q, qd, 2, &st);
+            e[k] = fabs(out->qend[2] - (-PI / 2));
+            free(out);
+        }
+        printf("rk4 %s: angle error at T/4 %.3e (dt = T/80), %.3e (T/160), order %.2f\n",
+               kd_mbs_formulation_name(forms[f]), e[0], e[1], log2(e[0] / e[1]));
+        assert_true(log2(e[0] / e[1]) > 3.7 && log2(e[0] / e[1]) < 4.3);
+    }
+    free(r);
+}
+
 /* ---- double pendulum of two bars, released horizontal-ish ---- */
 static void double_pendulum(rig* r, double* q, double* qd) {
     memset(r, 0, sizeof(*r));
@@ -490,7 +519,8 @@ static void test_failures(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pendulum_periods), cmocka_unit_test(test_double_pendulum),
+        cmocka_unit_test(test_pendulum_periods), cmocka_unit_test(test_rk4_order),
+        cmocka_unit_test(test_double_pendulum),
         cmocka_unit_test(test_four_bar),         cmocka_unit_test(test_redundant_parallelogram),
         cmocka_unit_test(test_chain_drift),      cmocka_unit_test(test_failures),
     };
