@@ -139,7 +139,7 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         goto done;
     }
     const double dto = o->dt * o->output_every;
-    const long nout = (long)ceil((o->t_end - o->t0) / dto - 1e-9);
+    const long nout = (long)ceil((o->t_end - o->t0) / dto - 1e-6);
     for (long k = 1; k <= nout; k++) {
         const double tout = k == nout ? o->t_end : o->t0 + k * dto;
         realtype tret = o->t0;

@@ -34,7 +34,7 @@ static kd_status run_rk4(mbs_ws* w, const mbs_ode* ode, double* y, kd_error* err
     if (!k) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     double *k1 = k, *k2 = k + m, *k3 = k + 2 * m, *k4 = k + 3 * m, *yt = k + 4 * m;
     kd_status st = KD_OK;
-    const long nsteps = (long)ceil((o->t_end - o->t0) / o->dt - 1e-9);
+    const long nsteps = (long)ceil((o->t_end - o->t0) / o->dt - 1e-6);
     double t = o->t0;
     int reinit = 0;
     if (ode->output(ode->ctx, t, y, &reinit)) {
@@ -140,7 +140,7 @@ static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* 
         goto done;
     }
     const double dto = o->dt * o->output_every;
-    const long nout = (long)ceil((o->t_end - o->t0) / dto - 1e-9);
+    const long nout = (long)ceil((o->t_end - o->t0) / dto - 1e-6);
     double t = o->t0;
     for (long k = 1; k <= nout; k++) {
         const double tout = k == nout ? o->t_end : o->t0 + k * dto;
