@@ -111,6 +111,7 @@ done
 # the kinematics (positions solved at each instant) at all 201 common instants
 "$kedyn" run "$examples/four_bar_dynamics.yaml" -o "$tmp/fbd" >"$tmp/fbd.txt" 2>&1; code=$?
 check "driven four-bar dynamics exits 0" test $code -eq 0
+check "driven four-bar summary names the formulation" grep -q '"formulation": "maggi", "stabilization": "none", "method": "rk4"' "$tmp/fbd/summary.json"
 for f in dynamics dynamics_2 dynamics_3 dynamics_4; do
   check "driven four-bar $f follows the kinematics" bash -c "paste -d, <(cut -d, -f1-10 '$tmp/fbd/kinematics.csv') \
     <(cut -d, -f1-10 '$tmp/fbd/$f.csv') | awk -F, 'NR > 1 {n++; for (i = 1; i <= 10; i++) {d = \$i - \$(i + 10);

@@ -31,6 +31,10 @@ typedef struct kd_mech_run_stats {
                                                and projection results, relative to the largest value */
     double qdd_diff;                        /* inverse: largest |q''| difference, augmented system
                                                versus kinematics, relative */
+    const char* formulation;                /* dynamics: formulation, stabilization and integration */
+    const char* stabilization;              /*   method names (static strings, kedyn/mbs.h) */
+    const char* method;
+    double drift_pos, drift_vel;            /* dynamics: largest |Phi| and |Phi_q q' + Phi_t| */
 } kd_mech_run_stats;
 
 typedef struct kd_analysis_report {

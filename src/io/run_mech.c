@@ -287,6 +287,12 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
             a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
             a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
             a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
+            a->mech.formulation = kd_mbs_formulation_name(o.formulation);
+            a->mech.stabilization = o.formulation == KD_MBS_AUGMENTED || o.formulation == KD_MBS_UDWADIA_KALABA
+                                        ? kd_mbs_stabilization_name(o.stabilization)
+                                        : "none";
+            a->mech.method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
+            a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
             st = finish_file(&f, st, a, err);
             if (!st && (ms.max_drift_pos > 1e-6 * m->length_scale))
                 snprintf(a->message, sizeof(a->message), "constraint drift up to %.3g (formulation %s)",
@@ -321,8 +327,15 @@ kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
 }
 
 void kd_run_mech_summary(FILE* fp, const kd_analysis_report* a) {
-    if (a->type != KD_ANALYSIS_KINEMATICS && a->type != KD_ANALYSIS_INVERSE_DYNAMICS) return;
     const kd_mech_run_stats* s = &a->mech;
+    if (a->type == KD_ANALYSIS_DYNAMICS && s->formulation) {  /* forward dynamics of a mechanism */
+        fprintf(fp, ", \"formulation\": \"%s\", \"stabilization\": \"%s\", \"method\": \"%s\",", s->formulation,
+                s->stabilization, s->method);
+        fprintf(fp, "\n      \"dof\": %d, \"gruebler\": %d, \"redundant\": %d, ", s->dof, s->gruebler, s->nredundant);
+        fprintf(fp, "\"max_drift_position\": %.3g, \"max_drift_velocity\": %.3g", s->drift_pos, s->drift_vel);
+        return;
+    }
+    if (a->type != KD_ANALYSIS_KINEMATICS && a->type != KD_ANALYSIS_INVERSE_DYNAMICS) return;
     fprintf(fp, ", \"steps\": %d, \"t_end\": %.12g, ", s->steps, a->t_end);
     if (isfinite(s->t_reached)) fprintf(fp, "\"t_reached\": %.12g,", s->t_reached);
     else fprintf(fp, "\"t_reached\": null,");
