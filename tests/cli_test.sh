@@ -86,6 +86,11 @@ check "mechanism check lists joints" grep -q "joint W          fixed     lever -
 "$kedyn" run "$examples/wind_pump.yaml" -o "$tmp/pump" >/dev/null; code=$?
 check "pump run exits 0" test $code -eq 0
 check "pump kinematics has point columns" bash -c "head -1 '$tmp/pump/kinematics.csv' | grep -q ',lever.C.x,lever.C.y,lever.C.vx,lever.C.vy,lever.C.ax,lever.C.ay,'"
+out=$("$kedyn" check "$examples/rolling_disc.yaml")
+check "check names a redundant constraint" grep -q "^redundant constraints: 1: roll (rolling, equation 1)" <<<"$out"
+err=$("$kedyn" run "$examples/rolling_disc.yaml" -o "$tmp/rd" 2>&1 >/dev/null); code=$?
+check "redundant mechanism runs" test $code -eq 0
+check "redundant reactions warned" grep -q "warning: redundant constraints: roll .*not unique" <<<"$err"
 "$kedyn" run "$examples/slider_crank.yaml" -o "$tmp/sc" >"$tmp/sc.txt"; code=$?
 check "mechanism run exits 0" test $code -eq 0
 check "mechanism summary complete" grep -q '"complete": true' "$tmp/sc/summary.json"

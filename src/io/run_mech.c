@@ -312,7 +312,10 @@ kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
     kd_status st = kd_mech_compile(d, &m, err);
     if (!st) st = mobility(m, &a->mech, err);
     if (!st && a->mech.nredundant > 0)
-        snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
+        snprintf(a->message, sizeof(a->message), "redundant constraints: %s%s", a->mech.redundant,
+                 ad->type == KD_ANALYSIS_INVERSE_DYNAMICS
+                     ? "; the reactions they share are not unique (the minimum-norm multipliers are reported)"
+                     : "");
     if (!st) {
         a->t_end = ad->t_end;
         switch (ad->type) {
