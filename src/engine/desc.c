@@ -332,6 +332,11 @@ int kd_desc_rotating_body(const kd_desc* d, int body) {
 static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
     switch (a->type) {
     case KD_ANALYSIS_MODES:
+        if (kd_desc_is_mechanism(d)) {
+            int nbeam = 0;
+            for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
+            if (nbeam == 0) return FAIL(a->loc, "modes: the model has no elastic body (beam); rigid mechanisms have no modes");
+        }
         if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
         if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
         return KD_OK;
