@@ -84,8 +84,9 @@ void cli_print_model(const kd_desc* d, const kd_model* m) {
                body->kind.planar ? "planar" : "3D", kd_theory_str(body->kind.theory), kd_interp_str(body->kind.interp),
                body->elem_num, body->node_num, body->length, body->mass);
     }
-    printf("elements: %d\nnodes: %d\nDOF: %d (%d free, %d fixed), half-bandwidth %d\n", m->nelem, m->nnode,
-           m->ndof_all, m->neq, nfixed, m->bandwidth);
+    if (m->nelem > 0 || !kd_desc_is_mechanism(d))  /* a rigid mechanism's DOF are printed below */
+        printf("elements: %d\nnodes: %d\nDOF: %d (%d free, %d fixed), half-bandwidth %d\n", m->nelem, m->nnode,
+               m->ndof_all, m->neq, nfixed, m->bandwidth);
     printf("analyses: %d\n", d->nanalyses);
     for (int i = 0; i < d->nanalyses; i++)
         if (d->analyses[i].type == KD_ANALYSIS_MODES) printf("  modes (count %d)\n", d->analyses[i].count);
