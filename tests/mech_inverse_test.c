@@ -361,8 +361,24 @@ static void test_examples_power(void** state) {
     double tmax = 0.0;
     for (int k = 0; k < r.count; k++) tmax = fmax(tmax, fabs(r.drive[k]));
     const double pw = power_balance(&r), rw = route_difference(&r);
-    printf("wiper: motor torque up to %.4g N m, power balance %.2e, routes %.2e\n", tmax, pw, rw);
+    /* the ground's joints carry the whole momentum rate (no applied force in the plane) */
+    double em = 0.0, fmax_ = 0.0;
+    for (int k = 0; k < r.count; k++) {
+        double F[2] = {0, 0}, P[2] = {0, 0};
+        for (int j = 0; j < m->njoint; j++) {
+            const double sgn = m->joint[j].body[0] < 0 ? 1.0 : (m->joint[j].body[1] < 0 ? -1.0 : 0.0);
+            F[0] += sgn * r.F[(size_t)k * 3 * m->njoint + 3 * j];
+            F[1] += sgn * r.F[(size_t)k * 3 * m->njoint + 3 * j + 1];
+        }
+        for (int b = 0; b < m->nbody; b++)
+            for (int c = 0; c < 2; c++) P[c] += m->mass[3 * b] * r.qdd[(size_t)k * m->n + 3 * b + c];
+        em = fmax(em, fmax(fabs(F[0] - P[0]), fabs(F[1] - P[1])));
+        for (int i = 0; i < 3 * m->njoint; i++) fmax_ = fmax(fmax_, fabs(r.F[(size_t)k * 3 * m->njoint + i]));
+    }
+    printf("wiper: motor torque up to %.4g N m, power balance %.2e, momentum balance %.2e N (largest reaction %.3g N), "
+           "routes %.2e\n", tmax, pw, em, fmax_, rw);
     assert_true(pw < 1e-4 && rw < 1e-9);
+    assert_true(em < 1e-10 * fmax_);
     run_free(&r);
     kd_mech_free(&m);
     /* wind pump: two drivers, gravity, spring, friction at the slide */
