@@ -122,6 +122,15 @@ for f in dynamics dynamics_2 dynamics_3 dynamics_4; do
     <(cut -d, -f1-10 '$tmp/fbd/$f.csv') | awk -F, 'NR > 1 {n++; for (i = 1; i <= 10; i++) {d = \$i - \$(i + 10);
     if (d < 0) d = -d; if (d > m) m = d}} END {exit !(n == 201 && m < 1e-7)}'"
 done
+# driven past its limit position (crank angle 1.3716 rad at t = 1.1716 s), every formulation
+# stops with exit 3 near that time and keeps the rows before it, none of them off the constraints
+for f in augmented udwadia-kalaba maggi ida; do
+  sed "s/formulation: augmented/formulation: $f/" "$models/mech_dynamics_limit.yaml" >"$tmp/limit_$f.yaml"
+  "$kedyn" run "$tmp/limit_$f.yaml" -o "$tmp/limit_$f" >"$tmp/limit_$f.txt" 2>&1; code=$?
+  check "limit position $f exits 3" test $code -eq 3
+  check "limit position $f reports the time" grep -Eq "error: t = 1\.17[12][0-9]*: .*(singular configuration|limit)" "$tmp/limit_$f.txt"
+  check "limit position $f keeps the rows" awk -F, 'NR > 1 {t = $1; if ($11 > 1e-5) bad = 1} END {exit !(t >= 1.17 && t < 1.1716 && !bad)}' "$tmp/limit_$f/dynamics.csv"
+done
 err=$("$kedyn" run "$models/bad_mech_formulation.yaml" -o "$tmp/badf" 2>&1); code=$?
 check "unknown formulation exits 1" test $code -eq 1
 check "unknown formulation located" grep -q "bad_mech_formulation.yaml:11:[0-9]*: error: .*formulation" <<<"$err"

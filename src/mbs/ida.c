@@ -149,8 +149,10 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
             else {
                 IDAGetCurrentTime(mem, &tret);
                 char* name = IDAGetReturnFlagName(flag);  /* allocated by SUNDIALS */
-                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: IDA failed: %s", tret,
-                                  name ? name : "?");
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "t = %g: IDA failed: %s (near a singular configuration, such as a limit "
+                                  "position, the corrector cannot converge)",
+                                  tret, name ? name : "?");
                 free(name);
             }
             goto done;

@@ -133,10 +133,17 @@ static int solve_positions(maggi* g, double t) {
         if (refactor(g, t)) return -1;
         if (e <= w->opts->proj_tol || (it > 2 && e > 0.5 * prev)) {
             if (e > 1e-6 * (1 + qs))
-                return mbs_fail(w, t, "the dependent coordinates did not converge (|Phi| = %.3g)", e);
+                return mbs_fail(w, t,
+                                "the dependent coordinates did not converge (|Phi| = %.3g): no assembly near a "
+                                "singular configuration (a limit or dead-centre position)",
+                                e);
             return 0;
         }
-        if (it == NEWTON_MAX) return mbs_fail(w, t, "the dependent coordinates did not converge (|Phi| = %.3g)", e);
+        if (it == NEWTON_MAX)
+            return mbs_fail(w, t,
+                            "the dependent coordinates did not converge (|Phi| = %.3g): no assembly near a singular "
+                            "configuration (a limit or dead-centre position)",
+                            e);
         prev = e;
         klu_solve(g->sym, g->num, g->nc, 1, w->phi, &g->kc);
         for (int k = 0; k < g->nc; k++) g->q[g->dep[k]] -= w->phi[k];

@@ -28,6 +28,7 @@
 #define RCOND_SUSPECT 1e-9        /* at t0: below this, count the rank by a dense QR */
 #define TIKHONOV_REL 1e-8         /* reg = TIKHONOV_REL * max diag(S) */
 #define TIKHONOV_ITERS 4
+#define DRIFT_LIMIT_REL 1e-5      /* |Phi| above this times (1 + |q|_inf) stops the integration */
 
 int mbs_fail(mbs_ws* w, double t, const char* fmt, ...) {
     if (!w->failed) {
@@ -444,6 +445,15 @@ int mbs_emit(mbs_ws* w, double t, const double* q, const double* v, double work,
         for (int r = 0; r < w->nc; r++) w->tc[r] += w->phit[r];
         smp.drift_vel = inf_norm(w->tc, w->nc);
     }
+    /* a state far off the constraints is not a motion of the system: the integration passed a
+     * singular configuration (a limit position) or diverged; stop before reporting it */
+    double qmax = 0;
+    for (int i = 0; i < w->n; i++) qmax = fmax(qmax, fabs(q[i]));
+    if (!(smp.drift_pos <= DRIFT_LIMIT_REL * (1 + qmax)))
+        return mbs_fail(w, t,
+                        "the constraints are violated by %.3g: the motion reached a singular configuration "
+                        "(a limit or dead-centre position) or diverged",
+                        smp.drift_pos);
     double T = 0;
     for (int i = 0; i < w->n; i++) T += 0.5 * s->mass[i] * v[i] * v[i];
     smp.kinetic = T;
