@@ -25,6 +25,7 @@
  * multipliers' sensitivity grows like 1/h^2), so tighter requests are clamped to them. */
 #define IDA_RTOL_MIN 1e-8
 #define IDA_ATOL_MIN 1e-10
+#define IDA_DENSE_MAX 3000        /* largest DAE size for the dense Newton matrix (72 MB) */
 
 typedef struct ggl {
     mbs_ws* w;
@@ -72,6 +73,11 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                             "t = %g: the ida formulation needs independent constraints; %d are redundant", o->t0,
                             w->stats->redundant);
+    if (m > IDA_DENSE_MAX)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "the ida formulation uses a dense Newton matrix of 2 (n + nc) + 1 = %d unknowns (at most %d); "
+                            "use the augmented formulation for systems this large",
+                            m, IDA_DENSE_MAX);
     ggl g = {w};
     SUNContext sctx = NULL;
     N_Vector yy = NULL, yp = NULL, id = NULL, av = NULL;

@@ -23,6 +23,7 @@
 #include "mbs_internal.h"
 
 #define NEWTON_MAX 25
+#define MAGGI_DENSE_MAX 1e7       /* largest n nc (and f^2) of the dense parts: 80 MB */
 
 typedef struct maggi {
     mbs_ws* w;
@@ -242,6 +243,12 @@ kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_o
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                             "t = %g: the maggi formulation needs independent constraints; %d are redundant", w->opts->t0,
                             w->stats->redundant);
+    /* the partition is chosen on a dense copy of Phi_q^T and A^T M A is dense f x f */
+    if ((double)n * nc > MAGGI_DENSE_MAX || (double)f * f > MAGGI_DENSE_MAX)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "the maggi formulation works on dense n x nc and f x f matrices (here %d x %d and %d x %d); "
+                            "use the augmented formulation for systems this large",
+                            n, nc, f, f);
     maggi g;
     memset(&g, 0, sizeof(g));
     g.w = w, g.n = n, g.nc = nc, g.f = f, g.out = out, g.out_ctx = ctx;

@@ -28,6 +28,7 @@
 #define RCOND_SUSPECT 1e-9        /* at t0: below this, count the rank by a dense QR */
 #define TIKHONOV_REL 1e-8         /* reg = TIKHONOV_REL * max diag(S) */
 #define TIKHONOV_ITERS 4
+#define DENSE_RANK_MAX 4e6        /* largest n nc for the dense rank test at t0 (32 MB) */
 #define DRIFT_LIMIT_REL 1e-5      /* |Phi| above this times (1 + |q|_inf) stops the integration */
 
 int mbs_fail(mbs_ws* w, double t, const char* fmt, ...) {
@@ -293,8 +294,15 @@ kd_status mbs_schur_check_rank(mbs_ws* w, double t, const double* q, int accept_
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: the constraint Jacobian callback failed", t);
     if (!factor_with(w, RCOND_SUSPECT)) return KD_OK;
     /* S singular or nearly so: count the independent constraints by QR with column pivoting of Phi_q^T
-     * (n x nc, dense; only reached for rank-deficient systems). */
+     * (n x nc, dense; only reached for rank-deficient systems, and only up to DENSE_RANK_MAX entries) */
     const int n = w->n, nc = w->nc;
+    if ((double)n * nc > DENSE_RANK_MAX) {
+        if (!factor_current(w)) return KD_OK;   /* ill-conditioned but not singular */
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                            "t = %g: Phi_q M^-1 Phi_q^T is singular at the start (redundant constraints or a singular "
+                            "configuration); the system is too large for the dense rank test",
+                            t);
+    }
     double* D = calloc((size_t)n * nc, sizeof(double));
     double* tau = malloc(sizeof(double) * nc);
     lapack_int* jpvt = calloc(nc, sizeof(lapack_int));
