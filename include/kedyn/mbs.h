@@ -4,7 +4,7 @@
  *
  *     M q'' + Phi_q^T lambda = Q(q, q', t),     Phi(q, t) = 0,
  *
- * and a consistent initial state (q0, q0'), integrate the motion by one of four formulations
+ * and an initial state (q0, q0') (projected onto the constraints first), integrate the motion by one of four formulations
  * that must give the same trajectories:
  *
  *   augmented        Lagrange multipliers by the Schur complement
@@ -14,9 +14,10 @@
  *                    (gamma_s = gamma - 2 alpha Phi' - beta^2 Phi), projection of (q, q') onto
  *                    Phi = 0, Phi_q q' = -Phi_t after every step, or none.
  *   udwadia-kalaba   Gauss's principle (Gibbs-Appell) in closed form:
- *                    q'' = a + M^-1/2 (Phi_q M^-1/2)^+ (gamma_s - Phi_q a), a = M^-1 Q; the
- *                    pseudo-inverse (minimum-norm solution, by iterated Tikhonov refinement on
- *                    the same sparse Cholesky) accepts redundant constraints.
+ *                    q'' = a + M^-1/2 (Phi_q M^-1/2)^+ (gamma_s - Phi_q a), a = M^-1 Q, with
+ *                    B^+ = B^T (B B^T)^+: the same sparse factorisation as above for independent
+ *                    constraints; with redundant ones (found at t0) the minimum-norm solution by
+ *                    iterated Tikhonov refinement, so that they are accepted.
  *   maggi            independent coordinates by coordinate partitioning: w = q_i, q' = A w',
  *                    A^T M A w'' = A^T (Q - M b), dependent coordinates from Phi = 0 by Newton
  *                    (sparse LU, KLU); the partition is chosen by LU with partial pivoting of
@@ -25,14 +26,16 @@
  *   ida              the stabilised index-2 DAE (Gear-Gupta-Leimkuhler) in (q, v, lambda, mu):
  *                    M (q' - v) + Phi_q^T mu = 0, M v' + Phi_q^T lambda = Q, Phi = 0,
  *                    Phi_q v + Phi_t = 0, with SUNDIALS IDA (dense Newton matrix: for
- *                    mechanisms of a few dozen coordinates, not for long chains).
+ *                    mechanisms of a few dozen coordinates, not for long chains; rtol >= 1e-8 and
+ *                    atol >= 1e-10, tighter requests are clamped).
  *
  * The first three produce an ODE integrated with a fixed-step classical Runge-Kutta (rk4) or with
  * SUNDIALS CVODE (BDF with fixed-point iteration, adaptive; projection through CVODE's projection
  * interface).
  *
- * Workspaces are allocated before the first step; nothing is allocated inside a time step by
- * kedyn itself (SUNDIALS and SuiteSparse keep their own workspaces).
+ * Workspaces are allocated before the first step; no evaluation allocates (Maggi's KLU
+ * factorisation is redone, with allocation, only when the partition is chosen again; SUNDIALS
+ * keeps its own workspaces).
  */
 #ifndef KEDYN_MBS_H
 #define KEDYN_MBS_H
