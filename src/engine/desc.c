@@ -369,6 +369,14 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
         if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
         if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
+        /* forward dynamics of a mechanism (kedyn/mbs.h): Runge-Kutta (integrator omitted) or CVODE;
+         * formulation and stabilization mean nothing for elastic bodies */
+        if (kd_desc_is_mechanism(d) && a->integrator != KD_INT_GENERALIZED_ALPHA && a->integrator != KD_INT_CVODE_BDF &&
+            a->integrator != KD_INT_CVODE_ADAMS)
+            return FAIL(a->loc, "dynamics of a mechanism integrates with fixed-step Runge-Kutta (integrator omitted) "
+                                "or CVODE (integrator: cvode-bdf)");
+        if (!kd_desc_is_mechanism(d) && (a->formulation != 0 || a->stabilization != 0))
+            return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
         return KD_OK;
     }
     case KD_ANALYSIS_KINEMATICS:
