@@ -213,8 +213,8 @@ static void test_errors(void** state) {
     expect_error("bad_dof_kind.yaml", KD_ERR_INPUT, 9, 31, "has no DOF 'kz'");
     expect_error("bad_quintic_timoshenko.yaml", KD_ERR_INPUT, 7, 5, "quintic interpolation");
     expect_error("bad_syntax.yaml", KD_ERR_INPUT, 8, 1, "YAML syntax");
-    expect_error("bad_joints.yaml", KD_ERR_INPUT, 8, 1, "'joints' is not supported");
-    expect_error("bad_analysis_type.yaml", KD_ERR_INPUT, 9, 12, "'kinematics' is not supported");
+    expect_error("bad_joints.yaml", KD_ERR_INPUT, 9, 5, "missing required key 'bodies' in joint 'j'");
+    expect_error("bad_analysis_type.yaml", KD_ERR_INPUT, 9, 5, "kinematics applies to mechanisms");
     expect_error("bad_motion_not_smooth.yaml", KD_ERR_INPUT, 9, 5, "no acceleration");
     expect_error("bad_duplicate_body.yaml", KD_ERR_INPUT, 8, 12, "defined twice");
     expect_error("no_such_file.yaml", KD_ERR_IO, 0, 0, "cannot read");

@@ -58,7 +58,8 @@ typedef struct kd_section_desc {
 
 typedef enum kd_body_type {
     KD_BODY_GROUND = 0,
-    KD_BODY_BEAM
+    KD_BODY_BEAM,
+    KD_BODY_RIGID                 /* planar rigid body of a mechanism (kedyn/mech.h) */
 } kd_body_type;
 
 typedef enum kd_theory {
@@ -98,6 +99,12 @@ typedef struct kd_body_desc {
                                      (all zero = default, see docs/model-format.md) */
     double preload;               /* static axial force (tension > 0), N, added to the
                                      axial force of the rigid motion in k_g */
+    /* rigid bodies (points are then in the body frame; ground points are global) */
+    double mass;                  /* kg (> 0) */
+    double inertia;               /* about the centre of mass, kg m^2 (> 0) */
+    double com[3];                /* centre of mass in the body frame, m */
+    double position[3];           /* initial guess of the body frame origin (global), m */
+    double angle;                 /* initial guess of the body frame angle, rad */
     kd_loc loc;
     kd_loc loc_material, loc_section;  /* where the references were written */
 } kd_body_desc;
@@ -127,6 +134,38 @@ typedef struct kd_support_desc {
     kd_loc loc_node, loc_fix;
 } kd_support_desc;
 
+/* ---- joints and drivers (mechanisms, kedyn/mech.h) ----------------------- */
+
+typedef enum kd_joint_type {
+    KD_JOINT_REVOLUTE = 0,        /* points coincide (2 equations) */
+    KD_JOINT_PRISMATIC,           /* second point slides along `axis` of the first body,
+                                     relative angle fixed (2) */
+    KD_JOINT_FIXED,               /* weld: points coincide, relative angle fixed (3) */
+    KD_JOINT_DISTANCE,            /* rigid link of `length` between the points (1) */
+    KD_JOINT_ROLLING,             /* second body, a disc of `radius` centred on its point,
+                                     rolls without slipping on the line of the first body
+                                     through its point along `axis` (2) */
+    KD_JOINT_TYPES
+} kd_joint_type;
+
+typedef struct kd_joint_desc {
+    char name[KD_NAME_MAX];
+    kd_joint_type type;
+    int body[2];                  /* indices into kd_desc.bodies (ground or rigid) */
+    int point[2];                 /* index of the named point on each body */
+    double axis[3];               /* prismatic, rolling: direction in the first body's frame */
+    double length;                /* distance: m; 0 = the distance in the initial guess */
+    double radius;                /* rolling: m (> 0) */
+    kd_loc loc;
+} kd_joint_desc;
+
+typedef struct kd_driver_desc {
+    int joint;                    /* index into kd_desc.joints (revolute or prismatic) */
+    kd_law law;                   /* relative angle (rad) or displacement (m) = initial + law(t); owned */
+    double initial;               /* added to the law, rad or m */
+    kd_loc loc;
+} kd_driver_desc;
+
 /* ---- analyses ----------------------------------------------------------- */
 
 /* ---- frame motion, damping, loads (moving-frame analyses) --------------- */
@@ -145,7 +184,13 @@ typedef struct kd_damping_desc {
 
 typedef enum kd_load_type {
     KD_LOAD_NODAL = 0,            /* a force or moment on one DOF of a node, in the body frame */
-    KD_LOAD_GRAVITY               /* uniform acceleration field g (global), on every beam */
+    KD_LOAD_GRAVITY,              /* uniform acceleration field g (global), on every beam
+                                     and rigid body */
+    /* mechanism forces (kedyn/mech.h) */
+    KD_LOAD_SPRING,               /* spring-damper between points of two bodies */
+    KD_LOAD_FRICTION,             /* Coulomb friction on a joint, smoothed */
+    KD_LOAD_TORQUE,               /* a torque about z on a rigid body (value) */
+    KD_LOAD_FORCE                 /* a force at a point of a rigid body (value, value_y) */
 } kd_load_type;
 
 typedef struct kd_load_desc {
@@ -154,6 +199,15 @@ typedef struct kd_load_desc {
     kd_dof_name dof;              /* nodal: the DOF the load acts on */
     kd_law value;                 /* nodal: N or N m as a law of time (owned) */
     double g[3];                  /* gravity, m/s^2 (global) */
+    /* mechanism forces */
+    int body2;                    /* spring: second body index */
+    int point[2];                 /* spring: points on body and body2; force: point on body */
+    double k, length, c;          /* spring: N/m, free length m (0: a zero-length vector
+                                     spring), N s/m */
+    int joint;                    /* friction: index into kd_desc.joints */
+    double force;                 /* friction: Coulomb force N (torque N m at a revolute) */
+    double v_smooth;              /* friction: smoothing speed, m/s or rad/s (> 0) */
+    kd_law value_y;               /* force: y component (value holds x; torque: value), owned */
     kd_loc loc;
 } kd_load_desc;
 
@@ -161,7 +215,10 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_MODES = 0,        /* natural frequencies at t (with rotation: gyroscopic) */
     KD_ANALYSIS_CAMPBELL,         /* frequencies versus a list of rotation speeds */
     KD_ANALYSIS_STABILITY,        /* critical speed over a grid of hub distances and lengths */
-    KD_ANALYSIS_DYNAMICS          /* transient response */
+    KD_ANALYSIS_DYNAMICS,         /* transient response */
+    KD_ANALYSIS_KINEMATICS,       /* mechanism positions, velocities, accelerations */
+    KD_ANALYSIS_INVERSE_DYNAMICS, /* mechanism joint reactions and driving forces */
+    KD_ANALYSIS_TYPES
 } kd_analysis_type;
 
 typedef enum kd_eigen_solver {
@@ -192,6 +249,13 @@ typedef struct kd_analysis_desc {
     int energy;                   /* 1: write the energy and work balance */
     int formalism;                /* kd_formalism (kedyn/formalism.h): the route of the inertia
                                      terms; hamilton goes with the canonical integrators */
+    int formulation;              /* mechanisms: kd_mbs_formulation (kedyn/mbs.h), 0 = augmented */
+    int stabilization;            /* mechanisms: kd_mbs_stabilization, 0 = baumgarte */
+    /* kinematics, inverse_dynamics (t_end above) */
+    int steps;                    /* time steps (>= 1) */
+    int points;                   /* kinematics: 1 = also every named point of the rigid bodies */
+    double cond_max;              /* condition number of Phi_q above which a position is
+                                     reported as singular (default 1e8) */
     kd_loc loc;
 } kd_analysis_desc;
 
@@ -218,6 +282,8 @@ typedef struct kd_desc {
     int nmotions;    kd_motion_desc* motions;
     int ndampings;   kd_damping_desc* dampings;
     int nloads;      kd_load_desc* loads;
+    int njoints;     kd_joint_desc* joints;
+    int ndrivers;    kd_driver_desc* drivers;
 } kd_desc;
 
 /* Allocate an empty description (all counts zero). Returns NULL on failure. */
@@ -239,11 +305,20 @@ kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d);
 kd_motion_desc* kd_desc_add_motion(kd_desc* d);
 kd_damping_desc* kd_desc_add_damping(kd_desc* d);
 kd_load_desc* kd_desc_add_load(kd_desc* d);
+kd_joint_desc* kd_desc_add_joint(kd_desc* d);
+kd_driver_desc* kd_desc_add_driver(kd_desc* d);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);
 int kd_desc_find_section(const kd_desc* d, const char* name);
 int kd_desc_find_body(const kd_desc* d, const char* name);
+int kd_desc_find_joint(const kd_desc* d, const char* name);
+/* Index of the named point of body b, or -1. */
+int kd_desc_find_point(const kd_desc* d, int b, const char* name);
+
+/* 1 when the description is a mechanism (has rigid bodies or joints); its
+ * analyses are then run on the compiled mechanism (kedyn/mech.h). */
+int kd_desc_is_mechanism(const kd_desc* d);
 
 /* Check the values and cross-references of a description: positive E, rho,
  * lengths, section dimensions and element counts; valid indices; node numbers
@@ -262,6 +337,7 @@ const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */
 const char* kd_theory_str(kd_theory t);               /* "bar", "euler-bernoulli", ... */
 const char* kd_interp_str(kd_interp i);               /* "cubic", "quintic" */
 const char* kd_shape_str(kd_shape s);                 /* "circle", ... */
+const char* kd_joint_type_str(kd_joint_type t);       /* "revolute", "prismatic", ... */
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,24 @@ extern "C" {
 
 #define KD_RUN_FILES_MAX 4
 
+/* What a mechanism analysis (kinematics, inverse_dynamics) reports. */
+typedef struct kd_mech_run_stats {
+    int steps;                              /* output times solved */
+    double t_reached;                       /* last time solved, s */
+    int dof, dof_undriven, gruebler;        /* mobility at the assembled position */
+    int nredundant;                         /* redundant constraint equations */
+    char redundant[256];                    /* their joints, by name */
+    double cond_max, t_cond_max;            /* largest condition number of Phi_q, and when */
+    double route_diff;                      /* inverse: largest difference between the multipliers
+                                               and projection results, relative to the largest value */
+    double qdd_diff;                        /* inverse: largest |q''| difference, augmented system
+                                               versus kinematics, relative */
+    const char* formulation;                /* dynamics: formulation, stabilization and integration */
+    const char* stabilization;              /*   method names (static strings, kedyn/mbs.h) */
+    const char* method;
+    double drift_pos, drift_vel;            /* dynamics: largest |Phi| and |Phi_q q' + Phi_t| */
+} kd_mech_run_stats;
+
 typedef struct kd_analysis_report {
     kd_analysis_type type;
     kd_status status;                       /* KD_OK, or why it failed */
@@ -33,6 +51,7 @@ typedef struct kd_analysis_report {
     double t_end;                           /* dynamics: the requested end time */
     int integrator;                         /* dynamics: kd_integrator */
     int formalism;                          /* dynamics: kd_formalism */
+    kd_mech_run_stats mech;                 /* mechanism analyses */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

@@ -68,6 +68,17 @@ static void print_dynamics(const kd_analysis_report* a) {
            a->formalism ? kd_formalism_name((kd_formalism)a->formalism) : "", a->nfiles ? a->files[0] : "");
 }
 
+static void print_mech(const kd_analysis_report* a) {
+    const kd_mech_run_stats* s = &a->mech;
+    if (a->status != KD_OK && a->nfiles == 0) return;  /* nothing computed; the error says why */
+    printf("%s: %d steps to t = %g s, DOF %d (Gruebler %d), largest condition number of Phi_q %.3g at t = %g s, "
+           "%.3f s -> %s\n",
+           a->type == KD_ANALYSIS_KINEMATICS ? "kinematics" : "inverse_dynamics", s->steps, s->t_reached, s->dof,
+           s->gruebler, s->cond_max, s->t_cond_max, a->wall_s, a->nfiles ? a->files[0] : "");
+    if (a->type == KD_ANALYSIS_INVERSE_DYNAMICS && a->status == KD_OK)
+        printf("  multipliers and projection routes agree to %.2g (relative)\n", s->route_diff);
+}
+
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
     const cli_run_opts o = {quiet, 0};
@@ -95,6 +106,7 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
         if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
         if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
         if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
+        if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS) print_mech(a);
         if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
     }
     int code = 0;

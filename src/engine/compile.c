@@ -145,6 +145,7 @@ static kd_status compile_loads(const kd_desc* d, kd_model* m) {
             for (int k = 0; k < 3; k++) m->gravity[k] += ld->g[k];
             continue;
         }
+        if (ld->type != KD_LOAD_NODAL) continue;  /* mechanism forces act on rigid bodies (kedyn/mech.h) */
         const int node = m->body[ld->body].node_adr + ld->node - 1;
         int eq = -1;
         for (int a = 0; a < m->node_dof_num[node]; a++)
@@ -343,7 +344,8 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
     for (int b = 0; b < m->nbody && !st; b++)
         if (m->body[b].type == KD_BODY_BEAM) st = axial_force_cases(m, b);
 
-    if (st == KD_OK && m->neq == 0) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");
+    /* A rigid mechanism has no nodal DOF; its coordinates live in kd_mech (kedyn/mech.h). */
+    if (st == KD_OK && m->neq == 0 && !kd_desc_is_mechanism(d)) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");
     if (st) {
         if (st == KD_ERR_NOMEM) kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
         kd_model_free(&m);

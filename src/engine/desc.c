@@ -17,7 +17,13 @@ void kd_desc_free(kd_desc** pd) {
     kd_desc* d = *pd;
     for (int i = 0; i < d->noutput_nodes; i++) free(d->output_nodes[i].nodes);
     for (int i = 0; i < d->nmotions; i++) kd_motion_free(&d->motions[i].motion);
-    for (int i = 0; i < d->nloads; i++) kd_law_free(&d->loads[i].value);
+    for (int i = 0; i < d->nloads; i++) {
+        kd_law_free(&d->loads[i].value);
+        kd_law_free(&d->loads[i].value_y);
+    }
+    for (int i = 0; i < d->ndrivers; i++) kd_law_free(&d->drivers[i].law);
+    free(d->joints);
+    free(d->drivers);
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -76,6 +82,8 @@ kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
         a->rtol = 1e-8, a->atol = 1e-10;
         a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
         a->output_every = 1;
+        a->steps = 100;
+        a->cond_max = 1e8;
     }
     return a;
 }
@@ -94,6 +102,39 @@ kd_damping_desc* kd_desc_add_damping(kd_desc* d) {
 
 kd_load_desc* kd_desc_add_load(kd_desc* d) {
     return append_item((void**)&d->loads, &d->nloads, sizeof(kd_load_desc));
+}
+
+kd_joint_desc* kd_desc_add_joint(kd_desc* d) {
+    return append_item((void**)&d->joints, &d->njoints, sizeof(kd_joint_desc));
+}
+
+kd_driver_desc* kd_desc_add_driver(kd_desc* d) {
+    return append_item((void**)&d->drivers, &d->ndrivers, sizeof(kd_driver_desc));
+}
+
+int kd_desc_find_joint(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->njoints; i++)
+        if (strcmp(d->joints[i].name, name) == 0) return i;
+    return -1;
+}
+
+int kd_desc_find_point(const kd_desc* d, int b, const char* name) {
+    if (b < 0 || b >= d->nbodies) return -1;
+    for (int i = 0; i < d->bodies[b].npoints; i++)
+        if (strcmp(d->bodies[b].points[i].name, name) == 0) return i;
+    return -1;
+}
+
+int kd_desc_is_mechanism(const kd_desc* d) {
+    if (d->njoints > 0) return 1;
+    for (int i = 0; i < d->nbodies; i++)
+        if (d->bodies[i].type == KD_BODY_RIGID) return 1;
+    return 0;
+}
+
+const char* kd_joint_type_str(kd_joint_type t) {
+    static const char* const names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
+    return t >= 0 && t < KD_JOINT_TYPES ? names[t] : "?";
 }
 
 int kd_desc_find_material(const kd_desc* d, const char* name) {
@@ -185,6 +226,12 @@ static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_er
 static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
     for (const kd_body_desc* o = d->bodies; o < b; o++)
         if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
+    if (b->type == KD_BODY_RIGID) {
+        if (!positive(b->mass)) return FAIL(b->loc, "body '%s': mass must be positive (got %g)", b->name, b->mass);
+        if (!positive(b->inertia))
+            return FAIL(b->loc, "body '%s': inertia must be positive (got %g)", b->name, b->inertia);
+        return KD_OK;
+    }
     if (b->type != KD_BODY_BEAM) return KD_OK;
     if (b->material < 0 || b->material >= d->nmaterials)
         return FAIL(b->loc_material, "body '%s': unknown material", b->name);
@@ -251,6 +298,7 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
 }
 
 static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* err) {
+    if (ld->type >= KD_LOAD_SPRING) return KD_OK;  /* mechanism forces: checked by kd_mech_compile */
     if (ld->type == KD_LOAD_GRAVITY) {
         for (int k = 0; k < 3; k++)
             if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");
@@ -285,6 +333,11 @@ int kd_desc_rotating_body(const kd_desc* d, int body) {
 static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
     switch (a->type) {
     case KD_ANALYSIS_MODES:
+        if (kd_desc_is_mechanism(d)) {
+            int nbeam = 0;
+            for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
+            if (nbeam == 0) return FAIL(a->loc, "modes: the model has no elastic body (beam); rigid mechanisms have no modes");
+        }
         if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
         if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
         return KD_OK;
@@ -322,8 +375,36 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
         if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
         if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
+        /* forward dynamics of a mechanism (kedyn/mbs.h): Runge-Kutta (integrator omitted) or CVODE;
+         * formulation and stabilization mean nothing for elastic bodies */
+        if (kd_desc_is_mechanism(d) && a->integrator != KD_INT_GENERALIZED_ALPHA && a->integrator != KD_INT_CVODE_BDF &&
+            a->integrator != KD_INT_CVODE_ADAMS)
+            return FAIL(a->loc, "dynamics of a mechanism integrates with fixed-step Runge-Kutta (integrator omitted) "
+                                "or CVODE (integrator: cvode-bdf)");
+        if (!kd_desc_is_mechanism(d) && (a->formulation != 0 || a->stabilization != 0))
+            return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
         return KD_OK;
     }
+    case KD_ANALYSIS_KINEMATICS:
+    case KD_ANALYSIS_INVERSE_DYNAMICS: {
+        const char* name = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics" : "inverse_dynamics";
+        if (!kd_desc_is_mechanism(d))
+            return FAIL(a->loc, "%s applies to mechanisms (rigid bodies and joints)", name);
+        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "%s: t_end must be positive (got %g)", name, a->t_end);
+        if (a->steps < 1) return FAIL(a->loc, "%s: steps must be at least 1", name);
+        if (!(isfinite(a->cond_max) && a->cond_max > 1)) return FAIL(a->loc, "%s: cond_max must exceed 1", name);
+        /* a driver given by a table is defined over the table's time range only */
+        for (int k = 0; k < d->ndrivers; k++) {
+            double t0, t1;
+            kd_law_range(&d->drivers[k].law, &t0, &t1);
+            if (t0 > 0.0 || t1 < a->t_end)
+                return FAIL(a->loc, "%s: the driver of joint '%s' is a table over [%g, %g] s, which does not cover [0, %g] s",
+                            name, d->drivers[k].joint >= 0 && d->drivers[k].joint < d->njoints ? d->joints[d->drivers[k].joint].name : "?",
+                            t0, t1, a->t_end);
+        }
+        return KD_OK;
+    }
+    case KD_ANALYSIS_TYPES: break;
     }
     return KD_OK;
 }
@@ -350,6 +431,7 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
     if (st) return st;
     int nbeam = 0;
     for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
-    if (nbeam == 0) return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam)");
+    if (nbeam == 0 && !kd_desc_is_mechanism(d))
+        return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam) and no mechanism");
     return KD_OK;
 }

@@ -104,8 +104,10 @@ kd_status kd_law_copy(kd_law* dst, const kd_law* src) {
 /* Table: interval by bisection, then the spline (or line) on it. */
 static void table_eval(const kd_law* law, double t, double* f, double* df, double* d2f) {
     const int n = law->n;
-    if (t <= law->t[0] || t >= law->t[n - 1]) {
-        *f = t <= law->t[0] ? law->f[0] : law->f[n - 1];
+    /* the end points themselves belong to the spline (a record starting at
+     * t = 0 has its measured slope there); outside, the end values hold */
+    if (t < law->t[0] || t > law->t[n - 1]) {
+        *f = t < law->t[0] ? law->f[0] : law->f[n - 1];
         *df = *d2f = 0.0;
         return;
     }

@@ -9,6 +9,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
 #include "kedyn/report.h"
+#include "run_mech.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -55,6 +56,9 @@ static const char* analysis_name(kd_analysis_type t) {
     case KD_ANALYSIS_CAMPBELL: return "campbell";
     case KD_ANALYSIS_STABILITY: return "stability";
     case KD_ANALYSIS_DYNAMICS: return "dynamics";
+    case KD_ANALYSIS_KINEMATICS: return "kinematics";
+    case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
+    case KD_ANALYSIS_TYPES: break;
     }
     return "?";
 }
@@ -113,6 +117,9 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
         break;
     }
     case KD_ANALYSIS_DYNAMICS: break;
+    case KD_ANALYSIS_KINEMATICS:
+    case KD_ANALYSIS_INVERSE_DYNAMICS:
+    case KD_ANALYSIS_TYPES: break;
     }
 }
 
@@ -129,6 +136,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
         json_string(fp, a->message);
     }
     if (a->status == KD_OK) write_results(fp, a);
+    kd_run_mech_summary(fp, a);  /* mechanism analyses, also after a failure */
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
                     "\"steps\": %ld, \"factorizations\": %ld",
@@ -167,7 +175,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
                     kd_theory_str(body->kind.theory), kd_interp_str(body->kind.interp),
                     body->kind.planar ? "true" : "false", body->elem_num, body->node_num, body->length, body->mass);
         else
-            fprintf(fp, ", \"type\": \"ground\"}");
+            fprintf(fp, ", \"type\": \"%s\"}", body->type == KD_BODY_RIGID ? "rigid" : "ground");
         fprintf(fp, "%s\n", b + 1 < m->nbody ? "," : "");
     }
     fprintf(fp, "  ],\n  \"analyses\": [\n");
@@ -379,7 +387,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     }
     const kd_progress_fn progress = opts ? opts->progress : NULL;
 
-    int ordinal[4] = {0};  /* per analysis type, for file names */
+    int ordinal[KD_ANALYSIS_TYPES] = {0};  /* per analysis type, for file names */
     for (int i = 0; i < d->nanalyses && st == KD_OK; i++) {
         const kd_analysis_desc* ad = &d->analyses[i];
         kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
@@ -388,15 +396,20 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        if (opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
+        const int mech = kd_run_mech_handles(d, ad);
+        if (!mech && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];
         }
-        if (st == KD_OK) switch (ad->type) {
+        if (st == KD_OK && mech) st = kd_run_mech_analysis(d, ad, outdir, k, a, err);
+        else if (st == KD_OK) switch (ad->type) {
         case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
         case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, &h, a, err); break;
+        case KD_ANALYSIS_KINEMATICS:
+        case KD_ANALYSIS_INVERSE_DYNAMICS:
+        case KD_ANALYSIS_TYPES: break;
         }
         if (progress && st == KD_OK) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 1.0);
         a->wall_s = now_s() - t0;

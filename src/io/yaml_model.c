@@ -18,26 +18,11 @@
 #include "kedyn/formalism.h"
 #include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
+#include "yaml_loader.h"
 
-typedef struct loader {
-    yaml_document_t doc;
-    kd_desc* d;
-    kd_error* err;
-    const char* file;
-    char dir[1024];               /* directory of the model file: relative data files */
-} loader;
+kd_loc loc_of(const node_t* n) { return (kd_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
 
-typedef yaml_node_t node_t;
-
-static kd_loc loc_of(const node_t* n) { return (kd_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
-
-static kd_status fail(loader* ld, const node_t* n, const char* fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static kd_status fail(loader* ld, const node_t* n, const char* fmt, ...) {
+kd_status fail(loader* ld, const node_t* n, const char* fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -46,19 +31,19 @@ static kd_status fail(loader* ld, const node_t* n, const char* fmt, ...) {
     return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, n ? loc_of(n) : KD_LOC_START, "%s", msg);
 }
 
-static node_t* node_at(loader* ld, int id) { return yaml_document_get_node(&ld->doc, id); }
+node_t* node_at(loader* ld, int id) { return yaml_document_get_node(&ld->doc, id); }
 
-static const char* scalar(const node_t* n) { return n->type == YAML_SCALAR_NODE ? (const char*)n->data.scalar.value : NULL; }
+const char* scalar(const node_t* n) { return n->type == YAML_SCALAR_NODE ? (const char*)n->data.scalar.value : NULL; }
 
 /* ---- typed getters ------------------------------------------------------ */
 
-static kd_status expect(loader* ld, const node_t* n, yaml_node_type_t type, const char* what) {
+kd_status expect(loader* ld, const node_t* n, yaml_node_type_t type, const char* what) {
     if (n->type == type) return KD_OK;
     const char* kind = type == YAML_MAPPING_NODE ? "a mapping" : (type == YAML_SEQUENCE_NODE ? "a sequence" : "a value");
     return fail(ld, n, "expected %s for %s", kind, what);
 }
 
-static kd_status get_number(loader* ld, const node_t* n, const char* what, double* out) {
+kd_status get_number(loader* ld, const node_t* n, const char* what, double* out) {
     const char* s = scalar(n);
     char* end = NULL;
     errno = 0;
@@ -68,13 +53,13 @@ static kd_status get_number(loader* ld, const node_t* n, const char* what, doubl
     return KD_OK;
 }
 
-static kd_status get_positive(loader* ld, const node_t* n, const char* what, double* out) {
+kd_status get_positive(loader* ld, const node_t* n, const char* what, double* out) {
     kd_status st = get_number(ld, n, what, out);
     if (!st && !(*out > 0)) return fail(ld, n, "%s must be a positive number (got %g)", what, *out);
     return st;
 }
 
-static kd_status get_int(loader* ld, const node_t* n, const char* what, int lo, int* out) {
+kd_status get_int(loader* ld, const node_t* n, const char* what, int lo, int* out) {
     double v = 0;
     if (get_number(ld, n, what, &v) || v != floor(v) || fabs(v) > 1e9) return fail(ld, n, "%s must be a whole number", what);
     if (v < lo) return fail(ld, n, "%s must be at least %d (got %g)", what, lo, v);
@@ -82,7 +67,7 @@ static kd_status get_int(loader* ld, const node_t* n, const char* what, int lo, 
     return KD_OK;
 }
 
-static kd_status get_bool(loader* ld, const node_t* n, const char* what, int* out) {
+kd_status get_bool(loader* ld, const node_t* n, const char* what, int* out) {
     const char* s = scalar(n);
     if (s && strcmp(s, "true") == 0) *out = 1;
     else if (s && strcmp(s, "false") == 0) *out = 0;
@@ -90,7 +75,7 @@ static kd_status get_bool(loader* ld, const node_t* n, const char* what, int* ou
     return KD_OK;
 }
 
-static kd_status get_name(loader* ld, const node_t* n, const char* what, char* out) {
+kd_status get_name(loader* ld, const node_t* n, const char* what, char* out) {
     const char* s = scalar(n);
     if (!s || !*s) return fail(ld, n, "%s must be a name", what);
     if (strlen(s) >= KD_NAME_MAX) return fail(ld, n, "%s is longer than %d characters", what, KD_NAME_MAX - 1);
@@ -99,7 +84,7 @@ static kd_status get_name(loader* ld, const node_t* n, const char* what, char* o
 }
 
 /* One of a list of words; returns its index in *out. */
-static kd_status get_choice(loader* ld, const node_t* n, const char* what, const char* const* words, int nwords,
+kd_status get_choice(loader* ld, const node_t* n, const char* what, const char* const* words, int nwords,
                             int* out) {
     const char* s = scalar(n);
     char list[256] = "";
@@ -125,7 +110,7 @@ static kd_status get_dof(loader* ld, const node_t* n, kd_dof_name* out) {
 }
 
 /* A sequence of numbers of length within [lo, hi]; returns the count. */
-static kd_status get_numbers(loader* ld, const node_t* n, const char* what, int lo, int hi, double* out, int* count) {
+kd_status get_numbers(loader* ld, const node_t* n, const char* what, int lo, int hi, double* out, int* count) {
     if (n->type != YAML_SEQUENCE_NODE) return fail(ld, n, "%s must be a list of numbers", what);
     const int len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
     if (len < lo || len > hi) {
@@ -142,15 +127,9 @@ static kd_status get_numbers(loader* ld, const node_t* n, const char* what, int 
 
 /* ---- mappings with a fixed set of keys ---------------------------------- */
 
-typedef struct field {
-    const char* key;
-    node_t* value;                /* filled by read_fields; NULL when absent */
-    node_t* key_node;
-} field;
-
 /* Match a mapping's keys against `fields` (terminated by key NULL); an
  * unknown or repeated key is an error at the key. */
-static kd_status read_fields(loader* ld, const node_t* map, const char* what, field* fields) {
+kd_status read_fields(loader* ld, const node_t* map, const char* what, field* fields) {
     if (map->type != YAML_MAPPING_NODE) return fail(ld, map, "expected a mapping for %s", what);
     for (field* f = fields; f->key; f++) f->value = f->key_node = NULL;
     for (yaml_node_pair_t* p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -172,13 +151,13 @@ static kd_status read_fields(loader* ld, const node_t* map, const char* what, fi
     return KD_OK;
 }
 
-static node_t* field_value(field* fields, const char* key) {
+node_t* field_value(field* fields, const char* key) {
     for (field* f = fields; f->key; f++)
         if (strcmp(f->key, key) == 0) return f->value;
     return NULL;
 }
 
-static kd_status require(loader* ld, const node_t* map, field* fields, const char* key, const char* what, node_t** out) {
+kd_status require(loader* ld, const node_t* map, field* fields, const char* key, const char* what, node_t** out) {
     *out = field_value(fields, key);
     if (!*out) return fail(ld, map, "missing required key '%s' in %s", key, what);
     return KD_OK;
@@ -248,7 +227,7 @@ static kd_status read_table_file(loader* ld, const node_t* at, const char* path,
 
 /* A law: a number, or {speed: v}, {sine: {...}}, {spin_up: {...}},
  * {table: {...}} (kedyn/law.h). */
-static kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law* law) {
+kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law* law) {
     *law = kd_law_constant(0.0);
     if (n->type == YAML_SCALAR_NODE) return get_number(ld, n, what, &law->value);
     field f[] = {{"speed", 0, 0}, {"sine", 0, 0}, {"spin_up", 0, 0}, {"table", 0, 0}, {NULL, 0, 0}};
@@ -388,7 +367,7 @@ static kd_status read_sections(loader* ld, const node_t* map) {
 }
 
 /* A body reference by name. */
-static kd_status get_body(loader* ld, const node_t* n, int* out) {
+kd_status get_body(loader* ld, const node_t* n, int* out) {
     char name[KD_NAME_MAX];
     kd_status st = get_name(ld, n, "body", name);
     if (st) return st;
@@ -396,7 +375,7 @@ static kd_status get_body(loader* ld, const node_t* n, int* out) {
     return *out < 0 ? fail(ld, n, "unknown body '%s'", name) : KD_OK;
 }
 
-static kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b) {
+kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b) {
     kd_status st = expect(ld, map, YAML_MAPPING_NODE, "points");
     for (yaml_node_pair_t* p = map->data.mapping.pairs.start; !st && p < map->data.mapping.pairs.top; p++) {
         if (b->npoints == KD_POINTS_MAX) return fail(ld, map, "at most %d points per body", KD_POINTS_MAX);
@@ -416,6 +395,11 @@ static kd_status read_body(loader* ld, const node_t* v) {
     kd_body_desc* b = kd_desc_add_body(ld->d);
     if (!b) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     b->loc = loc_of(v);
+    if (v->type == YAML_MAPPING_NODE)  /* rigid bodies have their own keys (src/io/yaml_mech.c) */
+        for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
+            if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0 &&
+                scalar(node_at(ld, q->value)) && strcmp(scalar(node_at(ld, q->value)), "rigid") == 0)
+                return kd_yaml_read_rigid_body(ld, v, b);
     field f[] = {{"name", 0, 0},     {"type", 0, 0},     {"material", 0, 0},      {"section", 0, 0},
                  {"length", 0, 0},   {"points", 0, 0},   {"elements", 0, 0},      {"theory", 0, 0},
                  {"interpolation", 0, 0}, {"planar", 0, 0}, {"geometric_stiffness", 0, 0}, {"y_axis", 0, 0},
@@ -427,7 +411,6 @@ static kd_status read_body(loader* ld, const node_t* v) {
         return st;
     int t = 0;
     if ((st = get_choice(ld, type, "type", types, 3, &t))) return st;
-    if (t == 2) return fail(ld, type, "rigid bodies are not supported by this version of kedyn");
     b->type = t == 0 ? KD_BODY_GROUND : KD_BODY_BEAM;
     if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
     char what[KD_NAME_MAX + 16];
@@ -582,7 +565,7 @@ static kd_status read_force(loader* ld, const node_t* v) {
     int t = 0;
     kd_status st = get_choice(ld, tn, "force type", types, 6, &t);
     if (st) return st;
-    if (t >= 2) return fail(ld, tn, "force type '%s' is not supported by this version of kedyn", types[t]);
+    if (t >= 2) return kd_yaml_read_mech_force(ld, v, types[t]);
     kd_load_desc* l = kd_desc_add_load(ld->d);
     if (!l) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     l->loc = loc_of(v);
@@ -624,8 +607,12 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     int t;
     const char* ts = scalar(tn);
     for (t = 0; t < 8 && !(ts && strcmp(ts, types[t]) == 0); t++) {}
-    if (t == 8) return fail(ld, tn, "unknown analysis type '%s' (expected modes, campbell, stability or dynamics)", ts ? ts : "?");
-    if (t >= 4) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
+    if (t == 8)
+        return fail(ld, tn,
+                    "unknown analysis type '%s' (expected modes, campbell, stability, dynamics, kinematics or "
+                    "inverse_dynamics)",
+                    ts ? ts : "?");
+    if (t >= 6) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
     kd_analysis_desc* a = kd_desc_add_analysis(ld->d);
     if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     a->type = (kd_analysis_type)t;
@@ -666,11 +653,14 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
             return st;
         return KD_OK;
     }
+    case KD_ANALYSIS_KINEMATICS:
+    case KD_ANALYSIS_INVERSE_DYNAMICS: return kd_yaml_read_mech_analysis(ld, v, a);
+    case KD_ANALYSIS_TYPES: break;
     case KD_ANALYSIS_DYNAMICS: {
         field f[] = {{"type", 0, 0},    {"t_end", 0, 0}, {"dt", 0, 0},     {"dt_max", 0, 0},    {"integrator", 0, 0},
                      {"rtol", 0, 0},    {"atol", 0, 0},  {"rho_inf", 0, 0}, {"alpha", 0, 0},    {"beta", 0, 0},
                      {"gamma", 0, 0},   {"output_every", 0, 0}, {"initial", 0, 0}, {"energy", 0, 0},
-                     {"formalism", 0, 0}, {NULL, 0, 0}};
+                     {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {NULL, 0, 0}};
         node_t* te;
         if ((st = read_fields(ld, v, "dynamics analysis", f)) || (st = require(ld, v, f, "t_end", "dynamics analysis", &te)) ||
             (st = get_number(ld, te, "t_end", &a->t_end)))
@@ -703,6 +693,14 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
         if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
         static const char* const initials[] = {"zero", "static"};
         if ((x = field_value(f, "initial")) && (st = get_choice(ld, x, "initial", initials, 2, &a->initial_static))) return st;
+        /* mechanisms: forward-dynamics formulation and constraint stabilisation (kedyn/mbs.h order) */
+        static const char* const formulations[] = {"augmented", "udwadia-kalaba", "maggi", "ida"};
+        static const char* const stabilizations[] = {"baumgarte", "projection", "none"};
+        if ((x = field_value(f, "formulation")) && (st = get_choice(ld, x, "formulation", formulations, 4, &a->formulation)))
+            return st;
+        if ((x = field_value(f, "stabilization")) &&
+            (st = get_choice(ld, x, "stabilization", stabilizations, 3, &a->stabilization)))
+            return st;
         return KD_OK;
     }
     }
@@ -748,10 +746,6 @@ static kd_status read_model(loader* ld) {
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");
-    /* documented for mechanisms, not implemented yet */
-    for (field* p = f; p->key; p++)
-        if (p->value && (strcmp(p->key, "joints") == 0 || strcmp(p->key, "drivers") == 0))
-            return fail(ld, p->key_node, "'%s' is not supported by this version of kedyn", p->key);
     if ((x = field_value(f, "title"))) {
         if (!scalar(x)) return fail(ld, x, "title must be text");
         snprintf(ld->d->title, sizeof(ld->d->title), "%s", scalar(x));
@@ -761,6 +755,8 @@ static kd_status read_model(loader* ld) {
     if ((st = require(ld, root, f, "bodies", "the model", &bodies)) || (st = each_item(ld, bodies, "bodies", read_body)))
         return st;
     if ((x = field_value(f, "supports")) && (st = each_item(ld, x, "supports", read_support))) return st;
+    if ((x = field_value(f, "joints")) && (st = each_item(ld, x, "joints", kd_yaml_read_joint))) return st;
+    if ((x = field_value(f, "drivers")) && (st = each_item(ld, x, "drivers", kd_yaml_read_driver))) return st;
     if ((x = field_value(f, "motion")) && (st = each_item(ld, x, "motion", read_motion))) return st;
     if ((x = field_value(f, "damping")) && (st = each_item(ld, x, "damping", read_damping))) return st;
     if ((x = field_value(f, "forces")) && (st = each_item(ld, x, "forces", read_force))) return st;

@@ -1,0 +1,131 @@
+/* kedyn: forward dynamics of constrained mechanical systems (theory.md sec. 4 and 6).
+ *
+ * Given a system kd_cms (kedyn/cms.h)
+ *
+ *     M q'' + Phi_q^T lambda = Q(q, q', t),     Phi(q, t) = 0,
+ *
+ * and an initial state (q0, q0') (projected onto the constraints first), integrate the motion by one of four formulations
+ * that must give the same trajectories:
+ *
+ *   augmented        Lagrange multipliers by the Schur complement
+ *                    (Phi_q M^-1 Phi_q^T) lambda = Phi_q M^-1 Q - gamma_s, sparse Cholesky
+ *                    (CHOLMOD: symbolic analysis once, numeric factorisation per evaluation),
+ *                    q'' = M^-1 (Q - Phi_q^T lambda). Stabilisation: Baumgarte
+ *                    (gamma_s = gamma - 2 alpha Phi' - beta^2 Phi), projection of (q, q') onto
+ *                    Phi = 0, Phi_q q' = -Phi_t after every step, or none.
+ *   udwadia-kalaba   Gauss's principle (Gibbs-Appell) in closed form:
+ *                    q'' = a + M^-1/2 (Phi_q M^-1/2)^+ (gamma_s - Phi_q a), a = M^-1 Q, with
+ *                    B^+ = B^T (B B^T)^+: the same sparse factorisation as above for independent
+ *                    constraints; with redundant ones (found at t0) the minimum-norm solution by
+ *                    iterated Tikhonov refinement, so that they are accepted.
+ *   maggi            independent coordinates by coordinate partitioning: w = q_i, q' = A w',
+ *                    A^T M A w'' = A^T (Q - M b), dependent coordinates from Phi = 0 by Newton
+ *                    (sparse LU, KLU); the partition is chosen by LU with partial pivoting of
+ *                    Phi_q^T and re-chosen when the dependent block gets ill-conditioned. Only
+ *                    2 f states are integrated (f degrees of freedom); no drift.
+ *   ida              the stabilised index-2 DAE (Gear-Gupta-Leimkuhler) in (q, v, lambda, mu):
+ *                    M (q' - v) + Phi_q^T mu = 0, M v' + Phi_q^T lambda = Q, Phi = 0,
+ *                    Phi_q v + Phi_t = 0, with SUNDIALS IDA (dense Newton matrix: for
+ *                    mechanisms of a few dozen coordinates, not for long chains; rtol >= 1e-8 and
+ *                    atol >= 1e-10, tighter requests are clamped).
+ *
+ * The first three produce an ODE integrated with a fixed-step classical Runge-Kutta (rk4) or with
+ * SUNDIALS CVODE (BDF with fixed-point iteration, adaptive; projection through CVODE's projection
+ * interface).
+ *
+ * Workspaces are allocated before the first step; no evaluation allocates (Maggi's KLU
+ * factorisation is redone, with allocation, only when the partition is chosen again; SUNDIALS
+ * keeps its own workspaces).
+ */
+#ifndef KEDYN_MBS_H
+#define KEDYN_MBS_H
+
+#include "kedyn/cms.h"
+#include "kedyn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kd_mbs_formulation {
+    KD_MBS_AUGMENTED = 0,
+    KD_MBS_UDWADIA_KALABA,
+    KD_MBS_MAGGI,
+    KD_MBS_IDA
+} kd_mbs_formulation;
+
+typedef enum kd_mbs_stabilization {
+    KD_MBS_STAB_BAUMGARTE = 0,    /* gamma_s = gamma - 2 alpha Phi' - beta^2 Phi */
+    KD_MBS_STAB_PROJECTION,       /* project (q, q') onto the constraint manifold after each step */
+    KD_MBS_STAB_NONE
+} kd_mbs_stabilization;
+
+typedef enum kd_mbs_integrator {
+    KD_MBS_RK4 = 0,               /* classical Runge-Kutta, fixed dt */
+    KD_MBS_CVODE                  /* SUNDIALS CVODE BDF, adaptive (rtol, atol) */
+} kd_mbs_integrator;
+
+typedef struct kd_mbs_opts {
+    kd_mbs_formulation formulation;
+    kd_mbs_stabilization stabilization;  /* augmented and udwadia-kalaba */
+    kd_mbs_integrator integrator;        /* all but ida */
+    double t0, t_end;             /* t_end > t0 */
+    double dt;                    /* rk4 step; adaptive methods: output spacing unit (> 0) */
+    double rtol, atol;            /* adaptive tolerances (cvode, ida) */
+    double alpha, beta;           /* Baumgarte parameters (1/s) */
+    double proj_tol;              /* projection / position Newton tolerance on |Phi|_inf */
+    int output_every;             /* output at t0 + k dt output_every (and at t_end); >= 1 */
+} kd_mbs_opts;
+
+/* Defaults: augmented, Baumgarte alpha = beta = 10 /s, rk4, t0 = 0, t_end = 1, dt = 1e-3,
+ * rtol 1e-8, atol 1e-10, proj_tol 1e-12, output_every 1. */
+void kd_mbs_opts_default(kd_mbs_opts* o);
+
+/* Names used in model files and reports ("augmented", "udwadia-kalaba", "maggi", "ida"; "baumgarte",
+ * "projection", "none"; "rk4", "cvode"); parse returns -1 for an unknown name. */
+const char* kd_mbs_formulation_name(kd_mbs_formulation f);
+int kd_mbs_formulation_parse(const char* s);
+const char* kd_mbs_stabilization_name(kd_mbs_stabilization s);
+int kd_mbs_stabilization_parse(const char* s);
+const char* kd_mbs_integrator_name(kd_mbs_integrator i);
+int kd_mbs_integrator_parse(const char* s);
+
+/* One output instant. Arrays are borrowed for the duration of the callback. */
+typedef struct kd_mbs_sample {
+    double t;
+    const double *q, *qd, *qdd;   /* (n) */
+    const double* lambda;         /* (nc) multipliers (Phi_q^T lambda is the constraint force) */
+    double drift_pos;             /* |Phi(q, t)|_inf */
+    double drift_vel;             /* |Phi_q q' + Phi_t|_inf */
+    double kinetic;               /* T = q'^T M q' / 2 */
+    double work;                  /* W = integral of Q^T q' dt from t0 (applied forces) */
+} kd_mbs_sample;
+
+/* Called at t0 and at every output instant; return nonzero to stop (reported as KD_ERR_NUMERIC). */
+typedef int (*kd_mbs_output_fn)(void* ctx, const kd_mbs_sample* s);
+
+typedef struct kd_mbs_stats {
+    long steps;                   /* accepted time steps */
+    long evaluations;             /* evaluations of the accelerations (or DAE residuals) */
+    long factorizations;          /* numeric sparse (or dense) factorisations */
+    long projections;             /* projections onto the constraint manifold */
+    long repartitions;            /* maggi: choices of the independent coordinates */
+    int dof;                      /* n - rank(Phi_q) at t0 */
+    int redundant;                /* constraint equations found redundant at t0 */
+    double max_drift_pos;         /* largest |Phi|_inf over the output instants */
+    double max_drift_vel;         /* largest |Phi_q q' + Phi_t|_inf over the output instants */
+    double t_reached;             /* last time with a valid state */
+} kd_mbs_stats;
+
+/* Integrate from (q0, qd0) at opts->t0 to opts->t_end. The initial state must satisfy the
+ * position and velocity constraints (to proj_tol; it is projected onto them first). On failure
+ * (singular configuration, redundant constraints where the formulation cannot take them, solver
+ * error, callback abort) returns KD_ERR_NUMERIC with err->msg naming the time and the cause; the
+ * output callback has received every state before it. stats and err may be NULL. */
+kd_status kd_mbs_forward(const kd_cms* sys, const kd_mbs_opts* opts, const double* q0, const double* qd0,
+                         kd_mbs_output_fn output, void* ctx, kd_mbs_stats* stats, kd_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* Mechanism analyses in the runner (src/io/run_mech.c), called from
+ * src/io/run.c. Private to kedyn_io. */
+#ifndef KEDYN_RUN_MECH_H
+#define KEDYN_RUN_MECH_H
+
+#include <stdio.h>
+
+#include "kedyn/run.h"
+
+/* 1 when the analysis runs on the compiled mechanism: kinematics and
+ * inverse_dynamics, and dynamics of a mechanism. */
+int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad);
+
+/* Run one mechanism analysis; its CSV file is the ordinal-th of its kind in
+ * outdir. Fills a (files, mech statistics, message). */
+kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                               kd_analysis_report* a, kd_error* err);
+
+/* The analysis-specific part of its summary.json entry (", key: value..."). */
+void kd_run_mech_summary(FILE* fp, const kd_analysis_report* a);
+
+#endif

@@ -1,0 +1,99 @@
+/* Internal to the forward-dynamics solvers (src/mbs/): the shared workspace, the sparse Schur
+ * complement of the augmented system and the generic ODE driver. Not a public header. */
+#ifndef KEDYN_MBS_INTERNAL_H
+#define KEDYN_MBS_INTERNAL_H
+
+#include <cholmod.h>
+
+#include "kedyn/mbs.h"
+
+/* Workspace of one forward-dynamics run: the system, the options, the evaluated constraint
+ * quantities at the last state and the Cholesky factorisation of S = Phi_q M^-1 Phi_q^T.
+ * Everything is allocated by mbs_ws_init, before the first step. */
+typedef struct mbs_ws {
+    const kd_cms* sys;
+    const kd_mbs_opts* opts;
+    int n, nc, nnz;
+    double* minv;                 /* (n) diagonal of M^-1 */
+    double* jac;                  /* (nnz) Phi_q values at the last evaluation */
+    double *phi, *phit, *gam;     /* (nc) Phi, Phi_t, gamma (Baumgarte-corrected when asked) */
+    double* Q;                    /* (n) applied forces */
+    double *qdd, *lambda;         /* (n), (nc) accelerations and multipliers of the last evaluation */
+    double *tn, *tn2;             /* (n) scratch */
+    double *tc, *tc2, *tc3;       /* (nc) scratch */
+    /* Sparse LDL^T of S + reg I, S = Phi_q M^-1 Phi_q^T, theory.md sec. 6 */
+    cholmod_common cc;
+    int cc_started;
+    cholmod_sparse* S;            /* (nc x nc) upper triangle, rows and columns in AMD order */
+    int *perm, *iperm;            /* (nc) perm[i]: constraint row at position i; iperm its inverse */
+    int ncontrib;
+    int* contrib;                 /* (4 ncontrib) entry of S, two Phi_q entries, coordinate */
+    cholmod_factor* L;
+    cholmod_dense* B;             /* (nc) permuted right-hand side and solution */
+    double reg;                   /* 0, or the Tikhonov parameter when Phi_q is rank-deficient */
+    kd_mbs_stats* stats;
+    /* first failure: time and cause */
+    int failed;
+    double fail_t;
+    char why[256];
+} mbs_ws;
+
+kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs_stats* stats, kd_error* err);
+void mbs_ws_free(mbs_ws* w);
+/* Record the first failure (time, printf message); returns -1 for use as a callback result. */
+int mbs_fail(mbs_ws* w, double t, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* y = Phi_q x (nc) and y = Phi_q^T x (n), from the values in w->jac. */
+void mbs_jac_mult(const mbs_ws* w, const double* x, double* y);
+void mbs_jac_tmult(const mbs_ws* w, const double* x, double* y);
+
+/* Evaluate Phi_q at (q, t) into w->jac and factorise S (+ reg I). Returns 0, or nonzero after
+ * recording a singular configuration. */
+int mbs_schur_factor(mbs_ws* w, double t, const double* q);
+/* x = S^-1 b (nc), or with reg > 0 the minimum-norm least-squares solution S^+ b by iterated
+ * Tikhonov refinement. x and b may not alias. */
+int mbs_schur_solve(mbs_ws* w, double t, const double* b, double* x);
+/* At t0: detect rank deficiency of Phi_q (dense rank-revealing QR only when the Cholesky
+ * factorisation says S is singular). Sets stats->dof, stats->redundant; with accept_redundant
+ * switches to the regularised solve, otherwise fails. */
+kd_status mbs_schur_check_rank(mbs_ws* w, double t, const double* q, int accept_redundant, kd_error* err);
+
+/* Accelerations and multipliers at (t, q, v) by the augmented (uk = 0) or Udwadia-Kalaba
+ * (uk = 1) form into w->qdd, w->lambda, with Baumgarte terms when the options ask for them. */
+int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk);
+/* Project (q, v) onto Phi = 0 (Gauss-Newton, minimum M-norm corrections) and then onto
+ * Phi_q v + Phi_t = 0 (one M-orthogonal projection). */
+int mbs_project(mbs_ws* w, double t, double* q, double* v);
+/* x <- x - M^-1 Phi_q^T S^-1 Phi_q x: the M-orthogonal projection of x onto ker Phi_q, with the
+ * Jacobian and factorisation of the last mbs_project (the tangent space of the manifold). */
+int mbs_project_tangent(mbs_ws* w, double t, double* x);
+/* Fill and emit one sample from (t, q, v) with w->qdd, w->lambda already evaluated at it. */
+int mbs_emit(mbs_ws* w, double t, const double* q, const double* v, double work, kd_mbs_output_fn out, void* ctx);
+
+/* A first-order ODE y' = f(t, y) for the generic driver (rk4 or CVODE). */
+typedef struct mbs_ode {
+    int m;                        /* state size */
+    const int* failed;            /* the workspace's failure flag */
+    void* ctx;
+    int (*rhs)(void* ctx, double t, const double* y, double* yd);
+    /* NULL, or project y in place onto the constraint manifold after each step */
+    int (*project)(void* ctx, double t, double* y);
+    /* NULL, or project an error vector e onto the tangent space at the last projected state */
+    int (*project_err)(void* ctx, double t, double* e);
+    /* at every output instant; may change y (new coordinates) and then sets *reinit = 1 */
+    int (*output)(void* ctx, double t, double* y, int* reinit);
+} mbs_ode;
+
+kd_status mbs_ode_run(mbs_ws* w, const mbs_ode* ode, double* y, kd_error* err);
+
+/* The formulations (augmented and Udwadia-Kalaba in forward.c). */
+kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
+                        kd_error* err);
+kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
+                      kd_error* err);
+
+#endif
