@@ -64,6 +64,17 @@ check "divergence summary incomplete" grep -q '"complete": false' "$tmp/div/summ
 check "divergence keeps history" test "$(wc -l <"$tmp/div/dynamics.csv")" -gt 50
 check "divergence leaves no temporary file" test -z "$(ls "$tmp/div" | grep tmp)"
 
+# initial conditions: a mode shape with 1 mm at the tip, nodal values
+"$kedyn" run "$examples/free_vibration.yaml" -o "$tmp/free" >/dev/null 2>&1; code=$?
+check "mode-shape start exits 0" test $code -eq 0
+check "mode-shape start: tip at 1 mm" bash -c "sed -n 2p '$tmp/free/dynamics.csv' | cut -d, -f6 | grep -q '^1.0000000000e-03$'"
+check "mode-shape start: half period later -1 mm" bash -c "awk -F, 'NR > 2 && \$6 < m { m = \$6 } END { exit !(m < -0.99999e-3 && m > -1.00001e-3) }' m=0 '$tmp/free/dynamics.csv'"
+sed 's/initial: {mode: 1, amplitude: 1.0e-3}/initial: {q: [{body: rod, node: 21, dof: v, value: 2.0e-3}], qdot: [{body: rod, node: 11, dof: rz, value: 0.5}]}/' \
+  "$examples/free_vibration.yaml" >"$tmp/iv.yaml"
+"$kedyn" run "$tmp/iv.yaml" -o "$tmp/iv" >/dev/null 2>&1; code=$?
+check "nodal initial values exit 0" test $code -eq 0
+check "nodal initial q" bash -c "sed -n 2p '$tmp/iv/dynamics.csv' | cut -d, -f6 | grep -q '^2.0000000000e-03$'"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

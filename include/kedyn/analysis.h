@@ -60,7 +60,8 @@ typedef int (*kd_dynamics_output)(void* ctx, double t, const double* q, const do
                                   const double* energy);
 
 /* Integrate the model's equations from t = 0 to ad->t_end with the options
- * of ad (integrator, dt, tolerances, initial state: zero or quasi-static).
+ * of ad (integrator, dt, tolerances, initial state: zero or quasi-static,
+ * plus a scaled mode shape and prescribed nodal values q, q').
  * `warning` (size nwarning) receives a note when the effective stiffness is
  * not positive definite at t = 0 or t_end (above a critical speed). On a
  * numerical failure returns KD_ERR_NUMERIC; every state before it has been

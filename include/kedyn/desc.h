@@ -172,6 +172,16 @@ typedef enum kd_eigen_solver {
 
 #define KD_LIST_MAX 256
 
+/* dynamics: one prescribed initial value, q or q', of a node DOF (body
+ * frame), added to the start chosen by `initial`. */
+typedef struct kd_initial_value {
+    int body, node;               /* body index, 1-based node */
+    kd_dof_name dof;
+    int velocity;                 /* 0: displacement q (m or rad), 1: velocity q' (m/s or rad/s) */
+    double value;
+    kd_loc loc;
+} kd_initial_value;
+
 typedef struct kd_analysis_desc {
     kd_analysis_type type;
     int count;                    /* modes, campbell: number of modes (>= 1) */
@@ -189,6 +199,10 @@ typedef struct kd_analysis_desc {
     double rho_inf, hht_alpha, newmark_beta, newmark_gamma;
     int output_every;
     int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
+    int initial_mode;             /* > 0: add this mode's shape (1-based, modes at t = 0) ... */
+    double initial_amplitude;     /* ... scaled so that its largest translation is this, m */
+    int ninitial;                 /* prescribed nodal initial values, added last */
+    kd_initial_value* initial;    /* (ninitial) owned */
     int energy;                   /* 1: write the energy and work balance */
     kd_loc loc;
 } kd_analysis_desc;
@@ -237,6 +251,7 @@ kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d);
 kd_motion_desc* kd_desc_add_motion(kd_desc* d);
 kd_damping_desc* kd_desc_add_damping(kd_desc* d);
 kd_load_desc* kd_desc_add_load(kd_desc* d);
+kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);

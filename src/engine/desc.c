@@ -17,6 +17,7 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->noutput_nodes; i++) free(d->output_nodes[i].nodes);
     for (int i = 0; i < d->nmotions; i++) kd_motion_free(&d->motions[i].motion);
     for (int i = 0; i < d->nloads; i++) kd_law_free(&d->loads[i].value);
+    for (int i = 0; i < d->nanalyses; i++) free(d->analyses[i].initial);
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -81,6 +82,10 @@ kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
     return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
+}
+
+kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a) {
+    return append_item((void**)&a->initial, &a->ninitial, sizeof(kd_initial_value));
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
@@ -281,6 +286,28 @@ int kd_desc_rotating_body(const kd_desc* d, int body) {
     return found;
 }
 
+/* A dynamics initial value: an existing, unsupported DOF of a node. */
+static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_error* err) {
+    kd_status st = check_node(d, iv->body, iv->node, iv->loc, err);
+    if (st) return st;
+    const kd_body_desc* b = &d->bodies[iv->body];
+    if (!isfinite(iv->value)) return FAIL(iv->loc, "initial value must be finite");
+    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
+    kd_dof_name dofs[KD_NODE_DOF_MAX];
+    const int n = kd_element_node_dofs(kind, dofs);
+    int have = 0;
+    for (int i = 0; i < n; i++) have |= dofs[i] == iv->dof;
+    if (!have) return FAIL(iv->loc, "body '%s' has no DOF '%s' for an initial value", b->name, kd_dof_name_str(iv->dof));
+    for (int i = 0; i < d->nsupports; i++) {
+        const kd_support_desc* s = &d->supports[i];
+        const unsigned mask = s->fix == KD_FIX_ALL ? KD_FIX_CLAMP : s->fix;
+        if (s->body == iv->body && s->node == iv->node && (mask & (1u << iv->dof)))
+            return FAIL(iv->loc, "initial value on DOF '%s' of node %d of body '%s', which a support fixes",
+                        kd_dof_name_str(iv->dof), iv->node, b->name);
+    }
+    return KD_OK;
+}
+
 static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
     switch (a->type) {
     case KD_ANALYSIS_MODES:
@@ -316,6 +343,13 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
         if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
         if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
+        if (a->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
+        if (a->initial_mode > 0 && !isfinite(a->initial_amplitude))
+            return FAIL(a->loc, "dynamics: the initial mode's amplitude must be finite");
+        for (int i = 0; i < a->ninitial; i++) {
+            kd_status st = check_initial(d, &a->initial[i], err);
+            if (st) return st;
+        }
         return KD_OK;
     }
     }

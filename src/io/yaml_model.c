@@ -609,6 +609,50 @@ static kd_status get_list(loader* ld, const node_t* n, const char* what, double*
     return get_numbers(ld, n, what, 1, KD_LIST_MAX, out, count);
 }
 
+/* One prescribed initial value {body, node, dof, value} of a q or qdot list. */
+static kd_status read_initial_values(loader* ld, const node_t* list, int velocity, kd_analysis_desc* a) {
+    const char* what = velocity ? "initial qdot" : "initial q";
+    kd_status st = expect(ld, list, YAML_SEQUENCE_NODE, what);
+    for (yaml_node_item_t* it = list->data.sequence.items.start; !st && it < list->data.sequence.items.top; it++) {
+        node_t* v = node_at(ld, *it);
+        field f[] = {{"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
+        node_t *b, *n, *dof, *val;
+        kd_initial_value* iv = kd_desc_add_initial(a);
+        if (!iv) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        iv->loc = loc_of(v);
+        iv->velocity = velocity;
+        if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "body", what, &b)) ||
+            (st = get_body(ld, b, &iv->body)) || (st = require(ld, v, f, "node", what, &n)) ||
+            (st = get_int(ld, n, "node", 1, &iv->node)) || (st = require(ld, v, f, "dof", what, &dof)) ||
+            (st = get_dof(ld, dof, &iv->dof)) || (st = require(ld, v, f, "value", what, &val)))
+            return st;
+        st = get_number(ld, val, "value", &iv->value);
+    }
+    return st;
+}
+
+/* `initial`: zero | static | {from: zero|static, mode: K, amplitude: A,
+ * q: [{body, node, dof, value}, ...], qdot: [...]}. */
+static kd_status read_initial(loader* ld, const node_t* v, kd_analysis_desc* a) {
+    static const char* const initials[] = {"zero", "static"};
+    if (v->type == YAML_SCALAR_NODE) return get_choice(ld, v, "initial", initials, 2, &a->initial_static);
+    field f[] = {{"from", 0, 0}, {"mode", 0, 0}, {"amplitude", 0, 0}, {"q", 0, 0}, {"qdot", 0, 0}, {NULL, 0, 0}};
+    node_t *x, *amp;
+    kd_status st = read_fields(ld, v, "initial", f);
+    if (st) return st;
+    if ((x = field_value(f, "from")) && (st = get_choice(ld, x, "from", initials, 2, &a->initial_static))) return st;
+    if ((x = field_value(f, "mode"))) {
+        if ((st = get_int(ld, x, "mode", 1, &a->initial_mode)) || (st = require(ld, v, f, "amplitude", "initial", &amp)) ||
+            (st = get_number(ld, amp, "amplitude", &a->initial_amplitude)))
+            return st;
+    } else if ((x = field_value(f, "amplitude"))) {
+        return fail(ld, x, "amplitude scales an initial 'mode'; give the mode too");
+    }
+    if ((x = field_value(f, "q")) && (st = read_initial_values(ld, x, 0, a))) return st;
+    if ((x = field_value(f, "qdot")) && (st = read_initial_values(ld, x, 1, a))) return st;
+    return KD_OK;
+}
+
 static kd_status read_analysis(loader* ld, const node_t* v) {
     static const char* const types[] = {"modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics",
                                         "modes_along_motion", "sweep"};
@@ -683,8 +727,7 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
             if ((x = field_value(f, nums[i].key)) && (st = get_number(ld, x, nums[i].key, nums[i].dst))) return st;
         if ((x = field_value(f, "output_every")) && (st = get_int(ld, x, "output_every", 1, &a->output_every))) return st;
         if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
-        static const char* const initials[] = {"zero", "static"};
-        if ((x = field_value(f, "initial")) && (st = get_choice(ld, x, "initial", initials, 2, &a->initial_static))) return st;
+        if ((x = field_value(f, "initial")) && (st = read_initial(ld, x, a))) return st;
         if ((x = field_value(f, "formalism")))
             return fail(ld, x, "formalisms are not selectable in this version of kedyn (the equations are assembled "
                                "from the element invariants)");
