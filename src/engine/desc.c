@@ -246,6 +246,16 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
         if (!(fabs(n - 1.0) < 1e-9)) return FAIL(md->loc, "motion of body '%s': the axis must be a unit vector", d->bodies[md->body].name);
         if (!isfinite(mo->hub)) return FAIL(md->loc, "motion of body '%s': hub must be a number", d->bodies[md->body].name);
     }
+    /* A planar body's pose stays in the x-y plane: no z, phi_x, phi_y. */
+    if (mo->type == KD_MOTION_POSE && d->bodies[md->body].planar)
+        for (int k = 2; k < 5; k++) {
+            const kd_law* l = &mo->pose[k];
+            int zero = l->type == KD_LAW_CONSTANT ? l->value == 0.0 : l->type == KD_LAW_TABLE;
+            for (int i = 0; l->type == KD_LAW_TABLE && i < l->n; i++) zero &= l->f[i] == 0.0;
+            if (!zero)
+                return FAIL(md->loc, "motion of planar body '%s': the pose must stay in the x-y plane (z, phi_x and phi_y zero)",
+                            d->bodies[md->body].name);
+        }
     /* The frame's angular and linear accelerations enter the equations. */
     if (kd_motion_smoothness(mo) < 2)
         return FAIL(md->loc,

@@ -507,19 +507,75 @@ static kd_status read_support(loader* ld, const node_t* v) {
     return KD_OK;
 }
 
+/* A list of n triples [a, b, c] into out[k][i] (k = 0..2, i < n). */
+static kd_status get_triples(loader* ld, const node_t* n, const char* what, int count, double* out[3]) {
+    if (n->type != YAML_SEQUENCE_NODE) return fail(ld, n, "%s must be a list of [x, y, z] triples", what);
+    const int len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (len != count) return fail(ld, n, "%s has %d entries, t has %d", what, len, count);
+    for (int i = 0; i < len; i++) {
+        double v[3];
+        int got;
+        kd_status st = get_numbers(ld, node_at(ld, n->data.sequence.items.start[i]), what, 3, 3, v, &got);
+        if (st) return st;
+        for (int k = 0; k < 3; k++) out[k][i] = v[k];
+    }
+    return KD_OK;
+}
+
+/* A tabulated 3D pose (kedyn/frame.h): {t: [...], origin: [[x, y, z], ...],
+ * rotation: [[phi_x, phi_y, phi_z], ...]} or {file: F} with the columns t,
+ * x, y, z, phi_x, phi_y, phi_z (by header name); every component splined. */
+static kd_status read_pose(loader* ld, const node_t* v, kd_motion* mo) {
+    static const char* const cols[6] = {"x", "y", "z", "phi_x", "phi_y", "phi_z"};
+    field g[] = {{"t", 0, 0}, {"origin", 0, 0}, {"rotation", 0, 0}, {"file", 0, 0}, {NULL, 0, 0}};
+    kd_status st = read_fields(ld, v, "pose", g);
+    if (st) return st;
+    mo->type = KD_MOTION_POSE;
+    node_t* file = field_value(g, "file");
+    if (file) {
+        if (field_value(g, "t") || field_value(g, "origin") || field_value(g, "rotation"))
+            return fail(ld, v, "pose: give either 'file' or 't', 'origin' and 'rotation'");
+        if (!scalar(file)) return fail(ld, file, "pose: file must be a file name");
+        for (int k = 0; k < 6 && !st; k++) st = read_table_file(ld, file, scalar(file), cols[k], &mo->pose[k], 0);
+        return st;
+    }
+    node_t *tn, *on, *rn;
+    if ((st = require(ld, v, g, "t", "pose", &tn)) || (st = require(ld, v, g, "origin", "pose", &on)) ||
+        (st = require(ld, v, g, "rotation", "pose", &rn)))
+        return st;
+    const int cap = 100000;
+    int n = 0;
+    double* buf = malloc(sizeof(double) * 7 * (size_t)cap);
+    if (!buf) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+    double* c[7];
+    for (int k = 0; k < 7; k++) c[k] = buf + (size_t)k * cap;
+    if (!(st = get_numbers(ld, tn, "t", 2, cap, c[0], &n)) && !(st = get_triples(ld, on, "origin", n, c + 1)))
+        st = get_triples(ld, rn, "rotation", n, c + 4);
+    for (int k = 0; k < 6 && !st; k++) {
+        kd_error e;
+        if (kd_law_table(&mo->pose[k], n, c[0], c[1 + k], 0, &e)) st = fail(ld, tn, "pose: %s", e.msg);
+    }
+    free(buf);
+    return st;
+}
+
 static kd_status read_motion(loader* ld, const node_t* v) {
     kd_motion_desc* md = kd_desc_add_motion(ld->d);
     if (!md) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     md->loc = loc_of(v);
-    field f[] = {{"body", 0, 0}, {"rotation", 0, 0}, {"planar", 0, 0}, {"hub", 0, 0}, {NULL, 0, 0}};
+    field f[] = {{"body", 0, 0}, {"rotation", 0, 0}, {"planar", 0, 0}, {"pose", 0, 0}, {"hub", 0, 0}, {NULL, 0, 0}};
     node_t *b, *x;
     kd_status st;
     if ((st = read_fields(ld, v, "motion", f)) || (st = require(ld, v, f, "body", "motion", &b)) ||
         (st = get_body(ld, b, &md->body)))
         return st;
     kd_motion* mo = &md->motion;
-    node_t *rot = field_value(f, "rotation"), *pl = field_value(f, "planar");
-    if (!!rot == !!pl) return fail(ld, v, "motion needs exactly one of 'rotation' and 'planar'");
+    node_t *rot = field_value(f, "rotation"), *pl = field_value(f, "planar"), *pose = field_value(f, "pose");
+    if (!!rot + !!pl + !!pose != 1) return fail(ld, v, "motion needs exactly one of 'rotation', 'planar' and 'pose'");
+    if (pose) {
+        if (field_value(f, "hub")) return fail(ld, field_value(f, "hub"), "hub applies to a rotation");
+        return read_pose(ld, pose, mo);
+    }
     if (rot) {
         field g[] = {{"axis", 0, 0}, {"center", 0, 0}, {"law", 0, 0}, {NULL, 0, 0}};
         node_t *ax, *law;
