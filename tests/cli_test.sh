@@ -84,6 +84,12 @@ sed 's/pose: {file: spin_up_pose.csv}/rotation: {axis: z, law: {spin_up: {omega:
 check "pose table matches the rotation law" bash -c "paste -d, '$tmp/pose/dynamics.csv' '$tmp/rot/dynamics.csv' | \
   awk -F, 'NR > 1 { d = \$3 - \$7; if (d < 0) d = -d; if (d > m) m = d } END { exit !(NR > 100 && m < 1e-6) }' m=0"
 
+# Campbell curves follow their modes through a crossing (MAC tracking)
+"$kedyn" run "$examples/blade_crossing.yaml" -o "$tmp/cross" >/dev/null 2>&1; code=$?
+check "crossing run exits 0" test $code -eq 0
+check "curves cross instead of swapping" bash -c "awk -F, 'NR == 2 { a = (\$2 < \$3) } END { exit !(a && \$2 > \$3) }' '$tmp/cross/campbell.csv'"
+check "summary tracking MAC" grep -q '"tracking_mac_min": \[1, 0.99' "$tmp/cross/summary.json"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

@@ -228,6 +228,52 @@ static void test_campbell_flapwise(void** state) {
     kd_model_free(&m);
 }
 
+/* Mode tracking: a 3D cantilever with a 10 mm (along z) by 12 mm (along y)
+ * section spinning about z. Its flapwise bending (w, EI_y, the lower at
+ * rest) is stiffened by the centrifugal force, its chordwise bending (v,
+ * EI_z) also softened by -rho A W^2 v: omega_f^2 - omega_c^2 changes sign
+ * near W = 35 rad/s. The tracked curves must stay on their own references
+ * (the power series: flapwise mu(lam_f), chordwise sqrt(mu(lam_c)^2 -
+ * lam_c^2), whose error grows as W^2 by the neglected Coriolis coupling with
+ * the axial motion) on both sides of the crossing, where ascending order swaps them. */
+static void test_campbell_tracks_crossing(void** state) {
+    (void)state;
+    kd_section_desc sec = {0};
+    sec.shape = KD_SHAPE_RECTANGLE, sec.b = 0.010, sec.h = 0.012;
+    const double A = sec.b * sec.h, Iy = sec.h * pow(sec.b, 3) / 12, Iz = sec.b * pow(sec.h, 3) / 12;
+    const double sf = sqrt(E * Iy / (RHO * A)) / (L * L), sc = sqrt(E * Iz / (RHO * A)) / (L * L);
+    kd_model* m = rotating_beam(sec, 0, 10, 0.0, 0.0, 0xFFu, 1);
+    double speeds[9];
+    for (int i = 0; i < 9; i++) speeds[i] = 10.0 * i;
+    kd_campbell c;
+    kd_error err;
+    assert_int_equal(kd_campbell_run(m, 0, speeds, 9, 2, &c, &err), KD_OK);
+    double ef = 0, ec = 0, macmin = 1;
+    int swapped = 0;
+    for (int i = 0; i < 9; i++) {
+        double muf, muc;
+        reference_mu(speeds[i] / sf, 0.0, 1, &muf);
+        reference_mu(speeds[i] / sc, 0.0, 1, &muc);
+        const double wf = muf * sf, wc = sqrt(muc * muc - pow(speeds[i] / sc, 2)) * sc;
+        ef = fmax(ef, rel_err(c.omega[2 * i], wf));
+        ec = fmax(ec, rel_err(c.omega[2 * i + 1], wc));
+        swapped |= wf > wc;
+        macmin = fmin(macmin, c.mac_min[i]);
+    }
+    print_message("tracked Campbell curves through the crossing: flapwise error %.1e, chordwise %.1e, "
+                  "smallest MAC %.6f\n", ef, ec, macmin);
+    assert_true(swapped);                                /* the frequencies do cross ... */
+    assert_true(c.omega[16] > c.omega[17]);              /* ... and the curves with them */
+    assert_true(ef < 1e-6);
+    /* in the plane the reference neglects the Coriolis coupling with the
+     * axial motion, of order (W / omega_axial)^2 = 9.6e-5 at 80 rad/s */
+    const double w_axial = PI / (2 * L) * sqrt(E / RHO);
+    assert_true(ec < 3 * pow(speeds[8] / w_axial, 2));
+    assert_true(macmin > 0.99);
+    kd_campbell_free(&c);
+    kd_model_free(&m);
+}
+
 /* Critical speeds of a planar cantilever spinning in its plane: with
  * geometric stiffness the bending is stiffened and the axial motion loses
  * stiffness first, at its own first frequency (pi/2L) sqrt(E/rho) (to the
@@ -273,6 +319,7 @@ int main(void) {
         cmocka_unit_test(test_free_body_in_rotating_frame),
         cmocka_unit_test(test_campbell_flapwise),
         cmocka_unit_test(test_stability_map),
+        cmocka_unit_test(test_campbell_tracks_crossing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

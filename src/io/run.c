@@ -90,7 +90,8 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
             fprintf(fp, "%s", i ? ", " : "");
             json_array(fp, c->omega + (size_t)i * c->count, c->count, 1.0);
         }
-        fprintf(fp, "]");
+        fprintf(fp, "],\n      \"tracking_mac_min\": ");
+        json_array(fp, c->mac_min, c->nspeeds, 1.0);
         break;
     }
     case KD_ANALYSIS_STABILITY: {
