@@ -43,6 +43,11 @@ void kd_gband_zero(kd_gband* a);
 /* y = A x (y and x distinct). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y);
 
+/* r -= a A x + B y + C z, three matrices of one band structure, in one pass
+ * (the residual of a time step); B may be NULL (a zero matrix). */
+void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
+                        const kd_gband* C, const double* z, double* r);
+
 /* S = cm M + cc C + ck K, three matrices of one band structure, written into
  * LAPACK's LU band storage of S (allocated with kl' = 2 kl: kl rows on top
  * for the fill of dgbtrf). */
@@ -59,7 +64,9 @@ typedef struct kd_ode2 {
     /* Fill C(t) and K(t) (already allocated with n, kl, ku; overwrite all
      * entries). Set *changed = 0 when both are identical to those of the
      * previous call (e.g. constant frame speed), 1 otherwise; the first call
-     * may say either. */
+     * may say either. An integrator passes the same C and K at every call
+     * and never writes to them, so with *changed = 0 the callback may leave
+     * them as they are. */
     int (*matrices)(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
     /* f(t) into f (length n). */
     int (*force)(void* ctx, double t, double* f);

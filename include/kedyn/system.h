@@ -46,6 +46,12 @@ typedef struct kd_system {
     double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
     double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
     int have_f_key;
+    double* ode_key;                  /* (nbody x 9) the same for the integrators' callback, */
+    int have_ode_key;                 /* which reuses the integrator's own C and K buffers */
+    const double *ode_C, *ode_K;      /* (compared, never read) */
+    double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k(eps) + k(omega) per record */
+    int* c_zero;                      /* (nprop) 1 when the record's [c] is zero */
+    int damped;                       /* 1 when some body has Rayleigh damping (Cd nonzero) */
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */
@@ -59,7 +65,9 @@ void kd_system_frames(kd_system* s, double t);
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
 int kd_system_force(void* ctx, double t, double* f);
 
-/* A kd_ode2 describing the system (M, band, callbacks). */
+/* A kd_ode2 describing the system (M, band, callbacks), for one integration
+ * at a time: its matrices callback leaves C and K untouched while the frames
+ * do not change and the buffers are those of its previous call. */
 kd_ode2 kd_system_ode(kd_system* s);
 
 #ifdef __cplusplus

@@ -34,6 +34,10 @@ kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
     s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
     s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
     s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
+    s->ode_key = calloc((size_t)(9 * m->nbody), sizeof(double));
+    s->k_frame = malloc(sizeof(double) * (size_t)m->nprop * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    s->c_zero = calloc((size_t)m->nprop, sizeof(int));
+    if (!s->ode_key || !s->k_frame || !s->c_zero) st = KD_ERR_NOMEM;
     if (st || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
         !s->f_key) {
         kd_system_free(s);
@@ -51,6 +55,7 @@ kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
         kd_element_mass(p, me);
         scatter(&s->M, 1.0, me, eqs, n);
         scatter(&s->K0, 1.0, p->k, eqs, n);
+        if (body->damp_alpha > 0 || body->damp_beta > 0) s->damped = 1;
         if (body->damp_alpha > 0) scatter(&s->Cd, body->damp_alpha, me, eqs, n);
         if (body->damp_beta > 0) scatter(&s->Cd, body->damp_beta, p->k, eqs, n);
     }
@@ -71,6 +76,9 @@ void kd_system_free(kd_system* s) {
     free(s->qs0);
     free(s->f_inertia);
     free(s->f_key);
+    free(s->ode_key);
+    free(s->k_frame);
+    free(s->c_zero);
     memset(s, 0, sizeof(*s));
 }
 
@@ -129,34 +137,53 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     return same;
 }
 
-int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
-    kd_system* s = ctx;
-    const kd_model* m = s->m;
-    kd_system_frames(s, t);
-    const int same = frames_unchanged(s, s->key, &s->have_key);
-    *changed = !same;
-
-    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
-    if (same) {  /* same frames: the matrices of the last call */
-        memcpy(C->ab, s->C_last.ab, nab * sizeof(double));
-        memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
-        return 0;
+/* C += c and K += k at the element's equations in one pass (c may be NULL). */
+static void scatter2(kd_gband* C, const double* c, kd_gband* K, const double* k, const int* eqs, int n) {
+    const int ld = K->kl + K->ku + 1;
+    for (int q = 0; q < n; q++) {
+        if (eqs[q] < 0) continue;
+        double* colC = C->ab + (size_t)eqs[q] * (size_t)ld + K->ku - eqs[q];  /* colC[i] = C(i, eqs[q]) */
+        double* colK = K->ab + (size_t)eqs[q] * (size_t)ld + K->ku - eqs[q];
+        for (int p = 0; p < n; p++) {
+            if (eqs[p] < 0) continue;
+            colK[eqs[p]] += k[p * n + q];
+            if (c) colC[eqs[p]] += c[p * n + q];
+        }
     }
-    memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
+}
+
+/* Assemble C(t), K(t) from the current frames into C, K. Per element: the
+ * gyroscopic [c] of its record (skipped when zero, e.g. bars) and one
+ * stiffness [k(eps)] + [k(omega)] + [k_g], each scattered once. */
+static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
+    const kd_model* m = s->m;
+    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
+    if (s->damped) memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
+    else memset(C->ab, 0, nab * sizeof(double));  /* no Rayleigh damping: nothing to read */
     memcpy(K->ab, s->K0.ab, nab * sizeof(double));
     for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
-    double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     for (int e = 0; e < m->nelem; e++) {
         const int b = m->elem_body[e], p = m->elem_prop[e];
         const kd_body* body = &m->body[b];
         const kd_element_props* pr = &m->prop[p];
         int eqs[KD_ELEM_DOF_MAX];
-        const int n = kd_model_elem_eqs(m, e, eqs);
+        const int n = kd_model_elem_eqs(m, e, eqs), nn = n * n;
+        const int fresh = s->terms_body[p] != b + 1;
         const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-        scatter(C, 1.0, it->c, eqs, n);
-        scatter(K, 1.0, it->k_eps, eqs, n);
-        scatter(K, 1.0, it->k_omega, eqs, n);
-        if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) continue;
+        double* kf = s->k_frame + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+        if (fresh) {  /* once per record and frame: k(eps) + k(omega), is [c] zero? */
+            s->c_zero[p] = 1;
+            for (int i = 0; i < nn; i++) {
+                kf[i] = it->k_eps[i] + it->k_omega[i];
+                if (it->c[i] != 0.0) s->c_zero[p] = 0;
+            }
+        }
+        const double* c = s->c_zero[p] ? NULL : it->c;
+        if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) {
+            scatter2(C, c, K, kf, eqs, n);
+            continue;
+        }
         /* k_g = sum_k p_k g_k, P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5) */
         double a[3];
         effective_acceleration(s, b, a);
@@ -165,11 +192,40 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
         const double* pc = &m->elem_axial[6 * e];
         const double pk[3] = {a[0] * pc[0] + om2 * pc[3] + body->preload, a[0] * pc[1] + om2 * pc[4],
                               a[0] * pc[2] + om2 * pc[5]};
-        for (int i = 0; i < n * n; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
-        scatter(K, 1.0, kg, eqs, n);
+        for (int i = 0; i < nn; i++)
+            ke[i] = kf[i] + pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
+        scatter2(C, c, K, ke, eqs, n);
     }
+}
+
+int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+    kd_system* s = ctx;
+    kd_system_frames(s, t);
+    const int same = frames_unchanged(s, s->key, &s->have_key);
+    *changed = !same;
+    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
+    if (same) {  /* same frames: the matrices of the last call */
+        memcpy(C->ab, s->C_last.ab, nab * sizeof(double));
+        memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
+        return 0;
+    }
+    assemble(s, C, K);
     memcpy(s->C_last.ab, C->ab, nab * sizeof(double));
     memcpy(s->K_last.ab, K->ab, nab * sizeof(double));
+    return 0;
+}
+
+/* The integrators' version (kd_ode2.matrices): an integrator passes the same
+ * C and K at every call and leaves them alone, so while the frames do not
+ * change they already hold the matrices and nothing is copied. Keyed apart
+ * from kd_system_matrices, whose callers may pass other buffers. */
+static int ode_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+    kd_system* s = ctx;
+    kd_system_frames(s, t);
+    const int same = frames_unchanged(s, s->ode_key, &s->have_ode_key) && C->ab == s->ode_C && K->ab == s->ode_K;
+    *changed = !same;
+    if (!same) assemble(s, C, K);
+    s->ode_C = C->ab, s->ode_K = K->ab;
     return 0;
 }
 
@@ -207,7 +263,9 @@ kd_ode2 kd_system_ode(kd_system* s) {
     o.kl = o.ku = s->kd;
     o.M = &s->M;
     o.ctx = s;
-    o.matrices = kd_system_matrices;
+    o.matrices = ode_matrices;
+    s->have_ode_key = 0;  /* a new integration: its first call assembles */
+    s->ode_C = s->ode_K = NULL;
     o.force = kd_system_force;
     return o;
 }
