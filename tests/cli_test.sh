@@ -90,6 +90,19 @@ check "crossing run exits 0" test $code -eq 0
 check "curves cross instead of swapping" bash -c "awk -F, 'NR == 2 { a = (\$2 < \$3) } END { exit !(a && \$2 > \$3) }' '$tmp/cross/campbell.csv'"
 check "summary tracking MAC" grep -q '"tracking_mac_min": \[1, 0.99' "$tmp/cross/summary.json"
 
+# parameter sweeps: one result set per value, runs described in summary.json
+"$kedyn" run "$examples/rotating_bar_studies.yaml" -o "$tmp/sweep" >/dev/null 2>&1; code=$?
+check "sweep run exits 0" test $code -eq 0
+check "sweep files" test -s "$tmp/sweep/sweep_v4_dynamics.csv" -a -s "$tmp/sweep/sweep2_v3_dynamics.csv" -a -s "$tmp/sweep/sweep3_v3_dynamics.csv"
+check "sweep summary" grep -q '"set": \["sections.bar.A", "materials.bar.rho"\]' "$tmp/sweep/summary.json"
+check "sweep run value" grep -q '"value": \[300\]' "$tmp/sweep/summary.json"
+sed 's/set: materials.bar.rho/set: materials.bar.E/; s/values: \[50000, 25000, 12500\]/values: [210e9, -1]/' \
+  "$examples/rotating_bar_studies.yaml" >"$tmp/sweep_bad.yaml"
+"$kedyn" run "$tmp/sweep_bad.yaml" -o "$tmp/sweep_bad" >/dev/null 2>"$tmp/sweep_bad.err"; code=$?
+check "sweep with a bad value exits 1" test $code -eq 1
+check "sweep names the bad value" grep -q "materials.bar.E = -1: " "$tmp/sweep_bad.err"
+check "sweep keeps earlier runs" test -s "$tmp/sweep_bad/sweep3_v1_dynamics.csv"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "kedyn/analysis.h"
+#include "kedyn/load_yaml.h"
 #include "test_util.h"
 
 /* The seed 001 bar: L = 1 m, A = 2e-5 m^2, 1 kg, E = 210 GPa, W = 15 rad/s. */
@@ -270,6 +271,61 @@ static void test_initial_values(void** state) {
     kd_desc_free(&d);
 }
 
+/* Seed 001's parameter studies (examples/rotating_bar_studies.yaml): every
+ * run of every sweep, with the parameters set by kd_desc_with_param, on a
+ * converged mesh (80 elements, dt = 2e-6 s, 0.02 s), against the modal
+ * series of the continuous bar with that run's A, rho and nu:
+ * u(L, t) - u_static = sum_k phi_k(L)^2 F / m_k (sin nu t - nu/w_k sin w_k t) / (w_k^2 - nu^2),
+ * phi_k = sin(b_k x), b_k = (2k - 1) pi / 2L, m_k = rho A L / 2,
+ * w_k^2 = (E / rho) b_k^2 - W^2; u_static(L) = -L + tan(k L) / k, k = W sqrt(rho / E). */
+static double bar_series(double t, double A, double rho, double nu) {
+    double u = 0;
+    for (int k = 1; k <= 2000; k++) {
+        const double b = (2 * k - 1) * PI / (2 * BL), w = sqrt(BE / rho * b * b - BW * BW);
+        const double phiL = sin(b * BL), mk = rho * A * BL / 2;
+        u += phiL * phiL * BF / mk * (sin(nu * t) - nu / w * sin(w * t)) / (w * w - nu * nu);
+    }
+    return u;
+}
+
+static void test_seed001_studies(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/rotating_bar_studies.yaml", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(d->nanalyses, 3);
+    for (int s = 0; s < d->nanalyses; s++) {
+        const kd_analysis_desc* sw = &d->analyses[s];
+        assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
+        for (int i = 0; i < sw->nvalues; i++) {
+            kd_desc dv;
+            assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + (size_t)i * sw->nset, &dv, &err), KD_OK);
+            dv.bodies[0].elements = 80, dv.loads[0].node = 81;  /* the copy's own arrays */
+            const double A = dv.sections[0].A, rho = dv.materials[0].rho, nu = dv.loads[0].value.omega;
+            kd_model* m = NULL;
+            assert_int_equal(kd_model_compile(&dv, &m, &err), KD_OK);
+            static tip_rec r;
+            memset(&r, 0, sizeof(r));
+            r.eq = m->neq - 1;
+            kd_analysis_desc a = dyn(0.02, 2e-6, 1);
+            if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
+            const double k = BW * sqrt(rho / BE), u0 = -BL + tan(k * BL) / k;
+            double emax = 0, umax = 0;
+            for (int j = 0; j < r.n; j += 10) {
+                const double ref = bar_series(r.t[j], A, rho, nu);
+                emax = fmax(emax, fabs(r.u[j] - u0 - ref));
+                umax = fmax(umax, fabs(ref));
+            }
+            print_message("%-15s %-16s A = %.0e m^2, mass %.2f kg, nu = %3.0f rad/s: amplitude %.3e m, error %.1e\n",
+                          sw->set[0], sw->nset > 1 ? sw->set[1] : "", A, rho * A * BL, nu, umax, emax / umax);
+            assert_true(emax < 1e-3 * umax);
+            kd_model_free(&m);
+            kd_desc_with_param_free(&dv);
+        }
+    }
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_centrifugal_stretch),
@@ -277,6 +333,7 @@ int main(void) {
         cmocka_unit_test(test_spin_up),
         cmocka_unit_test(test_free_vibration_from_mode),
         cmocka_unit_test(test_initial_values),
+        cmocka_unit_test(test_seed001_studies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 #ifndef KEDYN_DESC_H
 #define KEDYN_DESC_H
 
+#include <stddef.h>
+
 #include "kedyn/frame.h"
 #include "kedyn/law.h"
 #include "kedyn/status.h"
@@ -161,7 +163,8 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_MODES = 0,        /* natural frequencies at t (with rotation: gyroscopic) */
     KD_ANALYSIS_CAMPBELL,         /* frequencies versus a list of rotation speeds */
     KD_ANALYSIS_STABILITY,        /* critical speed over a grid of hub distances and lengths */
-    KD_ANALYSIS_DYNAMICS          /* transient response */
+    KD_ANALYSIS_DYNAMICS,         /* transient response */
+    KD_ANALYSIS_SWEEP             /* another analysis repeated over values of a model parameter */
 } kd_analysis_type;
 
 typedef enum kd_eigen_solver {
@@ -171,6 +174,7 @@ typedef enum kd_eigen_solver {
 } kd_eigen_solver;
 
 #define KD_LIST_MAX 256
+#define KD_SWEEP_PARAMS 4
 
 /* dynamics: one prescribed initial value, q or q', of a node DOF (body
  * frame), added to the start chosen by `initial`. */
@@ -184,10 +188,15 @@ typedef struct kd_initial_value {
 
 typedef struct kd_analysis_desc {
     kd_analysis_type type;
+    int nset;                     /* sweep: parameters set together (1 .. KD_SWEEP_PARAMS) */
+    char set[4][128];             /* sweep: their paths (kd_desc_param); run k sets them to
+                                     values[k * nset + j], k < nvalues */
+    struct kd_analysis_desc* inner; /* sweep: the analysis repeated (owned) */
     int count;                    /* modes, campbell: number of modes (>= 1) */
     kd_eigen_solver solver;       /* modes without rotation */
     double at;                    /* modes: the instant of the frame motion, s (default 0) */
-    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m) */
+    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m);
+                                     sweep: runs */
     double values[KD_LIST_MAX];
     int nlengths;                 /* stability: beam lengths (m) */
     double lengths[KD_LIST_MAX];
@@ -252,6 +261,8 @@ kd_motion_desc* kd_desc_add_motion(kd_desc* d);
 kd_damping_desc* kd_desc_add_damping(kd_desc* d);
 kd_load_desc* kd_desc_add_load(kd_desc* d);
 kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a);
+/* The defaults of an analysis (count 6, tolerances, integrator options). */
+void kd_analysis_desc_init(kd_analysis_desc* a);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);
@@ -269,6 +280,20 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err);
  * `body` itself when it rotates, or, when body < 0, the only rotating body;
  * -1 when there is none (or, with body < 0, more than one). */
 int kd_desc_rotating_body(const kd_desc* d, int body);
+
+/* The number a parameter path names in d (docs/model-format.md, "sweep"):
+ * materials.NAME.E, sections.NAME.A, motion.BODY.rotation.law.speed,
+ * forces.N.value.sine.omega, ... Returns NULL and says why in `why` when
+ * the path names nothing. */
+double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy);
+
+/* out = d with the parameters at paths[0..n-1] set to values[0..n-1]: a
+ * shallow copy whose materials, sections, bodies, motions, loads and
+ * dampings arrays are its own (other owned data stays d's). Free with
+ * kd_desc_with_param_free, never kd_desc_free. */
+kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
+                             kd_error* err);
+void kd_desc_with_param_free(kd_desc* out);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

@@ -32,6 +32,11 @@ typedef struct kd_analysis_report {
     kd_integrate_stats dynamics;            /* dynamics analyses */
     double t_end;                           /* dynamics: the requested end time */
     int integrator;                         /* dynamics: kd_integrator */
+    char prefix[32];                        /* prepended to the names of its result files */
+    const kd_analysis_desc* sweep;          /* a sweep and its runs: the sweep's description */
+    const double* value;                    /* a run of a sweep: its parameter values (sweep->nset) */
+    int nsub;                               /* sweep: runs attempted, one per value */
+    struct kd_analysis_report* sub;         /* sweep: (nsub) their reports */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

@@ -67,6 +67,20 @@ static void print_dynamics(const kd_analysis_report* a) {
            a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->nfiles ? a->files[0] : "");
 }
 
+static void print_report(const kd_analysis_report* a) {
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
+    if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
+    for (int k = 0; k < a->nsub; k++) {
+        printf("sweep");
+        for (int j = 0; j < a->sweep->nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->set[j], a->sub[k].value[j]);
+        printf(":\n");
+        print_report(&a->sub[k]);
+    }
+    if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
+}
+
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
     kd_error err;
@@ -77,14 +91,7 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
     cli_print_warnings(d, m);
     kd_run_report rep;
     st = kd_run(d, m, model_path, outdir, &rep, &err);
-    for (int i = 0; i < rep.nanalyses; i++) {
-        const kd_analysis_report* a = &rep.analyses[i];
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
-        if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
-        if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
-    }
+    for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i]);
     int code = 0;
     if (st) {
         code = cli_report_error(&err);

@@ -17,7 +17,11 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->noutput_nodes; i++) free(d->output_nodes[i].nodes);
     for (int i = 0; i < d->nmotions; i++) kd_motion_free(&d->motions[i].motion);
     for (int i = 0; i < d->nloads; i++) kd_law_free(&d->loads[i].value);
-    for (int i = 0; i < d->nanalyses; i++) free(d->analyses[i].initial);
+    for (int i = 0; i < d->nanalyses; i++) {
+        free(d->analyses[i].initial);
+        if (d->analyses[i].inner) free(d->analyses[i].inner->initial);
+        free(d->analyses[i].inner);
+    }
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -70,14 +74,17 @@ kd_support_desc* kd_desc_add_support(kd_desc* d) {
 
 kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
     kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
-    if (a) {
-        a->count = 6;
-        a->body = -1;
-        a->rtol = 1e-8, a->atol = 1e-10;
-        a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
-        a->output_every = 1;
-    }
+    if (a) kd_analysis_desc_init(a);
     return a;
+}
+
+void kd_analysis_desc_init(kd_analysis_desc* a) {
+    memset(a, 0, sizeof(*a));
+    a->count = 6;
+    a->body = -1;
+    a->rtol = 1e-8, a->atol = 1e-10;
+    a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
+    a->output_every = 1;
 }
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
@@ -320,6 +327,17 @@ static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_
 
 static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
     switch (a->type) {
+    case KD_ANALYSIS_SWEEP: {
+        char why[256];
+        if (!a->inner || a->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
+        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
+        for (int k = 0; k < a->nset; k++)  /* only looked up */
+            if (!kd_desc_param((kd_desc*)d, a->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
+        if (a->nvalues < 1 || a->nvalues * a->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
+        for (int i = 0; i < a->nvalues * a->nset; i++)
+            if (!isfinite(a->values[i])) return FAIL(a->loc, "sweep: values must be finite");
+        return check_analysis(d, a->inner, err);
+    }
     case KD_ANALYSIS_MODES:
         if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
         if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");

@@ -15,13 +15,18 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void analysis_report_free(kd_analysis_report* a) {
+    kd_modes_free(&a->modes);
+    kd_campbell_free(&a->campbell);
+    kd_stability_free(&a->stability);
+    for (int i = 0; i < a->nsub; i++) analysis_report_free(&a->sub[i]);
+    free(a->sub);
+    a->sub = NULL, a->nsub = 0;
+}
+
 void kd_run_report_free(kd_run_report* rep) {
     if (!rep) return;
-    for (int i = 0; i < rep->nanalyses; i++) {
-        kd_modes_free(&rep->analyses[i].modes);
-        kd_campbell_free(&rep->analyses[i].campbell);
-        kd_stability_free(&rep->analyses[i].stability);
-    }
+    for (int i = 0; i < rep->nanalyses; i++) analysis_report_free(&rep->analyses[i]);
     free(rep->analyses);
     memset(rep, 0, sizeof(*rep));
 }
@@ -54,6 +59,7 @@ static const char* analysis_name(kd_analysis_type t) {
     case KD_ANALYSIS_CAMPBELL: return "campbell";
     case KD_ANALYSIS_STABILITY: return "stability";
     case KD_ANALYSIS_DYNAMICS: return "dynamics";
+    case KD_ANALYSIS_SWEEP: return "sweep";
     }
     return "?";
 }
@@ -63,6 +69,8 @@ static void json_number(FILE* fp, double v) {
     if (isfinite(v)) fprintf(fp, "%.12g", v);
     else fprintf(fp, "null");
 }
+
+static void write_analysis(FILE* fp, const kd_analysis_report* a);
 
 static void write_results(FILE* fp, const kd_analysis_report* a) {
     const double pi = 3.14159265358979323846;
@@ -113,6 +121,21 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
         break;
     }
     case KD_ANALYSIS_DYNAMICS: break;
+    case KD_ANALYSIS_SWEEP: break;
+    }
+    if (a->nsub) {  /* a sweep, also after a failure: the runs made */
+        fprintf(fp, ", \"set\": [");
+        for (int k = 0; k < a->sweep->nset; k++) {
+            fprintf(fp, "%s", k ? ", " : "");
+            json_string(fp, a->sweep->set[k]);
+        }
+        fprintf(fp, "],\n      \"runs\": [\n");
+        for (int i = 0; i < a->nsub; i++) {
+            fprintf(fp, "  ");
+            write_analysis(fp, &a->sub[i]);
+            fprintf(fp, "%s\n", i + 1 < a->nsub ? "," : "");
+        }
+        fprintf(fp, "      ]");
     }
 }
 
@@ -127,7 +150,11 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
         fprintf(fp, ", \"message\": ");
         json_string(fp, a->message);
     }
-    if (a->status == KD_OK) write_results(fp, a);
+    if (a->value) {  /* a run of a sweep */
+        fprintf(fp, ", \"value\": ");
+        json_array(fp, a->value, a->sweep->nset, 1.0);
+    }
+    if (a->status == KD_OK || a->nsub) write_results(fp, a);
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, \"steps\": %ld, "
                     "\"factorizations\": %ld",
@@ -181,8 +208,8 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
 static void result_file(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path,
                         size_t n) {
     char* name = a->files[a->nfiles];
-    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s.csv", stem);
-    else snprintf(name, sizeof(a->files[0]), "%s_%d.csv", stem, ordinal);
+    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s%s.csv", a->prefix, stem);
+    else snprintf(name, sizeof(a->files[0]), "%s%s_%d.csv", a->prefix, stem, ordinal);
     snprintf(path, n, "%s/%s", outdir, name);
 }
 
@@ -325,6 +352,64 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
     return st;
 }
 
+static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                         int ordinal, kd_analysis_report* a, kd_error* err);
+
+/* A sweep: the inner analysis once per value of the parameter, each on a
+ * copy of the description with that value, recompiled; run k of sweep s
+ * writes its files as sweep[s]_vK_NAME.csv. Stops at the first failure. */
+static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                           kd_analysis_report* a, kd_error* err) {
+    a->sweep = ad;
+    a->sub = calloc((size_t)ad->nvalues, sizeof(*a->sub));
+    if (!a->sub) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = KD_OK;
+    for (int i = 0; i < ad->nvalues && !st; i++) {
+        kd_analysis_report* r = &a->sub[a->nsub++];
+        r->type = ad->inner->type;
+        r->sweep = ad;
+        r->value = ad->values + (size_t)i * ad->nset;
+        if (ordinal == 1) snprintf(r->prefix, sizeof(r->prefix), "sweep_v%d_", i + 1);
+        else snprintf(r->prefix, sizeof(r->prefix), "sweep%d_v%d_", ordinal, i + 1);
+        const double t0 = now_s();
+        kd_desc dv;
+        kd_model* mv = NULL;
+        st = kd_desc_with_param(d, ad->nset, ad->set, r->value, &dv, err);
+        if (st) {
+            r->status = st;
+            break;
+        }
+        st = kd_desc_check(&dv, err);
+        if (!st) st = kd_model_compile(&dv, &mv, err);
+        if (!st) st = run_one(&dv, ad->inner, mv, outdir, 1, r, err);
+        if (st) {
+            /* say which value failed */
+            char msg[sizeof(err->msg) + 200];
+            snprintf(msg, sizeof(msg), "%s = %g%s: %s", ad->set[0], r->value[0], ad->nset > 1 ? ", ..." : "", err->msg);
+            memcpy(err->msg, msg, sizeof(err->msg) - 1);  /* a long message is cut */
+            err->msg[sizeof(err->msg) - 1] = '\0';
+            snprintf(r->message, sizeof(r->message), "%s", err->msg);
+        }
+        r->status = st;
+        r->wall_s = now_s() - t0;
+        kd_model_free(&mv);
+        kd_desc_with_param_free(&dv);
+    }
+    return st;
+}
+
+static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                         int ordinal, kd_analysis_report* a, kd_error* err) {
+    switch (ad->type) {
+    case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_CAMPBELL: return run_campbell(d, ad, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_STABILITY: return run_stability(d, ad, outdir, ordinal, a, err);
+    case KD_ANALYSIS_DYNAMICS: return run_dynamics(d, ad, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_SWEEP: return run_sweep(d, ad, outdir, ordinal, a, err);
+    }
+    return KD_OK;
+}
+
 kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                  kd_run_report* rep, kd_error* err) {
     kd_error local;
@@ -335,19 +420,13 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
     rep->analyses = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rep->analyses));
     if (!rep->analyses) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
 
-    int ordinal[4] = {0};  /* per analysis type, for file names */
+    int ordinal[KD_ANALYSIS_SWEEP + 1] = {0};  /* per analysis type, for file names */
     for (int i = 0; i < d->nanalyses && st == KD_OK; i++) {
         const kd_analysis_desc* ad = &d->analyses[i];
         kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
         a->type = ad->type;
         const double t0 = now_s();
-        const int k = ++ordinal[ad->type];
-        switch (ad->type) {
-        case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
-        case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
-        case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, a, err); break;
-        }
+        st = run_one(d, ad, m, outdir, ++ordinal[ad->type], a, err);
         a->wall_s = now_s() - t0;
         a->status = st;
         if (st) snprintf(a->message, sizeof(a->message), "%s", err->msg);

@@ -709,7 +709,9 @@ static kd_status read_initial(loader* ld, const node_t* v, kd_analysis_desc* a) 
     return KD_OK;
 }
 
-static kd_status read_analysis(loader* ld, const node_t* v) {
+/* One analysis into `a`, or appended to the description when a is NULL;
+ * `inner`: the analysis a sweep repeats. */
+static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_desc* a, int inner) {
     static const char* const types[] = {"modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics",
                                         "modes_along_motion", "sweep"};
     static const char* const solvers[] = {"auto", "dense", "lanczos"};
@@ -722,15 +724,57 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     int t;
     const char* ts = scalar(tn);
     for (t = 0; t < 8 && !(ts && strcmp(ts, types[t]) == 0); t++) {}
-    if (t == 8) return fail(ld, tn, "unknown analysis type '%s' (expected modes, campbell, stability or dynamics)", ts ? ts : "?");
-    if (t >= 4) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
-    kd_analysis_desc* a = kd_desc_add_analysis(ld->d);
+    if (t == 8)
+        return fail(ld, tn, "unknown analysis type '%s' (expected modes, campbell, stability, dynamics or sweep)", ts ? ts : "?");
+    if (t >= 4 && t < 7) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
+    if (t == 7 && inner) return fail(ld, tn, "a sweep cannot repeat a sweep");
+    if (!a) a = kd_desc_add_analysis(ld->d);
     if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    a->type = (kd_analysis_type)t;
+    a->type = t == 7 ? KD_ANALYSIS_SWEEP : (kd_analysis_type)t;
     a->loc = loc_of(v);
     kd_status st = KD_OK;
     node_t* x;
     switch (a->type) {
+    case KD_ANALYSIS_SWEEP: {
+        field f[] = {{"type", 0, 0}, {"set", 0, 0}, {"values", 0, 0}, {"analysis", 0, 0}, {NULL, 0, 0}};
+        node_t *set, *vals, *an;
+        if ((st = read_fields(ld, v, "sweep analysis", f)) || (st = require(ld, v, f, "set", "sweep analysis", &set)) ||
+            (st = require(ld, v, f, "values", "sweep analysis", &vals)) ||
+            (st = require(ld, v, f, "analysis", "sweep analysis", &an)))
+            return st;
+        /* set: PATH, values: [v, ...]  or  set: [P1, P2], values: [[v1, v2], ...] */
+        const int multi = set->type == YAML_SEQUENCE_NODE;
+        a->nset = multi ? (int)(set->data.sequence.items.top - set->data.sequence.items.start) : 1;
+        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return fail(ld, set, "set: 1 to %d parameter paths", KD_SWEEP_PARAMS);
+        for (int k = 0; k < a->nset; k++) {
+            node_t* pn = multi ? node_at(ld, set->data.sequence.items.start[k]) : set;
+            const char* ps = scalar(pn);
+            char why[256];
+            if (!ps || strlen(ps) >= sizeof(a->set[k])) return fail(ld, pn, "set must be a parameter path or a list of them");
+            snprintf(a->set[k], sizeof(a->set[k]), "%s", ps);
+            if (!kd_desc_param(ld->d, a->set[k], why, sizeof why)) return fail(ld, pn, "%s", why);
+        }
+        if (!multi) {
+            if ((st = get_list(ld, vals, "values", a->values, &a->nvalues))) return st;
+        } else {
+            if ((st = expect(ld, vals, YAML_SEQUENCE_NODE, "values"))) return st;
+            const int nrun = (int)(vals->data.sequence.items.top - vals->data.sequence.items.start);
+            if (nrun < 1 || nrun * a->nset > KD_LIST_MAX) return fail(ld, vals, "values: 1 to %d runs", KD_LIST_MAX / a->nset);
+            for (int i = 0; i < nrun; i++) {
+                int got;
+                char what[64];
+                snprintf(what, sizeof what, "values (one list of %d per run)", a->nset);
+                if ((st = get_numbers(ld, node_at(ld, vals->data.sequence.items.start[i]), what, a->nset, a->nset,
+                                      a->values + (size_t)i * a->nset, &got)))
+                    return st;
+            }
+            a->nvalues = nrun;
+        }
+        a->inner = malloc(sizeof(*a->inner));
+        if (!a->inner) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        kd_analysis_desc_init(a->inner);
+        return read_analysis_into(ld, an, a->inner, 1);
+    }
     case KD_ANALYSIS_MODES: {
         field f[] = {{"type", 0, 0}, {"count", 0, 0}, {"solver", 0, 0}, {"at", 0, 0}, {NULL, 0, 0}};
         int s = 0;
@@ -792,6 +836,8 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     }
     return st;
 }
+
+static kd_status read_analysis(loader* ld, const node_t* v) { return read_analysis_into(ld, v, NULL, 0); }
 
 static kd_status read_output(loader* ld, const node_t* v) {
     field f[] = {{"nodes", 0, 0}, {NULL, 0, 0}};
