@@ -103,6 +103,11 @@ check "sweep with a bad value exits 1" test $code -eq 1
 check "sweep names the bad value" grep -q "materials.bar.E = -1: " "$tmp/sweep_bad.err"
 check "sweep keeps earlier runs" test -s "$tmp/sweep_bad/sweep3_v1_dynamics.csv"
 
+# cubic versus quintic example: a sweep of Campbell diagrams over the hub
+"$kedyn" run "$examples/rotating_cantilever_hub.yaml" -o "$tmp/hub" >/dev/null 2>&1; code=$?
+check "hub sweep exits 0" test $code -eq 0
+check "hub sweep: flapwise at lam 2, delta 0.5" grep -q '^50.9175,102.59[0-9]*,114.545[0-9]*,' "$tmp/hub/sweep_v2_campbell.csv"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue
