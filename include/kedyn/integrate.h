@@ -48,6 +48,12 @@ void kd_gband_matvec(const kd_gband* a, const double* x, double* y);
 void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
                         const kd_gband* C, const double* z, double* r);
 
+/* kd_gband_combine_lu and kd_gband_residual3 (with B = C) in one pass over
+ * M, C, K; *c_zero tells whether C is zero. */
+void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                                  const kd_gband* K, double a, const double* x, const double* y, const double* z,
+                                  double* r, int* c_zero);
+
 /* S = cm M + cc C + ck K, three matrices of one band structure, written into
  * LAPACK's LU band storage of S (allocated with kl' = 2 kl: kl rows on top
  * for the fill of dgbtrf). */

@@ -49,7 +49,7 @@ typedef struct kd_system {
     double* ode_key;                  /* (nbody x 9) the same for the integrators' callback, */
     int have_ode_key;                 /* which reuses the integrator's own C and K buffers */
     const double *ode_C, *ode_K;      /* (compared, never read) */
-    double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k(eps) + k(omega) per record */
+    double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k + k(eps) + k(omega) per record */
     int* c_zero;                      /* (nprop) 1 when the record's [c] is zero */
     int damped;                       /* 1 when some body has Rayleigh damping (Cd nonzero) */
 } kd_system;

@@ -50,6 +50,30 @@ void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_g
     }
 }
 
+void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                                  const kd_gband* K, double a, const double* x, const double* y, const double* z,
+                                  double* r, int* c_zero) {
+    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
+    int cz = 1;
+    for (int j = 0; j < n; j++) {
+        double* sj = S->ab + (size_t)j * lds;
+        for (int q = 0; q < kl; q++) sj[q] = 0.0;  /* fill rows of dgbtrf */
+        sj += kl;
+        const double xj = a * x[j], yj = y[j], zj = z[j];
+        const double *mj = M->ab + (size_t)j * ld, *cj = C->ab + (size_t)j * ld, *kj = K->ab + (size_t)j * ld;
+        /* row r of the band column is A(j - ku + r, j) */
+        const int r0 = ku - j > 0 ? ku - j : 0, r1 = n - 1 - j + ku < ld - 1 ? n - 1 - j + ku : ld - 1;
+        for (int q = 0; q < r0; q++) sj[q] = 0.0;
+        for (int q = r1 + 1; q < ld; q++) sj[q] = 0.0;
+        for (int q = r0; q <= r1; q++) {
+            sj[q] = cm * mj[q] + cc * cj[q] + ck * kj[q];
+            r[j - ku + q] -= mj[q] * xj + cj[q] * yj + kj[q] * zj;
+            cz &= cj[q] == 0.0;
+        }
+    }
+    *c_zero = cz;
+}
+
 void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
                          const kd_gband* K) {
     const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;

@@ -46,11 +46,9 @@ typedef struct iteration_matrix {
     int symmetric;
 } iteration_matrix;
 
-/* Factorise S = cm M + cc C + ck K. Returns 0 on success. */
-static int factorise(iteration_matrix* it, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
-                     const kd_gband* K) {
-    const int n = M->n, kl = M->kl, ku = M->ku;
-    kd_gband_combine_lu(&it->lu, cm, M, cc, C, ck, K);
+/* Factorise S, already combined in it->lu. Returns 0 on success. */
+static int factor(iteration_matrix* it) {
+    const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
     const int lds = 2 * kl + ku + 1;
     it->symmetric = kl == ku;
@@ -145,7 +143,8 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     kd_gband_matvec(&C, v, tmp);
     kd_gband_matvec(&K, q, tmp2);
     for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
-    if (factorise(&S, 1.0, sys->M, 0.0, &C, 0.0, &K)) {
+    kd_gband_combine_lu(&S.lu, 1.0, sys->M, 0.0, &C, 0.0, &K);
+    if (factor(&S)) {
         st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
         goto done;
     }
@@ -165,16 +164,6 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             break;
         }
         stats->rhs_evals++;
-        if (changed || !factored) {
-            if (factorise(&S, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K)) {
-                st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
-                break;
-            }
-            stats->factorizations++;
-            factored = 1;
-            c_zero = 1;  /* no gyroscopic or damping terms (e.g. a bar): skip C */
-            for (size_t i = 0; i < (size_t)(kl + ku + 1) * (size_t)n && c_zero; i++) c_zero = C.ab[i] == 0.0;
-        }
         /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
         for (int i = 0; i < n; i++) {
             qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
@@ -183,7 +172,20 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             tmp[i] = (1 - af) * vt[i] + af * v[i];
             tmp2[i] = (1 - af) * qt[i] + af * q[i];
         }
-        kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
+        if (changed || !factored) {
+            /* one pass over M, C, K: the new iteration matrix and the residual;
+             * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
+            kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K,
+                                         am, a, tmp, tmp2, rhs, &c_zero);
+            if (factor(&S)) {
+                st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
+                break;
+            }
+            stats->factorizations++;
+            factored = 1;
+        } else {
+            kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
+        }
         solve(&S, rhs);
         double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
         for (int i = 0; i < n; i++) {

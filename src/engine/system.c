@@ -152,15 +152,25 @@ static void scatter2(kd_gband* C, const double* c, kd_gband* K, const double* k,
     }
 }
 
+/* Columns [j0, j1) of C and K: C to the Rayleigh damping (or 0), K to 0. */
+static void clear_columns(const kd_system* s, kd_gband* C, kd_gband* K, int j0, int j1, int ld) {
+    if (j1 <= j0) return;
+    const size_t off = (size_t)j0 * (size_t)ld, len = (size_t)(j1 - j0) * (size_t)ld * sizeof(double);
+    if (s->damped) memcpy(C->ab + off, s->Cd.ab + off, len);
+    else memset(C->ab + off, 0, len);
+    memset(K->ab + off, 0, len);
+}
+
 /* Assemble C(t), K(t) from the current frames into C, K. Per element: the
  * gyroscopic [c] of its record (skipped when zero, e.g. bars) and one
- * stiffness [k(eps)] + [k(omega)] + [k_g], each scattered once. */
+ * stiffness [k] + [k(eps)] + [k(omega)] + [k_g], scattered in one pass. */
 static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
     const kd_model* m = s->m;
-    const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
-    if (s->damped) memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
-    else memset(C->ab, 0, nab * sizeof(double));  /* no Rayleigh damping: nothing to read */
-    memcpy(K->ab, s->K0.ab, nab * sizeof(double));
+    /* Columns are cleared (C: set to the Rayleigh damping) just before the
+     * first element that reaches them, while they are in cache; the elastic
+     * k comes with each element, so K0 is not read. */
+    const int ld = 2 * s->kd + 1;
+    int cleared = 0;
     for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
     double ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     for (int e = 0; e < m->nelem; e++) {
@@ -169,13 +179,19 @@ static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
         const kd_element_props* pr = &m->prop[p];
         int eqs[KD_ELEM_DOF_MAX];
         const int n = kd_model_elem_eqs(m, e, eqs), nn = n * n;
+        int top = -1;
+        for (int i = 0; i < n; i++) top = eqs[i] > top ? eqs[i] : top;
+        if (top >= cleared) {
+            clear_columns(s, C, K, cleared, top + 1, ld);
+            cleared = top + 1;
+        }
         const int fresh = s->terms_body[p] != b + 1;
         const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
         double* kf = s->k_frame + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
-        if (fresh) {  /* once per record and frame: k(eps) + k(omega), is [c] zero? */
+        if (fresh) {  /* once per record and frame: k + k(eps) + k(omega), is [c] zero? */
             s->c_zero[p] = 1;
             for (int i = 0; i < nn; i++) {
-                kf[i] = it->k_eps[i] + it->k_omega[i];
+                kf[i] = pr->k[i] + it->k_eps[i] + it->k_omega[i];
                 if (it->c[i] != 0.0) s->c_zero[p] = 0;
             }
         }
@@ -196,6 +212,7 @@ static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
             ke[i] = kf[i] + pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
         scatter2(C, c, K, ke, eqs, n);
     }
+    clear_columns(s, C, K, cleared, s->n, ld);
 }
 
 int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
