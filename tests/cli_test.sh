@@ -83,6 +83,8 @@ sed 's/pose: {file: spin_up_pose.csv}/rotation: {axis: z, law: {spin_up: {omega:
 "$kedyn" run "$tmp/rot.yaml" -o "$tmp/rot" >/dev/null 2>&1
 check "pose table matches the rotation law" bash -c "paste -d, '$tmp/pose/dynamics.csv' '$tmp/rot/dynamics.csv' | \
   awk -F, 'NR > 1 { d = \$3 - \$7; if (d < 0) d = -d; if (d > m) m = d } END { exit !(NR > 100 && m < 1e-6) }' m=0"
+check "3D pose (precessing hub) runs, energy balance closes" bash -c "'$kedyn' run '$examples/precessing_arm.yaml' -o '$tmp/prec' >/dev/null 2>&1 && \
+  awk -F, 'NR > 1 { e = \$8 + \$9; if (e > m) m = e; b = \$11 < 0 ? -\$11 : \$11; if (b > bm) bm = b } END { exit !(m > 1e-3 && bm < 1e-6 * m) }' m=0 bm=0 '$tmp/prec/dynamics.csv'"
 
 # Campbell curves follow their modes through a crossing (MAC tracking)
 "$kedyn" run "$examples/blade_crossing.yaml" -o "$tmp/cross" >/dev/null 2>&1; code=$?
