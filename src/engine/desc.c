@@ -336,6 +336,20 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (a->nvalues < 1 || a->nvalues * a->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
         for (int i = 0; i < a->nvalues * a->nset; i++)
             if (!isfinite(a->values[i])) return FAIL(a->loc, "sweep: values must be finite");
+        /* every run's model must be valid too: checked now, before anything runs */
+        for (int i = 0; i < a->nvalues; i++) {
+            kd_desc dv;
+            kd_error e;
+            const double* v = a->values + (size_t)i * a->nset;
+            kd_status st = kd_desc_with_param(d, a->nset, a->set, v, &dv, &e);
+            if (st == KD_ERR_NOMEM) return kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
+            if (!st) {
+                dv.nanalyses = 0;  /* its model only */
+                st = kd_desc_check(&dv, &e);
+                kd_desc_with_param_free(&dv);
+            }
+            if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", a->set[0], v[0], a->nset > 1 ? ", ..." : "", e.msg);
+        }
         return check_analysis(d, a->inner, err);
     }
     case KD_ANALYSIS_MODES:
