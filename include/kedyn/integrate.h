@@ -76,6 +76,16 @@ typedef struct kd_ode2 {
     int (*matrices)(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
     /* f(t) into f (length n). */
     int (*force)(void* ctx, double t, double* f);
+    /* Optional (NULL when absent; zero-initialise a kd_ode2): a fused step of
+     * the fixed-step integrators. When C(t) or K(t) changed since its last
+     * call (or S is new, or cm, cc, ck differ), write S = cm M + cc C + ck K
+     * into S, in LAPACK's LU band storage (kl' = 2 kl, as kd_gband_combine_lu),
+     * subtract am M a + C x + K y from r, and set *changed = 1; otherwise
+     * touch neither and set *changed = 0 (the integrator then forms the
+     * residual with C and K from `matrices`). Saves forming, storing and
+     * reading C and K when they change every step. */
+    int (*iteration)(void* ctx, double t, double cm, double cc, double ck, double am, const double* a, const double* x,
+                     const double* y, kd_gband* S, double* r, int* changed);
 } kd_ode2;
 
 typedef enum kd_integrator {

@@ -52,6 +52,9 @@ typedef struct kd_system {
     double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k + k(eps) + k(omega) per record */
     int* c_zero;                      /* (nprop) 1 when the record's [c] is zero */
     int damped;                       /* 1 when some body has Rayleigh damping (Cd nonzero) */
+    double* m_elem;                   /* (nprop x KD_ELEM_DOF_MAX^2) element mass per record */
+    const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
+    double ode_coef[3];               /* and its coefficients cm, cc, ck */
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */

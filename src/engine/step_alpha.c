@@ -155,11 +155,11 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         goto done;
     }
 
-    int factored = 0, c_zero = 0;
+    int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
-        if (sys->matrices(sys->ctx, tf, &C, &K, &changed) || sys->force(sys->ctx, tf, f)) {
+        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, f)) {
             st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
             break;
         }
@@ -172,11 +172,30 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             tmp[i] = (1 - af) * vt[i] + af * v[i];
             tmp2[i] = (1 - af) * qt[i] + af * q[i];
         }
-        if (changed || !factored) {
+        const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
+        int fresh = 0;  /* S and the residual formed by the system's fused step */
+        if (sys->iteration) {
+            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, &fresh)) {
+                st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                break;
+            }
+            if (fresh) ck_valid = 0;
+            changed = fresh;
+            if (!fresh && !ck_valid) {  /* C and K for the residuals of unchanged steps */
+                if (sys->matrices(sys->ctx, tf, &C, &K, &changed)) {
+                    st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                    break;
+                }
+                changed = 0;
+                c_zero = 1;
+                for (size_t i = 0; i < (size_t)(kl + ku + 1) * (size_t)n && c_zero; i++) c_zero = C.ab[i] == 0.0;
+                ck_valid = 1;
+            }
+        }
+        if (fresh || ((changed || !factored) && !sys->iteration)) {
             /* one pass over M, C, K: the new iteration matrix and the residual;
              * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
-            kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K,
-                                         am, a, tmp, tmp2, rhs, &c_zero);
+            if (!fresh) kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, cc, &C, ck, &K, am, a, tmp, tmp2, rhs, &c_zero);
             if (factor(&S)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
