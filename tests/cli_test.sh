@@ -99,6 +99,51 @@ check "compare connecting rod agreement" awk -F, 'NR > 1 && $3 != "hamilton" && 
 check "compare bad --elements exits 2" test $code -eq 2
 "$kedyn" compare "$examples/cantilever.yaml" -o "$tmp/cmp2" >/dev/null 2>&1; code=$?
 check "compare without dynamics exits 1" test $code -eq 1
+# initial conditions: a mode shape with 1 mm at the tip, nodal values
+"$kedyn" run "$examples/free_vibration.yaml" -o "$tmp/free" >/dev/null 2>&1; code=$?
+check "mode-shape start exits 0" test $code -eq 0
+check "mode-shape start: tip at 1 mm" bash -c "sed -n 2p '$tmp/free/dynamics.csv' | cut -d, -f6 | grep -q '^1.0000000000e-03$'"
+check "mode-shape start: half period later -1 mm" bash -c "awk -F, 'NR > 2 && \$6 < m { m = \$6 } END { exit !(m < -0.99999e-3 && m > -1.00001e-3) }' m=0 '$tmp/free/dynamics.csv'"
+sed 's/initial: {mode: 1, amplitude: 1.0e-3}/initial: {q: [{body: rod, node: 21, dof: v, value: 2.0e-3}], qdot: [{body: rod, node: 11, dof: rz, value: 0.5}]}/' \
+  "$examples/free_vibration.yaml" >"$tmp/iv.yaml"
+"$kedyn" run "$tmp/iv.yaml" -o "$tmp/iv" >/dev/null 2>&1; code=$?
+check "nodal initial values exit 0" test $code -eq 0
+check "nodal initial q" bash -c "sed -n 2p '$tmp/iv/dynamics.csv' | cut -d, -f6 | grep -q '^2.0000000000e-03$'"
+
+# a tabulated 3D pose (CSV) drives the same response as the analytic rotation
+"$kedyn" run "$examples/spin_up_pose_table.yaml" -o "$tmp/pose" >/dev/null 2>&1; code=$?
+check "pose table run exits 0" test $code -eq 0
+sed 's/pose: {file: spin_up_pose.csv}/rotation: {axis: z, law: {spin_up: {omega: 40, T: 0.4}}}/' \
+  "$examples/spin_up_pose_table.yaml" >"$tmp/rot.yaml"
+"$kedyn" run "$tmp/rot.yaml" -o "$tmp/rot" >/dev/null 2>&1
+check "pose table matches the rotation law" bash -c "paste -d, '$tmp/pose/dynamics.csv' '$tmp/rot/dynamics.csv' | \
+  awk -F, 'NR > 1 { d = \$3 - \$7; if (d < 0) d = -d; if (d > m) m = d } END { exit !(NR > 100 && m < 1e-6) }' m=0"
+check "3D pose (precessing hub) runs, energy balance closes" bash -c "'$kedyn' run '$examples/precessing_arm.yaml' -o '$tmp/prec' >/dev/null 2>&1 && \
+  awk -F, 'NR > 1 { e = \$8 + \$9; if (e > m) m = e; b = \$11 < 0 ? -\$11 : \$11; if (b > bm) bm = b } END { exit !(m > 1e-3 && bm < 1e-6 * m) }' m=0 bm=0 '$tmp/prec/dynamics.csv'"
+
+# Campbell curves follow their modes through a crossing (MAC tracking)
+"$kedyn" run "$examples/blade_crossing.yaml" -o "$tmp/cross" >/dev/null 2>&1; code=$?
+check "crossing run exits 0" test $code -eq 0
+check "curves cross instead of swapping" bash -c "awk -F, 'NR == 2 { a = (\$2 < \$3) } END { exit !(a && \$2 > \$3) }' '$tmp/cross/campbell.csv'"
+check "summary tracking MAC" grep -q '"tracking_mac_min": \[1, 0.99' "$tmp/cross/summary.json"
+
+# parameter sweeps: one result set per value, runs described in summary.json
+"$kedyn" run "$examples/rotating_bar_studies.yaml" -o "$tmp/sweep" >/dev/null 2>&1; code=$?
+check "sweep run exits 0" test $code -eq 0
+check "sweep files" test -s "$tmp/sweep/sweep_v4_dynamics.csv" -a -s "$tmp/sweep/sweep2_v3_dynamics.csv" -a -s "$tmp/sweep/sweep3_v3_dynamics.csv"
+check "sweep summary" grep -q '"set": \["sections.bar.A", "materials.bar.rho"\]' "$tmp/sweep/summary.json"
+check "sweep run value" grep -q '"value": \[300\]' "$tmp/sweep/summary.json"
+sed 's/set: materials.bar.rho/set: materials.bar.E/; s/values: \[50000, 25000, 12500\]/values: [210e9, -1]/' \
+  "$examples/rotating_bar_studies.yaml" >"$tmp/sweep_bad.yaml"
+"$kedyn" run "$tmp/sweep_bad.yaml" -o "$tmp/sweep_bad" >/dev/null 2>"$tmp/sweep_bad.err"; code=$?
+check "sweep with a bad value exits 1" test $code -eq 1
+check "sweep names the bad value" grep -Eq "sweep_bad.yaml:[0-9]+:[0-9]+: error: sweep: materials.bar.E = -1: .*E must be positive" "$tmp/sweep_bad.err"
+check "sweep with a bad value runs nothing" test ! -e "$tmp/sweep_bad"
+
+# cubic versus quintic example: a sweep of Campbell diagrams over the hub
+"$kedyn" run "$examples/rotating_cantilever_hub.yaml" -o "$tmp/hub" >/dev/null 2>&1; code=$?
+check "hub sweep exits 0" test $code -eq 0
+check "hub sweep: flapwise at lam 2, delta 0.5" grep -q '^50.9175,102.59[0-9]*,114.545[0-9]*,' "$tmp/hub/sweep_v2_campbell.csv"
 
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do

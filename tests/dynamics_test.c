@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "kedyn/analysis.h"
+#include "kedyn/load_yaml.h"
 #include "test_util.h"
 
 /* The seed 001 bar: L = 1 m, A = 2e-5 m^2, 1 kg, E = 210 GPa, W = 15 rad/s. */
@@ -173,11 +174,166 @@ static void test_spin_up(void** state) {
     assert_true(without > 1e3);
 }
 
+/* Free vibration from the first mode shape of a cantilever at rest
+ * (initial: {mode: 1, amplitude: A}): the tip oscillates as A cos(w1 t)
+ * with w1 = (1.87510407)^2 sqrt(EI / rho A) / L^2 (closed form); the
+ * average-acceleration rule keeps the amplitude and lengthens the period by
+ * (w dt)^2 / 12. */
+typedef struct osc_rec {
+    int eq, n;
+    double t[4001], q[4001], v[4001], e0, edrift;
+} osc_rec;
+
+static int osc_out(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)a;
+    osc_rec* r = ctx;
+    if (r->n < 4001) r->t[r->n] = t, r->q[r->n] = q[r->eq], r->v[r->n++] = v[r->eq];
+    if (e) {
+        if (r->n == 1) r->e0 = e[0] + e[1];
+        r->edrift = fmax(r->edrift, fabs(e[0] + e[1] - r->e0) / r->e0);
+    }
+    return 0;
+}
+
+static void test_free_vibration_from_mode(void** state) {
+    (void)state;
+    const double dia = 0.01, Lc = 1.0, E = 210e9, rho = 7800, A = PI * dia * dia / 4, I = PI * pow(dia, 4) / 64;
+    const double w1 = pow(1.87510407, 2) * sqrt(E * I / (rho * A)) / (Lc * Lc), T1 = 2 * PI / w1, amp = 1e-3;
+    kd_desc* d = one_beam(E, rho, 0.3, circle(dia), Lc, 20, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+    fix(d, 1, KD_FIX_ALL);
+    kd_error err;
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_analysis_desc a = dyn(10 * T1, T1 / 400, 0);
+    a.integrator = KD_INT_NEWMARK, a.newmark_beta = 0.25, a.newmark_gamma = 0.5;
+    a.initial_mode = 1, a.initial_amplitude = amp;
+    static osc_rec r;
+    memset(&r, 0, sizeof(r));
+    r.eq = m->neq - 2;  /* tip v (DOFs u v rz) */
+    if (kd_dynamics_run(m, &a, osc_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
+    assert_true(fabs(r.q[0] - amp) < 1e-15 && r.v[0] == 0.0);
+    /* period from the first and last downward zero crossings */
+    double first = -1, last = -1;
+    int ncross = 0;
+    for (int i = 1; i < r.n; i++)
+        if (r.q[i - 1] > 0 && r.q[i] <= 0) {
+            const double tc = r.t[i - 1] + (r.t[i] - r.t[i - 1]) * r.q[i - 1] / (r.q[i - 1] - r.q[i]);
+            if (first < 0) first = tc;
+            last = tc, ncross++;
+        }
+    const double w_meas = 2 * PI * (ncross - 1) / (last - first), dt = T1 / 400;
+    const double elongation = pow(w1 * dt, 2) / 12;
+    const double e_freq = rel_err(w_meas, w1);
+    /* amplitude: sqrt(q^2 + (v / w)^2) of the tip, all along */
+    double e_amp = 0;
+    for (int i = 0; i < r.n; i++) e_amp = fmax(e_amp, fabs(hypot(r.q[i], r.v[i] / w_meas) - amp) / amp);
+    print_message("mode-shape start: w1 %.8f (closed form %.8f), error %.2e (Newmark elongation %.2e); "
+                  "amplitude error %.2e, energy drift %.1e\n",
+                  w_meas, w1, e_freq, elongation, e_amp, r.edrift);
+    assert_true(e_freq < 1.2 * elongation + 1e-6);
+    assert_true(fabs(e_freq - elongation) < 2e-6);  /* what remains is the 20-element model (~1e-8) */
+    assert_true(e_amp < 1e-4);
+    assert_true(r.edrift < 1e-10);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Nodal initial values: q and q' land on their equations at t = 0; the
+ * rest of the state stays zero. */
+static void test_initial_values(void** state) {
+    (void)state;
+    kd_desc* d = one_beam(210e9, 7800, 0.3, circle(0.01), 1.0, 4, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+    fix(d, 1, KD_FIX_ALL);
+    kd_analysis_desc* a = kd_desc_add_analysis(d);
+    a->type = KD_ANALYSIS_DYNAMICS, a->t_end = 1e-3, a->dt = 1e-4, a->integrator = KD_INT_NEWMARK;
+    kd_initial_value* iv = kd_desc_add_initial(a);
+    iv->body = 0, iv->node = 5, iv->dof = KD_DOF_V, iv->value = 2e-3;
+    iv = kd_desc_add_initial(a);
+    iv->body = 0, iv->node = 3, iv->dof = KD_DOF_RZ, iv->velocity = 1, iv->value = -0.5;
+    kd_error err;
+    assert_int_equal(kd_desc_check(d, &err), KD_OK);
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    static osc_rec r;
+    memset(&r, 0, sizeof(r));
+    r.eq = m->neq - 2;
+    assert_int_equal(kd_dynamics_run(m, a, osc_out, &r, NULL, NULL, 0, &err), KD_OK);
+    assert_true(r.q[0] == 2e-3 && r.v[0] == 0.0);
+    r.n = 0, r.eq = 3 * 2 - 1;  /* node 3 rz: node 1 is clamped, equations start at node 2 */
+    assert_int_equal(kd_dynamics_run(m, a, osc_out, &r, NULL, NULL, 0, &err), KD_OK);
+    assert_true(r.q[0] == 0.0 && r.v[0] == -0.5);
+    /* a value on a supported DOF is an input error */
+    iv = kd_desc_add_initial(&d->analyses[0]);
+    iv->body = 0, iv->node = 1, iv->dof = KD_DOF_V, iv->value = 1.0;
+    assert_int_equal(kd_desc_check(d, &err), KD_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "fixes"));
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Seed 001's parameter studies (examples/rotating_bar_studies.yaml): every
+ * run of every sweep, with the parameters set by kd_desc_with_param, on a
+ * converged mesh (80 elements, dt = 2e-6 s, 0.02 s), against the modal
+ * series of the continuous bar with that run's A, rho and nu:
+ * u(L, t) - u_static = sum_k phi_k(L)^2 F / m_k (sin nu t - nu/w_k sin w_k t) / (w_k^2 - nu^2),
+ * phi_k = sin(b_k x), b_k = (2k - 1) pi / 2L, m_k = rho A L / 2,
+ * w_k^2 = (E / rho) b_k^2 - W^2; u_static(L) = -L + tan(k L) / k, k = W sqrt(rho / E). */
+static double bar_series(double t, double A, double rho, double nu) {
+    double u = 0;
+    for (int k = 1; k <= 2000; k++) {
+        const double b = (2 * k - 1) * PI / (2 * BL), w = sqrt(BE / rho * b * b - BW * BW);
+        const double phiL = sin(b * BL), mk = rho * A * BL / 2;
+        u += phiL * phiL * BF / mk * (sin(nu * t) - nu / w * sin(w * t)) / (w * w - nu * nu);
+    }
+    return u;
+}
+
+static void test_seed001_studies(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/rotating_bar_studies.yaml", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(d->nanalyses, 3);
+    for (int s = 0; s < d->nanalyses; s++) {
+        const kd_analysis_desc* sw = &d->analyses[s];
+        assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
+        for (int i = 0; i < sw->nvalues; i++) {
+            kd_desc dv;
+            assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + (size_t)i * sw->nset, &dv, &err), KD_OK);
+            dv.bodies[0].elements = 80, dv.loads[0].node = 81;  /* the copy's own arrays */
+            const double A = dv.sections[0].A, rho = dv.materials[0].rho, nu = dv.loads[0].value.omega;
+            kd_model* m = NULL;
+            assert_int_equal(kd_model_compile(&dv, &m, &err), KD_OK);
+            static tip_rec r;
+            memset(&r, 0, sizeof(r));
+            r.eq = m->neq - 1;
+            kd_analysis_desc a = dyn(0.02, 2e-6, 1);
+            if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
+            const double k = BW * sqrt(rho / BE), u0 = -BL + tan(k * BL) / k;
+            double emax = 0, umax = 0;
+            for (int j = 0; j < r.n; j += 10) {
+                const double ref = bar_series(r.t[j], A, rho, nu);
+                emax = fmax(emax, fabs(r.u[j] - u0 - ref));
+                umax = fmax(umax, fabs(ref));
+            }
+            print_message("%-15s %-16s A = %.0e m^2, mass %.2f kg, nu = %3.0f rad/s: amplitude %.3e m, error %.1e\n",
+                          sw->set[0], sw->nset > 1 ? sw->set[1] : "", A, rho * A * BL, nu, umax, emax / umax);
+            assert_true(emax < 1e-3 * umax);
+            kd_model_free(&m);
+            kd_desc_with_param_free(&dv);
+        }
+    }
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_centrifugal_stretch),
         cmocka_unit_test(test_forced_rotating_bar),
         cmocka_unit_test(test_spin_up),
+        cmocka_unit_test(test_free_vibration_from_mode),
+        cmocka_unit_test(test_initial_values),
+        cmocka_unit_test(test_seed001_studies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

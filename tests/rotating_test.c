@@ -228,6 +228,142 @@ static void test_campbell_flapwise(void** state) {
     kd_model_free(&m);
 }
 
+/* Mode tracking: a 3D cantilever with a 10 mm (along z) by 12 mm (along y)
+ * section spinning about z. Its flapwise bending (w, EI_y, the lower at
+ * rest) is stiffened by the centrifugal force, its chordwise bending (v,
+ * EI_z) also softened by -rho A W^2 v: omega_f^2 - omega_c^2 changes sign
+ * near W = 35 rad/s. The tracked curves must stay on their own references
+ * (the power series: flapwise mu(lam_f), chordwise sqrt(mu(lam_c)^2 -
+ * lam_c^2), whose error grows as W^2 by the neglected Coriolis coupling with
+ * the axial motion) on both sides of the crossing, where ascending order swaps them. */
+static void test_campbell_tracks_crossing(void** state) {
+    (void)state;
+    kd_section_desc sec = {0};
+    sec.shape = KD_SHAPE_RECTANGLE, sec.b = 0.010, sec.h = 0.012;
+    const double A = sec.b * sec.h, Iy = sec.h * pow(sec.b, 3) / 12, Iz = sec.b * pow(sec.h, 3) / 12;
+    const double sf = sqrt(E * Iy / (RHO * A)) / (L * L), sc = sqrt(E * Iz / (RHO * A)) / (L * L);
+    kd_model* m = rotating_beam(sec, 0, 10, 0.0, 0.0, 0xFFu, 1);
+    double speeds[9];
+    for (int i = 0; i < 9; i++) speeds[i] = 10.0 * i;
+    kd_campbell c;
+    kd_error err;
+    assert_int_equal(kd_campbell_run(m, 0, speeds, 9, 2, &c, &err), KD_OK);
+    double ef = 0, ec = 0, macmin = 1;
+    int swapped = 0;
+    for (int i = 0; i < 9; i++) {
+        double muf, muc;
+        reference_mu(speeds[i] / sf, 0.0, 1, &muf);
+        reference_mu(speeds[i] / sc, 0.0, 1, &muc);
+        const double wf = muf * sf, wc = sqrt(muc * muc - pow(speeds[i] / sc, 2)) * sc;
+        ef = fmax(ef, rel_err(c.omega[2 * i], wf));
+        ec = fmax(ec, rel_err(c.omega[2 * i + 1], wc));
+        swapped |= wf > wc;
+        macmin = fmin(macmin, c.mac_min[i]);
+    }
+    print_message("tracked Campbell curves through the crossing: flapwise error %.1e, chordwise %.1e, "
+                  "smallest MAC %.6f\n", ef, ec, macmin);
+    assert_true(swapped);                                /* the frequencies do cross ... */
+    assert_true(c.omega[16] > c.omega[17]);              /* ... and the curves with them */
+    assert_true(ef < 1e-6);
+    /* in the plane the reference neglects the Coriolis coupling with the
+     * axial motion, of order (W / omega_axial)^2 = 9.6e-5 at 80 rad/s */
+    const double w_axial = PI / (2 * L) * sqrt(E / RHO);
+    assert_true(ec < 3 * pow(speeds[8] / w_axial, 2));
+    assert_true(macmin > 0.99);
+    kd_campbell_free(&c);
+    kd_model_free(&m);
+}
+
+/* ---- cubic versus quintic elements ------------------------------------------
+ * The lowest three frequencies of the rotating cantilever from the symmetric
+ * problem (K + k_g + k(omega)) x = omega^2 M x, i.e. without the Coriolis
+ * coupling with the axial motion, as in the reference, for cubic and quintic
+ * Hermite elements, 5 to 90 of them, out of the plane (flapwise: u, w, ry
+ * free) and in it (chordwise, planar), against the power series. */
+static kd_band gband_upper(const kd_gband* g) {
+    kd_band b;
+    assert_int_equal(kd_band_init(&b, g->n, g->ku), KD_OK);
+    const int ld = g->kl + g->ku + 1;
+    for (int j = 0; j < g->n; j++)
+        for (int i = j - g->ku > 0 ? j - g->ku : 0; i <= j; i++)  /* symmetric part */
+            b.ab[g->ku + i - j + (size_t)j * (g->ku + 1)] =
+                0.5 * (g->ab[g->ku + i - j + (size_t)j * ld] + g->ab[g->ku + j - i + (size_t)i * ld]);
+    return b;
+}
+
+static void symmetric_freqs(kd_interp ip, int chord, int nelem, double lam, double delta, double* mu) {
+    const double A = PI * DIA * DIA / 4, I = PI * pow(DIA, 4) / 64, scale = sqrt(E * I / (RHO * A)) / (L * L);
+    kd_desc* d = one_beam(E, RHO, NU, circle(DIA), L, nelem, KD_THEORY_EULER_BERNOULLI, ip, chord);
+    fix(d, 1, KD_FIX_ALL);
+    if (!chord)  /* flapwise: keep u, w, ry (and ky) */
+        for (int k = 1; k <= nelem + 1; k++)
+            fix(d, k, BIT(KD_DOF_V) | BIT(KD_DOF_RX) | BIT(KD_DOF_RZ) | (ip == KD_INTERP_QUINTIC ? BIT(KD_DOF_KZ) : 0));
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[2] = 1.0, md->motion.hub = delta * L;
+    md->motion.angle = kd_law_constant(0);
+    md->motion.angle.type = KD_LAW_SPEED, md->motion.angle.value = lam * scale;
+    kd_error err;
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_system s;
+    assert_int_equal(kd_system_init(&s, m, &err), KD_OK);
+    kd_gband C, K;
+    assert_int_equal(kd_gband_init(&C, s.n, s.kd, s.kd), KD_OK);
+    assert_int_equal(kd_gband_init(&K, s.n, s.kd, s.kd), KD_OK);
+    int changed;
+    kd_system_matrices(&s, 0.0, &C, &K, &changed);
+    kd_band Kb = gband_upper(&K), Mb = gband_upper(&s.M);
+    kd_modes r;
+    const double sigma = -0.1 * pow(3.5 * scale, 2);
+    if (kd_eigen_solve(&Kb, &Mb, 3, KD_EIGEN_AUTO, sigma, &r, &err)) fail_msg("%s", err.msg);
+    for (int k = 0; k < 3; k++) mu[k] = r.omega[k] / scale;
+    kd_modes_free(&r);
+    kd_band_free(&Kb);
+    kd_band_free(&Mb);
+    kd_gband_free(&C);
+    kd_gband_free(&K);
+    kd_system_free(&s);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+static void test_cubic_versus_quintic(void** state) {
+    (void)state;
+    const int ns[5] = {5, 10, 20, 45, 90};
+    const double cases[3][2] = {{0, 0}, {2, 0.5}, {12, 0.5}};  /* lambda, delta */
+    for (int chord = 0; chord <= 1; chord++)
+        for (int c = 0; c < 3; c++) {
+            const double lam = cases[c][0], delta = cases[c][1];
+            if (chord && lam == 0) continue;  /* at rest both planes are the same */
+            double ref[3];
+            reference_mu(lam, delta, 3, ref);
+            if (chord)
+                for (int k = 0; k < 3; k++) ref[k] = sqrt(ref[k] * ref[k] - lam * lam);
+            double cubic90[3] = {0, 0, 0};
+            for (int ip = 0; ip <= 1; ip++) {
+                double e[5][3];
+                for (int i = 0; i < 5; i++) {
+                    double mu[3];
+                    symmetric_freqs((kd_interp)ip, chord, ns[i], lam, delta, mu);
+                    for (int k = 0; k < 3; k++) e[i][k] = rel_err(mu[k], ref[k]);
+                }
+                print_message("%s lam=%4.1f delta=%.1f %-7s", chord ? "chord" : "flap ", lam, delta, ip ? "quintic" : "cubic");
+                for (int i = 0; i < 5; i++) print_message("  n=%2d: %.1e %.1e %.1e", ns[i], e[i][0], e[i][1], e[i][2]);
+                print_message("\n");
+                if (ip == 0) {
+                    /* cubic: O(h^4) on every mode from 10 to 20 elements */
+                    for (int k = 0; k < 3; k++) assert_true(fabs(log2(e[1][k] / e[2][k]) - 4.0) < 0.3);
+                    assert_true(e[4][0] < 3e-8 && e[4][2] < 1e-6);
+                    for (int k = 0; k < 3; k++) cubic90[k] = e[4][k];
+                } else {
+                    /* quintic: O(h^8) until round-off; 10 quintic elements beat 90 cubic ones */
+                    assert_true(log2(e[0][2] / e[1][2]) > 7.0);
+                    for (int k = 0; k < 3; k++) assert_true(e[1][k] < 1e-7 && e[1][k] < cubic90[k]);
+                }
+            }
+        }
+}
+
 /* Critical speeds of a planar cantilever spinning in its plane: with
  * geometric stiffness the bending is stiffened and the axial motion loses
  * stiffness first, at its own first frequency (pi/2L) sqrt(E/rho) (to the
@@ -273,6 +409,8 @@ int main(void) {
         cmocka_unit_test(test_free_body_in_rotating_frame),
         cmocka_unit_test(test_campbell_flapwise),
         cmocka_unit_test(test_stability_map),
+        cmocka_unit_test(test_campbell_tracks_crossing),
+        cmocka_unit_test(test_cubic_versus_quintic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,8 +217,74 @@ static void test_errors(void** state) {
     expect_error("bad_analysis_type.yaml", KD_ERR_INPUT, 9, 5, "kinematics applies to mechanisms");
     expect_error("bad_motion_not_smooth.yaml", KD_ERR_INPUT, 9, 5, "no acceleration");
     expect_error("bad_duplicate_body.yaml", KD_ERR_INPUT, 8, 12, "defined twice");
+    expect_error("bad_initial_fixed_dof.yaml", KD_ERR_INPUT, 14, 19, "which a support fixes");
+    expect_error("bad_pose_out_of_plane.yaml", KD_ERR_INPUT, 11, 5, "stay in the x-y plane");
+    expect_error("bad_pose_length.yaml", KD_ERR_INPUT, 12, 34, "origin has 2 entries, t has 3");
+    expect_error("bad_sweep_path.yaml", KD_ERR_INPUT, 11, 24, "has no dimension 'A'");
     expect_error("no_such_file.yaml", KD_ERR_IO, 0, 0, "cannot read");
     expect_error(".", KD_ERR_IO, 0, 0, "cannot read");   /* a directory */
+}
+
+/* Initial conditions, a 3D pose table and a two-parameter sweep. */
+static const char moving[] =
+    "kedyn: 1\n"
+    "materials: {m: {E: 210e9, rho: 7800}}\n"
+    "sections: {s: {shape: circle, d: 0.01}}\n"
+    "bodies:\n"
+    "  - {name: arm, type: beam, material: m, section: s, length: 1.0, elements: 4, planar: false}\n"
+    "supports: [{body: arm, node: 1, fix: all}]\n"
+    "motion:\n"
+    "  - body: arm\n"
+    "    pose: {t: [0, 1, 2], origin: [[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0.01]],\n"
+    "           rotation: [[0, 0, 0], [0, 0.1, 0.5], [0, 0.2, 1.0]]}\n"
+    "analyses:\n"
+    "  - type: dynamics\n"
+    "    t_end: 0.1\n"
+    "    dt: 1.0e-3\n"
+    "    initial: {from: static, mode: 2, amplitude: 1.0e-3, q: [{body: arm, node: 5, dof: w, value: 0.002}],\n"
+    "              qdot: [{body: arm, node: 3, dof: ry, value: -0.5}]}\n"
+    "  - type: sweep\n"
+    "    set: [materials.m.E, sections.s.d]\n"
+    "    values: [[200e9, 0.01], [210e9, 0.012]]\n"
+    "    analysis: {type: modes, count: 2}\n";
+
+static void test_moving_keys(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(moving, strlen(moving), "<moving>", &d, &err))
+        fail_msg("%d:%d %s", err.loc.line, err.loc.col, err.msg);
+    const kd_motion* mo = &d->motions[0].motion;
+    assert_int_equal(mo->type, KD_MOTION_POSE);
+    assert_int_equal(mo->pose[0].n, 3);
+    assert_true(mo->pose[0].f[2] == 0.2 && mo->pose[2].f[2] == 0.01 && mo->pose[4].f[1] == 0.1 && mo->pose[5].f[2] == 1.0);
+    const kd_analysis_desc* a = &d->analyses[0];
+    assert_int_equal(a->initial_static, 1);
+    assert_int_equal(a->initial_mode, 2);
+    assert_true(a->initial_amplitude == 1e-3);
+    assert_int_equal(a->ninitial, 2);
+    assert_true(a->initial[0].node == 5 && a->initial[0].dof == KD_DOF_W && !a->initial[0].velocity && a->initial[0].value == 0.002);
+    assert_true(a->initial[1].node == 3 && a->initial[1].dof == KD_DOF_RY && a->initial[1].velocity && a->initial[1].value == -0.5);
+    const kd_analysis_desc* sw = &d->analyses[1];
+    assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
+    assert_int_equal(sw->nset, 2);
+    assert_string_equal(sw->set[1], "sections.s.d");
+    assert_int_equal(sw->nvalues, 2);
+    assert_true(sw->values[2] == 210e9 && sw->values[3] == 0.012);
+    assert_int_equal(sw->inner->type, KD_ANALYSIS_MODES);
+    assert_int_equal(sw->inner->count, 2);
+    /* the parameters by path, on a copy */
+    kd_desc dv;
+    assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + 2, &dv, &err), KD_OK);
+    assert_true(dv.materials[0].E == 210e9 && dv.sections[0].d == 0.012 && d->sections[0].d == 0.01);
+    kd_desc_with_param_free(&dv);
+    char why[256];
+    assert_null(kd_desc_param(d, "motion.arm.hub", why, sizeof why));  /* a pose has no hub */
+    assert_null(kd_desc_param(d, "forces.1.value.speed", why, sizeof why));
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    kd_model_free(&m);
+    kd_desc_free(&d);
 }
 
 /* Strings that are not models at all. */
@@ -242,6 +308,7 @@ int main(void) {
         cmocka_unit_test(test_good_file),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_a_model),
+        cmocka_unit_test(test_moving_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

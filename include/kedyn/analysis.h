@@ -24,13 +24,21 @@ extern "C" {
 typedef struct kd_campbell {
     int nspeeds, count;
     double* speed;            /* (nspeeds) rad/s */
-    double* omega;            /* (nspeeds x count) rad/s, ascending per speed */
-    double* growth;           /* (nspeeds x count) 1/s */
+    double* omega;            /* (nspeeds x count) rad/s; curve k (column k) follows one mode:
+                                 ascending at the first speed, then tracked */
+    double* growth;           /* (nspeeds x count) 1/s, same order */
     int* unstable;            /* (nspeeds) */
+    double* mac_min;          /* (nspeeds) smallest MAC linking a curve to the previous speed
+                                 (1 at the first); low values flag ambiguous tracking */
 } kd_campbell;
 
 /* Frequencies of model m while `body` spins about its motion's axis at each
- * speed (a constant-speed law replaces its own). */
+ * speed (a constant-speed law replaces its own). The first speed's modes are
+ * taken in ascending order; at each next speed, count + 4 modes are computed
+ * and each curve takes the one whose shape (real part, modes.csv) has the
+ * largest modal assurance criterion MAC = (a.b)^2 / ((a.a)(b.b)) with the
+ * curve's shape at the previous speed (pairs assigned greedily, largest
+ * MAC first), so curves of modes that cross do not swap. */
 kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int nspeeds, int count,
                           kd_campbell* out, kd_error* err);
 void kd_campbell_free(kd_campbell* c);
@@ -60,7 +68,8 @@ typedef int (*kd_dynamics_output)(void* ctx, double t, const double* q, const do
                                   const double* energy);
 
 /* Integrate the model's equations from t = 0 to ad->t_end with the options
- * of ad (integrator, dt, tolerances, initial state: zero or quasi-static).
+ * of ad (integrator, dt, tolerances, initial state: zero or quasi-static,
+ * plus a scaled mode shape and prescribed nodal values q, q').
  * `warning` (size nwarning) receives a note when the effective stiffness is
  * not positive definite at t = 0 or t_end (above a critical speed). On a
  * numerical failure returns KD_ERR_NUMERIC; every state before it has been

@@ -14,6 +14,8 @@
 #ifndef KEDYN_DESC_H
 #define KEDYN_DESC_H
 
+#include <stddef.h>
+
 #include "kedyn/frame.h"
 #include "kedyn/law.h"
 #include "kedyn/status.h"
@@ -218,6 +220,7 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_DYNAMICS,         /* transient response */
     KD_ANALYSIS_KINEMATICS,       /* mechanism positions, velocities, accelerations */
     KD_ANALYSIS_INVERSE_DYNAMICS, /* mechanism joint reactions and driving forces */
+    KD_ANALYSIS_SWEEP,            /* another analysis repeated over values of a model parameter */
     KD_ANALYSIS_TYPES
 } kd_analysis_type;
 
@@ -228,13 +231,29 @@ typedef enum kd_eigen_solver {
 } kd_eigen_solver;
 
 #define KD_LIST_MAX 256
+#define KD_SWEEP_PARAMS 4
+
+/* dynamics: one prescribed initial value, q or q', of a node DOF (body
+ * frame), added to the start chosen by `initial`. */
+typedef struct kd_initial_value {
+    int body, node;               /* body index, 1-based node */
+    kd_dof_name dof;
+    int velocity;                 /* 0: displacement q (m or rad), 1: velocity q' (m/s or rad/s) */
+    double value;
+    kd_loc loc;
+} kd_initial_value;
 
 typedef struct kd_analysis_desc {
     kd_analysis_type type;
+    int nset;                     /* sweep: parameters set together (1 .. KD_SWEEP_PARAMS) */
+    char set[4][128];             /* sweep: their paths (kd_desc_param); run k sets them to
+                                     values[k * nset + j], k < nvalues */
+    struct kd_analysis_desc* inner; /* sweep: the analysis repeated (owned) */
     int count;                    /* modes, campbell: number of modes (>= 1) */
     kd_eigen_solver solver;       /* modes without rotation */
     double at;                    /* modes: the instant of the frame motion, s (default 0) */
-    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m) */
+    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m);
+                                     sweep: runs */
     double values[KD_LIST_MAX];
     int nlengths;                 /* stability: beam lengths (m) */
     double lengths[KD_LIST_MAX];
@@ -246,6 +265,10 @@ typedef struct kd_analysis_desc {
     double rho_inf, hht_alpha, newmark_beta, newmark_gamma;
     int output_every;
     int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
+    int initial_mode;             /* > 0: add this mode's shape (1-based, modes at t = 0) ... */
+    double initial_amplitude;     /* ... scaled so that its largest translation is this, m */
+    int ninitial;                 /* prescribed nodal initial values, added last */
+    kd_initial_value* initial;    /* (ninitial) owned */
     int energy;                   /* 1: write the energy and work balance */
     int formalism;                /* kd_formalism (kedyn/formalism.h): the route of the inertia
                                      terms; hamilton goes with the canonical integrators */
@@ -307,6 +330,9 @@ kd_damping_desc* kd_desc_add_damping(kd_desc* d);
 kd_load_desc* kd_desc_add_load(kd_desc* d);
 kd_joint_desc* kd_desc_add_joint(kd_desc* d);
 kd_driver_desc* kd_desc_add_driver(kd_desc* d);
+kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a);
+/* The defaults of an analysis (count 6, tolerances, integrator options). */
+void kd_analysis_desc_init(kd_analysis_desc* a);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);
@@ -331,6 +357,20 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err);
  * `body` itself when it rotates, or, when body < 0, the only rotating body;
  * -1 when there is none (or, with body < 0, more than one). */
 int kd_desc_rotating_body(const kd_desc* d, int body);
+
+/* The number a parameter path names in d (docs/model-format.md, "sweep"):
+ * materials.NAME.E, sections.NAME.A, motion.BODY.rotation.law.speed,
+ * forces.N.value.sine.omega, ... Returns NULL and says why in `why` when
+ * the path names nothing. */
+double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy);
+
+/* out = d with the parameters at paths[0..n-1] set to values[0..n-1]: a
+ * shallow copy whose materials, sections, bodies, motions, loads and
+ * dampings arrays are its own (other owned data stays d's). Free with
+ * kd_desc_with_param_free, never kd_desc_free. */
+kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
+                             kd_error* err);
+void kd_desc_with_param_free(kd_desc* out);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

@@ -9,7 +9,15 @@
  *              outward along its own axis;
  *   planar     a tabulated planar pose: r_O(t) = (x(t), y(t), 0), R(t) =
  *              Rz(phi(t)), each a law (tables are splined, so velocities and
- *              accelerations are consistent with the positions).
+ *              accelerations are consistent with the positions);
+ *   pose       a general tabulated 3D pose: r_O(t) = (x, y, z)(t) and R(t) =
+ *              Exp([phi(t)]) R0, phi the rotation vector (axis times angle,
+ *              global components) of the rotation applied to the body's
+ *              reference frame; each of the six components is a law (a cubic
+ *              spline through the table: C2), and omega = J(phi) phi',
+ *              eps = J(phi) phi'' + J'(phi, phi') phi' follow exactly from the
+ *              spline (J the left Jacobian of the exponential map), so that
+ *              [omega] = R' R^T and eps = omega' hold to round-off.
  * kd_motion_eval gives R, the origin's position, velocity and acceleration,
  * and the angular velocity and acceleration, in global and local components
  * (omega_L = R^T omega, eps_L = R^T eps, a_O,L = R^T a_O).
@@ -26,7 +34,8 @@ extern "C" {
 typedef enum kd_motion_type {
     KD_MOTION_NONE = 0,           /* the frame stays where the body was built */
     KD_MOTION_ROTATION,
-    KD_MOTION_PLANAR
+    KD_MOTION_PLANAR,
+    KD_MOTION_POSE
 } kd_motion_type;
 
 typedef struct kd_motion {
@@ -36,6 +45,8 @@ typedef struct kd_motion {
     double hub;                   /* rotation: outward shift of the body origin along its axis, m */
     kd_law angle;                 /* rotation: theta(t), rad */
     kd_law x, y, phi;             /* planar: origin x(t), y(t) in m, angle phi(t) in rad */
+    kd_law pose[6];               /* pose: origin x, y, z (m), rotation vector phi_x, phi_y,
+                                     phi_z (rad), global components */
 } kd_motion;
 
 typedef struct kd_frame {
@@ -49,6 +60,11 @@ typedef struct kd_frame {
 
 /* Evaluate the frame of a body whose reference pose is (R0, r0) at time t. */
 void kd_motion_eval(const kd_motion* mo, const double R0[9], const double r0[3], double t, kd_frame* f);
+
+/* Angular velocity and acceleration (global) of R = Exp([phi]) R0 from the
+ * rotation vector and its first two time derivatives; Q = Exp([phi]). */
+void kd_rotvec_rates(const double phi[3], const double dphi[3], const double d2phi[3], double Q[9], double omega[3],
+                     double eps[3]);
 
 /* Smallest number of continuous derivatives among the motion's laws
  * (accelerations need 2). */

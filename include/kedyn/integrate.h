@@ -43,6 +43,17 @@ void kd_gband_zero(kd_gband* a);
 /* y = A x (y and x distinct). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y);
 
+/* r -= a A x + B y + C z, three matrices of one band structure, in one pass
+ * (the residual of a time step); B may be NULL (a zero matrix). */
+void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
+                        const kd_gband* C, const double* z, double* r);
+
+/* kd_gband_combine_lu and kd_gband_residual3 (with B = C) in one pass over
+ * M, C, K; *c_zero tells whether C is zero. */
+void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                                  const kd_gband* K, double a, const double* x, const double* y, const double* z,
+                                  double* r, int* c_zero);
+
 /* S = cm M + cc C + ck K, three matrices of one band structure, written into
  * LAPACK's LU band storage of S (allocated with kl' = 2 kl: kl rows on top
  * for the fill of dgbtrf). */
@@ -59,10 +70,22 @@ typedef struct kd_ode2 {
     /* Fill C(t) and K(t) (already allocated with n, kl, ku; overwrite all
      * entries). Set *changed = 0 when both are identical to those of the
      * previous call (e.g. constant frame speed), 1 otherwise; the first call
-     * may say either. */
+     * may say either. An integrator passes the same C and K at every call
+     * and never writes to them, so with *changed = 0 the callback may leave
+     * them as they are. */
     int (*matrices)(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed);
     /* f(t) into f (length n). */
     int (*force)(void* ctx, double t, double* f);
+    /* Optional (NULL when absent; zero-initialise a kd_ode2): a fused step of
+     * the fixed-step integrators. When C(t) or K(t) changed since its last
+     * call (or S is new, or cm, cc, ck differ), write S = cm M + cc C + ck K
+     * into S, in LAPACK's LU band storage (kl' = 2 kl, as kd_gband_combine_lu),
+     * subtract am M a + C x + K y from r, and set *changed = 1; otherwise
+     * touch neither and set *changed = 0 (the integrator then forms the
+     * residual with C and K from `matrices`). Saves forming, storing and
+     * reading C and K when they change every step. */
+    int (*iteration)(void* ctx, double t, double cm, double cc, double ck, double am, const double* a, const double* x,
+                     const double* y, kd_gband* S, double* r, int* changed);
 } kd_ode2;
 
 typedef enum kd_integrator {

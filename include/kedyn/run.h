@@ -52,6 +52,11 @@ typedef struct kd_analysis_report {
     int integrator;                         /* dynamics: kd_integrator */
     int formalism;                          /* dynamics: kd_formalism */
     kd_mech_run_stats mech;                 /* mechanism analyses */
+    char prefix[32];                        /* prepended to the names of its result files */
+    const kd_analysis_desc* sweep;          /* a sweep and its runs: the sweep's description */
+    const double* value;                    /* a run of a sweep: its parameter values (sweep->nset) */
+    int nsub;                               /* sweep: runs attempted, one per value */
+    struct kd_analysis_report* sub;         /* sweep: (nsub) their reports */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

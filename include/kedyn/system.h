@@ -63,6 +63,15 @@ typedef struct kd_system {
     int have_route_key;
     kd_gband Pd, dPd;                 /* Hamilton: sum of element Pd and its time rate */
     double *p0, *dp0;                 /* Hamilton: (n) momenta of the zero state and their rate */
+    double* ode_key;                  /* (nbody x 9) the same for the integrators' callback, */
+    int have_ode_key;                 /* which reuses the integrator's own C and K buffers */
+    const double *ode_C, *ode_K;      /* (compared, never read) */
+    double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k + k(eps) + k(omega) per record */
+    int* c_zero;                      /* (nprop) 1 when the record's [c] is zero */
+    int damped;                       /* 1 when some body has Rayleigh damping (Cd nonzero) */
+    double* m_elem;                   /* (nprop x KD_ELEM_DOF_MAX^2) element mass per record */
+    const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
+    double ode_coef[3];               /* and its coefficients cm, cc, ck */
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */
@@ -90,6 +99,9 @@ void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_g
                          const double** dp0);
 
 /* A kd_ode2 describing the system (M, band, callbacks). */
+/* A kd_ode2 describing the system (M, band, callbacks), for one integration
+ * at a time: its matrices callback leaves C and K untouched while the frames
+ * do not change and the buffers are those of its previous call. */
 kd_ode2 kd_system_ode(kd_system* s);
 
 #ifdef __cplusplus

@@ -79,6 +79,21 @@ static void print_mech(const kd_analysis_report* a) {
         printf("  multipliers and projection routes agree to %.2g (relative)\n", s->route_diff);
 }
 
+static void print_report(const kd_analysis_report* a) {
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
+    if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
+    if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS) print_mech(a);
+    for (int k = 0; k < a->nsub; k++) {
+        printf("sweep");
+        for (int j = 0; j < a->sweep->nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->set[j], a->sub[k].value[j]);
+        printf(":\n");
+        print_report(&a->sub[k]);
+    }
+    if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
+}
+
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
     const cli_run_opts o = {quiet, 0};
@@ -100,15 +115,7 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     const kd_run_options ropts = {cli_progress_update, &prog, o->report};
     st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
     cli_progress_done(&prog);
-    for (int i = 0; i < rep.nanalyses; i++) {
-        const kd_analysis_report* a = &rep.analyses[i];
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
-        if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
-        if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
-        if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS) print_mech(a);
-        if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
-    }
+    for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i]);
     int code = 0;
     if (st) {
         code = cli_report_error(&err);

@@ -1,5 +1,7 @@
 /* Campbell diagram: frequencies of a moving system versus the speed of one
- * spinning body (kedyn/analysis.h). */
+ * spinning body (kedyn/analysis.h), each curve following one mode from speed
+ * to speed by the modal assurance criterion, so that curves cross instead of
+ * swapping where two frequencies meet. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,24 +13,63 @@ void kd_campbell_free(kd_campbell* c) {
     free(c->omega);
     free(c->growth);
     free(c->unstable);
+    free(c->mac_min);
     memset(c, 0, sizeof(*c));
+}
+
+/* MAC(a, b) = (a.b)^2 / ((a.a)(b.b)) of two real mode shapes. */
+static double mac(const double* a, const double* b, int n) {
+    double ab = 0, aa = 0, bb = 0;
+    for (int i = 0; i < n; i++) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
+    return aa > 0 && bb > 0 ? ab * ab / (aa * bb) : 0.0;
+}
+
+/* Assign each tracked curve k (shape prev[k]) one of the `next` new modes:
+ * repeatedly the unassigned pair with the largest MAC. pick[k] = the new
+ * mode, and the smallest MAC used is returned. */
+static double track(const double* prev, int count, const kd_modes* r, int n, double* macs, int* pick, int* used) {
+    const int next = r->count;
+    for (int k = 0; k < count; k++)
+        for (int j = 0; j < next; j++) macs[(size_t)k * next + j] = mac(prev + (size_t)k * n, r->shape + (size_t)j * n, n);
+    for (int k = 0; k < count; k++) pick[k] = -1;
+    for (int j = 0; j < next; j++) used[j] = 0;
+    double worst = 1.0;
+    for (int round = 0; round < count; round++) {
+        int bk = -1, bj = -1;
+        double best = -1;
+        for (int k = 0; k < count; k++)
+            for (int j = 0; j < next && pick[k] < 0; j++)
+                if (!used[j] && macs[(size_t)k * next + j] > best) best = macs[(size_t)k * next + j], bk = k, bj = j;
+        pick[bk] = bj, used[bj] = 1;
+        worst = fmin(worst, best);
+    }
+    return worst;
 }
 
 kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int nspeeds, int count,
                           kd_campbell* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     if (count > m->neq) count = m->neq;
+    /* a few more modes than curves, so a curve can follow its mode past
+     * one that enters from above */
+    const int extra = count + 4 < m->neq ? count + 4 : m->neq;
+    const int n = m->neq;
     out->nspeeds = nspeeds;
     out->count = count;
     out->speed = malloc(sizeof(double) * (size_t)nspeeds);
     out->omega = calloc((size_t)nspeeds * (size_t)count, sizeof(double));
     out->growth = calloc((size_t)nspeeds * (size_t)count, sizeof(double));
     out->unstable = calloc((size_t)nspeeds, sizeof(int));
+    out->mac_min = calloc((size_t)nspeeds, sizeof(double));
+    double* prev = malloc(sizeof(double) * (size_t)count * (size_t)n);
+    double* macs = malloc(sizeof(double) * (size_t)count * (size_t)extra);
+    int* pick = malloc(sizeof(int) * (size_t)(count + extra));
     kd_system s;
     kd_status st = kd_system_init(&s, m, err);
-    if (st || !out->speed || !out->omega || !out->growth || !out->unstable) {
+    if (st || !out->speed || !out->omega || !out->growth || !out->unstable || !out->mac_min || !prev || !macs || !pick) {
         if (!st) kd_system_free(&s);
         kd_campbell_free(out);
+        free(prev), free(macs), free(pick);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the Campbell diagram");
     }
     /* The spinning body follows a copy of its motion with a constant-speed
@@ -42,16 +83,26 @@ kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int
         s.have_frames = 0;  /* the motion changed under the same t */
         out->speed[i] = speeds[i];
         kd_modes r;
-        st = kd_modes_state_space(&s, 0.0, count, &r, err);
+        st = kd_modes_state_space(&s, 0.0, i == 0 ? count : extra, &r, err);
         if (st) break;
-        for (int k = 0; k < r.count; k++) {
-            out->omega[(size_t)i * count + k] = r.omega[k];
-            out->growth[(size_t)i * count + k] = r.growth[k];
+        const int nc = r.count < count ? r.count : count;
+        if (i == 0 || r.count < count) {  /* ascending at the first speed */
+            for (int k = 0; k < nc; k++) pick[k] = k;
+            out->mac_min[i] = 1.0;
+        } else {
+            out->mac_min[i] = track(prev, count, &r, n, macs, pick, pick + count);
+        }
+        for (int k = 0; k < nc; k++) {
+            const int j = pick[k];
+            out->omega[(size_t)i * count + k] = r.omega[j];
+            out->growth[(size_t)i * count + k] = r.growth[j];
+            memcpy(prev + (size_t)k * n, r.shape + (size_t)j * n, sizeof(double) * (size_t)n);
         }
         out->unstable[i] = r.unstable;
         kd_modes_free(&r);
     }
     kd_system_free(&s);
+    free(prev), free(macs), free(pick);
     if (st) kd_campbell_free(out);
     return st;
 }

@@ -24,6 +24,11 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->ndrivers; i++) kd_law_free(&d->drivers[i].law);
     free(d->joints);
     free(d->drivers);
+    for (int i = 0; i < d->nanalyses; i++) {
+        free(d->analyses[i].initial);
+        if (d->analyses[i].inner) free(d->analyses[i].inner->initial);
+        free(d->analyses[i].inner);
+    }
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -76,20 +81,27 @@ kd_support_desc* kd_desc_add_support(kd_desc* d) {
 
 kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
     kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
-    if (a) {
-        a->count = 6;
-        a->body = -1;
-        a->rtol = 1e-8, a->atol = 1e-10;
-        a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
-        a->output_every = 1;
-        a->steps = 100;
-        a->cond_max = 1e8;
-    }
+    if (a) kd_analysis_desc_init(a);
     return a;
+}
+
+void kd_analysis_desc_init(kd_analysis_desc* a) {
+    memset(a, 0, sizeof(*a));
+    a->count = 6;
+    a->body = -1;
+    a->rtol = 1e-8, a->atol = 1e-10;
+    a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
+    a->output_every = 1;
+    a->steps = 100;
+    a->cond_max = 1e8;
 }
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
     return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
+}
+
+kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a) {
+    return append_item((void**)&a->initial, &a->ninitial, sizeof(kd_initial_value));
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
@@ -289,6 +301,16 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
         if (!(fabs(n - 1.0) < 1e-9)) return FAIL(md->loc, "motion of body '%s': the axis must be a unit vector", d->bodies[md->body].name);
         if (!isfinite(mo->hub)) return FAIL(md->loc, "motion of body '%s': hub must be a number", d->bodies[md->body].name);
     }
+    /* A planar body's pose stays in the x-y plane: no z, phi_x, phi_y. */
+    if (mo->type == KD_MOTION_POSE && d->bodies[md->body].planar)
+        for (int k = 2; k < 5; k++) {
+            const kd_law* l = &mo->pose[k];
+            int zero = l->type == KD_LAW_CONSTANT ? l->value == 0.0 : l->type == KD_LAW_TABLE;
+            for (int i = 0; l->type == KD_LAW_TABLE && i < l->n; i++) zero &= l->f[i] == 0.0;
+            if (!zero)
+                return FAIL(md->loc, "motion of planar body '%s': the pose must stay in the x-y plane (z, phi_x and phi_y zero)",
+                            d->bodies[md->body].name);
+        }
     /* The frame's angular and linear accelerations enter the equations. */
     if (kd_motion_smoothness(mo) < 2)
         return FAIL(md->loc,
@@ -330,8 +352,55 @@ int kd_desc_rotating_body(const kd_desc* d, int body) {
     return found;
 }
 
+/* A dynamics initial value: an existing, unsupported DOF of a node. */
+static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_error* err) {
+    kd_status st = check_node(d, iv->body, iv->node, iv->loc, err);
+    if (st) return st;
+    const kd_body_desc* b = &d->bodies[iv->body];
+    if (!isfinite(iv->value)) return FAIL(iv->loc, "initial value must be finite");
+    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
+    kd_dof_name dofs[KD_NODE_DOF_MAX];
+    const int n = kd_element_node_dofs(kind, dofs);
+    int have = 0;
+    for (int i = 0; i < n; i++) have |= dofs[i] == iv->dof;
+    if (!have) return FAIL(iv->loc, "body '%s' has no DOF '%s' for an initial value", b->name, kd_dof_name_str(iv->dof));
+    for (int i = 0; i < d->nsupports; i++) {
+        const kd_support_desc* s = &d->supports[i];
+        const unsigned mask = s->fix == KD_FIX_ALL ? KD_FIX_CLAMP : s->fix;
+        if (s->body == iv->body && s->node == iv->node && (mask & (1u << iv->dof)))
+            return FAIL(iv->loc, "initial value on DOF '%s' of node %d of body '%s', which a support fixes",
+                        kd_dof_name_str(iv->dof), iv->node, b->name);
+    }
+    return KD_OK;
+}
+
 static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
     switch (a->type) {
+    case KD_ANALYSIS_SWEEP: {
+        char why[256];
+        if (!a->inner || a->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
+        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
+        for (int k = 0; k < a->nset; k++)  /* only looked up */
+            if (!kd_desc_param((kd_desc*)d, a->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
+        if (a->nvalues < 1 || a->nvalues * a->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
+        for (int i = 0; i < a->nvalues * a->nset; i++)
+            if (!isfinite(a->values[i])) return FAIL(a->loc, "sweep: values must be finite");
+        /* every run's model must be valid too: checked now, before anything runs */
+        for (int i = 0; i < a->nvalues; i++) {
+            kd_desc dv;
+            kd_error e;
+            const double* v = a->values + (size_t)i * a->nset;
+            kd_status st = kd_desc_with_param(d, a->nset, a->set, v, &dv, &e);
+            if (st == KD_ERR_NOMEM) return kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
+            if (!st) {
+                dv.nanalyses = 0;  /* its model only */
+                st = kd_desc_check(&dv, &e);
+                kd_desc_with_param_free(&dv);
+            }
+            if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", a->set[0], v[0], a->nset > 1 ? ", ..." : "", e.msg);
+        }
+        return check_analysis(d, a->inner, err);
+    }
     case KD_ANALYSIS_MODES:
         if (kd_desc_is_mechanism(d)) {
             int nbeam = 0;
@@ -383,6 +452,13 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
                                 "or CVODE (integrator: cvode-bdf)");
         if (!kd_desc_is_mechanism(d) && (a->formulation != 0 || a->stabilization != 0))
             return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
+        if (a->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
+        if (a->initial_mode > 0 && !isfinite(a->initial_amplitude))
+            return FAIL(a->loc, "dynamics: the initial mode's amplitude must be finite");
+        for (int i = 0; i < a->ninitial; i++) {
+            kd_status st = check_initial(d, &a->initial[i], err);
+            if (st) return st;
+        }
         return KD_OK;
     }
     case KD_ANALYSIS_KINEMATICS:

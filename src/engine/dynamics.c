@@ -84,6 +84,61 @@ static kd_status static_state(kd_system* s, double* q, kd_error* err) {
     return st;
 }
 
+/* The reduced equation of a node DOF (body b, 1-based node), -1 if none. */
+static int dof_equation(const kd_model* m, int b, int node, kd_dof_name dof) {
+    const int n = m->body[b].node_adr + node - 1;
+    for (int i = m->node_dof_adr[n]; i < m->node_dof_adr[n] + m->node_dof_num[n]; i++)
+        if (m->dof_name[i] == dof) return m->dof_eq[i];
+    return -1;
+}
+
+/* q0 += the shape of mode k (1-based) at t = 0, scaled so that its largest
+ * translation (u, v, w) is `amplitude` and positive. A structure at rest
+ * takes the modes of K x = omega^2 M x; a moving one the real part of its
+ * state-space (gyroscopic) mode. */
+static kd_status add_mode_shape(kd_system* s, int k, double amplitude, double* q0, kd_error* err) {
+    const kd_model* m = s->m;
+    int moves = 0;
+    for (int b = 0; b < m->nbody; b++) moves |= m->body[b].motion.type != KD_MOTION_NONE;
+    kd_modes r;
+    kd_status st = moves ? kd_modes_state_space(s, 0.0, k, &r, err) : kd_modes_solve(m, k, KD_EIGEN_AUTO, &r, err);
+    if (st) return st;
+    if (r.count < k) {
+        kd_modes_free(&r);
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d: the model has only %d modes", k, r.count);
+    }
+    const double* x = r.shape + (size_t)(k - 1) * (size_t)s->n;
+    double big = 0.0;
+    for (int i = 0; i < m->ndof_all; i++) {
+        const int e = m->dof_eq[i];
+        const kd_dof_name dn = m->dof_name[i];
+        if (e >= 0 && (dn == KD_DOF_U || dn == KD_DOF_V || dn == KD_DOF_W) && fabs(x[e]) > fabs(big)) big = x[e];
+    }
+    if (big == 0.0) {
+        kd_modes_free(&r);
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d has no translation to scale", k);
+    }
+    for (int i = 0; i < s->n; i++) q0[i] += amplitude * x[i] / big;
+    kd_modes_free(&r);
+    return KD_OK;
+}
+
+/* The initial state: zero or quasi-static, plus a scaled mode shape, plus
+ * prescribed nodal values (the loader has checked that each names a free
+ * DOF). */
+static kd_status initial_state(kd_system* s, const kd_analysis_desc* ad, double* q0, double* v0, kd_error* err) {
+    kd_status st = KD_OK;
+    if (ad->initial_static) st = static_state(s, q0, err);
+    if (!st && ad->initial_mode > 0) st = add_mode_shape(s, ad->initial_mode, ad->initial_amplitude, q0, err);
+    for (int i = 0; i < ad->ninitial && !st; i++) {
+        const kd_initial_value* iv = &ad->initial[i];
+        const int e = dof_equation(s->m, iv->body, iv->node, iv->dof);
+        if (e < 0) return kd_error_set(err, KD_ERR_INPUT, "", iv->loc, "initial value on a fixed DOF");
+        (iv->velocity ? v0 : q0)[e] = iv->value;
+    }
+    return st;
+}
+
 kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
                           kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err) {
     kd_system s;
@@ -110,7 +165,7 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dyna
                          times[k]);
                 break;
             }
-        if (ad->initial_static) st = static_state(&s, q0, err);
+        st = initial_state(&s, ad, q0, q0 + n, err);
     }
     if (!st) {
         kd_integrate_opts o;

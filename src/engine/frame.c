@@ -38,6 +38,58 @@ static void mat_mul(double out[9], const double A[9], const double B[9]) {
             out[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
+/* M = [v] (row-major skew matrix). */
+static void skew(double M[9], const double v[3]) {
+    const double S[9] = {0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0};
+    memcpy(M, S, sizeof(S));
+}
+
+/* The exponential map and its rates. With theta = |phi|, Phi = [phi]:
+ *   Q = Exp(Phi) = I + s Phi + a Phi^2,  J = I + a Phi + b Phi^2 (left Jacobian),
+ *   s = sin(th)/th, a = (1 - cos th)/th^2, b = (th - sin th)/th^3,
+ *   omega = J phi',  eps = J phi'' + J' phi',
+ *   J' = (a'/th)(phi.phi') Phi + a Phi' + (b'/th)(phi.phi') Phi^2 + b (Phi' Phi + Phi Phi'),
+ * with Taylor series below th = 0.03 where the closed forms cancel. */
+void kd_rotvec_rates(const double phi[3], const double dphi[3], const double d2phi[3], double Q[9], double omega[3],
+                     double eps[3]) {
+    const double t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], th = sqrt(t2);
+    double s, a, b, ap, bp;  /* ap = a'/th, bp = b'/th */
+    if (th < 0.03) {
+        const double t4 = t2 * t2;
+        s = 1 - t2 / 6 + t4 / 120;
+        a = 0.5 - t2 / 24 + t4 / 720;
+        b = 1.0 / 6 - t2 / 120 + t4 / 5040;
+        ap = -1.0 / 12 + t2 / 180 - t4 / 6720;
+        bp = -1.0 / 60 + t2 / 1260 - t4 / 60480;
+    } else {
+        const double sn = sin(th), cs = cos(th);
+        s = sn / th;
+        a = (1 - cs) / t2;
+        b = (th - sn) / (t2 * th);
+        ap = (th * sn - 2 * (1 - cs)) / (t2 * t2);
+        bp = (th * (1 - cs) - 3 * (th - sn)) / (t2 * t2 * th);
+    }
+    double P[9], P2[9], D[9], DP[9], PD[9];
+    skew(P, phi);
+    skew(D, dphi);
+    mat_mul(P2, P, P);
+    mat_mul(DP, D, P);
+    mat_mul(PD, P, D);
+    const double pd = phi[0] * dphi[0] + phi[1] * dphi[1] + phi[2] * dphi[2];
+    double J[9], Jd[9];
+    for (int k = 0; k < 9; k++) {
+        const double id = (k % 4 == 0);
+        Q[k] = id + s * P[k] + a * P2[k];
+        J[k] = id + a * P[k] + b * P2[k];
+        Jd[k] = ap * pd * P[k] + a * D[k] + bp * pd * P2[k] + b * (DP[k] + PD[k]);
+    }
+    double e1[3], e2[3];
+    mat_vec(omega, J, dphi);
+    mat_vec(e1, J, d2phi);
+    mat_vec(e2, Jd, dphi);
+    for (int i = 0; i < 3; i++) eps[i] = e1[i] + e2[i];
+}
+
 void kd_motion_eval(const kd_motion* mo, const double R0[9], const double r0[3], double t, kd_frame* f) {
     memset(f, 0, sizeof(*f));
     f->t = t;
@@ -78,6 +130,16 @@ void kd_motion_eval(const kd_motion* mo, const double R0[9], const double r0[3],
         f->eps[2] = d2phi;
         break;
     }
+    case KD_MOTION_POSE: {
+        double phi[3], dphi[3], d2phi[3], Q[9];
+        for (int i = 0; i < 3; i++) {
+            kd_law_eval(&mo->pose[i], t, &f->rO[i], &f->vO[i], &f->aO[i]);
+            kd_law_eval(&mo->pose[3 + i], t, &phi[i], &dphi[i], &d2phi[i]);
+        }
+        kd_rotvec_rates(phi, dphi, d2phi, Q, f->omega, f->eps);
+        mat_mul(f->R, Q, R0);
+        break;
+    }
     }
     mat_tvec(f->omega_L, f->R, f->omega);
     mat_tvec(f->eps_L, f->R, f->eps);
@@ -94,6 +156,12 @@ int kd_motion_smoothness(const kd_motion* mo) {
         if (kd_law_smoothness(&mo->phi) < s) s = kd_law_smoothness(&mo->phi);
         return s;
     }
+    case KD_MOTION_POSE: {
+        int s = 2;
+        for (int i = 0; i < 6; i++)
+            if (kd_law_smoothness(&mo->pose[i]) < s) s = kd_law_smoothness(&mo->pose[i]);
+        return s;
+    }
     case KD_MOTION_NONE: break;
     }
     return 2;
@@ -101,11 +169,12 @@ int kd_motion_smoothness(const kd_motion* mo) {
 
 kd_status kd_motion_copy(kd_motion* dst, const kd_motion* src) {
     *dst = *src;
-    kd_law* dl[4] = {&dst->angle, &dst->x, &dst->y, &dst->phi};
-    const kd_law* sl[4] = {&src->angle, &src->x, &src->y, &src->phi};
+    kd_law* dl[10] = {&dst->angle, &dst->x, &dst->y, &dst->phi};
+    const kd_law* sl[10] = {&src->angle, &src->x, &src->y, &src->phi};
+    for (int i = 0; i < 6; i++) dl[4 + i] = &dst->pose[i], sl[4 + i] = &src->pose[i];
     kd_status st = KD_OK;
-    for (int i = 0; i < 4; i++) dl[i]->t = dl[i]->f = dl[i]->d2 = NULL, dl[i]->n = 0;
-    for (int i = 0; i < 4 && !st; i++) st = kd_law_copy(dl[i], sl[i]);
+    for (int i = 0; i < 10; i++) dl[i]->t = dl[i]->f = dl[i]->d2 = NULL, dl[i]->n = 0;
+    for (int i = 0; i < 10 && !st; i++) st = kd_law_copy(dl[i], sl[i]);
     if (st) kd_motion_free(dst);
     return st;
 }
@@ -115,4 +184,5 @@ void kd_motion_free(kd_motion* mo) {
     kd_law_free(&mo->x);
     kd_law_free(&mo->y);
     kd_law_free(&mo->phi);
+    for (int i = 0; i < 6; i++) kd_law_free(&mo->pose[i]);
 }

@@ -1,4 +1,5 @@
 /* General band matrices (kedyn/integrate.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,13 +33,55 @@ void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
     }
 }
 
+void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
+                        const kd_gband* C, const double* z, double* r) {
+    const int n = A->n, kl = A->kl, ku = A->ku, ld = kl + ku + 1;
+    for (int j = 0; j < n; j++) {
+        const double xj = a * x[j], yj = B ? y[j] : 0.0, zj = z[j];
+        const int i0 = j - ku > 0 ? j - ku : 0, i1 = j + kl < n - 1 ? j + kl : n - 1;
+        const ptrdiff_t off = (ptrdiff_t)j * (ld - 1) + ku;  /* A(i, j) = A->ab[off + i] */
+        const double *ca = A->ab + off, *cc = C->ab + off;
+        if (B) {
+            const double* cb = B->ab + off;
+            for (int i = i0; i <= i1; i++) r[i] -= ca[i] * xj + cb[i] * yj + cc[i] * zj;
+        } else {
+            for (int i = i0; i <= i1; i++) r[i] -= ca[i] * xj + cc[i] * zj;
+        }
+    }
+}
+
+void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
+                                  const kd_gband* K, double a, const double* x, const double* y, const double* z,
+                                  double* r, int* c_zero) {
+    const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
+    int cz = 1;
+    for (int j = 0; j < n; j++) {
+        double* sj = S->ab + (size_t)j * lds;
+        for (int q = 0; q < kl; q++) sj[q] = 0.0;  /* fill rows of dgbtrf */
+        sj += kl;
+        const double xj = a * x[j], yj = y[j], zj = z[j];
+        const double *mj = M->ab + (size_t)j * ld, *cj = C->ab + (size_t)j * ld, *kj = K->ab + (size_t)j * ld;
+        /* row r of the band column is A(j - ku + r, j) */
+        const int r0 = ku - j > 0 ? ku - j : 0, r1 = n - 1 - j + ku < ld - 1 ? n - 1 - j + ku : ld - 1;
+        for (int q = 0; q < r0; q++) sj[q] = 0.0;
+        for (int q = r1 + 1; q < ld; q++) sj[q] = 0.0;
+        for (int q = r0; q <= r1; q++) {
+            sj[q] = cm * mj[q] + cc * cj[q] + ck * kj[q];
+            r[j - ku + q] -= mj[q] * xj + cj[q] * yj + kj[q] * zj;
+            cz &= cj[q] == 0.0;
+        }
+    }
+    *c_zero = cz;
+}
+
 void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
                          const kd_gband* K) {
     const int n = M->n, kl = M->kl, ku = M->ku, ld = kl + ku + 1, lds = 2 * kl + ku + 1;
-    memset(S->ab, 0, sizeof(double) * (size_t)lds * (size_t)n);
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < n; j++) {
+        memset(S->ab + (size_t)j * lds, 0, sizeof(double) * (size_t)kl);  /* fill rows of dgbtrf */
         for (int r = 0; r < ld; r++) {
             const size_t c = (size_t)r + (size_t)j * ld;
             S->ab[(size_t)(kl + r) + (size_t)j * lds] = cm * M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
         }
+    }
 }

@@ -46,11 +46,9 @@ typedef struct iteration_matrix {
     int symmetric;
 } iteration_matrix;
 
-/* Factorise S = cm M + cc C + ck K. Returns 0 on success. */
-static int factorise(iteration_matrix* it, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
-                     const kd_gband* K) {
-    const int n = M->n, kl = M->kl, ku = M->ku;
-    kd_gband_combine_lu(&it->lu, cm, M, cc, C, ck, K);
+/* Factorise S, already combined in it->lu. Returns 0 on success. */
+static int factor(iteration_matrix* it) {
+    const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
     const int lds = 2 * kl + ku + 1;
     it->symmetric = kl == ku;
@@ -68,16 +66,32 @@ static int factorise(iteration_matrix* it, double cm, const kd_gband* M, double 
     return LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, kl, ku, it->lu.ab, lds, it->piv) != 0;
 }
 
-static void solve(const iteration_matrix* it, double* x) {
-    const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
-    if (it->symmetric) LAPACKE_dpbtrs_work(LAPACK_COL_MAJOR, 'U', n, ku, 1, it->chol, ku + 1, x, n);
-    else LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, it->lu.ab, 2 * kl + ku + 1, it->piv, x, n);
+/* U^T U x = b with the upper band Cholesky factor of dpbtrf (U(i, j) at
+ * u[ku + i - j + j (ku + 1)]): forward by rows of U^T, back by columns of U.
+ * Written out rather than LAPACK dpbtrs: on the narrow bands of these models
+ * the two calls of OpenBLAS dtbsv (with their locking and buffer set-up) cost
+ * more than the arithmetic (measured: a quarter of a time step of the seed
+ * 001 bar). */
+static void chol_band_solve(const double* u, int n, int ku, double* x) {
+    const int ld = ku + 1;
+    for (int j = 0; j < n; j++) {
+        const double* col = u + (size_t)j * ld + ku - j;  /* col[i] = U(i, j) */
+        double sum = x[j];
+        for (int i = j - ku > 0 ? j - ku : 0; i < j; i++) sum -= col[i] * x[i];
+        x[j] = sum / col[j];
+    }
+    for (int j = n - 1; j >= 0; j--) {
+        const double* col = u + (size_t)j * ld + ku - j;
+        const double xj = x[j] / col[j];
+        x[j] = xj;
+        for (int i = j - ku > 0 ? j - ku : 0; i < j; i++) x[i] -= col[i] * xj;
+    }
 }
 
-static int all_finite(const double* x, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(x[i])) return 0;
-    return 1;
+static void solve(const iteration_matrix* it, double* x) {
+    const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
+    if (it->symmetric) chol_band_solve(it->chol, n, ku, x);
+    else LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, it->lu.ab, 2 * kl + ku + 1, it->piv, x, n);
 }
 
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
@@ -129,7 +143,8 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     kd_gband_matvec(&C, v, tmp);
     kd_gband_matvec(&K, q, tmp2);
     for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
-    if (factorise(&S, 1.0, sys->M, 0.0, &C, 0.0, &K)) {
+    kd_gband_combine_lu(&S.lu, 1.0, sys->M, 0.0, &C, 0.0, &K);
+    if (factor(&S)) {
         st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
         goto done;
     }
@@ -140,41 +155,65 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         goto done;
     }
 
-    int factored = 0;
+    int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
-        if (sys->matrices(sys->ctx, tf, &C, &K, &changed) || sys->force(sys->ctx, tf, f)) {
+        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, f)) {
             st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
             break;
         }
         stats->rhs_evals++;
-        if (changed || !factored) {
-            if (factorise(&S, 1 - am, sys->M, (1 - af) * gamma * dt, &C, (1 - af) * beta * dt * dt, &K)) {
+        /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
+        for (int i = 0; i < n; i++) {
+            qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+            vt[i] = v[i] + dt * (1 - gamma) * a[i];
+            rhs[i] = f[i];
+            tmp[i] = (1 - af) * vt[i] + af * v[i];
+            tmp2[i] = (1 - af) * qt[i] + af * q[i];
+        }
+        const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
+        int fresh = 0;  /* S and the residual formed by the system's fused step */
+        if (sys->iteration) {
+            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, &fresh)) {
+                st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                break;
+            }
+            if (fresh) ck_valid = 0;
+            changed = fresh;
+            if (!fresh && !ck_valid) {  /* C and K for the residuals of unchanged steps */
+                if (sys->matrices(sys->ctx, tf, &C, &K, &changed)) {
+                    st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                    break;
+                }
+                changed = 0;
+                c_zero = 1;
+                for (size_t i = 0; i < (size_t)(kl + ku + 1) * (size_t)n && c_zero; i++) c_zero = C.ab[i] == 0.0;
+                ck_valid = 1;
+            }
+        }
+        if (fresh || ((changed || !factored) && !sys->iteration)) {
+            /* one pass over M, C, K: the new iteration matrix and the residual;
+             * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
+            if (!fresh) kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, cc, &C, ck, &K, am, a, tmp, tmp2, rhs, &c_zero);
+            if (factor(&S)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
             stats->factorizations++;
             factored = 1;
+        } else {
+            kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
         }
-        /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
-        for (int i = 0; i < n; i++) {
-            qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
-            vt[i] = v[i] + dt * (1 - gamma) * a[i];
-        }
-        kd_gband_matvec(sys->M, a, tmp);
-        for (int i = 0; i < n; i++) rhs[i] = f[i] - am * tmp[i], tmp2[i] = (1 - af) * vt[i] + af * v[i];
-        kd_gband_matvec(&C, tmp2, tmp);
-        for (int i = 0; i < n; i++) rhs[i] -= tmp[i], tmp2[i] = (1 - af) * qt[i] + af * q[i];
-        kd_gband_matvec(&K, tmp2, tmp);
-        for (int i = 0; i < n; i++) rhs[i] -= tmp[i];
         solve(&S, rhs);
+        double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
         for (int i = 0; i < n; i++) {
             a[i] = rhs[i];
             q[i] = qt[i] + beta * dt * dt * a[i];
             v[i] = vt[i] + gamma * dt * a[i];
+            sum += 0.0 * q[i] + 0.0 * v[i];
         }
-        if (!all_finite(q, n) || !all_finite(v, n)) {
+        if (!isfinite(sum)) {
             st = FAILT(t1, "at t = %g s: the solution is no longer finite (divergence)", t1);
             break;
         }

@@ -49,12 +49,18 @@ kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism
         s->dp0 = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
         if (!s->p0 || !s->dp0) st = KD_ERR_NOMEM;
     }
+    s->ode_key = calloc((size_t)(9 * m->nbody), sizeof(double));
+    s->k_frame = malloc(sizeof(double) * (size_t)m->nprop * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    s->c_zero = calloc((size_t)m->nprop, sizeof(int));
+    s->m_elem = malloc(sizeof(double) * (size_t)(m->nprop ? m->nprop : 1) * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    if (!s->ode_key || !s->k_frame || !s->c_zero || !s->m_elem) st = KD_ERR_NOMEM;
     if (st || !s->route_key || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
         !s->f_key) {
         kd_system_free(s);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
     }
     for (int b = 0; b < m->nbody; b++) s->motion[b] = &m->body[b].motion;
+    for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
 
     /* Constant matrices: mass (from the route's own quadrature when another
      * formalism is chosen), elastic stiffness, Rayleigh damping. */
@@ -75,6 +81,7 @@ kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism
         }
         scatter(&s->M, 1.0, me, eqs, n);
         scatter(&s->K0, 1.0, p->k, eqs, n);
+        if (body->damp_alpha > 0 || body->damp_beta > 0) s->damped = 1;
         if (body->damp_alpha > 0) scatter(&s->Cd, body->damp_alpha, me, eqs, n);
         if (body->damp_beta > 0) scatter(&s->Cd, body->damp_beta, p->k, eqs, n);
     }
@@ -100,6 +107,10 @@ void kd_system_free(kd_system* s) {
     kd_gband_free(&s->dPd);
     free(s->p0);
     free(s->dp0);
+    free(s->ode_key);
+    free(s->k_frame);
+    free(s->c_zero);
+    free(s->m_elem);
     memset(s, 0, sizeof(*s));
 }
 
@@ -258,7 +269,10 @@ static void route_assemble(kd_system* s) {
     }
 }
 
-void kd_system_invalidate(kd_system* s) { s->have_key = s->have_f_key = s->have_route_key = 0; }
+void kd_system_invalidate(kd_system* s) {
+    s->have_key = s->have_f_key = s->have_route_key = s->have_ode_key = 0;
+    s->ode_C = s->ode_K = s->ode_S = NULL;
+}
 
 void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_gband** dPd, const double** p0,
                          const double** dp0) {
@@ -267,13 +281,152 @@ void kd_system_canonical(kd_system* s, double t, const kd_gband** Pd, const kd_g
     *Pd = &s->Pd, *dPd = &s->dPd, *p0 = s->p0, *dp0 = s->dp0;
 }
 
-int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+/* C += c and K += k at the element's equations in one pass (c may be NULL). */
+static void scatter2(kd_gband* C, const double* c, kd_gband* K, const double* k, const int* eqs, int n) {
+    const int ld = K->kl + K->ku + 1;
+    for (int q = 0; q < n; q++) {
+        if (eqs[q] < 0) continue;
+        double* colC = C->ab + (size_t)eqs[q] * (size_t)ld + K->ku - eqs[q];  /* colC[i] = C(i, eqs[q]) */
+        double* colK = K->ab + (size_t)eqs[q] * (size_t)ld + K->ku - eqs[q];
+        for (int p = 0; p < n; p++) {
+            if (eqs[p] < 0) continue;
+            colK[eqs[p]] += k[p * n + q];
+            if (c) colC[eqs[p]] += c[p * n + q];
+        }
+    }
+}
+
+/* Columns [j0, j1) of C and K: C to the Rayleigh damping (or 0), K to 0. */
+static void clear_columns(const kd_system* s, kd_gband* C, kd_gband* K, int j0, int j1, int ld) {
+    if (j1 <= j0) return;
+    const size_t off = (size_t)j0 * (size_t)ld, len = (size_t)(j1 - j0) * (size_t)ld * sizeof(double);
+    if (s->damped) memcpy(C->ab + off, s->Cd.ab + off, len);
+    else memset(C->ab + off, 0, len);
+    memset(K->ab + off, 0, len);
+}
+
+/* Element e's stiffness k + k(eps) + k(omega) + k_g and gyroscopic [c]
+ * (NULL when zero, e.g. bars) at the current frames, row-major n x n;
+ * k + k(eps) + k(omega) is summed once per element record (terms_body must
+ * have been reset for this assembly). kbuf: scratch for k_g elements. */
+static int element_ck(kd_system* s, int e, int* eqs, const double** c, const double** k, double* kbuf) {
+    const kd_model* m = s->m;
+    const int b = m->elem_body[e], p = m->elem_prop[e];
+    const kd_element_props* pr = &m->prop[p];
+    const int n = kd_model_elem_eqs(m, e, eqs), nn = n * n;
+    const int fresh = s->terms_body[p] != b + 1;
+    const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
+    double* kf = s->k_frame + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+    if (fresh) {  /* once per record and frame: k + k(eps) + k(omega), is [c] zero? */
+        s->c_zero[p] = 1;
+        for (int i = 0; i < nn; i++) {
+            kf[i] = pr->k[i] + it->k_eps[i] + it->k_omega[i];
+            if (it->c[i] != 0.0) s->c_zero[p] = 0;
+        }
+    }
+    *c = s->c_zero[p] ? NULL : it->c;
+    *k = kf;
+    if (!geometric_stiffness(s, e, kbuf)) return n;
+    for (int i = 0; i < nn; i++) kbuf[i] += kf[i];
+    *k = kbuf;
+    return n;
+}
+
+/* The largest equation of an element (-1 when all its DOFs are fixed). */
+static int top_equation(const int* eqs, int n) {
+    int top = -1;
+    for (int i = 0; i < n; i++) top = eqs[i] > top ? eqs[i] : top;
+    return top;
+}
+
+/* Assemble C(t), K(t) from the current frames into C, K. Per element: the
+ * gyroscopic [c] of its record (skipped when zero, e.g. bars) and one
+ * stiffness [k] + [k(eps)] + [k(omega)] + [k_g], scattered in one pass. */
+static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
+    const kd_model* m = s->m;
+    /* Columns are cleared (C: set to the Rayleigh damping) just before the
+     * first element that reaches them, while they are in cache; the elastic
+     * k comes with each element, so K0 is not read. */
+    const int ld = 2 * s->kd + 1;
+    int cleared = 0;
+    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
+    double kbuf[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const double *c, *k;
+        const int n = element_ck(s, e, eqs, &c, &k, kbuf), top = top_equation(eqs, n);
+        if (top >= cleared) {
+            clear_columns(s, C, K, cleared, top + 1, ld);
+            cleared = top + 1;
+        }
+        scatter2(C, c, K, k, eqs, n);
+    }
+    clear_columns(s, C, K, cleared, s->n, ld);
+}
+
+/* The integrators' fused step (kd_ode2.iteration): when the frames changed,
+ * the iteration matrix S = cm M + cc C + ck K straight into LAPACK's LU band
+ * storage and the residual r -= am M a + C x + K y, element by element in one
+ * pass, without forming C and K (theory.md sec. 3; C includes the Rayleigh
+ * damping alpha m + beta k of each element's body). */
+static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
+                         const double* x, const double* y, kd_gband* S, double* r, int* changed) {
+
     kd_system* s = ctx;
     const kd_model* m = s->m;
     kd_system_frames(s, t);
+    const int same = frames_unchanged(s, s->ode_key, &s->have_ode_key) && S->ab == s->ode_S &&
+                     cm == s->ode_coef[0] && cc == s->ode_coef[1] && ck == s->ode_coef[2];
+    *changed = !same;
+    if (same) return 0;
+    s->ode_C = s->ode_K = NULL;  /* the integrator's C and K are not current any more */
+    s->ode_S = S->ab;
+    s->ode_coef[0] = cm, s->ode_coef[1] = cc, s->ode_coef[2] = ck;
+    const int kd = s->kd, lds = S->kl + S->ku + 1, diag = 2 * kd;  /* S(i, j) at ab[diag + i - j + j lds] */
+    int cleared = 0;
+    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
+    double kbuf[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], se[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double ce[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const double *c, *k;
+        const int n = element_ck(s, e, eqs, &c, &k, kbuf), nn = n * n, top = top_equation(eqs, n);
+        const kd_body* body = &m->body[m->elem_body[e]];
+        const double* me = s->m_elem + (size_t)m->elem_prop[e] * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+        if (top >= cleared) {
+            memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(top + 1 - cleared) * (size_t)lds);
+            cleared = top + 1;
+        }
+        const double* cx = c;
+        if (body->damp_alpha > 0 || body->damp_beta > 0) {  /* C_e = [c] + alpha m + beta k */
+            const double* kel = m->prop[m->elem_prop[e]].k;
+            for (int i = 0; i < nn; i++) ce[i] = (c ? c[i] : 0.0) + body->damp_alpha * me[i] + body->damp_beta * kel[i];
+            cx = ce;
+        }
+        for (int i = 0; i < nn; i++) se[i] = cm * me[i] + ck * k[i] + (cx ? cc * cx[i] : 0.0);
+        for (int pp = 0; pp < n; pp++) {
+            const int i = eqs[pp];
+            if (i < 0) continue;
+            double acc = 0.0;
+            for (int q = 0; q < n; q++) {
+                const int j = eqs[q];
+                if (j < 0) continue;
+                const int pq = pp * n + q;
+                S->ab[(size_t)(diag + i - j) + (size_t)j * lds] += se[pq];
+                acc += am * me[pq] * a[j] + k[pq] * y[j] + (cx ? cx[pq] * x[j] : 0.0);
+            }
+            r[i] -= acc;
+        }
+    }
+    if (cleared < s->n) memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(s->n - cleared) * (size_t)lds);
+    return 0;
+}
+
+int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+    kd_system* s = ctx;
+    kd_system_frames(s, t);
     const int same = frames_unchanged(s, s->key, &s->have_key);
     *changed = !same;
-
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
     if (s->formalism != KD_FORMALISM_INVARIANTS) route_assemble(s);
     if (same || s->formalism != KD_FORMALISM_INVARIANTS) {  /* same frames: the matrices of the last call */
@@ -281,22 +434,23 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
         memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
         return 0;
     }
-    memcpy(C->ab, s->Cd.ab, nab * sizeof(double));
-    memcpy(K->ab, s->K0.ab, nab * sizeof(double));
-    for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
-    double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
-    for (int e = 0; e < m->nelem; e++) {
-        const int b = m->elem_body[e], p = m->elem_prop[e];
-        int eqs[KD_ELEM_DOF_MAX];
-        const int n = kd_model_elem_eqs(m, e, eqs);
-        const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-        scatter(C, 1.0, it->c, eqs, n);
-        scatter(K, 1.0, it->k_eps, eqs, n);
-        scatter(K, 1.0, it->k_omega, eqs, n);
-        if (geometric_stiffness(s, e, kg)) scatter(K, 1.0, kg, eqs, n);
-    }
+    assemble(s, C, K);
     memcpy(s->C_last.ab, C->ab, nab * sizeof(double));
     memcpy(s->K_last.ab, K->ab, nab * sizeof(double));
+    return 0;
+}
+
+/* The integrators' version (kd_ode2.matrices): an integrator passes the same
+ * C and K at every call and leaves them alone, so while the frames do not
+ * change they already hold the matrices and nothing is copied. Keyed apart
+ * from kd_system_matrices, whose callers may pass other buffers. */
+static int ode_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
+    kd_system* s = ctx;
+    kd_system_frames(s, t);
+    const int same = frames_unchanged(s, s->ode_key, &s->have_ode_key) && C->ab == s->ode_C && K->ab == s->ode_K;
+    *changed = !same;
+    if (!same) assemble(s, C, K);
+    s->ode_C = C->ab, s->ode_K = K->ab;
     return 0;
 }
 
@@ -332,11 +486,19 @@ int kd_system_force(void* ctx, double t, double* f) {
 
 kd_ode2 kd_system_ode(kd_system* s) {
     kd_ode2 o;
+    memset(&o, 0, sizeof(o));
     o.n = s->n;
     o.kl = o.ku = s->kd;
     o.M = &s->M;
     o.ctx = s;
-    o.matrices = kd_system_matrices;
+    /* the fused, buffer-reusing callbacks assemble the invariants route;
+     * another formalism's matrices come through kd_system_matrices */
+    const int invariants = s->formalism == KD_FORMALISM_INVARIANTS;
+    o.matrices = invariants ? ode_matrices : kd_system_matrices;
+    o.iteration = invariants ? ode_iteration : NULL;
+    s->have_ode_key = 0;  /* a new integration: its first call assembles */
+    s->ode_C = s->ode_K = NULL;
+    s->ode_S = NULL;
     o.force = kd_system_force;
     return o;
 }

@@ -17,13 +17,18 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void analysis_report_free(kd_analysis_report* a) {
+    kd_modes_free(&a->modes);
+    kd_campbell_free(&a->campbell);
+    kd_stability_free(&a->stability);
+    for (int i = 0; i < a->nsub; i++) analysis_report_free(&a->sub[i]);
+    free(a->sub);
+    a->sub = NULL, a->nsub = 0;
+}
+
 void kd_run_report_free(kd_run_report* rep) {
     if (!rep) return;
-    for (int i = 0; i < rep->nanalyses; i++) {
-        kd_modes_free(&rep->analyses[i].modes);
-        kd_campbell_free(&rep->analyses[i].campbell);
-        kd_stability_free(&rep->analyses[i].stability);
-    }
+    for (int i = 0; i < rep->nanalyses; i++) analysis_report_free(&rep->analyses[i]);
     free(rep->analyses);
     memset(rep, 0, sizeof(*rep));
 }
@@ -58,6 +63,7 @@ static const char* analysis_name(kd_analysis_type t) {
     case KD_ANALYSIS_DYNAMICS: return "dynamics";
     case KD_ANALYSIS_KINEMATICS: return "kinematics";
     case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
+    case KD_ANALYSIS_SWEEP: return "sweep";
     case KD_ANALYSIS_TYPES: break;
     }
     return "?";
@@ -68,6 +74,8 @@ static void json_number(FILE* fp, double v) {
     if (isfinite(v)) fprintf(fp, "%.12g", v);
     else fprintf(fp, "null");
 }
+
+static void write_analysis(FILE* fp, const kd_analysis_report* a);
 
 static void write_results(FILE* fp, const kd_analysis_report* a) {
     const double pi = 3.14159265358979323846;
@@ -95,7 +103,8 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
             fprintf(fp, "%s", i ? ", " : "");
             json_array(fp, c->omega + (size_t)i * c->count, c->count, 1.0);
         }
-        fprintf(fp, "]");
+        fprintf(fp, "],\n      \"tracking_mac_min\": ");
+        json_array(fp, c->mac_min, c->nspeeds, 1.0);
         break;
     }
     case KD_ANALYSIS_STABILITY: {
@@ -119,7 +128,22 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     case KD_ANALYSIS_DYNAMICS: break;
     case KD_ANALYSIS_KINEMATICS:
     case KD_ANALYSIS_INVERSE_DYNAMICS:
+    case KD_ANALYSIS_SWEEP:
     case KD_ANALYSIS_TYPES: break;
+    }
+    if (a->nsub) {  /* a sweep, also after a failure: the runs made */
+        fprintf(fp, ", \"set\": [");
+        for (int k = 0; k < a->sweep->nset; k++) {
+            fprintf(fp, "%s", k ? ", " : "");
+            json_string(fp, a->sweep->set[k]);
+        }
+        fprintf(fp, "],\n      \"runs\": [\n");
+        for (int i = 0; i < a->nsub; i++) {
+            fprintf(fp, "  ");
+            write_analysis(fp, &a->sub[i]);
+            fprintf(fp, "%s\n", i + 1 < a->nsub ? "," : "");
+        }
+        fprintf(fp, "      ]");
     }
 }
 
@@ -135,7 +159,11 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
         fprintf(fp, ", \"message\": ");
         json_string(fp, a->message);
     }
-    if (a->status == KD_OK) write_results(fp, a);
+    if (a->value) {  /* a run of a sweep */
+        fprintf(fp, ", \"value\": ");
+        json_array(fp, a->value, a->sweep->nset, 1.0);
+    }
+    if (a->status == KD_OK || a->nsub) write_results(fp, a);
     kd_run_mech_summary(fp, a);  /* mechanism analyses, also after a failure */
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
@@ -191,8 +219,8 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
 static void result_file(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path,
                         size_t n) {
     char* name = a->files[a->nfiles];
-    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s.csv", stem);
-    else snprintf(name, sizeof(a->files[0]), "%s_%d.csv", stem, ordinal);
+    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s%s.csv", a->prefix, stem);
+    else snprintf(name, sizeof(a->files[0]), "%s%s_%d.csv", a->prefix, stem, ordinal);
     snprintf(path, n, "%s/%s", outdir, name);
 }
 
@@ -347,6 +375,69 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
     return st;
 }
 
+static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                         int ordinal, history* h, kd_analysis_report* a, kd_error* err);
+
+/* A sweep: the inner analysis once per value of the parameter, each on a
+ * copy of the description with that value, recompiled; run k of sweep s
+ * writes its files as sweep[s]_vK_NAME.csv. Stops at the first failure. */
+static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                           kd_analysis_report* a, kd_error* err) {
+    a->sweep = ad;
+    a->sub = calloc((size_t)ad->nvalues, sizeof(*a->sub));
+    if (!a->sub) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = KD_OK;
+    for (int i = 0; i < ad->nvalues && !st; i++) {
+        kd_analysis_report* r = &a->sub[a->nsub++];
+        r->type = ad->inner->type;
+        r->sweep = ad;
+        r->value = ad->values + (size_t)i * ad->nset;
+        if (ordinal == 1) snprintf(r->prefix, sizeof(r->prefix), "sweep_v%d_", i + 1);
+        else snprintf(r->prefix, sizeof(r->prefix), "sweep%d_v%d_", ordinal, i + 1);
+        const double t0 = now_s();
+        kd_desc dv;
+        kd_model* mv = NULL;
+        st = kd_desc_with_param(d, ad->nset, ad->set, r->value, &dv, err);
+        if (st) {
+            r->status = st;
+            break;
+        }
+        st = kd_desc_check(&dv, err);
+        if (!st) st = kd_model_compile(&dv, &mv, err);
+        history h = {NULL, 0, NULL, 0, NULL, NULL, 0, 0, 0.0, 0.0};  /* no progress or animation per run */
+        if (!st) st = run_one(&dv, ad->inner, mv, outdir, 1, &h, r, err);
+        if (st) {
+            /* say which value failed */
+            char msg[sizeof(err->msg) + 200];
+            snprintf(msg, sizeof(msg), "%s = %g%s: %s", ad->set[0], r->value[0], ad->nset > 1 ? ", ..." : "", err->msg);
+            memcpy(err->msg, msg, sizeof(err->msg) - 1);  /* a long message is cut */
+            err->msg[sizeof(err->msg) - 1] = '\0';
+            snprintf(r->message, sizeof(r->message), "%s", err->msg);
+        }
+        r->status = st;
+        r->wall_s = now_s() - t0;
+        kd_model_free(&mv);
+        kd_desc_with_param_free(&dv);
+    }
+    return st;
+}
+
+static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+                         int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
+    if (kd_run_mech_handles(d, ad)) return kd_run_mech_analysis(d, ad, outdir, ordinal, a, err);
+    switch (ad->type) {
+    case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_CAMPBELL: return run_campbell(d, ad, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_STABILITY: return run_stability(d, ad, outdir, ordinal, a, err);
+    case KD_ANALYSIS_DYNAMICS: return run_dynamics(d, ad, m, outdir, ordinal, h, a, err);
+    case KD_ANALYSIS_SWEEP: return run_sweep(d, ad, outdir, ordinal, a, err);
+    case KD_ANALYSIS_KINEMATICS:
+    case KD_ANALYSIS_INVERSE_DYNAMICS:
+    case KD_ANALYSIS_TYPES: break;
+    }
+    return KD_OK;
+}
+
 kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                  kd_run_report* rep, kd_error* err) {
     return kd_run_with(d, m, model_path, outdir, NULL, rep, err);
@@ -396,21 +487,11 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        const int mech = kd_run_mech_handles(d, ad);
-        if (!mech && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
+        if (!kd_run_mech_handles(d, ad) && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];
         }
-        if (st == KD_OK && mech) st = kd_run_mech_analysis(d, ad, outdir, k, a, err);
-        else if (st == KD_OK) switch (ad->type) {
-        case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
-        case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
-        case KD_ANALYSIS_STABILITY: st = run_stability(d, ad, outdir, k, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, &h, a, err); break;
-        case KD_ANALYSIS_KINEMATICS:
-        case KD_ANALYSIS_INVERSE_DYNAMICS:
-        case KD_ANALYSIS_TYPES: break;
-        }
+        if (st == KD_OK) st = run_one(d, ad, m, outdir, k, &h, a, err);
         if (progress && st == KD_OK) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 1.0);
         a->wall_s = now_s() - t0;
         a->status = st;

@@ -491,19 +491,75 @@ static kd_status read_support(loader* ld, const node_t* v) {
     return KD_OK;
 }
 
+/* A list of n triples [a, b, c] into out[k][i] (k = 0..2, i < n). */
+static kd_status get_triples(loader* ld, const node_t* n, const char* what, int count, double* out[3]) {
+    if (n->type != YAML_SEQUENCE_NODE) return fail(ld, n, "%s must be a list of [x, y, z] triples", what);
+    const int len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (len != count) return fail(ld, n, "%s has %d entries, t has %d", what, len, count);
+    for (int i = 0; i < len; i++) {
+        double v[3];
+        int got;
+        kd_status st = get_numbers(ld, node_at(ld, n->data.sequence.items.start[i]), what, 3, 3, v, &got);
+        if (st) return st;
+        for (int k = 0; k < 3; k++) out[k][i] = v[k];
+    }
+    return KD_OK;
+}
+
+/* A tabulated 3D pose (kedyn/frame.h): {t: [...], origin: [[x, y, z], ...],
+ * rotation: [[phi_x, phi_y, phi_z], ...]} or {file: F} with the columns t,
+ * x, y, z, phi_x, phi_y, phi_z (by header name); every component splined. */
+static kd_status read_pose(loader* ld, const node_t* v, kd_motion* mo) {
+    static const char* const cols[6] = {"x", "y", "z", "phi_x", "phi_y", "phi_z"};
+    field g[] = {{"t", 0, 0}, {"origin", 0, 0}, {"rotation", 0, 0}, {"file", 0, 0}, {NULL, 0, 0}};
+    kd_status st = read_fields(ld, v, "pose", g);
+    if (st) return st;
+    mo->type = KD_MOTION_POSE;
+    node_t* file = field_value(g, "file");
+    if (file) {
+        if (field_value(g, "t") || field_value(g, "origin") || field_value(g, "rotation"))
+            return fail(ld, v, "pose: give either 'file' or 't', 'origin' and 'rotation'");
+        if (!scalar(file)) return fail(ld, file, "pose: file must be a file name");
+        for (int k = 0; k < 6 && !st; k++) st = read_table_file(ld, file, scalar(file), cols[k], &mo->pose[k], 0);
+        return st;
+    }
+    node_t *tn, *on, *rn;
+    if ((st = require(ld, v, g, "t", "pose", &tn)) || (st = require(ld, v, g, "origin", "pose", &on)) ||
+        (st = require(ld, v, g, "rotation", "pose", &rn)))
+        return st;
+    const int cap = 100000;
+    int n = 0;
+    double* buf = malloc(sizeof(double) * 7 * (size_t)cap);
+    if (!buf) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+    double* c[7];
+    for (int k = 0; k < 7; k++) c[k] = buf + (size_t)k * cap;
+    if (!(st = get_numbers(ld, tn, "t", 2, cap, c[0], &n)) && !(st = get_triples(ld, on, "origin", n, c + 1)))
+        st = get_triples(ld, rn, "rotation", n, c + 4);
+    for (int k = 0; k < 6 && !st; k++) {
+        kd_error e;
+        if (kd_law_table(&mo->pose[k], n, c[0], c[1 + k], 0, &e)) st = fail(ld, tn, "pose: %s", e.msg);
+    }
+    free(buf);
+    return st;
+}
+
 static kd_status read_motion(loader* ld, const node_t* v) {
     kd_motion_desc* md = kd_desc_add_motion(ld->d);
     if (!md) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     md->loc = loc_of(v);
-    field f[] = {{"body", 0, 0}, {"rotation", 0, 0}, {"planar", 0, 0}, {"hub", 0, 0}, {NULL, 0, 0}};
+    field f[] = {{"body", 0, 0}, {"rotation", 0, 0}, {"planar", 0, 0}, {"pose", 0, 0}, {"hub", 0, 0}, {NULL, 0, 0}};
     node_t *b, *x;
     kd_status st;
     if ((st = read_fields(ld, v, "motion", f)) || (st = require(ld, v, f, "body", "motion", &b)) ||
         (st = get_body(ld, b, &md->body)))
         return st;
     kd_motion* mo = &md->motion;
-    node_t *rot = field_value(f, "rotation"), *pl = field_value(f, "planar");
-    if (!!rot == !!pl) return fail(ld, v, "motion needs exactly one of 'rotation' and 'planar'");
+    node_t *rot = field_value(f, "rotation"), *pl = field_value(f, "planar"), *pose = field_value(f, "pose");
+    if (!!rot + !!pl + !!pose != 1) return fail(ld, v, "motion needs exactly one of 'rotation', 'planar' and 'pose'");
+    if (pose) {
+        if (field_value(f, "hub")) return fail(ld, field_value(f, "hub"), "hub applies to a rotation");
+        return read_pose(ld, pose, mo);
+    }
     if (rot) {
         field g[] = {{"axis", 0, 0}, {"center", 0, 0}, {"law", 0, 0}, {NULL, 0, 0}};
         node_t *ax, *law;
@@ -593,7 +649,53 @@ static kd_status get_list(loader* ld, const node_t* n, const char* what, double*
     return get_numbers(ld, n, what, 1, KD_LIST_MAX, out, count);
 }
 
-static kd_status read_analysis(loader* ld, const node_t* v) {
+/* One prescribed initial value {body, node, dof, value} of a q or qdot list. */
+static kd_status read_initial_values(loader* ld, const node_t* list, int velocity, kd_analysis_desc* a) {
+    const char* what = velocity ? "initial qdot" : "initial q";
+    kd_status st = expect(ld, list, YAML_SEQUENCE_NODE, what);
+    for (yaml_node_item_t* it = list->data.sequence.items.start; !st && it < list->data.sequence.items.top; it++) {
+        node_t* v = node_at(ld, *it);
+        field f[] = {{"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
+        node_t *b, *n, *dof, *val;
+        kd_initial_value* iv = kd_desc_add_initial(a);
+        if (!iv) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        iv->loc = loc_of(v);
+        iv->velocity = velocity;
+        if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "body", what, &b)) ||
+            (st = get_body(ld, b, &iv->body)) || (st = require(ld, v, f, "node", what, &n)) ||
+            (st = get_int(ld, n, "node", 1, &iv->node)) || (st = require(ld, v, f, "dof", what, &dof)) ||
+            (st = get_dof(ld, dof, &iv->dof)) || (st = require(ld, v, f, "value", what, &val)))
+            return st;
+        st = get_number(ld, val, "value", &iv->value);
+    }
+    return st;
+}
+
+/* `initial`: zero | static | {from: zero|static, mode: K, amplitude: A,
+ * q: [{body, node, dof, value}, ...], qdot: [...]}. */
+static kd_status read_initial(loader* ld, const node_t* v, kd_analysis_desc* a) {
+    static const char* const initials[] = {"zero", "static"};
+    if (v->type == YAML_SCALAR_NODE) return get_choice(ld, v, "initial", initials, 2, &a->initial_static);
+    field f[] = {{"from", 0, 0}, {"mode", 0, 0}, {"amplitude", 0, 0}, {"q", 0, 0}, {"qdot", 0, 0}, {NULL, 0, 0}};
+    node_t *x, *amp;
+    kd_status st = read_fields(ld, v, "initial", f);
+    if (st) return st;
+    if ((x = field_value(f, "from")) && (st = get_choice(ld, x, "from", initials, 2, &a->initial_static))) return st;
+    if ((x = field_value(f, "mode"))) {
+        if ((st = get_int(ld, x, "mode", 1, &a->initial_mode)) || (st = require(ld, v, f, "amplitude", "initial", &amp)) ||
+            (st = get_number(ld, amp, "amplitude", &a->initial_amplitude)))
+            return st;
+    } else if ((x = field_value(f, "amplitude"))) {
+        return fail(ld, x, "amplitude scales an initial 'mode'; give the mode too");
+    }
+    if ((x = field_value(f, "q")) && (st = read_initial_values(ld, x, 0, a))) return st;
+    if ((x = field_value(f, "qdot")) && (st = read_initial_values(ld, x, 1, a))) return st;
+    return KD_OK;
+}
+
+/* One analysis into `a`, or appended to the description when a is NULL;
+ * `inner`: the analysis a sweep repeats. */
+static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_desc* a, int inner) {
     static const char* const types[] = {"modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics",
                                         "modes_along_motion", "sweep"};
     static const char* const solvers[] = {"auto", "dense", "lanczos"};
@@ -609,17 +711,58 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     for (t = 0; t < 8 && !(ts && strcmp(ts, types[t]) == 0); t++) {}
     if (t == 8)
         return fail(ld, tn,
-                    "unknown analysis type '%s' (expected modes, campbell, stability, dynamics, kinematics or "
-                    "inverse_dynamics)",
+                    "unknown analysis type '%s' (expected modes, campbell, stability, dynamics, kinematics, "
+                    "inverse_dynamics or sweep)",
                     ts ? ts : "?");
-    if (t >= 6) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
-    kd_analysis_desc* a = kd_desc_add_analysis(ld->d);
+    if (t == 6) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
+    if (t == 7 && inner) return fail(ld, tn, "a sweep cannot repeat a sweep");
+    if (!a) a = kd_desc_add_analysis(ld->d);
     if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    a->type = (kd_analysis_type)t;
+    a->type = t == 7 ? KD_ANALYSIS_SWEEP : (kd_analysis_type)t;
     a->loc = loc_of(v);
     kd_status st = KD_OK;
     node_t* x;
     switch (a->type) {
+    case KD_ANALYSIS_SWEEP: {
+        field f[] = {{"type", 0, 0}, {"set", 0, 0}, {"values", 0, 0}, {"analysis", 0, 0}, {NULL, 0, 0}};
+        node_t *set, *vals, *an;
+        if ((st = read_fields(ld, v, "sweep analysis", f)) || (st = require(ld, v, f, "set", "sweep analysis", &set)) ||
+            (st = require(ld, v, f, "values", "sweep analysis", &vals)) ||
+            (st = require(ld, v, f, "analysis", "sweep analysis", &an)))
+            return st;
+        /* set: PATH, values: [v, ...]  or  set: [P1, P2], values: [[v1, v2], ...] */
+        const int multi = set->type == YAML_SEQUENCE_NODE;
+        a->nset = multi ? (int)(set->data.sequence.items.top - set->data.sequence.items.start) : 1;
+        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return fail(ld, set, "set: 1 to %d parameter paths", KD_SWEEP_PARAMS);
+        for (int k = 0; k < a->nset; k++) {
+            node_t* pn = multi ? node_at(ld, set->data.sequence.items.start[k]) : set;
+            const char* ps = scalar(pn);
+            char why[256];
+            if (!ps || strlen(ps) >= sizeof(a->set[k])) return fail(ld, pn, "set must be a parameter path or a list of them");
+            snprintf(a->set[k], sizeof(a->set[k]), "%s", ps);
+            if (!kd_desc_param(ld->d, a->set[k], why, sizeof why)) return fail(ld, pn, "%s", why);
+        }
+        if (!multi) {
+            if ((st = get_list(ld, vals, "values", a->values, &a->nvalues))) return st;
+        } else {
+            if ((st = expect(ld, vals, YAML_SEQUENCE_NODE, "values"))) return st;
+            const int nrun = (int)(vals->data.sequence.items.top - vals->data.sequence.items.start);
+            if (nrun < 1 || nrun * a->nset > KD_LIST_MAX) return fail(ld, vals, "values: 1 to %d runs", KD_LIST_MAX / a->nset);
+            for (int i = 0; i < nrun; i++) {
+                int got;
+                char what[64];
+                snprintf(what, sizeof what, "values (one list of %d per run)", a->nset);
+                if ((st = get_numbers(ld, node_at(ld, vals->data.sequence.items.start[i]), what, a->nset, a->nset,
+                                      a->values + (size_t)i * a->nset, &got)))
+                    return st;
+            }
+            a->nvalues = nrun;
+        }
+        a->inner = malloc(sizeof(*a->inner));
+        if (!a->inner) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        kd_analysis_desc_init(a->inner);
+        return read_analysis_into(ld, an, a->inner, 1);
+    }
     case KD_ANALYSIS_MODES: {
         field f[] = {{"type", 0, 0}, {"count", 0, 0}, {"solver", 0, 0}, {"at", 0, 0}, {NULL, 0, 0}};
         int s = 0;
@@ -691,8 +834,7 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
             if ((x = field_value(f, nums[i].key)) && (st = get_number(ld, x, nums[i].key, nums[i].dst))) return st;
         if ((x = field_value(f, "output_every")) && (st = get_int(ld, x, "output_every", 1, &a->output_every))) return st;
         if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
-        static const char* const initials[] = {"zero", "static"};
-        if ((x = field_value(f, "initial")) && (st = get_choice(ld, x, "initial", initials, 2, &a->initial_static))) return st;
+        if ((x = field_value(f, "initial")) && (st = read_initial(ld, x, a))) return st;
         /* mechanisms: forward-dynamics formulation and constraint stabilisation (kedyn/mbs.h order) */
         static const char* const formulations[] = {"augmented", "udwadia-kalaba", "maggi", "ida"};
         static const char* const stabilizations[] = {"baumgarte", "projection", "none"};
@@ -706,6 +848,8 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
     }
     return st;
 }
+
+static kd_status read_analysis(loader* ld, const node_t* v) { return read_analysis_into(ld, v, NULL, 0); }
 
 static kd_status read_output(loader* ld, const node_t* v) {
     field f[] = {{"nodes", 0, 0}, {NULL, 0, 0}};

@@ -1,0 +1,177 @@
+/* Model parameters by path, for parameter sweeps (kedyn/desc.h):
+ *   materials.NAME.{E, rho, nu, G}
+ *   sections.NAME.{d, t, b, h, A, Iy, Iz, J}
+ *   bodies.NAME.{length, preload}           (a beam given by its length)
+ *   motion.BODY.hub
+ *   motion.BODY.rotation.law.LAW            (LAW below)
+ *   motion.BODY.planar.{x, y, phi}.LAW
+ *   forces.N.value.LAW                      (N: the force's 1-based position in `forces`)
+ *   forces.N.g.{x, y, z}                    (gravity)
+ *   damping.BODY.rayleigh.{alpha, beta}
+ * LAW names a number of the law's own form: `value` (a constant), `speed`,
+ * `sine.{amplitude, omega, phase, offset}`, `spin_up.{omega, T}`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/desc.h"
+
+#define WHY(...) (snprintf(why, nwhy, __VA_ARGS__), (double*)NULL)
+
+/* Split the next dot-separated component of *p into tok. */
+static int next(const char** p, char* tok, size_t n) {
+    const char* s = *p;
+    if (!s || !*s) return 0;
+    const char* dot = strchr(s, '.');
+    const size_t len = dot ? (size_t)(dot - s) : strlen(s);
+    if (len == 0 || len >= n) return 0;
+    memcpy(tok, s, len);
+    tok[len] = '\0';
+    *p = dot ? dot + 1 : s + len;
+    return 1;
+}
+
+static double* law_param(kd_law* l, const char* rest, char* why, size_t nwhy) {
+    if (strcmp(rest, "value") == 0 && l->type == KD_LAW_CONSTANT) return &l->value;
+    if (strcmp(rest, "speed") == 0 && l->type == KD_LAW_SPEED) return &l->value;
+    if (l->type == KD_LAW_SINE) {
+        if (strcmp(rest, "sine.amplitude") == 0) return &l->amplitude;
+        if (strcmp(rest, "sine.omega") == 0) return &l->omega;
+        if (strcmp(rest, "sine.phase") == 0) return &l->phase;
+        if (strcmp(rest, "sine.offset") == 0) return &l->offset;
+    }
+    if (l->type == KD_LAW_SPIN_UP) {
+        if (strcmp(rest, "spin_up.omega") == 0) return &l->spin_omega;
+        if (strcmp(rest, "spin_up.T") == 0) return &l->spin_T;
+    }
+    static const char* const forms[] = {"value (a constant)", "speed", "sine.amplitude, sine.omega, sine.phase, sine.offset",
+                                        "spin_up.omega, spin_up.T", "nothing (a table)"};
+    return WHY("'%s' is not a parameter of this law (it has: %s)", rest, forms[l->type]);
+}
+
+double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
+    char head[KD_NAME_MAX], name[KD_NAME_MAX], key[KD_NAME_MAX];
+    const char* p = path;
+    if (!next(&p, head, sizeof head) || !next(&p, name, sizeof name))
+        return WHY("'%s' is not a parameter path (SECTION.NAME.KEY...)", path);
+    if (strcmp(head, "materials") == 0 || strcmp(head, "sections") == 0 || strcmp(head, "bodies") == 0) {
+        if (!next(&p, key, sizeof key) || *p) return WHY("'%s': expected %s.%s.KEY", path, head, name);
+        if (head[0] == 'm') {
+            const int i = kd_desc_find_material(d, name);
+            if (i < 0) return WHY("no material '%s'", name);
+            kd_material_desc* m = &d->materials[i];
+            if (strcmp(key, "E") == 0) return &m->E;
+            if (strcmp(key, "rho") == 0) return &m->rho;
+            if (strcmp(key, "nu") == 0) return &m->nu;
+            if (strcmp(key, "G") == 0) return &m->G;
+            return WHY("materials have E, rho, nu, G (not '%s')", key);
+        }
+        if (head[0] == 's') {
+            const int i = kd_desc_find_section(d, name);
+            if (i < 0) return WHY("no section '%s'", name);
+            kd_section_desc* s = &d->sections[i];
+            struct { const char* k; double* v; kd_shape shape; } keys[] = {
+                {"d", &s->d, KD_SHAPE_CIRCLE}, {"d", &s->d, KD_SHAPE_TUBE},       {"t", &s->t, KD_SHAPE_TUBE},
+                {"b", &s->b, KD_SHAPE_RECTANGLE}, {"h", &s->h, KD_SHAPE_RECTANGLE}, {"A", &s->A, KD_SHAPE_GENERIC},
+                {"Iy", &s->Iy, KD_SHAPE_GENERIC}, {"Iz", &s->Iz, KD_SHAPE_GENERIC}, {"J", &s->J, KD_SHAPE_GENERIC}};
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (strcmp(key, keys[k].k) == 0 && s->shape == keys[k].shape) return keys[k].v;
+            return WHY("section '%s' (%s) has no dimension '%s'", name, kd_shape_str(s->shape), key);
+        }
+        const int i = kd_desc_find_body(d, name);
+        if (i < 0) return WHY("no body '%s'", name);
+        kd_body_desc* b = &d->bodies[i];
+        if (strcmp(key, "preload") == 0) return &b->preload;
+        if (strcmp(key, "length") == 0) {
+            if (b->npoints > 0) return WHY("body '%s' is given by points; its length is not a parameter", name);
+            return &b->length;
+        }
+        return WHY("bodies have length, preload (not '%s')", key);
+    }
+    if (strcmp(head, "motion") == 0 || strcmp(head, "damping") == 0) {
+        const int body = kd_desc_find_body(d, name);
+        if (body < 0) return WHY("no body '%s'", name);
+        if (head[0] == 'd') {
+            for (int i = 0; i < d->ndampings; i++)
+                if (d->dampings[i].body == body) {
+                    if (strcmp(p, "rayleigh.alpha") == 0) return &d->dampings[i].alpha;
+                    if (strcmp(p, "rayleigh.beta") == 0) return &d->dampings[i].beta;
+                    return WHY("damping has rayleigh.alpha, rayleigh.beta (not '%s')", p);
+                }
+            return WHY("body '%s' has no damping entry", name);
+        }
+        kd_motion* mo = NULL;
+        for (int i = 0; i < d->nmotions; i++)
+            if (d->motions[i].body == body) mo = &d->motions[i].motion;
+        if (!mo) return WHY("body '%s' has no motion", name);
+        if (strcmp(p, "hub") == 0 && mo->type == KD_MOTION_ROTATION) return &mo->hub;
+        if (strncmp(p, "rotation.law.", 13) == 0 && mo->type == KD_MOTION_ROTATION)
+            return law_param(&mo->angle, p + 13, why, nwhy);
+        if (strncmp(p, "planar.", 7) == 0 && mo->type == KD_MOTION_PLANAR) {
+            kd_law* l = strncmp(p + 7, "x.", 2) == 0 ? &mo->x : strncmp(p + 7, "y.", 2) == 0 ? &mo->y
+                      : strncmp(p + 7, "phi.", 4) == 0 ? &mo->phi : NULL;
+            if (l) return law_param(l, strchr(p + 7, '.') + 1, why, nwhy);
+        }
+        return WHY("the motion of body '%s' has no parameter '%s' (hub, rotation.law.LAW, planar.x|y|phi.LAW)", name, p);
+    }
+    if (strcmp(head, "forces") == 0) {
+        char* end;
+        const long k = strtol(name, &end, 10);
+        if (*end || k < 1 || k > d->nloads) return WHY("forces.N: N must be 1 to %d (got '%s')", d->nloads, name);
+        kd_load_desc* l = &d->loads[k - 1];
+        if (l->type == KD_LOAD_GRAVITY) {
+            if (strcmp(p, "g.x") == 0) return &l->g[0];
+            if (strcmp(p, "g.y") == 0) return &l->g[1];
+            if (strcmp(p, "g.z") == 0) return &l->g[2];
+            return WHY("gravity has g.x, g.y, g.z (not '%s')", p);
+        }
+        if (strncmp(p, "value.", 6) == 0) return law_param(&l->value, p + 6, why, nwhy);
+        return WHY("a nodal force has value.LAW (not '%s')", p);
+    }
+    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces or damping", path);
+}
+
+kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
+                             kd_error* err) {
+    *out = *d;
+    out->materials = NULL, out->sections = NULL, out->bodies = NULL;
+    out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+    /* shallow copies of the arrays a parameter lives in; laws' tables and
+     * other owned arrays stay shared (read only) */
+    struct { void** dst; const void* src; size_t bytes; } arr[] = {
+        {(void**)&out->materials, d->materials, sizeof(*d->materials) * (size_t)d->nmaterials},
+        {(void**)&out->sections, d->sections, sizeof(*d->sections) * (size_t)d->nsections},
+        {(void**)&out->bodies, d->bodies, sizeof(*d->bodies) * (size_t)d->nbodies},
+        {(void**)&out->motions, d->motions, sizeof(*d->motions) * (size_t)d->nmotions},
+        {(void**)&out->loads, d->loads, sizeof(*d->loads) * (size_t)d->nloads},
+        {(void**)&out->dampings, d->dampings, sizeof(*d->dampings) * (size_t)d->ndampings}};
+    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
+        *arr[i].dst = malloc(arr[i].bytes ? arr[i].bytes : 1);
+        if (!*arr[i].dst) {
+            kd_desc_with_param_free(out);
+            return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        }
+        if (arr[i].bytes) memcpy(*arr[i].dst, arr[i].src, arr[i].bytes);
+    }
+    for (int k = 0; k < n; k++) {
+        char why[256];
+        double* v = kd_desc_param(out, paths[k], why, sizeof why);
+        if (!v) {
+            kd_desc_with_param_free(out);
+            return kd_error_set(err, KD_ERR_INPUT, d->file, KD_LOC_NONE, "%s", why);
+        }
+        *v = values[k];
+    }
+    return KD_OK;
+}
+
+void kd_desc_with_param_free(kd_desc* out) {
+    free(out->materials);
+    free(out->sections);
+    free(out->bodies);
+    free(out->motions);
+    free(out->loads);
+    free(out->dampings);
+    out->materials = NULL, out->sections = NULL, out->bodies = NULL;
+    out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+}
