@@ -215,7 +215,7 @@ static void test_recorder_frames(void** state) {
     assert_non_null(mkdtemp(dir));
     char path[1200];
     snprintf(path, sizeof(path), "%s/animation.json", dir);
-    const kd_anim_set set = {0, "dynamics", NULL, 0.0, r};
+    const kd_anim_set set = {0, "dynamics", NULL, 0.0, r, NULL};
     assert_int_equal(kd_write_animation(path, m, "spin", &set, 1, &err), KD_OK);
     char* json = slurp(path);
     cJSON* a = cJSON_Parse(json);

@@ -124,6 +124,45 @@
     for (var i = 0; i < A.bodies[b].points.length; i++) pts.push(toCanvas(point(it, f, b, i, s, g)));
     return pts;
   }
+  /* The paths of a body (index lists into its points; default: all, in order). */
+  function paths(body, pts) {
+    if (!body.paths) return [pts];
+    return body.paths.map(function (p) { return p.map(function (i) { return pts[i]; }); });
+  }
+  /* A fixed ground: hatching on the lower side of a rail, a triangle with a
+   * hatched base under a pivot. */
+  function hatchAlong(p, q) {
+    var dx = q[0] - p[0], dy = q[1] - p[1], L = Math.sqrt(dx * dx + dy * dy);
+    if (!(L > 0)) return;
+    var ux = dx / L, uy = dy / L, nx = -uy, ny = ux;
+    if (ny < 0) { nx = -nx; ny = -ny; }
+    for (var s = 4; s < L; s += 9) {
+      var x = p[0] + ux * s, y = p[1] + uy * s;
+      stroke([[x, y], [x + 7 * nx - 6 * ux, y + 7 * ny - 6 * uy]]);
+    }
+  }
+  function pivot(p) {
+    ctx.beginPath();
+    ctx.moveTo(p[0], p[1]); ctx.lineTo(p[0] - 9, p[1] + 14); ctx.lineTo(p[0] + 9, p[1] + 14); ctx.closePath();
+    ctx.stroke();
+    stroke([[p[0] - 14, p[1] + 14], [p[0] + 14, p[1] + 14]]);
+    hatchAlong([p[0] - 14, p[1] + 14], [p[0] + 14, p[1] + 14]);
+  }
+  function drawGround(body, pts) {
+    ctx.setLineDash([]); ctx.strokeStyle = '#555555'; ctx.lineWidth = 1.5;
+    paths(body, pts).forEach(function (p) {
+      ctx.lineWidth = 2.5; stroke(p); ctx.lineWidth = 1;
+      for (var i = 1; i < p.length; i++) hatchAlong(p[i - 1], p[i]);
+    });
+    (body.hatch || []).forEach(function (i) { pivot(pts[i]); });
+  }
+  /* Joints: small circles, white inside. */
+  function drawJoints(body, pts, color) {
+    ctx.setLineDash([]); ctx.lineWidth = 2; ctx.strokeStyle = color; ctx.fillStyle = '#ffffff';
+    (body.joints || []).forEach(function (i) {
+      ctx.beginPath(); ctx.arc(pts[i][0], pts[i][1], 4.5, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+    });
+  }
   function stroke(pts, closed) {
     ctx.beginPath();
     pts.forEach(function (p, i) { if (i) ctx.lineTo(p[0], p[1]); else ctx.moveTo(p[0], p[1]); });
@@ -144,22 +183,34 @@
       var body = A.bodies[b];
       if (!body.points.length) continue;
       var closed = !!body.closed, color = COLORS[b % COLORS.length];
-      /* the undeformed body in its current pose, dashed */
+      if (body.type === 'ground') {
+        var gp = polyline(it, f, b, 0);
+        drawGround(body, gp);
+        drawJoints(body, gp, '#555555');
+        gp.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
+        continue;
+      }
+      /* the undeformed body in its current pose, dashed (bodies that deform) */
       ctx.strokeStyle = '#aaaaaa'; ctx.lineWidth = 1; ctx.setLineDash([5, 4]);
-      stroke(polyline(it, f, b, 0), closed);
+      if (disp(it, f, b).d) paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
       /* the deformed body */
       var pts = polyline(it, f, b, cur.scale);
-      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = 3;
-      if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
-      stroke(pts, closed);
-      if (closed) ctx.fill();
+      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = body.type === 'rigid' ? 5 : 3;
+      paths(body, pts).forEach(function (p) {
+        if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
+        stroke(p, closed);
+        if (closed) ctx.fill();
+      });
       ctx.fillStyle = color;
-      /* dots at the nodes (all points of a body without node marks) */
-      pts.forEach(function (p, i) {
+      /* dots at the nodes (all points of a body without node or joint marks) */
+      if (!body.joints) pts.forEach(function (p, i) {
         if (body.node && !body.node[i]) return;
         ctx.beginPath(); ctx.arc(p[0], p[1], 3, 0, 2 * Math.PI); ctx.fill();
       });
-      ctx.fillText(body.name, pts[pts.length - 1][0] + 6, pts[pts.length - 1][1] - 6);
+      drawJoints(body, pts, color);
+      ctx.fillStyle = color;
+      var lp = body.joints && body.joints.length ? pts[body.joints[body.joints.length - 1]] : pts[pts.length - 1];
+      ctx.fillText(body.name, lp[0] + 6, lp[1] - 8);
       /* what reached the canvas (finite coordinates), for automated checks */
       pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
     }
