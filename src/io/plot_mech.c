@@ -184,6 +184,12 @@ static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, co
     snprintf(p->ylabel, sizeof(p->ylabel), "y [m]");
     snprintf(p->xlabel, sizeof(p->xlabel), "x [m]");
     p->equal = 1;
+    double scale = 0;  /* the largest coordinate of a point: what "fixed" and "the same" are relative to */
+    for (int j = 1; j < t->ncol; j++) {
+        const size_t l = strlen(t->name[j]);
+        if (l > 2 && (strcmp(t->name[j] + l - 2, ".x") == 0 || strcmp(t->name[j] + l - 2, ".y") == 0))
+            scale = fmax(scale, col_max(t, j));
+    }
     for (int j = 1; j < t->ncol && !st; j++) {
         const size_t l = strlen(t->name[j]);
         if (l < 3 || strcmp(t->name[j] + l - 2, ".x") != 0) continue;
@@ -193,6 +199,29 @@ static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, co
         snprintf(col, sizeof(col), "%s.y", pt);
         const int jy = kd_csv_col(t, col);
         if (jy < 0) continue;
+        /* a fixed point has no trajectory; a point met before (a joint's
+         * point on its second body) adds its name to the first curve */
+        double moved = 0;
+        for (int r = 0; r < t->nrow; r++) {
+            const double* v = t->val + (size_t)r * t->ncol;
+            moved = fmax(moved, hypot(v[j] - t->val[j], v[jy] - t->val[jy]));
+        }
+        if (!(moved > 1e-9 * scale)) continue;
+        int same = -1;
+        for (int k = 0; k < p->n && same < 0; k++) {
+            int a = 0, b = 0, r;
+            sscanf(p->c[k].using, "%d:%d", &a, &b);
+            for (r = 0; r < t->nrow; r++) {
+                const double* v = t->val + (size_t)r * t->ncol;
+                if (hypot(v[a - 1] - v[j], v[b - 1] - v[jy]) > 1e-9 * scale) break;
+            }
+            if (r == t->nrow) same = k;
+        }
+        if (same >= 0) {
+            const size_t l0 = strlen(p->c[same].label);
+            snprintf(p->c[same].label + l0, sizeof(p->c[0].label) - l0, " = %s", pt);
+            continue;
+        }
         char u[32];
         snprintf(u, sizeof(u), "%d:%d", j + 1, jy + 1);
         add_curve(p, u, pt, 0);
