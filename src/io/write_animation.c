@@ -281,8 +281,10 @@ static void write_modes_set(FILE* fp, const kd_model* m, const kd_anim_set* s, a
 
 /* A dynamics set: times, then per instant the poses and displacements. */
 static void write_dynamics_set(FILE* fp, const kd_model* m, const kd_anim_recorder* r) {
-    fprintf(fp, "\"t\": ");
-    json_numbers(fp, r->t, r->nframes);
+    /* times with 9 digits: a pose compared with a law of time needs them */
+    fprintf(fp, "\"t\": [");
+    for (int f = 0; f < r->nframes; f++) fprintf(fp, f ? ",%.9g" : "%.9g", r->t[f]);
+    fputc(']', fp);
     fprintf(fp, ",\n     \"frames\": [\n");
     for (int f = 0; f < r->nframes; f++) {
         const double* row = r->data + (size_t)f * r->frame_size;
