@@ -109,9 +109,12 @@
       box[0] = Math.min(box[0], g[ax[0]]); box[1] = Math.min(box[1], g[ax[1]]);
       box[2] = Math.max(box[2], g[ax[0]]); box[3] = Math.max(box[3], g[ax[1]]);
     });
-    var w = Math.max(box[2] - box[0], box[3] - box[1], 1e-9);
+    /* the extent along each axis (at least 5 % of the other: a straight
+     * beam still gets room), drawn at one scale */
+    var w = Math.max(box[2] - box[0], 1e-9), h = Math.max(box[3] - box[1], 1e-9);
+    w = Math.max(w, 0.05 * h); h = Math.max(h, 0.05 * w);
     var cx = 0.5 * (box[0] + box[2]), cy = 0.5 * (box[1] + box[3]);
-    cur.box = [cx - 0.55 * w, cy - 0.55 * w, cx + 0.55 * w, cy + 0.55 * w];
+    cur.box = [cx - 0.55 * w, cy - 0.55 * h, cx + 0.55 * w, cy + 0.55 * h];
   }
   function toCanvas(g) {
     var b = cur.box, W = canvas.width, H = canvas.height, m = 40;
@@ -209,7 +212,12 @@
       });
       drawJoints(body, pts, color);
       ctx.fillStyle = color;
-      var lp = body.joints && body.joints.length ? pts[body.joints[body.joints.length - 1]] : pts[pts.length - 1];
+      /* the name: at the end of a beam, at the middle of a rigid body's joints */
+      var lp = pts[pts.length - 1];
+      if (body.joints && body.joints.length) {
+        lp = [0, 0];
+        body.joints.forEach(function (i) { lp[0] += pts[i][0] / body.joints.length; lp[1] += pts[i][1] / body.joints.length; });
+      }
       ctx.fillText(body.name, lp[0] + 6, lp[1] - 8);
       /* what reached the canvas (finite coordinates), for automated checks */
       pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
