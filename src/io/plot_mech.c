@@ -17,6 +17,7 @@
 #define CURVES_MAX 24
 #define MPANELS_MAX 6
 #define ROWS_DRAWN 4000       /* longer tables: every k-th row */
+#define KD_POINTS_MAX_PLOT 32 /* named points of one body drawn at t = 0 */
 
 typedef struct curve {
     char using[256];          /* gnuplot `using` of the table */
@@ -103,7 +104,8 @@ static kd_status panels_figure(kd_gp* g, const char* data, const char* title, co
         fprintf(fp, "\nset xlabel ");
         kd_gp_quote(fp, p[i].xlabel[0] ? p[i].xlabel : (i + 1 == n ? "t [s]" : ""));
         fprintf(fp, "\n%s\n%s\n", p[i].log ? "set logscale y\nset format y '%.0e'" : "unset logscale y",
-                p[i].equal ? "set size ratio -1" : "set size noratio");
+                p[i].equal ? "set size ratio -1\nset offsets graph 0.04, graph 0.04, graph 0.04, graph 0.04"
+                           : "set size noratio\nset offsets 0, 0, 0, 0");
         fprintf(fp, "plot ");
         for (int k = 0; k < p[i].n; k++) {
             const curve* c = &p[i].c[k];
@@ -111,6 +113,8 @@ static kd_status panels_figure(kd_gp* g, const char* data, const char* title, co
             kd_gp_quote(fp, c->file ? c->file : data);
             fprintf(fp, " using %s", c->using);
             if (c->style == 2) fprintf(fp, " with points pt 6 ps 0.6 lc %d title ", k / 2 + 1);
+            else if (c->style == 3) fprintf(fp, " with linespoints lw 3 pt 7 ps 0.8 lc rgb '#999999' title ");
+            else if (c->style == 4) fprintf(fp, " with points pt 9 ps 2 lc rgb '#444444' title ");
             else fprintf(fp, " with lines lw 2 dt %d lc %d title ", c->style ? 2 : 1, p[i].n > 1 ? k + 1 : i + 1);
             kd_gp_quote(fp, c->label);
         }
@@ -158,6 +162,47 @@ static kd_status body_figure(kd_gp* g, const kd_csv* t, const char* data, const 
     return st;
 }
 
+/* Each body's named points at the first row, as one polyline per body (a
+ * closed polygon ordered about its centroid for three or more points). */
+static kd_status mechanism_at_start(kd_gp* g, const kd_csv* t, char names[][128], int nb, char* path, int n,
+                                    kd_error* err) {
+    FILE* fp = kd_gp_data(g, path, n);
+    if (!fp) return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot write plot data");
+    for (int b = 0; b < nb; b++) {
+        double x[KD_POINTS_MAX_PLOT], y[KD_POINTS_MAX_PLOT], key[KD_POINTS_MAX_PLOT];
+        int np = 0;
+        const size_t lb = strlen(names[b]);
+        for (int j = 1; j < t->ncol && np < KD_POINTS_MAX_PLOT; j++) {
+            const char* c = t->name[j];
+            const size_t l = strlen(c);
+            if (l <= lb + 3 || strncmp(c, names[b], lb) != 0 || c[lb] != '.' || strcmp(c + l - 2, ".x") != 0 ||
+                memchr(c + lb + 1, '.', l - lb - 3))
+                continue;
+            char col[300];
+            snprintf(col, sizeof(col), "%.*s.y", (int)(l - 2), c);
+            const int jy = kd_csv_col(t, col);
+            if (jy < 0) continue;
+            x[np] = t->val[j], y[np++] = t->val[jy];
+        }
+        if (np < 2) continue;
+        double cx = 0, cy = 0;
+        for (int i = 0; i < np; i++) cx += x[i] / np, cy += y[i] / np;
+        for (int i = 0; i < np; i++) key[i] = atan2(y[i] - cy, x[i] - cx);
+        for (int i = 1; np > 2 && i < np; i++)
+            for (int k = i; k > 0 && key[k] < key[k - 1]; k--) {
+                double tmp = key[k]; key[k] = key[k - 1]; key[k - 1] = tmp;
+                tmp = x[k]; x[k] = x[k - 1]; x[k - 1] = tmp;
+                tmp = y[k]; y[k] = y[k - 1]; y[k - 1] = tmp;
+            }
+        for (int i = 0; i <= np; i++) {
+            if (i == np && np < 3) break;
+            fprintf(fp, "%.10g %.10g\n", x[i % np], y[i % np]);
+        }
+        fprintf(fp, "\n");
+    }
+    return fclose(fp) ? kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot write plot data") : KD_OK;
+}
+
 static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, const char* title, const char* stem,
                                  const char* type, int analysis, char names[][128], int nb, kd_error* err) {
     static const char* const pos[3] = {"x", "y", "phi"}, *vel[3] = {"vx", "vy", "omega"},
@@ -190,6 +235,8 @@ static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, co
         if (l > 2 && (strcmp(t->name[j] + l - 2, ".x") == 0 || strcmp(t->name[j] + l - 2, ".y") == 0))
             scale = fmax(scale, col_max(t, j));
     }
+    double fixed[64][2];
+    int nfixed = 0;
     for (int j = 1; j < t->ncol && !st; j++) {
         const size_t l = strlen(t->name[j]);
         if (l < 3 || strcmp(t->name[j] + l - 2, ".x") != 0) continue;
@@ -206,7 +253,10 @@ static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, co
             const double* v = t->val + (size_t)r * t->ncol;
             moved = fmax(moved, hypot(v[j] - t->val[j], v[jy] - t->val[jy]));
         }
-        if (!(moved > 1e-9 * scale)) continue;
+        if (!(moved > 1e-9 * scale)) {
+            if (nfixed < 64) fixed[nfixed][0] = t->val[j], fixed[nfixed++][1] = t->val[jy];
+            continue;
+        }
         int same = -1;
         for (int k = 0; k < p->n && same < 0; k++) {
             int a = 0, b = 0, r;
@@ -225,6 +275,20 @@ static kd_status plot_kinematics(kd_gp* g, const kd_csv* t, const char* data, co
         char u[32];
         snprintf(u, sizeof(u), "%d:%d", j + 1, jy + 1);
         add_curve(p, u, pt, 0);
+    }
+    /* the mechanism at t = 0 under its trajectories: each body through its
+     * named points, and the fixed points */
+    char at0[1400], fix0[1400];
+    if (!st && p->n) st = mechanism_at_start(g, t, names, nb, at0, (int)sizeof(at0), err);
+    if (!st && p->n) {
+        add_curve(p, "1:2", "bodies at t = 0", 3);
+        p->c[p->n - 1].file = at0;
+        FILE* ff = nfixed ? kd_gp_data(g, fix0, (int)sizeof(fix0)) : NULL;
+        for (int i = 0; ff && i < nfixed; i++) fprintf(ff, "%.10g %.10g\n", fixed[i][0], fixed[i][1]);
+        if (ff && fclose(ff) == 0) {
+            add_curve(p, "1:2", "fixed points", 4);
+            p->c[p->n - 1].file = fix0;
+        }
     }
     if (!st && p->n) {
         char name[300], what[300];
