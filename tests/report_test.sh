@@ -59,6 +59,11 @@ check "mechanism run --report exits 0" test $code -eq 0
 check "mechanism animation has rigid bodies" grep -q '"type": "rigid"' "$tmp/mech/animation.json"
 check "mechanism animation sets" grep -q '"type": "kinematics"' "$tmp/mech/animation.json"
 check "mechanism figures" test -s "$tmp/mech/figures/kinematics_positions.png" -a -s "$tmp/mech/figures/inverse_dynamics_jA.svg"
+# The README's coupler curve: a plate through three named points, its trajectory figure.
+"$kedyn" run "$examples/four_bar_coupler.yaml" -o "$tmp/coupler" --report >/dev/null 2>&1; code=$?
+check "coupler run --report exits 0" test $code -eq 0
+check "coupler drawn as a plate" grep -q '"name": "coupler", "type": "rigid", .*"closed": true' "$tmp/coupler/animation.json"
+check "coupler curve figure" grep -q 'coupler.P' "$tmp/coupler/figures/kinematics_trajectories.svg"
 
 for r in demo/cubic spin rigid mech; do
   page="$tmp/$r/report.html"
