@@ -63,6 +63,7 @@ check "mechanism figures" test -s "$tmp/mech/figures/kinematics_positions.png" -
 "$kedyn" run "$examples/four_bar_coupler.yaml" -o "$tmp/coupler" --report >/dev/null 2>&1; code=$?
 check "coupler run --report exits 0" test $code -eq 0
 check "coupler drawn as a plate" grep -q '"name": "coupler", "type": "rigid", .*"closed": true' "$tmp/coupler/animation.json"
+check "coupler point traced" grep -q '"name": "coupler", "type": "rigid", .*"trace": \[2\]' "$tmp/coupler/animation.json"
 check "coupler curve figure" grep -q 'coupler.P' "$tmp/coupler/figures/kinematics_trajectories.svg"
 
 for r in demo/cubic spin rigid mech; do

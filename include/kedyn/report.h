@@ -90,6 +90,8 @@ typedef struct kd_anim_shape {
     int closed;                              /* paths are closed and filled */
     int njoints, joint[KD_ANIM_SHAPE_MARKS]; /* indices into point */
     int nhatch, hatch[KD_ANIM_SHAPE_MARKS];  /* ground: rails (paths) and pivots here are hatched */
+    int ntrace, trace[KD_ANIM_SHAPE_MARKS];  /* points whose path is drawn (named points off the
+                                                joints, e.g. a coupler point) */
 } kd_anim_shape;
 
 /* Write animation.json to path, atomically. */

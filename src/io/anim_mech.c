@@ -212,6 +212,13 @@ void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes) {
             if (radius > 0) shape_disc(s, c, radius);
             else if (n < 2) shape_block(s, c, u, 0.08 * size, 0.045 * size);
             if (n == 0) shape_mark(s->joint, &s->njoints, shape_point(s, c[0], c[1]));
+            /* named points where no joint is (coupler points): their paths are drawn */
+            for (int p = 0; p < bd->npoints; p++) {
+                int used = 0;
+                for (int j = 0; j < d->njoints && !used; j++)
+                    for (int k = 0; k < 2; k++) used |= d->joints[j].body[k] == b && d->joints[j].point[k] == p;
+                if (!used) shape_mark(s->trace, &s->ntrace, shape_point(s, bd->points[p].x[0], bd->points[p].x[1]));
+            }
         }
         /* joints of the body: circles; the ground's pivots hatched, its slides as rails */
         for (int j = 0; j < d->njoints; j++) {

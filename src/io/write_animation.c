@@ -221,6 +221,8 @@ static void write_shape(FILE* fp, const kd_anim_shape* s) {
     json_indices(fp, s->joint, s->njoints);
     fprintf(fp, ", \"hatch\": ");
     json_indices(fp, s->hatch, s->nhatch);
+    fprintf(fp, ", \"trace\": ");
+    json_indices(fp, s->trace, s->ntrace);
 }
 
 static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shapes, anim_point* pts) {

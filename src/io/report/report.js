@@ -186,6 +186,13 @@
       var body = A.bodies[b];
       if (!body.points.length) continue;
       var closed = !!body.closed, color = COLORS[b % COLORS.length];
+      /* paths of traced points over the whole set, thin */
+      (body.trace || []).forEach(function (i) {
+        var tr = [], g = [0, 0, 0];
+        for (var k = 0; k < it.n; k++) tr.push(toCanvas(point(it, k, b, i, cur.scale, g)));
+        ctx.setLineDash([]); ctx.strokeStyle = color + '88'; ctx.lineWidth = 1.5;
+        stroke(tr, false);
+      });
       if (body.type === 'ground') {
         var gp = polyline(it, f, b, 0);
         drawGround(body, gp);
