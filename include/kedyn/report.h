@@ -105,8 +105,8 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
 
 /* The shapes of a mechanism's bodies (d->nbodies, indexed like d->bodies)
  * from its named points and joints: a body with two points is a bar, with
- * more a plate through them, with one a block (along its slide when it has
- * a prismatic joint) or, on a rolling joint, a disc; the ground gets pivots
+ * more a plate through them, with one a block along its slide (prismatic
+ * joint), a disc of the rolling radius, or else a small disc; the ground gets pivots
  * at its revolute joints and a rail along each prismatic or rolling joint
  * spanning the mechanism. Beams are left empty (drawn through their
  * elements). */

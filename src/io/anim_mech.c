@@ -200,17 +200,19 @@ void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes) {
             /* one point (or none): a block on it, along its slide; a disc when it rolls */
             double c[2] = {n ? s->point[0][0] : bd->com[0], n ? s->point[0][1] : bd->com[1]}, u[2] = {1, 0};
             double radius = 0;
+            int slides = 0;
             for (int j = 0; j < d->njoints; j++) {
                 const kd_joint_desc* jd = &d->joints[j];
                 if (jd->type == KD_JOINT_PRISMATIC && (jd->body[0] == b || jd->body[1] == b))
-                    joint_axis_in(d, jd, b, u);
+                    joint_axis_in(d, jd, b, u), slides = 1;
                 if (jd->type == KD_JOINT_ROLLING && jd->body[1] == b) {
                     radius = jd->radius;
                     c[0] = bd->points[jd->point[1]].x[0], c[1] = bd->points[jd->point[1]].x[1];
                 }
             }
             if (radius > 0) shape_disc(s, c, radius);
-            else if (n < 2) shape_block(s, c, u, 0.08 * size, 0.045 * size);
+            else if (n < 2 && slides) shape_block(s, c, u, 0.08 * size, 0.045 * size);
+            else if (n < 2) shape_disc(s, c, 0.03 * size);  /* a hub, a lumped mass */
             if (n == 0) shape_mark(s->joint, &s->njoints, shape_point(s, c[0], c[1]));
             /* named points where no joint is (coupler points): their paths are drawn */
             for (int p = 0; p < bd->npoints; p++) {
