@@ -215,7 +215,7 @@ static void test_recorder_frames(void** state) {
     assert_non_null(mkdtemp(dir));
     char path[1200];
     snprintf(path, sizeof(path), "%s/animation.json", dir);
-    const kd_anim_set set = {0, "dynamics", NULL, 0.0, r};
+    const kd_anim_set set = {0, "dynamics", NULL, 0.0, r, NULL};
     assert_int_equal(kd_write_animation(path, m, "spin", &set, 1, &err), KD_OK);
     char* json = slurp(path);
     cJSON* a = cJSON_Parse(json);
@@ -317,6 +317,203 @@ static void test_plot_outdir(void** state) {
     rmdir(dir);
 }
 
+/* ---- mechanisms ------------------------------------------------------------ */
+
+static const cJSON* jitem(const cJSON* o, const char* k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static double jat(const cJSON* a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
+
+/* Index of the named body in animation.json. */
+static int anim_body(const cJSON* bodies, const char* name) {
+    for (int b = 0; b < cJSON_GetArraySize(bodies); b++)
+        if (strcmp(jitem(cJSON_GetArrayItem(bodies, b), "name")->valuestring, name) == 0) return b;
+    fail_msg("no body %s", name);
+    return -1;
+}
+
+static void remove_tree(const char* dir) {
+    char cmd[1400];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The slider-crank of examples/slider_crank.yaml (r = 0.1 m, l = 0.3 m,
+ * crank at omega = 10 rad/s from phi0 = 0.3) recorded for the animation by
+ * its kinematics and inverse dynamics: at every recorded instant the crank's
+ * frame is Rz(phi0 + omega t) about the pivot and the slider sits at
+ * x = r cos phi + sqrt(l^2 - r^2 sin^2 phi), y = 0 (closed form of the
+ * slider-crank); the rod's frame origin (its point A) is the crank's point B.
+ * The outlines: the crank and rod are bars through their joints, the slider
+ * a block, the ground a hatched pivot and a rail. Then kedyn plot draws the
+ * mechanism figures. */
+static void test_mech_animation(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/slider_crank.yaml", &d, &err)) fail_msg("%s", err.msg);
+    d->analyses[0].points = 1;  /* kinematics of the named points too: trajectories */
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kd_run_options opts = {NULL, NULL, 1};
+    kd_run_report rep;
+    assert_int_equal(kd_run_with(d, m, "slider_crank.yaml", dir, &opts, &rep, &err), KD_OK);
+    kd_run_report_free(&rep);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/animation.json", dir);
+    char* json = slurp(path);
+    assert_non_null(json);
+    cJSON* a = cJSON_Parse(json);
+    free(json);
+    assert_non_null(a);
+    const cJSON* bodies = jitem(a, "bodies");
+    const int bg = anim_body(bodies, "ground"), bc = anim_body(bodies, "crank"), br = anim_body(bodies, "rod"),
+              bs = anim_body(bodies, "slider");
+    /* outlines */
+    const cJSON* crank = cJSON_GetArrayItem(bodies, bc);
+    assert_string_equal(jitem(crank, "type")->valuestring, "rigid");
+    assert_int_equal(cJSON_GetArraySize(jitem(crank, "joints")), 2);  /* O and A */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetArrayItem(jitem(crank, "paths"), 0)), 2);
+    const cJSON* slider = cJSON_GetArrayItem(bodies, bs);
+    assert_true(cJSON_IsTrue(jitem(slider, "closed")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetArrayItem(jitem(slider, "paths"), 0)), 4);
+    const cJSON* ground = cJSON_GetArrayItem(bodies, bg);
+    assert_string_equal(jitem(ground, "type")->valuestring, "ground");
+    assert_int_equal(cJSON_GetArraySize(jitem(ground, "hatch")), 1);  /* the pivot O */
+    assert_int_equal(cJSON_GetArraySize(jitem(ground, "paths")), 1);  /* the slider's rail */
+    /* poses against the closed form */
+    const double r = 0.1, l = 0.3, omega = 10.0, phi0 = 0.3;
+    const cJSON* sets = jitem(a, "sets");
+    assert_int_equal(cJSON_GetArraySize(sets), 2);
+    for (int k = 0; k < 2; k++) {
+        const cJSON* s = cJSON_GetArrayItem(sets, k);
+        assert_string_equal(jitem(s, "type")->valuestring, k == 0 ? "kinematics" : "inverse_dynamics");
+        const cJSON* t = jitem(s, "t");
+        const cJSON* frames = jitem(s, "frames");
+        assert_int_equal(cJSON_GetArraySize(t), 101);  /* every step of 100 (fewer than 401) */
+        double e_phi = 0, e_x = 0, e_y = 0, e_joint = 0;
+        for (int f = 0; f < cJSON_GetArraySize(t); f++) {
+            const double tf = jat(t, f), phi = phi0 + omega * tf;
+            const cJSON* pose = jitem(cJSON_GetArrayItem(frames, f), "pose");
+            const cJSON* pc = cJSON_GetArrayItem(pose, bc);
+            const cJSON* pr = cJSON_GetArrayItem(pose, br);
+            const cJSON* ps = cJSON_GetArrayItem(pose, bs);
+            const double phic = atan2(jat(pc, 6), jat(pc, 3));
+            e_phi = fmax(e_phi, fabs(remainder(phic - phi, 2 * 3.14159265358979323846)));
+            e_phi = fmax(e_phi, hypot(jat(pc, 0), jat(pc, 1)));  /* the crank turns about O */
+            const double xs = r * cos(phi) + sqrt(l * l - r * r * sin(phi) * sin(phi));
+            e_x = fmax(e_x, fabs(jat(ps, 0) - xs));
+            e_y = fmax(e_y, fabs(jat(ps, 1)));
+            /* crank's B = origin + R (0.1, 0); rod's A = its origin */
+            e_joint = fmax(e_joint, hypot(jat(pc, 0) + r * jat(pc, 3) - jat(pr, 0), jat(pc, 1) + r * jat(pc, 6) - jat(pr, 1)));
+        }
+        print_message("slider-crank animation (%s): |phi - omega t| %.1e rad, |x - closed form| %.1e m, |y| %.1e m, "
+                      "joint A gap %.1e m\n", k ? "inverse_dynamics" : "kinematics", e_phi, e_x, e_y, e_joint);
+        assert_true(e_phi < 2e-6);   /* 6 significant digits of cos, sin */
+        assert_true(e_x < 2e-6);
+        assert_true(e_y < 1e-9);
+        assert_true(e_joint < 2e-6);
+    }
+    cJSON_Delete(a);
+
+    /* mechanism figures */
+    char gp[1024];
+    if (kd_plot_find_gnuplot(gp, (int)sizeof(gp))) {
+        kd_plot_result res;
+        assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_OK);
+        const char* figs[] = {"kinematics_positions", "kinematics_velocities", "kinematics_accelerations",
+                              "kinematics_trajectories", "kinematics_condition", "inverse_dynamics_jO",
+                              "inverse_dynamics_jA", "inverse_dynamics_jB", "inverse_dynamics_jS",
+                              "inverse_dynamics_drive", "inverse_dynamics_energy"};
+        const int nfig = (int)(sizeof(figs) / sizeof(figs[0]));
+        assert_int_equal(res.nfigures, nfig);
+        for (int i = 0; i < nfig; i++) {
+            int w = 0, h = 0;
+            snprintf(path, sizeof(path), "%s/figures/%s.png", dir, figs[i]);
+            if (!png_size(path, &w, &h)) fail_msg("%s: no PNG", figs[i]);
+            assert_true(w >= 900 && h >= 280);
+        }
+        /* the trajectory of the crank's B is drawn, the fixed O is not; the
+         * rod's A is named with it */
+        snprintf(path, sizeof(path), "%s/figures/kinematics_trajectories.svg", dir);
+        char* svg = slurp(path);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, "crank.A = rod.A"));
+        assert_null(strstr(svg, "crank.O"));
+        free(svg);
+    }
+    remove_tree(dir);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Forward dynamics of the driven four-bar (examples/four_bar_dynamics.yaml,
+ * Runge-Kutta only): the recorded crank frame follows its driver
+ * phi = 0.5 + 5 t, the rocker turns about its ground pivot D = (0.4, 0), and
+ * kedyn plot draws positions, energy balance and constraint drift. */
+static void test_mech_dynamics_animation(void** state) {
+    (void)state;
+    char* text = slurp(KD_TEST_MODELS_DIR "/../../examples/four_bar_dynamics.yaml");
+    assert_non_null(text);
+    char* an = strstr(text, "analyses:");
+    assert_non_null(an);
+    strcpy(an, "analyses:\n  - {type: dynamics, t_end: 1.2566370614359172, dt: 0.00062831853071796, output_every: 4}\n");
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "four_bar_dynamics.yaml", &d, &err)) fail_msg("%s", err.msg);
+    free(text);
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    char dir[] = "/tmp/kd_plot_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kd_run_options opts = {NULL, NULL, 1};
+    kd_run_report rep;
+    assert_int_equal(kd_run_with(d, m, "four_bar_dynamics.yaml", dir, &opts, &rep, &err), KD_OK);
+    kd_run_report_free(&rep);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/animation.json", dir);
+    char* json = slurp(path);
+    cJSON* a = cJSON_Parse(json);
+    free(json);
+    assert_non_null(a);
+    const cJSON* bodies = jitem(a, "bodies");
+    const int bc = anim_body(bodies, "crank"), bk = anim_body(bodies, "rocker");
+    const cJSON* s = cJSON_GetArrayItem(jitem(a, "sets"), 0);
+    assert_string_equal(jitem(s, "type")->valuestring, "dynamics");
+    const cJSON* t = jitem(s, "t");
+    const int nf = cJSON_GetArraySize(t);
+    assert_int_equal(nf, 401);  /* 500 outputs, thinned to 401 instants */
+    double e_phi = 0, e_d = 0;
+    for (int f = 0; f < nf; f++) {
+        const cJSON* pose = jitem(cJSON_GetArrayItem(jitem(s, "frames"), f), "pose");
+        const cJSON* pc = cJSON_GetArrayItem(pose, bc);
+        const cJSON* pk = cJSON_GetArrayItem(pose, bk);
+        e_phi = fmax(e_phi, fabs(remainder(atan2(jat(pc, 6), jat(pc, 3)) - (0.5 + 5 * jat(t, f)),
+                                           2 * 3.14159265358979323846)));
+        e_d = fmax(e_d, hypot(jat(pk, 0) - 0.4, jat(pk, 1)));  /* the rocker's frame origin is its point D */
+    }
+    print_message("four-bar forward dynamics animation: |phi - (0.5 + 5 t)| %.1e rad, rocker pivot %.1e m\n", e_phi,
+                  e_d);
+    assert_true(e_phi < 2e-6);
+    assert_true(e_d < 2e-6);
+    cJSON_Delete(a);
+    char gp[1024];
+    if (kd_plot_find_gnuplot(gp, (int)sizeof(gp))) {
+        kd_plot_result res;
+        assert_int_equal(kd_plot_outdir(dir, &res, &err), KD_OK);
+        assert_int_equal(res.nfigures, 3);
+        const char* figs[] = {"dynamics_positions", "dynamics_energy", "dynamics_drift"};
+        for (int i = 0; i < 3; i++) {
+            int w = 0, h = 0;
+            snprintf(path, sizeof(path), "%s/figures/%s.png", dir, figs[i]);
+            if (!png_size(path, &w, &h)) fail_msg("%s: no PNG", figs[i]);
+        }
+    }
+    remove_tree(dir);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 /* Without gnuplot: a clear error, nothing half-written. */
 static void test_plot_without_gnuplot(void** state) {
     (void)state;
@@ -345,6 +542,8 @@ int main(void) {
         cmocka_unit_test(test_animation_mode_shape),
         cmocka_unit_test(test_recorder_frames),
         cmocka_unit_test(test_plot_outdir),
+        cmocka_unit_test(test_mech_animation),
+        cmocka_unit_test(test_mech_dynamics_animation),
         cmocka_unit_test(test_plot_without_gnuplot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

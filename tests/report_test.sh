@@ -52,7 +52,21 @@ check "plot --report exits 0" test $code -eq 0
 check "kinematics grouped by body" test -s "$tmp/rigid/figures/kinematics_crank.png" -a -s "$tmp/rigid/figures/kinematics_B.svg"
 check "note for the analysis without files" grep -q "note: analysis 2 (sweep): nothing to draw" "$tmp/rigid.txt"
 
-for r in demo/cubic spin rigid; do
+# A mechanism: the slider-crank's kinematics and inverse dynamics animated
+# from the recorded poses, with its own figures.
+"$kedyn" run "$examples/slider_crank.yaml" -o "$tmp/mech" --report >/dev/null 2>&1; code=$?
+check "mechanism run --report exits 0" test $code -eq 0
+check "mechanism animation has rigid bodies" grep -q '"type": "rigid"' "$tmp/mech/animation.json"
+check "mechanism animation sets" grep -q '"type": "kinematics"' "$tmp/mech/animation.json"
+check "mechanism figures" test -s "$tmp/mech/figures/kinematics_positions.png" -a -s "$tmp/mech/figures/inverse_dynamics_jA.svg"
+# The README's coupler curve: a plate through three named points, its trajectory figure.
+"$kedyn" run "$examples/four_bar_coupler.yaml" -o "$tmp/coupler" --report >/dev/null 2>&1; code=$?
+check "coupler run --report exits 0" test $code -eq 0
+check "coupler drawn as a plate" grep -q '"name": "coupler", "type": "rigid", .*"closed": true' "$tmp/coupler/animation.json"
+check "coupler point traced" grep -q '"name": "coupler", "type": "rigid", .*"trace": \[2\]' "$tmp/coupler/animation.json"
+check "coupler curve figure" grep -q 'coupler.P' "$tmp/coupler/figures/kinematics_trajectories.svg"
+
+for r in demo/cubic spin rigid mech; do
   page="$tmp/$r/report.html"
   check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
   chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
@@ -75,6 +89,14 @@ echo "screenshot ${w}x${h}: $beam beam pixels, $nonwhite non-white"
 check "screenshot size" test "$w" -eq 1200 -a "$h" -eq 900
 check "screenshot shows the beam" test "$beam" -gt 300
 check "screenshot not blank" test "$nonwhite" -gt 5000
+
+# A screenshot of the mechanism's report shows the crank (body 2: #c0392b).
+chrome "$tmp/profile_mech" --virtual-time-budget=1400 --window-size=1200,900 \
+  --screenshot="$tmp/mech.png" "file://$tmp/mech/report.html" >/dev/null 2>&1
+read -r crank nonwhite w h < <("$png_ink" "$tmp/mech.png" c0392b 40 || echo "0 0 0 0")
+echo "mechanism screenshot ${w}x${h}: $crank crank pixels, $nonwhite non-white"
+check "screenshot shows the crank" test "$crank" -gt 100
+test -n "${KEDYN_REPORT_SHOT:-}" && cp "$tmp/mech.png" "$KEDYN_REPORT_SHOT"
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

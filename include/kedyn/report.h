@@ -18,6 +18,7 @@
 #ifndef KEDYN_REPORT_H
 #define KEDYN_REPORT_H
 
+#include "kedyn/desc.h"
 #include "kedyn/model.h"
 #include "kedyn/modes.h"
 #include "kedyn/status.h"
@@ -40,6 +41,21 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
  * next recording instant. No allocation. */
 void kd_anim_record(kd_anim_recorder* r, double t, const double* q);
 
+/* 1 when an instant offered at time t would be kept (cheap; lets a caller
+ * skip building poses between recording instants). */
+int kd_anim_recorder_due(const kd_anim_recorder* r, double t);
+
+/* Offer an instant with the poses given by the caller: pose holds, per body
+ * of the model (m->nbody), the frame origin (3, global) and rotation (9,
+ * row-major, local to global), e.g. the rigid bodies of a mechanism; NULL
+ * takes the model's frame motions. q: reduced equations of the elastic
+ * bodies, displacements in their (floating) frames; NULL means none. No
+ * allocation. */
+void kd_anim_record_pose(kd_anim_recorder* r, double t, const double* pose, const double* q);
+
+/* The model the recorder draws. */
+const kd_model* kd_anim_recorder_model(const kd_anim_recorder* r);
+
 /* Number of instants recorded so far. */
 int kd_anim_recorder_frames(const kd_anim_recorder* r);
 
@@ -53,11 +69,48 @@ typedef struct kd_anim_set {
     const kd_modes* modes;               /* a modes set, or NULL */
     double at;                           /* modes: instant of the frame motion, s */
     const kd_anim_recorder* recorder;    /* a dynamics set, or NULL */
+    const char* kind;                    /* a recorded set's type in the file ("kinematics",
+                                            "inverse_dynamics"...); NULL: "dynamics" */
 } kd_anim_set;
+
+/* The drawing of a body that is not drawn through finite elements: a rigid
+ * body's outline (body frame) or the supports of a mechanism's ground
+ * (global), in points joined by paths, with the points where joints are
+ * (drawn as small circles) and where the body is fixed (drawn hatched). */
+#define KD_ANIM_SHAPE_POINTS 96
+#define KD_ANIM_SHAPE_PATHS 24
+#define KD_ANIM_SHAPE_MARKS 32
+
+typedef struct kd_anim_shape {
+    int npoints;
+    double point[KD_ANIM_SHAPE_POINTS][3];   /* m */
+    int npaths;                              /* path k: path_index[path_start[k] .. path_start[k+1]) */
+    int path_start[KD_ANIM_SHAPE_PATHS + 1];
+    int path_index[2 * KD_ANIM_SHAPE_POINTS];
+    int closed;                              /* paths are closed and filled */
+    int njoints, joint[KD_ANIM_SHAPE_MARKS]; /* indices into point */
+    int nhatch, hatch[KD_ANIM_SHAPE_MARKS];  /* ground: rails (paths) and pivots here are hatched */
+    int ntrace, trace[KD_ANIM_SHAPE_MARKS];  /* points whose path is drawn (named points off the
+                                                joints, e.g. a coupler point) */
+} kd_anim_shape;
 
 /* Write animation.json to path, atomically. */
 kd_status kd_write_animation(const char* path, const kd_model* m, const char* title, const kd_anim_set* sets,
                              int nsets, kd_error* err);
+
+/* The same, with shapes (m->nbody, may be NULL) for the bodies that are not
+ * beams (kd_anim_mech_shapes builds them for a mechanism). */
+kd_status kd_write_animation_with(const char* path, const kd_model* m, const char* title,
+                                  const kd_anim_shape* shapes, const kd_anim_set* sets, int nsets, kd_error* err);
+
+/* The shapes of a mechanism's bodies (d->nbodies, indexed like d->bodies)
+ * from its named points and joints: a body with two points is a bar, with
+ * more a plate through them, with one a block along its slide (prismatic
+ * joint), a disc of the rolling radius, or else a small disc; the ground gets pivots
+ * at its revolute joints and a rail along each prismatic or rolling joint
+ * spanning the mechanism. Beams are left empty (drawn through their
+ * elements). */
+void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes);
 
 /* Write OUTDIR/report.html from OUTDIR/summary.json, OUTDIR/animation.json
  * (optional) and the SVG figures listed in OUTDIR/figures/figures.json

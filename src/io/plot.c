@@ -70,8 +70,10 @@ static kd_status plot_file(kd_gp* g, const char* outdir, const cJSON* an, int i,
         const cJSON* om = cJSON_GetObjectItemCaseSensitive(an, "omega_max_rad_s");
         st = kd_plot_stability(g, &t, title, stem, i, cJSON_IsNumber(om) ? om->valuedouble : 0.0, err);
     } else if (t.ncol >= 2 && strcmp(t.name[0], "t") == 0 && t.nrow > 0) {
+        int mech = 0;
         if (strcmp(type, "modes_along_motion") == 0) st = kd_plot_along_motion(g, &t, title, stem, i, err);
-        else st = kd_plot_history(g, &t, title, stem, type, i, err);
+        else if ((st = kd_plot_mech(g, &t, title, stem, type, i, &mech, err)) == KD_OK && !mech)
+            st = kd_plot_history(g, &t, title, stem, type, i, err);
     } else {
         kd_plot_note(g->res, "analysis %d (%s): %s has no time column or no rows; nothing drawn", i + 1, type, file);
     }

@@ -86,6 +86,12 @@ kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, con
  * slopes (NaN). */
 double kd_plot_hermite(double t, double h, double v0, double d0, double c0, double v1, double d1, double c1);
 
+/* Figures of a mechanism analysis (kinematics, inverse_dynamics, dynamics of
+ * a mechanism) when t has the layout src/io/run_mech.c writes; *handled = 0
+ * leaves other files to the generic time histories. */
+kd_status kd_plot_mech(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
+                       int analysis, int* handled, kd_error* err);
+
 /* Time histories of any CSV whose first column is t, grouped by name. */
 kd_status kd_plot_history(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
                           int analysis, kd_error* err);

@@ -424,7 +424,7 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
 
 static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                          int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
-    if (kd_run_mech_handles(d, ad)) return kd_run_mech_analysis(d, ad, outdir, ordinal, a, err);
+    if (kd_run_mech_handles(d, ad)) return kd_run_mech_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     switch (ad->type) {
     case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
     case KD_ANALYSIS_CAMPBELL: return run_campbell(d, ad, m, outdir, ordinal, a, err);
@@ -452,13 +452,18 @@ static kd_status write_animation(const kd_desc* d, const kd_model* m, const char
     for (int i = 0; i < rep->nanalyses && n < 64; i++) {
         const kd_analysis_report* a = &rep->analyses[i];
         if (a->type == KD_ANALYSIS_MODES && a->status == KD_OK && a->modes.count > 0)
-            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].at, NULL};
-        else if (a->type == KD_ANALYSIS_DYNAMICS && kd_anim_recorder_frames(rec[i]) > 0)
-            sets[n++] = (kd_anim_set){i, a->nfiles ? a->files[0] : "dynamics", NULL, 0.0, rec[i]};
+            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].at, NULL, NULL};
+        else if (kd_anim_recorder_frames(rec[i]) > 0)  /* dynamics, and mechanism analyses */
+            sets[n++] = (kd_anim_set){i, a->nfiles ? a->files[0] : "dynamics", NULL, 0.0, rec[i], analysis_name(a->type)};
     }
     char path[1200];
     snprintf(path, sizeof(path), "%s/animation.json", outdir);
-    kd_status st = kd_write_animation(path, m, d->title, sets, n, err);
+    kd_anim_shape* shapes = NULL;  /* rigid bodies and the ground of a mechanism */
+    if (kd_desc_is_mechanism(d) && !(shapes = calloc((size_t)d->nbodies, sizeof(*shapes))))
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (shapes) kd_anim_mech_shapes(d, shapes);
+    kd_status st = kd_write_animation_with(path, m, d->title, shapes, sets, n, err);
+    free(shapes);
     if (st == KD_OK) rep->animation = 1;
     return st;
 }
@@ -487,7 +492,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        if (!kd_run_mech_handles(d, ad) && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
+        if (opts && opts->animation && (kd_run_mech_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];
         }

@@ -10,6 +10,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/mbs.h"
 #include "kedyn/mech.h"
+#include "anim_mech.h"
 
 int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad) {
     return ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS ||
@@ -50,6 +51,7 @@ typedef struct kin_sink {
     FILE* fp;
     const kd_mech* m;
     int points;                   /* 1: named points too */
+    kd_anim_mech* anim;           /* animation instants */
 } kin_sink;
 
 static int kin_row(void* ctx, double t, const double* q, const double* qd, const double* qdd, const kd_mech_kin_info* info) {
@@ -67,6 +69,7 @@ static int kin_row(void* ctx, double t, const double* q, const double* qd, const
         fprintf(k->fp, ",%.12e,%.12e,%.12e,%.12e,%.12e,%.12e", r[0], r[1], v[0], v[1], a[0], a[1]);
     }
     fprintf(k->fp, ",%.6e\n", info->cond);
+    kd_anim_mech_offer(k->anim, t, q);
     return ferror(k->fp) != 0;
 }
 
@@ -98,14 +101,14 @@ static kd_status finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report
 }
 
 static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
-                                kd_analysis_report* a, kd_error* err) {
+                                kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     char path[1200];
     result_path(outdir, "kinematics", ordinal, a, path, sizeof(path));
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
     kin_header(f.fp, m, ad->points);
-    kin_sink k = {f.fp, m, ad->points};
+    kin_sink k = {f.fp, m, ad->points, anim};
     kd_mech_kin_stats ks;
     st = kd_mech_kinematics(m, ad->t_end, ad->steps, ad->cond_max, kin_row, &k, &ks, err);
     a->mech.steps = ks.steps, a->mech.t_reached = ks.t_reached;
@@ -123,6 +126,7 @@ typedef struct inv_sink {
     double* qdd_aug;
     double max_val, max_diff, max_qdd, max_qdd_diff;
     kd_error* err;
+    kd_anim_mech* anim;           /* animation instants */
 } inv_sink;
 
 static int inv_row(void* ctx, double t, const double* q, const double* qd, const double* qdd, const kd_mech_kin_info* info) {
@@ -158,6 +162,7 @@ static int inv_row(void* ctx, double t, const double* q, const double* qd, const
         fprintf(fp, ",%.10e,%.10e,%.10e", s->mult.F[3 * k], s->mult.F[3 * k + 1], s->mult.F[3 * k + 2]);
     for (int d = 0; d < m->ndriver; d++) fprintf(fp, ",%.10e,%.10e", s->mult.drive[d], s->proj.drive[d]);
     fprintf(fp, ",%.10e,%.10e,%.10e\n", kd_mech_kinetic(m, qd), kd_mech_potential(m, q), power);
+    kd_anim_mech_offer(s->anim, t, q);
     return ferror(fp) != 0;
 }
 
@@ -175,12 +180,13 @@ static void inv_header(FILE* fp, const kd_mech* m) {
 }
 
 static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
-                             kd_analysis_report* a, kd_error* err) {
+                             kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     char path[1200];
     result_path(outdir, "inverse_dynamics", ordinal, a, path, sizeof(path));
     inv_sink s;
     memset(&s, 0, sizeof(s));
     s.m = m;
+    s.anim = anim;
     s.w = kd_mech_work_new(m);
     s.qdd_aug = malloc(sizeof(double) * (size_t)(m->n + 1));
     kd_status st = (s.w && s.qdd_aug && !kd_mech_reactions_alloc(m, &s.mult) && !kd_mech_reactions_alloc(m, &s.proj))
@@ -231,6 +237,7 @@ typedef struct fwd_sink {
     int n;
     double T0;
     int rows;
+    kd_anim_mech* anim;           /* animation instants */
 } fwd_sink;
 
 static int fwd_row(void* ctx, const kd_mbs_sample* s) {
@@ -240,11 +247,12 @@ static int fwd_row(void* ctx, const kd_mbs_sample* s) {
     for (int i = 0; i < k->n; i++) fprintf(k->fp, ",%.12e", s->q[i]);
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.6e\n", s->drift_pos, s->drift_vel, s->kinetic, s->work,
             s->kinetic - k->T0 - s->work);
+    kd_anim_mech_offer(k->anim, s->t, s->q);
     return ferror(k->fp) != 0;
 }
 
 static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
-                                   kd_analysis_report* a, kd_error* err) {
+                                   kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     /* integrators: the default fixed-step choice means classical Runge-Kutta, cvode-* CVODE */
     if (ad->integrator != KD_INT_GENERALIZED_ALPHA && ad->integrator != KD_INT_CVODE_BDF &&
         ad->integrator != KD_INT_CVODE_ADAMS)
@@ -281,7 +289,7 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
             fprintf(f.fp, ",drift_position,drift_velocity,E_kinetic,W_applied,energy_balance\n");
             kd_cms cms;
             kd_mech_cms(m, &cms);
-            fwd_sink k = {f.fp, m->n, 0, 0};
+            fwd_sink k = {f.fp, m->n, 0, 0, anim};
             kd_mbs_stats ms;
             st = kd_mbs_forward(&cms, &o, q, q + m->n, fwd_row, &k, &ms, err);
             a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
@@ -307,9 +315,11 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
 /* ---- dispatch ----------------------------------------------------------- */
 
 kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                               kd_analysis_report* a, kd_error* err) {
+                               kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     kd_mech* m = NULL;
+    kd_anim_mech anim = {0};
     kd_status st = kd_mech_compile(d, &m, err);
+    if (!st) st = kd_anim_mech_init(&anim, rec, d, m, err);
     if (!st) st = mobility(m, &a->mech, err);
     if (!st && a->mech.nredundant > 0)
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s%s", a->mech.redundant,
@@ -319,12 +329,13 @@ kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
     if (!st) {
         a->t_end = ad->t_end;
         switch (ad->type) {
-        case KD_ANALYSIS_KINEMATICS: st = run_kinematics(ad, m, outdir, ordinal, a, err); break;
-        case KD_ANALYSIS_INVERSE_DYNAMICS: st = run_inverse(ad, m, outdir, ordinal, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_mech_dynamics(ad, m, outdir, ordinal, a, err); break;
+        case KD_ANALYSIS_KINEMATICS: st = run_kinematics(ad, m, outdir, ordinal, &anim, a, err); break;
+        case KD_ANALYSIS_INVERSE_DYNAMICS: st = run_inverse(ad, m, outdir, ordinal, &anim, a, err); break;
+        case KD_ANALYSIS_DYNAMICS: st = run_mech_dynamics(ad, m, outdir, ordinal, &anim, a, err); break;
         default: st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "not a mechanism analysis"); break;
         }
     }
+    kd_anim_mech_free(&anim);
     kd_mech_free(&m);
     return st;
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "kedyn/report.h"
 #include "kedyn/run.h"
 
 /* 1 when the analysis runs on the compiled mechanism: kinematics and
@@ -12,9 +13,10 @@
 int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad);
 
 /* Run one mechanism analysis; its CSV file is the ordinal-th of its kind in
- * outdir. Fills a (files, mech statistics, message). */
+ * outdir. Fills a (files, mech statistics, message). rec (may be NULL)
+ * records the bodies' poses for the animation (src/io/anim_mech.h). */
 kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                               kd_analysis_report* a, kd_error* err);
+                               kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err);
 
 /* The analysis-specific part of its summary.json entry (", key: value..."). */
 void kd_run_mech_summary(FILE* fp, const kd_analysis_report* a);

@@ -133,21 +133,33 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
     return KD_OK;
 }
 
-void kd_anim_record(kd_anim_recorder* r, double t, const double* q) {
+int kd_anim_recorder_due(const kd_anim_recorder* r, double t) {
     /* Half a percent of a frame interval absorbs round-off in output times. */
-    if (!r || r->nframes >= r->cap || t < r->next_t - 5e-3 * r->dt_frame) return;
+    return r && r->nframes < r->cap && t >= r->next_t - 5e-3 * r->dt_frame;
+}
+
+void kd_anim_record(kd_anim_recorder* r, double t, const double* q) { kd_anim_record_pose(r, t, NULL, q); }
+
+void kd_anim_record_pose(kd_anim_recorder* r, double t, const double* pose, const double* q) {
+    if (!kd_anim_recorder_due(r, t)) return;
     double* row = r->data + (size_t)r->nframes * (size_t)r->frame_size;
-    body_poses(r->m, t, row);
+    if (pose) memcpy(row, pose, sizeof(double) * POSE_N * (size_t)r->m->nbody);
+    else body_poses(r->m, t, row);
     double* disp = row + (size_t)POSE_N * r->m->nbody;
-    for (int p = 0; p < r->npoints; p++)
-        point_disp((const double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
-                   r->eqs + (size_t)p * KD_ELEM_DOF_MAX, q, disp + 3 * p);
+    if (q)
+        for (int p = 0; p < r->npoints; p++)
+            point_disp((const double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
+                       r->eqs + (size_t)p * KD_ELEM_DOF_MAX, q, disp + 3 * p);
+    else
+        memset(disp, 0, sizeof(double) * 3 * (size_t)r->npoints);
     r->t[r->nframes++] = t;
     /* The next instant on the grid after t (outputs may be coarser than it). */
     while (r->next_t <= t + 5e-3 * r->dt_frame) r->next_t += r->dt_frame;
 }
 
 int kd_anim_recorder_frames(const kd_anim_recorder* r) { return r ? r->nframes : 0; }
+
+const kd_model* kd_anim_recorder_model(const kd_anim_recorder* r) { return r ? r->m : NULL; }
 
 void kd_anim_recorder_free(kd_anim_recorder** r) {
     if (!r || !*r) return;
@@ -179,14 +191,54 @@ static void json_numbers(FILE* fp, const double* v, int n) {
     fputc(']', fp);
 }
 
-static void write_bodies(FILE* fp, const kd_model* m, anim_point* pts) {
+static const char* body_type_name(kd_body_type t) {
+    switch (t) {
+    case KD_BODY_BEAM: return "beam";
+    case KD_BODY_RIGID: return "rigid";
+    case KD_BODY_GROUND: break;
+    }
+    return "ground";
+}
+
+static void json_indices(FILE* fp, const int* v, int n) {
+    fputc('[', fp);
+    for (int i = 0; i < n; i++) fprintf(fp, i ? ",%d" : "%d", v[i]);
+    fputc(']', fp);
+}
+
+/* A body drawn by its shape (rigid bodies, the ground of a mechanism):
+ * outline points, paths through them, joint and support marks. */
+static void write_shape(FILE* fp, const kd_anim_shape* s) {
+    fprintf(fp, ", \"points\": [");
+    for (int p = 0; p < s->npoints; p++)
+        fprintf(fp, "%s[%.9g,%.9g,%.9g]", p ? "," : "", s->point[p][0], s->point[p][1], s->point[p][2]);
+    fprintf(fp, "], \"paths\": [");
+    for (int k = 0; k < s->npaths; k++) {
+        fprintf(fp, "%s", k ? "," : "");
+        json_indices(fp, s->path_index + s->path_start[k], s->path_start[k + 1] - s->path_start[k]);
+    }
+    fprintf(fp, "], \"closed\": %s, \"joints\": ", s->closed ? "true" : "false");
+    json_indices(fp, s->joint, s->njoints);
+    fprintf(fp, ", \"hatch\": ");
+    json_indices(fp, s->hatch, s->nhatch);
+    fprintf(fp, ", \"trace\": ");
+    json_indices(fp, s->trace, s->ntrace);
+}
+
+static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shapes, anim_point* pts) {
     fprintf(fp, "  \"bodies\": [\n");
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
-        const int np = body_points(m, b, pts);
         fprintf(fp, "    {\"name\": ");
         json_string(fp, body->name);
-        fprintf(fp, ", \"type\": \"%s\", \"points\": [", body->type == KD_BODY_BEAM ? "beam" : "ground");
+        fprintf(fp, ", \"type\": \"%s\"", body_type_name(body->type));
+        if (shapes && body->type != KD_BODY_BEAM) {
+            write_shape(fp, &shapes[b]);
+            fprintf(fp, "}%s\n", b + 1 < m->nbody ? "," : "");
+            continue;
+        }
+        const int np = body_points(m, b, pts);
+        fprintf(fp, ", \"points\": [");
         for (int p = 0; p < np; p++)
             fprintf(fp, "%s[%.9g,0,0]", p ? "," : "",
                     m->elem_s0[pts[p].elem] + pts[p].xi * m->prop[m->elem_prop[pts[p].elem]].L);
@@ -231,8 +283,10 @@ static void write_modes_set(FILE* fp, const kd_model* m, const kd_anim_set* s, a
 
 /* A dynamics set: times, then per instant the poses and displacements. */
 static void write_dynamics_set(FILE* fp, const kd_model* m, const kd_anim_recorder* r) {
-    fprintf(fp, "\"t\": ");
-    json_numbers(fp, r->t, r->nframes);
+    /* times with 9 digits: a pose compared with a law of time needs them */
+    fprintf(fp, "\"t\": [");
+    for (int f = 0; f < r->nframes; f++) fprintf(fp, f ? ",%.9g" : "%.9g", r->t[f]);
+    fputc(']', fp);
     fprintf(fp, ",\n     \"frames\": [\n");
     for (int f = 0; f < r->nframes; f++) {
         const double* row = r->data + (size_t)f * r->frame_size;
@@ -256,6 +310,11 @@ static void write_dynamics_set(FILE* fp, const kd_model* m, const kd_anim_record
 
 kd_status kd_write_animation(const char* path, const kd_model* m, const char* title, const kd_anim_set* sets,
                              int nsets, kd_error* err) {
+    return kd_write_animation_with(path, m, title, NULL, sets, nsets, err);
+}
+
+kd_status kd_write_animation_with(const char* path, const kd_model* m, const char* title,
+                                  const kd_anim_shape* shapes, const kd_anim_set* sets, int nsets, kd_error* err) {
     int maxpts = POSE_N * (m->nbody ? m->nbody : 1);
     for (int b = 0; b < m->nbody; b++) {
         const int np = body_points(m, b, NULL);
@@ -274,12 +333,12 @@ kd_status kd_write_animation(const char* path, const kd_model* m, const char* ti
         fprintf(fp, "{\n  \"kedyn_animation\": 1,\n  \"title\": ");
         json_string(fp, title);
         fprintf(fp, ",\n");
-        write_bodies(fp, m, pts);
+        write_bodies(fp, m, shapes, pts);
         fprintf(fp, "  \"sets\": [\n");
         for (int i = 0; i < nsets; i++) {
             const kd_anim_set* s = &sets[i];
             fprintf(fp, "    {\"analysis\": %d, \"type\": \"%s\", \"label\": ", s->analysis,
-                    s->modes ? "modes" : "dynamics");
+                    s->modes ? "modes" : (s->kind ? s->kind : "dynamics"));
             json_string(fp, s->label);
             fprintf(fp, ",\n     ");
             if (s->modes) write_modes_set(fp, m, s, pts, buf);

@@ -109,9 +109,12 @@
       box[0] = Math.min(box[0], g[ax[0]]); box[1] = Math.min(box[1], g[ax[1]]);
       box[2] = Math.max(box[2], g[ax[0]]); box[3] = Math.max(box[3], g[ax[1]]);
     });
-    var w = Math.max(box[2] - box[0], box[3] - box[1], 1e-9);
+    /* the extent along each axis (at least 5 % of the other: a straight
+     * beam still gets room), drawn at one scale */
+    var w = Math.max(box[2] - box[0], 1e-9), h = Math.max(box[3] - box[1], 1e-9);
+    w = Math.max(w, 0.05 * h); h = Math.max(h, 0.05 * w);
     var cx = 0.5 * (box[0] + box[2]), cy = 0.5 * (box[1] + box[3]);
-    cur.box = [cx - 0.55 * w, cy - 0.55 * w, cx + 0.55 * w, cy + 0.55 * w];
+    cur.box = [cx - 0.55 * w, cy - 0.55 * h, cx + 0.55 * w, cy + 0.55 * h];
   }
   function toCanvas(g) {
     var b = cur.box, W = canvas.width, H = canvas.height, m = 40;
@@ -123,6 +126,45 @@
     var pts = [], g = [0, 0, 0];
     for (var i = 0; i < A.bodies[b].points.length; i++) pts.push(toCanvas(point(it, f, b, i, s, g)));
     return pts;
+  }
+  /* The paths of a body (index lists into its points; default: all, in order). */
+  function paths(body, pts) {
+    if (!body.paths) return [pts];
+    return body.paths.map(function (p) { return p.map(function (i) { return pts[i]; }); });
+  }
+  /* A fixed ground: hatching on the lower side of a rail, a triangle with a
+   * hatched base under a pivot. */
+  function hatchAlong(p, q) {
+    var dx = q[0] - p[0], dy = q[1] - p[1], L = Math.sqrt(dx * dx + dy * dy);
+    if (!(L > 0)) return;
+    var ux = dx / L, uy = dy / L, nx = -uy, ny = ux;
+    if (ny < 0) { nx = -nx; ny = -ny; }
+    for (var s = 4; s < L; s += 9) {
+      var x = p[0] + ux * s, y = p[1] + uy * s;
+      stroke([[x, y], [x + 7 * nx - 6 * ux, y + 7 * ny - 6 * uy]]);
+    }
+  }
+  function pivot(p) {
+    ctx.beginPath();
+    ctx.moveTo(p[0], p[1]); ctx.lineTo(p[0] - 9, p[1] + 14); ctx.lineTo(p[0] + 9, p[1] + 14); ctx.closePath();
+    ctx.stroke();
+    stroke([[p[0] - 14, p[1] + 14], [p[0] + 14, p[1] + 14]]);
+    hatchAlong([p[0] - 14, p[1] + 14], [p[0] + 14, p[1] + 14]);
+  }
+  function drawGround(body, pts) {
+    ctx.setLineDash([]); ctx.strokeStyle = '#555555'; ctx.lineWidth = 1.5;
+    paths(body, pts).forEach(function (p) {
+      ctx.lineWidth = 2.5; stroke(p); ctx.lineWidth = 1;
+      for (var i = 1; i < p.length; i++) hatchAlong(p[i - 1], p[i]);
+    });
+    (body.hatch || []).forEach(function (i) { pivot(pts[i]); });
+  }
+  /* Joints: small circles, white inside. */
+  function drawJoints(body, pts, color) {
+    ctx.setLineDash([]); ctx.lineWidth = 2; ctx.strokeStyle = color; ctx.fillStyle = '#ffffff';
+    (body.joints || []).forEach(function (i) {
+      ctx.beginPath(); ctx.arc(pts[i][0], pts[i][1], 4.5, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+    });
   }
   function stroke(pts, closed) {
     ctx.beginPath();
@@ -144,22 +186,46 @@
       var body = A.bodies[b];
       if (!body.points.length) continue;
       var closed = !!body.closed, color = COLORS[b % COLORS.length];
-      /* the undeformed body in its current pose, dashed */
+      /* paths of traced points over the whole set, thin */
+      (body.trace || []).forEach(function (i) {
+        var tr = [], g = [0, 0, 0];
+        for (var k = 0; k < it.n; k++) tr.push(toCanvas(point(it, k, b, i, cur.scale, g)));
+        ctx.setLineDash([]); ctx.strokeStyle = color + '88'; ctx.lineWidth = 1.5;
+        stroke(tr, false);
+      });
+      if (body.type === 'ground') {
+        var gp = polyline(it, f, b, 0);
+        drawGround(body, gp);
+        drawJoints(body, gp, '#555555');
+        gp.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
+        continue;
+      }
+      /* the undeformed body in its current pose, dashed (bodies that deform) */
       ctx.strokeStyle = '#aaaaaa'; ctx.lineWidth = 1; ctx.setLineDash([5, 4]);
-      stroke(polyline(it, f, b, 0), closed);
+      if (disp(it, f, b).d) paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
       /* the deformed body */
       var pts = polyline(it, f, b, cur.scale);
-      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = 3;
-      if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
-      stroke(pts, closed);
-      if (closed) ctx.fill();
+      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = body.type === 'rigid' ? 5 : 3;
+      paths(body, pts).forEach(function (p) {
+        if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
+        stroke(p, closed);
+        if (closed) ctx.fill();
+      });
       ctx.fillStyle = color;
-      /* dots at the nodes (all points of a body without node marks) */
-      pts.forEach(function (p, i) {
+      /* dots at the nodes (all points of a body without node or joint marks) */
+      if (!body.joints) pts.forEach(function (p, i) {
         if (body.node && !body.node[i]) return;
         ctx.beginPath(); ctx.arc(p[0], p[1], 3, 0, 2 * Math.PI); ctx.fill();
       });
-      ctx.fillText(body.name, pts[pts.length - 1][0] + 6, pts[pts.length - 1][1] - 6);
+      drawJoints(body, pts, color);
+      ctx.fillStyle = color;
+      /* the name: at the end of a beam, at the middle of a rigid body's joints */
+      var lp = pts[pts.length - 1];
+      if (body.joints && body.joints.length) {
+        lp = [0, 0];
+        body.joints.forEach(function (i) { lp[0] += pts[i][0] / body.joints.length; lp[1] += pts[i][1] / body.joints.length; });
+      }
+      ctx.fillText(body.name, lp[0] + 6, lp[1] - 8);
       /* what reached the canvas (finite coordinates), for automated checks */
       pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
     }
