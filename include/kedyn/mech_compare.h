@@ -5,7 +5,7 @@
  *   - the largest difference of the trajectory (every coordinate at every output instant) from
  *     the first formalism's, relative to that trajectory's largest coordinate;
  *   - the wall time of one evaluation of the accelerations (building and solving the equations of
- *     motion at the initial state; the mean over repetitions) and of the whole integration;
+ *     motion at the initial state; the fastest of several batches' means) and of the integration;
  *   - the floating-point work of one evaluation and of the integration: counted kernel calls
  *     times their known costs (kd_mbs_stats.flops), and the evaluations, steps, factorisations.
  * The model is compared as given: mechanisms have no element count to vary.
