@@ -21,6 +21,7 @@ extern "C" {
 #endif
 
 typedef struct kd_mech_compare_row {
+    int bodies, n, nc, dof;       /* moving bodies, coordinates, constraint equations, DOF */
     kd_mech_formalism formalism;
     const char* formulation;      /* kedyn/mbs.h name (static) */
     const char* method;           /* rk4, cvode or ida */

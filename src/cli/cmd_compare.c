@@ -16,7 +16,7 @@ static const char* const integrator_names[] = {"newmark",     "hht",       "gene
                                                "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
 
 static const char* usage = "usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] "
-                           "[--formalisms NAME,NAME,...] [--t-end T] [--quiet]\n";
+                           "[--formalisms NAME,NAME,...] [--bodies N,N,...] [--t-end T] [--quiet]\n";
 
 /* A comma-separated list of positive integers; returns the count or -1. */
 static int parse_ints(const char* s, int* out, int max) {
@@ -115,6 +115,7 @@ int cmd_compare(int argc, char** argv) {
     int nforms = 4;
     double t_end = 0;
     const char* forms_arg = NULL;
+    const char* bodies_arg = NULL;
     int elements_given = 0;
     for (int i = 1; i < argc; i++) {
         const int has = i + 1 < argc;
@@ -129,6 +130,8 @@ int cmd_compare(int argc, char** argv) {
         } else if (strcmp(argv[i], "--formalisms") == 0 && has) {
             forms_arg = argv[i + 1];
             nforms = parse_formalisms(argv[++i], forms);   /* checked once the model's kind is known */
+        } else if (strcmp(argv[i], "--bodies") == 0 && has) {
+            bodies_arg = argv[++i];
         } else if (strcmp(argv[i], "--t-end") == 0 && has) {
             char* end;
             t_end = strtod(argv[++i], &end);
@@ -172,9 +175,14 @@ int cmd_compare(int argc, char** argv) {
         if (elements_given)
             fprintf(stderr, "kedyn: --elements applies to elastic bodies; a mechanism is compared as given\n");
         else
-            code = cmd_compare_mech(d, analysis, model, outdir, forms_arg, t_end, quiet);
+            code = cmd_compare_mech(d, analysis, model, outdir, forms_arg, bodies_arg, t_end, quiet);
         kd_desc_free(&d);
         return code;
+    }
+    if (bodies_arg) {
+        fprintf(stderr, "kedyn: --bodies applies to mechanisms (generated chains of rigid bodies)\n");
+        kd_desc_free(&d);
+        return EXIT_USAGE;
     }
     if (nforms < 1) {
         fprintf(stderr, "kedyn: --formalisms takes names among invariants, lagrange, kane, gibbs-appell, "

@@ -115,6 +115,7 @@ kd_status kd_mech_compare_run(const kd_desc* d, int analysis, const kd_mech_form
         const kd_mech_formalism f = forms[k];
         if (progress) progress(progress_ctx, k, nforms, f);
         row->formalism = f;
+        row->bodies = m->nbody, row->n = n, row->nc = m->nc, row->dof = mob.dof_undriven;
         row->max_rel_diff = NAN, row->build_s = NAN, row->flops_eval = NAN;
         kd_mbs_opts o = base;
         kd_mech_formalism_opts(f, m, &o);
