@@ -162,6 +162,12 @@ static void same_accelerations(const char* yaml, unsigned seed) {
     for (int f = 0; f < KD_MECH_FORMALISM_COUNT; f++)
         if (kd_mech_route_new((kd_mech_formalism)f, m, k.t[0], k.q[0], &route[f], &err))
             fail_msg("%s: %s", kd_mech_formalism_name((kd_mech_formalism)f), err.msg);
+    /* Gauss's principle in closed form (gibbs-appell with formulation udwadia-kalaba) */
+    kd_mbs_opts ouk;
+    kd_mbs_opts_default(&ouk);
+    ouk.formulation = KD_MBS_UDWADIA_KALABA;
+    kd_mbs_evaluator* uk = NULL;
+    if (kd_mbs_evaluator_new(&cms, &ouk, k.t[0], k.q[0], NULL, &uk, &err)) fail_msg("udwadia-kalaba: %s", err.msg);
     kd_mech_work* w = kd_mech_work_new(m);
     kd_mech_reactions mult, proj;
     assert_int_equal(kd_mech_reactions_alloc(m, &mult), KD_OK);
@@ -180,6 +186,13 @@ static void same_accelerations(const char* yaml, unsigned seed) {
                          k.t[s], dq, dl);
             worst_qdd = fmax(worst_qdd, dq), worst_lambda = fmax(worst_lambda, dl);
         }
+        {
+            double qdd_uk[32], lam_uk[32];
+            if (kd_mbs_evaluate(uk, k.t[s], k.q[s], k.qd[s], qdd_uk, lam_uk, &err)) fail_msg("udwadia-kalaba: %s", err.msg);
+            const double dq = rel_diff(qdd_uk, qdd[KD_MECH_GIBBS_APPELL], n), dl = rel_diff(lam_uk, lam[KD_MECH_GIBBS_APPELL], nc);
+            if (dq > 1e-10 || dl > 1e-10) fail_msg("Gauss closed form against Appell at t = %g: %.3g, %.3g", k.t[s], dq, dl);
+            worst_qdd = fmax(worst_qdd, dq), worst_lambda = fmax(worst_lambda, dl);
+        }
         /* joint reactions: multipliers route against projection route, at Kane's q'' */
         if (kd_mech_inverse_multipliers(m, w, k.t[s], k.q[s], k.qd[s], NULL, &mult, &err) ||
             kd_mech_inverse_projection(m, w, k.t[s], k.q[s], k.qd[s], qdd[KD_MECH_KANE], &proj, &err))
@@ -194,6 +207,7 @@ static void same_accelerations(const char* yaml, unsigned seed) {
                   worst_qdd, worst_lambda, worst_reaction);
     kd_mech_reactions_free(&mult);
     kd_mech_reactions_free(&proj);
+    kd_mbs_evaluator_free(&uk);
     kd_mech_work_free(&w);
     for (int f = 0; f < KD_MECH_FORMALISM_COUNT; f++) kd_mech_route_free(&route[f]);
     kd_mech_free(&m);
@@ -245,24 +259,28 @@ static void same_trajectories(const char* yaml, const char* name) {
     assemble(m, q0);
     kd_cms cms;
     kd_mech_cms(m, &cms);
-    traj* run = calloc(KD_MECH_FORMALISM_COUNT, sizeof(traj));
-    for (int f = 0; f < KD_MECH_FORMALISM_COUNT; f++) {
+    /* the five formalisms, then gibbs-appell by Gauss's closed form (udwadia-kalaba) */
+    traj* run = calloc(KD_MECH_FORMALISM_COUNT + 1, sizeof(traj));
+    for (int k = 0; k <= KD_MECH_FORMALISM_COUNT; k++) {
+        const int f = k < KD_MECH_FORMALISM_COUNT ? k : KD_MECH_GIBBS_APPELL;
         kd_mbs_opts o;
         kd_mbs_opts_default(&o);
+        if (k == KD_MECH_FORMALISM_COUNT) o.formulation = KD_MBS_UDWADIA_KALABA;
         o.t_end = 1.0, o.dt = 1e-3, o.output_every = 20;
         o.rtol = 1e-10, o.atol = 1e-12;   /* the DAE route (lagrange): adaptive, clamped by IDA */
         kd_mech_formalism_opts((kd_mech_formalism)f, m, &o);
-        run[f].n = m->n, run[f].m = m;
+        run[k].n = m->n, run[k].m = m;
         kd_error err;
         kd_mbs_stats st;
-        if (kd_mbs_forward(&cms, &o, q0, qd0, keep_traj, &run[f], &st, &err))
+        if (kd_mbs_forward(&cms, &o, q0, qd0, keep_traj, &run[k], &st, &err))
             fail_msg("%s, %s: %s", name, kd_mech_formalism_name((kd_mech_formalism)f), err.msg);
-        assert_int_equal(run[f].rows, NOUT);
-        const double e = run[f].max_energy_error / run[f].energy_scale;
+        assert_int_equal(run[k].rows, NOUT);
+        const double e = run[k].max_energy_error / run[k].energy_scale;
         double d = 0;
-        for (int r = 0; r < NOUT; r++) d = fmax(d, rel_diff(run[f].q[r], run[KD_MECH_NEWTON_EULER].q[r], m->n));
-        print_message("  %s, %-12s: trajectory within %.2g of newton-euler, energy error %.2g of max T, %ld evaluations\n",
-                      name, kd_mech_formalism_name((kd_mech_formalism)f), d, e, st.evaluations);
+        for (int r = 0; r < NOUT; r++) d = fmax(d, rel_diff(run[k].q[r], run[KD_MECH_NEWTON_EULER].q[r], m->n));
+        print_message("  %s, %-12s%s: trajectory within %.2g of newton-euler, energy error %.2g of max T, %ld evaluations\n",
+                      name, kd_mech_formalism_name((kd_mech_formalism)f), k == KD_MECH_FORMALISM_COUNT ? " (gauss)" : "", d, e, st.evaluations);
+        assert_int_equal(o.formulation, k == KD_MECH_FORMALISM_COUNT ? KD_MBS_UDWADIA_KALABA : kd_mech_formalism_formulation((kd_mech_formalism)f, -1));
         /* rk4 with dt = 1e-3 and IDA at its tolerance: both far below 1e-5 on these motions */
         assert_true(d < 1e-5);
         assert_true(e < 1e-5);
@@ -294,7 +312,9 @@ static void test_names(void** state) {
     assert_int_equal(kd_mech_formalism_formulation(KD_MECH_NEWTON_EULER, KD_MBS_IDA), KD_MBS_IDA);
     assert_int_equal(kd_mech_formalism_formulation(KD_MECH_KANE, KD_MBS_MAGGI), KD_MBS_MAGGI);
     assert_int_equal(kd_mech_formalism_formulation(KD_MECH_KANE, KD_MBS_UDWADIA_KALABA), -1);
-    assert_int_equal(kd_mech_formalism_formulation(KD_MECH_GIBBS_APPELL, -1), KD_MBS_UDWADIA_KALABA);
+    assert_int_equal(kd_mech_formalism_formulation(KD_MECH_GIBBS_APPELL, -1), KD_MBS_MAGGI);
+    assert_int_equal(kd_mech_formalism_formulation(KD_MECH_GIBBS_APPELL, KD_MBS_UDWADIA_KALABA), KD_MBS_UDWADIA_KALABA);
+    assert_int_equal(kd_mech_formalism_formulation(KD_MECH_GIBBS_APPELL, KD_MBS_AUGMENTED), -1);
     assert_int_equal(kd_mech_formalism_formulation(KD_MECH_LAGRANGE, -1), KD_MBS_IDA);
 }
 

@@ -17,10 +17,13 @@
  *                 F_r = sum_b (F_b . dv_G/du_r + M_b dw/du_r),
  *                 F*_r = -sum_b (m_b a_G . dv_G/du_r + J_b alpha dw/du_r), F_r + F*_r = 0
  *                 (formulation maggi with its own reduced equations, mech_kane.c);
- *   gibbs-appell  Gauss's principle: q'' minimises the acceleration energy
- *                 S = 1/2 sum_b (m_b |a_G|^2 + J_b alpha^2) - Q . q'' subject to Phi_q q'' = gamma,
- *                 in closed form (Udwadia-Kalaba) q'' = a + M^-1 Phi_q^T S^+ (gamma - Phi_q a),
- *                 a = M^-1 Q (formulation udwadia-kalaba);
+ *   gibbs-appell  Appell's equations dS/dw''_r = dP/dw''_r from the acceleration energy
+ *                 S = 1/2 sum_b (m_b |a_G|^2 + J_b alpha^2) and the acceleration work
+ *                 P = sum_b (F_b . a_G + M_b alpha) of the independent accelerations, by
+ *                 hyper-dual differentiation (formulation maggi, mech_gibbs_appell.c); or, with
+ *                 formulation udwadia-kalaba, Gauss's principle in body coordinates in closed
+ *                 form q'' = a + M^-1 Phi_q^T S^+ (gamma - Phi_q a), a = M^-1 Q (takes redundant
+ *                 constraints);
  *   lagrange      Lagrange's equations of the first kind, d/dt dT/dq' - dT/dq = Q - Phi_q^T lambda
  *                 with Phi = 0: in centre-of-mass coordinates T = 1/2 q'^T M q' with M constant,
  *                 so they are the Newton-Euler equations term by term; the route keeps the
@@ -56,7 +59,7 @@ int kd_mech_formalism_parse(const char* s);
 
 /* The forward-dynamics formulation (kedyn/mbs.h) of formalism f. `given` is the formulation
  * the model names (-1: none): newton-euler takes augmented (default) or ida; maggi and kane take
- * maggi, gibbs-appell udwadia-kalaba, lagrange ida. Returns the formulation, or -1 when `given`
+ * maggi, gibbs-appell maggi (default, Appell's equations) or udwadia-kalaba, lagrange ida. Returns the formulation, or -1 when `given`
  * contradicts the formalism. */
 int kd_mech_formalism_formulation(kd_mech_formalism f, int given);
 
@@ -69,6 +72,10 @@ void kd_mech_formalism_opts(kd_mech_formalism f, const kd_mech* m, kd_mbs_opts* 
  * contract; ctx is the kd_mech). */
 int kd_mech_kane_reduced(void* ctx, double t, const double* q, const double* qd, int f, const double* A,
                          const double* b, const double* Q, double* Mh, double* rh, double* flops);
+
+/* Appell's equations by differentiation of the acceleration energy (same contract). */
+int kd_mech_gibbs_appell_reduced(void* ctx, double t, const double* q, const double* qd, int f, const double* A,
+                                 const double* b, const double* Q, double* Mh, double* rh, double* flops);
 
 /* One route at single states: q'' and lambda at consistent (t, q, q'), and the work it took. */
 typedef struct kd_mech_route kd_mech_route;

@@ -30,7 +30,10 @@ int kd_mech_formalism_formulation(kd_mech_formalism f, int given) {
         break;
     case KD_MECH_MAGGI:
     case KD_MECH_KANE: own = KD_MBS_MAGGI; break;
-    case KD_MECH_GIBBS_APPELL: own = KD_MBS_UDWADIA_KALABA; break;
+    case KD_MECH_GIBBS_APPELL:
+        if (given == KD_MBS_UDWADIA_KALABA) return KD_MBS_UDWADIA_KALABA;   /* Gauss in closed form */
+        own = KD_MBS_MAGGI;
+        break;
     case KD_MECH_LAGRANGE: own = KD_MBS_IDA; break;
     default: return -1;
     }
@@ -38,10 +41,13 @@ int kd_mech_formalism_formulation(kd_mech_formalism f, int given) {
 }
 
 void kd_mech_formalism_opts(kd_mech_formalism f, const kd_mech* m, kd_mbs_opts* o) {
-    const int given = (f == KD_MECH_NEWTON_EULER && o->formulation == KD_MBS_IDA) ? KD_MBS_IDA : -1;
+    /* the alternative formulations a formalism allows are kept; any other is replaced */
+    const int given = kd_mech_formalism_formulation(f, o->formulation) >= 0 ? (int)o->formulation : -1;
     o->formulation = (kd_mbs_formulation)kd_mech_formalism_formulation(f, given);
     o->reduced = NULL, o->reduced_ctx = NULL;
     if (f == KD_MECH_KANE) o->reduced = kd_mech_kane_reduced, o->reduced_ctx = (void*)m;
+    if (f == KD_MECH_GIBBS_APPELL && o->formulation == KD_MBS_MAGGI)
+        o->reduced = kd_mech_gibbs_appell_reduced, o->reduced_ctx = (void*)m;
 }
 
 struct kd_mech_route {
