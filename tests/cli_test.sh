@@ -91,6 +91,37 @@ check "compare kane differentiations" grep -q '^5,5,kane,generalized-alpha,ok,[^
 # every route agrees with the invariants route
 check "compare agreement" awk -F, 'NR > 1 && !($6 < 1e-9) { bad = 1 } END { exit bad }' "$tmp/cmp/compare.csv"
 check "compare table" grep -q "gibbs-appell" "$tmp/cmp.txt"
+
+# formalisms of mechanisms: the formalism key, --formalism on run, kedyn compare on a mechanism
+"$kedyn" run "$examples/four_bar_free.yaml" -o "$tmp/ffree" >/dev/null; code=$?
+check "mechanism formalisms run" test $code -eq 0
+check "mechanism summary names the formalism" grep -q '"formalism": "kane"' "$tmp/ffree/summary.json"
+check "kane integrates by maggi" grep -q '"formulation": "maggi"' "$tmp/ffree/summary.json"
+"$kedyn" run "$examples/four_bar_free.yaml" -o "$tmp/ffl" --formalism lagrange >/dev/null; code=$?
+check "--formalism lagrange on a mechanism" test $code -eq 0
+check "--formalism lagrange recorded" test "$(grep -c '"formalism": "lagrange"' "$tmp/ffl/summary.json")" -eq 3
+"$kedyn" run "$examples/four_bar_free.yaml" -o "$tmp/ffh" --formalism hamilton >/dev/null 2>"$tmp/ffh.err"; code=$?
+check "--formalism hamilton on a mechanism exits 2" test $code -eq 2
+"$kedyn" run "$examples/rotating_bar.yaml" -o "$tmp/rbne" --formalism newton-euler >/dev/null 2>&1; code=$?
+check "--formalism newton-euler on elastic bodies exits 2" test $code -eq 2
+err=$("$kedyn" check "$models/bad_mech_formalism.yaml" 2>&1); code=$?
+check "formalism and formulation contradict: exit 1" test $code -eq 1
+check "formalism and formulation contradict: located" grep -q "bad_mech_formalism.yaml:10:[0-9]*: error: formalism 'kane' integrates with formulation 'maggi'" <<<"$err"
+"$kedyn" compare "$examples/four_bar_free.yaml" -o "$tmp/mcmp" --t-end 0.3 >"$tmp/mcmp.txt" 2>&1; code=$?
+check "mechanism compare exits 0" test $code -eq 0
+check "mechanism compare.csv header" bash -c "head -1 '$tmp/mcmp/compare.csv' | grep -q '^bodies,coordinates,constraints,dof,formalism,formulation,method,status,max_rel_diff,max_drift,build_s,integrate_s,steps,evaluations,factorizations,flops_per_evaluation,flops_integration$'"
+check "mechanism compare rows" test "$(wc -l <"$tmp/mcmp/compare.csv")" -eq 6
+check "mechanism compare agreement" awk -F, 'NR > 1 && !($9 < 1e-5 && $8 == "ok") { bad = 1 } END { exit bad }' "$tmp/mcmp/compare.csv"
+check "mechanism compare summary" grep -q '"system": "mechanism"' "$tmp/mcmp/summary.json"
+check "mechanism compare table" grep -q "^  kane  *maggi  *rk4" "$tmp/mcmp.txt"
+"$kedyn" compare "$examples/four_bar_free.yaml" -o "$tmp/mcmp2" --elements 5 >/dev/null 2>&1; code=$?
+check "mechanism compare refuses --elements" test $code -eq 2
+"$kedyn" compare "$examples/pendulum_swing.yaml" -o "$tmp/mchain" --bodies 2,5 --t-end 0.1 >/dev/null 2>&1; code=$?
+check "compare --bodies on generated chains exits 0" test $code -eq 0
+check "compare --bodies rows" test "$(grep -c '^5,15,10,5,' "$tmp/mchain/compare.csv")" -eq 5
+check "compare --bodies agreement" awk -F, 'NR > 1 && !($9 < 1e-5 && $8 == "ok") { bad = 1 } END { exit bad }' "$tmp/mchain/compare.csv"
+"$kedyn" compare "$examples/rotating_bar.yaml" -o "$tmp/rbb" --bodies 3 >/dev/null 2>&1; code=$?
+check "compare --bodies on elastic bodies exits 2" test $code -eq 2
 # a planar frame motion (translation, rotation, their rates all varying): routes agree
 "$kedyn" compare "$examples/connecting_rod.yaml" -o "$tmp/cmp_rod" --elements 3 --t-end 0.004 --quiet >/dev/null 2>&1; code=$?
 check "compare connecting rod exits 0" test $code -eq 0

@@ -274,6 +274,9 @@ typedef struct kd_analysis_desc {
                                      terms; hamilton goes with the canonical integrators */
     int formulation;              /* mechanisms: kd_mbs_formulation (kedyn/mbs.h), 0 = augmented */
     int stabilization;            /* mechanisms: kd_mbs_stabilization, 0 = baumgarte */
+    int mech_formalism;           /* mechanisms: kd_mech_formalism + 1 (kedyn/mech_formalism.h);
+                                     0 = not named (the formulation decides), -1 = named a route
+                                     of elastic elements only (invariants, hamilton) */
     /* kinematics, inverse_dynamics (t_end above) */
     int steps;                    /* time steps (>= 1) */
     int points;                   /* kinematics: 1 = also every named point of the rigid bodies */

@@ -33,10 +33,9 @@
  * generalized forces for unit states; kd_formalism_ops counts the work.
  *
  * Formalisms for assembled systems with joints (Newton-Euler with Lagrange
- * multipliers, the Maggi/Kane projection onto independent speeds) act on the
- * constrained-system interface (kedyn/cms.h), not on single elements; they
- * join this enum as routes of kd_formalism_system when mechanism solvers
- * exist.
+ * multipliers, Maggi, Kane, Gibbs-Appell, Lagrange of the first kind) act on
+ * the constrained-system interface (kedyn/cms.h), not on single elements:
+ * kedyn/mech_formalism.h.
  */
 #ifndef KEDYN_FORMALISM_H
 #define KEDYN_FORMALISM_H

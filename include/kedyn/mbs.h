@@ -75,6 +75,16 @@ typedef struct kd_mbs_opts {
     double alpha, beta;           /* Baumgarte parameters (1/s) */
     double proj_tol;              /* projection / position Newton tolerance on |Phi|_inf */
     int output_every;             /* output at t0 + k dt output_every (and at t_end); >= 1 */
+    /* maggi only: NULL (the reduced equations A^T M A w'' = A^T (Q - M b) as matrix products), or
+     * a route that forms them its own way from the same kinematic data: A (n x f, column-major:
+     * the velocities of every coordinate for unit independent speeds, i.e. the partial
+     * velocities), b (n: the accelerations for zero independent accelerations), Q (n), the state
+     * (q, q'). It fills Mh (f x f, column-major, at least the lower triangle) and rh (f) of
+     * Mh w'' = rh, adds its floating-point work to *flops and returns 0 (nonzero aborts).
+     * Kane's equations use this (kedyn/mech_formalism.h). */
+    int (*reduced)(void* ctx, double t, const double* q, const double* qd, int f, const double* A, const double* b,
+                   const double* Q, double* Mh, double* rh, double* flops);
+    void* reduced_ctx;
 } kd_mbs_opts;
 
 /* Defaults: augmented, Baumgarte alpha = beta = 10 /s, rk4, t0 = 0, t_end = 1, dt = 1e-3,
@@ -115,6 +125,11 @@ typedef struct kd_mbs_stats {
     double max_drift_pos;         /* largest |Phi|_inf over the output instants */
     double max_drift_vel;         /* largest |Phi_q q' + Phi_t|_inf over the output instants */
     double t_reached;             /* last time with a valid state */
+    double flops;                 /* floating-point operations of the formulation's linear algebra:
+                                     counted kernel calls times their known costs (sparse
+                                     factorisations: CHOLMOD's and KLU's own flop counts); the
+                                     constraint and force callbacks, the same for every
+                                     formulation, are not included */
 } kd_mbs_stats;
 
 /* Integrate from (q0, qd0) at opts->t0 to opts->t_end. The initial state must satisfy the
@@ -124,6 +139,19 @@ typedef struct kd_mbs_stats {
  * output callback has received every state before it. stats and err may be NULL. */
 kd_status kd_mbs_forward(const kd_cms* sys, const kd_mbs_opts* opts, const double* q0, const double* qd0,
                          kd_mbs_output_fn output, void* ctx, kd_mbs_stats* stats, kd_error* err);
+
+/* One evaluation of the accelerations without integrating: q'' and lambda at a consistent state
+ * (t, q, q') by the formulation of opts (augmented, udwadia-kalaba, maggi with or without
+ * opts->reduced; ida evaluates as augmented: at a consistent state its DAE has the same
+ * solution). No stabilisation terms. The evaluator is set up once at (t0, q0) (the Schur pattern,
+ * maggi's partition) and then evaluates without allocation; stats (may be NULL) accumulate the
+ * evaluations and flops of every call, so that the cost of one evaluation can be measured. */
+typedef struct kd_mbs_evaluator kd_mbs_evaluator;
+kd_status kd_mbs_evaluator_new(const kd_cms* sys, const kd_mbs_opts* opts, double t0, const double* q0,
+                               kd_mbs_stats* stats, kd_mbs_evaluator** out, kd_error* err);
+kd_status kd_mbs_evaluate(kd_mbs_evaluator* e, double t, const double* q, const double* qd, double* qdd,
+                          double* lambda, kd_error* err);
+void kd_mbs_evaluator_free(kd_mbs_evaluator** e);
 
 #ifdef __cplusplus
 }

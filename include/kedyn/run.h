@@ -31,6 +31,7 @@ typedef struct kd_mech_run_stats {
                                                and projection results, relative to the largest value */
     double qdd_diff;                        /* inverse: largest |q''| difference, augmented system
                                                versus kinematics, relative */
+    const char* formalism;                  /* dynamics: the formalism (kedyn/mech_formalism.h) */
     const char* formulation;                /* dynamics: formulation, stabilization and integration */
     const char* stabilization;              /*   method names (static strings, kedyn/mbs.h) */
     const char* method;

@@ -13,6 +13,10 @@ int cmd_check(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
+/* `kedyn compare` on a mechanism model (cmd_compare_mech.c): forms_arg NULL = every formalism;
+ * bodies_arg NULL = the model as given, else generated chains of these lengths. */
+int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const char* outdir, const char* forms_arg,
+                     const char* bodies_arg, double t_end, int quiet);
 
 /* Print "FILE:LINE:COL: error: MSG" to stderr and return the exit code of
  * the error's status. */

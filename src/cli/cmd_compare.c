@@ -16,7 +16,7 @@ static const char* const integrator_names[] = {"newmark",     "hht",       "gene
                                                "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
 
 static const char* usage = "usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] "
-                           "[--formalisms NAME,NAME,...] [--t-end T] [--quiet]\n";
+                           "[--formalisms NAME,NAME,...] [--bodies N,N,...] [--t-end T] [--quiet]\n";
 
 /* A comma-separated list of positive integers; returns the count or -1. */
 static int parse_ints(const char* s, int* out, int max) {
@@ -114,21 +114,24 @@ int cmd_compare(int argc, char** argv) {
                                               KD_FORMALISM_HAMILTON};
     int nforms = 4;
     double t_end = 0;
+    const char* forms_arg = NULL;
+    const char* bodies_arg = NULL;
+    int elements_given = 0;
     for (int i = 1; i < argc; i++) {
         const int has = i + 1 < argc;
         if (strcmp(argv[i], "-o") == 0 && has) {
             outdir = argv[++i];
         } else if (strcmp(argv[i], "--elements") == 0 && has) {
+            elements_given = 1;
             if ((nel = parse_ints(argv[++i], elements, 64)) < 1) {
                 fprintf(stderr, "kedyn: --elements takes positive integers separated by commas (e.g. 5,10,20)\n");
                 return EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "--formalisms") == 0 && has) {
-            if ((nforms = parse_formalisms(argv[++i], forms)) < 1) {
-                fprintf(stderr, "kedyn: --formalisms takes names among invariants, lagrange, kane, gibbs-appell, "
-                                "hamilton, separated by commas\n");
-                return EXIT_USAGE;
-            }
+            forms_arg = argv[i + 1];
+            nforms = parse_formalisms(argv[++i], forms);   /* checked once the model's kind is known */
+        } else if (strcmp(argv[i], "--bodies") == 0 && has) {
+            bodies_arg = argv[++i];
         } else if (strcmp(argv[i], "--t-end") == 0 && has) {
             char* end;
             t_end = strtod(argv[++i], &end);
@@ -165,6 +168,27 @@ int cmd_compare(int argc, char** argv) {
     if (!outdir) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));
         outdir = defdir;
+    }
+    /* a mechanism: the formalisms of systems with joints, on the model as given */
+    if (kd_desc_is_mechanism(d)) {
+        int code = EXIT_USAGE;
+        if (elements_given)
+            fprintf(stderr, "kedyn: --elements applies to elastic bodies; a mechanism is compared as given\n");
+        else
+            code = cmd_compare_mech(d, analysis, model, outdir, forms_arg, bodies_arg, t_end, quiet);
+        kd_desc_free(&d);
+        return code;
+    }
+    if (bodies_arg) {
+        fprintf(stderr, "kedyn: --bodies applies to mechanisms (generated chains of rigid bodies)\n");
+        kd_desc_free(&d);
+        return EXIT_USAGE;
+    }
+    if (nforms < 1) {
+        fprintf(stderr, "kedyn: --formalisms takes names among invariants, lagrange, kane, gibbs-appell, "
+                        "hamilton, separated by commas\n");
+        kd_desc_free(&d);
+        return EXIT_USAGE;
     }
     kd_compare c;
     kd_status st = kd_make_dirs(outdir, &err);

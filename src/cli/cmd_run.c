@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "kedyn/load_yaml.h"
+#include "kedyn/mech_formalism.h"
 #include "kedyn/run.h"
 
 int cli_exit_code(kd_status st) {
@@ -138,7 +139,7 @@ int cmd_run(int argc, char** argv) {
     const char* model = NULL;
     const char* outdir = NULL;
     cli_run_opts o = {0, 0};
-    int formalism = -1;
+    const char* formalism_name = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
@@ -148,13 +149,14 @@ int cmd_run(int argc, char** argv) {
             o.report = 1;
         } else if (strcmp(argv[i], "--formalism") == 0) {
             kd_formalism f;
-            if (i + 1 >= argc || kd_formalism_parse(argv[i + 1], &f) != 0) {
+            if (i + 1 >= argc ||
+                (kd_formalism_parse(argv[i + 1], &f) != 0 && kd_mech_formalism_parse(argv[i + 1]) < 0)) {
                 fprintf(stderr, "kedyn: --formalism must be one of: invariants, lagrange, kane, gibbs-appell, "
-                                "hamilton\n");
+                                "hamilton (elastic bodies); newton-euler, maggi, kane, gibbs-appell, lagrange "
+                                "(mechanisms)\n");
                 return EXIT_USAGE;
             }
-            formalism = (int)f;
-            i++;
+            formalism_name = argv[++i];
         } else if (argv[i][0] == '-' || model) {
             fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n",
                     argv[i]);
@@ -171,8 +173,25 @@ int cmd_run(int argc, char** argv) {
     kd_error_clear(&err);
     kd_desc* d = NULL;
     if (kd_load_yaml_file(model, &d, &err)) return cli_report_error(&err);
-    /* --formalism: every dynamics analysis takes that route (kedyn/formalism.h) */
-    for (int k = 0; formalism >= 0 && k < d->nanalyses; k++) kd_analysis_use_formalism(&d->analyses[k], (kd_formalism)formalism);
+    /* --formalism: every dynamics analysis takes that route (kedyn/formalism.h for elastic
+     * bodies, kedyn/mech_formalism.h for mechanisms) */
+    if (formalism_name) {
+        kd_formalism f;
+        const int mf = kd_mech_formalism_parse(formalism_name);
+        const int mech = kd_desc_is_mechanism(d);
+        if (mech ? mf < 0 : kd_formalism_parse(formalism_name, &f) != 0) {
+            fprintf(stderr, "kedyn: --formalism %s: %s\n", formalism_name,
+                    mech ? "a mechanism takes newton-euler, maggi, kane, gibbs-appell or lagrange"
+                         : "newton-euler and maggi are formalisms of mechanisms (rigid bodies and joints)");
+            kd_desc_free(&d);
+            return EXIT_USAGE;
+        }
+        for (int k = 0; k < d->nanalyses; k++) {
+            if (d->analyses[k].type != KD_ANALYSIS_DYNAMICS) continue;
+            if (mech) d->analyses[k].mech_formalism = mf + 1;
+            else kd_analysis_use_formalism(&d->analyses[k], f);
+        }
+    }
     char defdir[1024];
     if (!outdir) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));

@@ -36,16 +36,20 @@ static int help_command(const char* cmd) {
                "one self-contained page with the summary, the figures and an animation of the system.\n"
                "On a terminal, long runs show a progress bar with the time left (not with --quiet).\n"
                "--formalism NAME builds the equations of every dynamics analysis by that route:\n"
-               "invariants (default), lagrange, kane, gibbs-appell, hamilton (docs/formalisms.md).\n");
+               "invariants (default), lagrange, kane, gibbs-appell, hamilton (docs/formalisms.md);\n"
+               "on a mechanism: newton-euler, maggi, kane, gibbs-appell, lagrange.\n");
     else if (strcmp(cmd, "compare") == 0)
         printf("usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] [--formalisms NAME,...]\n"
-               "                    [--t-end T] [--quiet]\n\n"
+               "                    [--bodies N,N,...] [--t-end T] [--quiet]\n\n"
                "Run the model's (first) dynamics analysis with each formalism (default: lagrange, kane,\n"
                "gibbs-appell, hamilton, against the invariants route) for each element count (default\n"
                "5,10,15,20,25,30,40, applied to every beam body; supports and nodal loads move to the\n"
                "nearest node). Prints the table of agreement (max_rel_diff of the trajectory), time to\n"
                "build the equations once, time to integrate and operation counts; writes\n"
-               "OUTDIR/compare.csv and OUTDIR/summary.json. --t-end shortens the simulated time.\n");
+               "OUTDIR/compare.csv and OUTDIR/summary.json. --t-end shortens the simulated time.\n"
+               "On a mechanism: every formalism of systems with joints (newton-euler, maggi, kane,\n"
+               "gibbs-appell, lagrange) on the model as given, or with --bodies on generated pendulum\n"
+               "chains of N bars; time and counted flops of one evaluation and of the integration.\n");
     else if (strcmp(cmd, "check") == 0)
         printf("usage: kedyn check MODEL.yaml\n\n"
                "Validate the model and print its bodies, elements, nodes and degrees of freedom, with\n"

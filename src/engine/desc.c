@@ -8,6 +8,7 @@
 
 #include "kedyn/element.h"
 #include "kedyn/formalism.h"
+#include "kedyn/mech_formalism.h"
 #include "kedyn/integrate.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
@@ -437,6 +438,15 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (canonical != (a->formalism == KD_FORMALISM_HAMILTON))
             return FAIL(a->loc, "dynamics: the hamilton formalism and the integrators hamilton-cvode and "
                                 "implicit-midpoint go together (Hamilton's canonical equations in (q, p))");
+        /* formalisms: kedyn/formalism.h for elastic elements, kedyn/mech_formalism.h for mechanisms */
+        if (kd_desc_is_mechanism(d) && a->mech_formalism < 0)
+            return FAIL(a->loc, "dynamics of a mechanism: formalism '%s' is a route for elastic elements; mechanisms "
+                                "take newton-euler, maggi, kane, gibbs-appell or lagrange",
+                        kd_formalism_name((kd_formalism)a->formalism));
+        if (!kd_desc_is_mechanism(d) && (a->mech_formalism == KD_MECH_NEWTON_EULER + 1 || a->mech_formalism == KD_MECH_MAGGI + 1))
+            return FAIL(a->loc, "dynamics: formalisms newton-euler and maggi are for systems with joints "
+                                "(rigid bodies and joints); elastic bodies take invariants, lagrange, kane, "
+                                "gibbs-appell or hamilton");
         if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "dynamics: t_end must be positive (got %g)", a->t_end);
         if (fixed && !positive(a->dt)) return FAIL(a->loc, "dynamics: dt must be positive (got %g)", a->dt);
         if (!fixed && !(isfinite(a->dt) && a->dt >= 0)) return FAIL(a->loc, "dynamics: dt must be >= 0 (got %g)", a->dt);

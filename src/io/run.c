@@ -168,7 +168,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
                     "\"steps\": %ld, \"factorizations\": %ld",
-                integrator_name(a->integrator), kd_formalism_name((kd_formalism)a->formalism), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
+                integrator_name(a->integrator), a->mech.formalism ? a->mech.formalism : kd_formalism_name((kd_formalism)a->formalism), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
                 a->dynamics.factorizations);
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {

@@ -11,6 +11,7 @@
 #include "kedyn/mbs.h"
 #include "kedyn/mech.h"
 #include "anim_mech.h"
+#include "kedyn/mech_formalism.h"
 
 int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad) {
     return ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS ||
@@ -263,6 +264,13 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
     kd_mbs_opts_default(&o);
     o.formulation = (kd_mbs_formulation)ad->formulation;
     o.stabilization = (kd_mbs_stabilization)ad->stabilization;
+    /* the formalism (kedyn/mech_formalism.h) decides the formulation; without one, the formulation
+     * names the formalism it implements */
+    static const kd_mech_formalism implements[] = {KD_MECH_NEWTON_EULER, KD_MECH_GIBBS_APPELL, KD_MECH_MAGGI,
+                                                   KD_MECH_NEWTON_EULER};
+    const kd_mech_formalism form =
+        ad->mech_formalism > 0 ? (kd_mech_formalism)(ad->mech_formalism - 1) : implements[o.formulation];
+    if (ad->mech_formalism > 0) kd_mech_formalism_opts(form, m, &o);
     o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
     o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
     o.dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
@@ -295,6 +303,7 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
             a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
             a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
             a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
+            a->mech.formalism = kd_mech_formalism_name(form);
             a->mech.formulation = kd_mbs_formulation_name(o.formulation);
             a->mech.stabilization = o.formulation == KD_MBS_AUGMENTED || o.formulation == KD_MBS_UDWADIA_KALABA
                                         ? kd_mbs_stabilization_name(o.stabilization)

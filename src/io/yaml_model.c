@@ -18,6 +18,7 @@
 #include "kedyn/formalism.h"
 #include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
+#include "kedyn/mech_formalism.h"
 #include "yaml_loader.h"
 
 kd_loc loc_of(const node_t* n) { return (kd_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
@@ -814,9 +815,17 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
         /* the route of the inertia terms (kedyn/formalism.h); Hamilton's goes
          * with the canonical integrators, and they with it */
         const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        if ((x = field_value(f, "formalism"))) {
-            static const char* const formalisms[] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton"};
-            if ((st = get_choice(ld, x, "formalism", formalisms, KD_FORMALISM_COUNT, &a->formalism))) return st;
+        node_t* form = field_value(f, "formalism");
+        if ((x = form)) {
+            /* the elastic routes (kedyn/formalism.h order), then the two of systems with joints only;
+             * lagrange, kane and gibbs-appell name a route of both (kedyn/mech_formalism.h) */
+            static const char* const formalisms[] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton",
+                                                     "newton-euler", "maggi"};
+            int c = 0;
+            if ((st = get_choice(ld, x, "formalism", formalisms, 7, &c))) return st;
+            a->formalism = c < KD_FORMALISM_COUNT ? c : KD_FORMALISM_INVARIANTS;
+            const int mf = kd_mech_formalism_parse(formalisms[c]);
+            a->mech_formalism = mf >= 0 ? mf + 1 : -1;
             if (a->formalism == KD_FORMALISM_HAMILTON && !integ) a->integrator = KD_INT_HAMILTON_CVODE;
             else if (a->formalism == KD_FORMALISM_HAMILTON && !canonical)
                 return fail(ld, integ, "the hamilton formalism integrates the canonical equations: integrator must be "
@@ -840,6 +849,13 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
         static const char* const stabilizations[] = {"baumgarte", "projection", "none"};
         if ((x = field_value(f, "formulation")) && (st = get_choice(ld, x, "formulation", formulations, 4, &a->formulation)))
             return st;
+        /* a mechanism formalism integrates with its own formulation (kedyn/mech_formalism.h) */
+        if (x && a->mech_formalism > 0 &&
+            kd_mech_formalism_formulation((kd_mech_formalism)(a->mech_formalism - 1), a->formulation) < 0)
+            return fail(ld, x, "formalism '%s' integrates with formulation '%s', not '%s'",
+                        kd_mech_formalism_name((kd_mech_formalism)(a->mech_formalism - 1)),
+                        formulations[kd_mech_formalism_formulation((kd_mech_formalism)(a->mech_formalism - 1), -1)],
+                        formulations[a->formulation]);
         if ((x = field_value(f, "stabilization")) &&
             (st = get_choice(ld, x, "stabilization", stabilizations, 3, &a->stabilization)))
             return st;

@@ -25,7 +25,7 @@
 #define NEWTON_MAX 25
 #define MAGGI_DENSE_MAX 1e7       /* largest n nc (and f^2) of the dense parts: 80 MB */
 
-typedef struct maggi {
+struct maggi {
     mbs_ws* w;
     int n, nc, f;
     int *dep, *ind;               /* (nc), (f) dependent and independent coordinates */
@@ -44,9 +44,13 @@ typedef struct maggi {
     double* D;                    /* (n x nc) dense Phi_q^T for choosing the partition */
     lapack_int* ipiv;             /* (nc) */
     int* perm;                    /* (n) */
+    double *A, *b;                /* (n x f), (n) partial velocities and remainder accelerations,
+                                     for a route of its own (opts->reduced) */
+    double* ye;                   /* (2 (2 f + 1)) state and derivative of one evaluation */
+    double lu_flops, lu_nz;       /* KLU's flop count of one factorisation of Phi_qd, nnz(L + U) */
     kd_mbs_output_fn out;
     void* out_ctx;
-} maggi;
+};
 
 static int cmp_int(const void* a, const void* b) { return *(const int*)a - *(const int*)b; }
 
@@ -56,6 +60,7 @@ static int refactor(maggi* g, double t) {
     for (int k = 0; k < w->nnz; k++)
         if (g->csr_to_b[k] >= 0) g->Bx[g->csr_to_b[k]] = w->jac[k];
     w->stats->factorizations++;
+    mbs_flops(w, g->lu_flops);
     if (!klu_refactor(g->Bp, g->Bi, g->Bx, g->sym, g->num, &g->kc) || g->kc.status != KLU_OK)
         return mbs_fail(w, t, "singular configuration: the dependent-coordinate block of Phi_q is singular");
     return 0;
@@ -115,6 +120,8 @@ static int partition(maggi* g, double t, const double* q) {
     if (!g->sym || !g->num) return mbs_fail(w, t, "KLU factorisation of the dependent block failed");
     klu_rcond(g->sym, g->num, &g->kc);
     g->rcond0 = g->kc.rcond;
+    klu_flops(g->sym, g->num, &g->kc);
+    g->lu_flops = g->kc.flops, g->lu_nz = (double)g->num->lnz + g->num->unz;
     w->stats->factorizations++;
     w->stats->repartitions++;
     return 0;
@@ -147,6 +154,7 @@ static int solve_positions(maggi* g, double t) {
                             e);
         prev = e;
         klu_solve(g->sym, g->num, g->nc, 1, w->phi, &g->kc);
+        mbs_flops(w, 2.0 * g->lu_nz + g->nc);
         for (int k = 0; k < g->nc; k++) g->q[g->dep[k]] -= w->phi[k];
     }
 }
@@ -179,24 +187,41 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
             if (c < 0) g->C[r + (size_t)nc * (-1 - c)] = w->jac[k];
         }
     klu_solve(g->sym, g->num, nc, f, g->C, &g->kc);
-    /* A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
-    for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
-    for (int k = 0; k < f; k++) {
-        const double* ck = g->C + (size_t)nc * k;
-        double a = w->Q[g->ind[k]];
-        for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
-        g->rh[k] = a;
-        for (int l = 0; l <= k; l++) {
-            const double* cl = g->C + (size_t)nc * l;
-            double m = (k == l) ? s->mass[g->ind[k]] : 0;
-            for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
-            g->Mh[k + f * l] = m;
+    mbs_flops(w, 2.0 * g->lu_nz * (f + 3) + 3.0 * nc);
+    if (w->opts->reduced) {
+        /* a route of its own (Kane's): A = [I; -C] and b = (0, b_d) by coordinate */
+        memset(g->A, 0, sizeof(double) * (size_t)n * f);
+        memset(g->b, 0, sizeof(double) * n);
+        for (int k = 0; k < f; k++) {
+            g->A[g->ind[k] + (size_t)n * k] = 1;
+            for (int r = 0; r < nc; r++) g->A[g->dep[r] + (size_t)n * k] = -g->C[r + (size_t)nc * k];
         }
+        for (int r = 0; r < nc; r++) g->b[g->dep[r]] = g->bd[r];
+        if (w->opts->reduced(w->opts->reduced_ctx, t, g->q, g->v, f, g->A, g->b, w->Q, g->Mh, g->rh,
+                             w->stats ? &w->stats->flops : &(double){0}))
+            return mbs_fail(w, t, "the reduced-equations callback failed");
+    } else {
+        /* A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
+        for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
+        for (int k = 0; k < f; k++) {
+            const double* ck = g->C + (size_t)nc * k;
+            double a = w->Q[g->ind[k]];
+            for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
+            g->rh[k] = a;
+            for (int l = 0; l <= k; l++) {
+                const double* cl = g->C + (size_t)nc * l;
+                double m = (k == l) ? s->mass[g->ind[k]] : 0;
+                for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
+                g->Mh[k + f * l] = m;
+            }
+        }
+        mbs_flops(w, 3.0 * nc * f * (f + 1) / 2 + 2.0 * nc * f + 2.0 * nc);
     }
     if (f > 0) {
         if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', f, g->Mh, f) != 0)
             return mbs_fail(w, t, "the reduced mass matrix A^T M A is not positive definite");
         LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', f, 1, g->Mh, f, g->rh, f);
+        mbs_flops(w, (double)f * f * f / 3 + 2.0 * f * f);
     }
     /* q'' = A w'' + b */
     for (int k = 0; k < f; k++) w->qdd[g->ind[k]] = g->rh[k];
@@ -205,6 +230,7 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
         for (int k = 0; k < f; k++) a -= g->C[r + (size_t)nc * k] * g->rh[k];
         w->qdd[g->dep[r]] = a;
     }
+    mbs_flops(w, 2.0 * nc * f);
     double p = 0;
     for (int i = 0; i < n; i++) p += w->Q[i] * g->v[i];
     for (int k = 0; k < f; k++) yd[k] = y[f + k], yd[f + k] = g->rh[k];
@@ -214,17 +240,23 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     return 0;
 }
 
-static int maggi_output(void* ctx, double t, double* y, int* reinit) {
-    maggi* g = ctx;
+/* Reactions: Phi_qd^T lambda = (Q - M q'')_d, with the factorisation of the last evaluation. */
+static void maggi_lambda(maggi* g) {
     mbs_ws* w = g->w;
-    *reinit = 0;
-    if (maggi_rhs(g, t, y, w->tn)) return -1;
-    /* reactions: Phi_qd^T lambda = (Q - M q'')_d */
     for (int r = 0; r < g->nc; r++) {
         const int i = g->dep[r];
         w->lambda[r] = w->Q[i] - w->sys->mass[i] * w->qdd[i];
     }
     klu_tsolve(g->sym, g->num, g->nc, 1, w->lambda, &g->kc);
+    mbs_flops(w, 2.0 * g->lu_nz + 2.0 * g->nc);
+}
+
+static int maggi_output(void* ctx, double t, double* y, int* reinit) {
+    maggi* g = ctx;
+    mbs_ws* w = g->w;
+    *reinit = 0;
+    if (maggi_rhs(g, t, y, w->tn)) return -1;
+    maggi_lambda(g);
     if (mbs_emit(w, t, g->q, g->v, y[2 * g->f], g->out, g->out_ctx)) return -1;
     /* choose the partition again when Phi_qd is getting ill-conditioned */
     klu_rcond(g->sym, g->num, &g->kc);
@@ -236,12 +268,24 @@ static int maggi_output(void* ctx, double t, double* y, int* reinit) {
     return 0;
 }
 
-kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
-                        kd_error* err) {
+void mbs_maggi_free(maggi** gp) {
+    maggi* g = *gp;
+    if (!g) return;
+    klu_free_numeric(&g->num, &g->kc);
+    klu_free_symbolic(&g->sym, &g->kc);
+    free(g->dep), free(g->ind), free(g->Bp), free(g->Bi), free(g->Bx), free(g->csr_to_b), free(g->role), free(g->q);
+    free(g->v), free(g->C), free(g->Mh), free(g->rh), free(g->bd), free(g->D), free(g->ipiv), free(g->perm);
+    free(g->A), free(g->b), free(g->ye);
+    free(g);
+    *gp = NULL;
+}
+
+kd_status mbs_maggi_new(mbs_ws* w, double t0, const double* q0, maggi** out, kd_error* err) {
     const int n = w->n, nc = w->nc, f = n - nc, nnz = w->nnz;
+    *out = NULL;
     if (w->stats->redundant > 0 || f < 0)
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                            "t = %g: the maggi formulation needs independent constraints; %d are redundant", w->opts->t0,
+                            "t = %g: the maggi formulation needs independent constraints; %d are redundant", t0,
                             w->stats->redundant);
     /* the partition is chosen on a dense copy of Phi_q^T and A^T M A is dense f x f */
     if ((double)n * nc > MAGGI_DENSE_MAX || (double)f * f > MAGGI_DENSE_MAX)
@@ -249,47 +293,73 @@ kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_o
                             "the maggi formulation works on dense n x nc and f x f matrices (here %d x %d and %d x %d); "
                             "use the augmented formulation for systems this large",
                             n, nc, f, f);
-    maggi g;
-    memset(&g, 0, sizeof(g));
-    g.w = w, g.n = n, g.nc = nc, g.f = f, g.out = out, g.out_ctx = ctx;
-    klu_defaults(&g.kc);
-    g.dep = malloc(sizeof(int) * (nc + 1));
-    g.ind = malloc(sizeof(int) * (f + 1));
-    g.Bp = malloc(sizeof(int) * (nc + 1));
-    g.Bi = malloc(sizeof(int) * (nnz + 1));
-    g.Bx = malloc(sizeof(double) * (nnz + 1));
-    g.csr_to_b = malloc(sizeof(int) * (nnz + 1));
-    g.role = malloc(sizeof(int) * n);
-    g.q = malloc(sizeof(double) * n);
-    g.v = malloc(sizeof(double) * n);
-    g.C = malloc(sizeof(double) * ((size_t)nc * f + 1));
-    g.Mh = malloc(sizeof(double) * ((size_t)f * f + 1));
-    g.rh = malloc(sizeof(double) * (f + 1));
-    g.bd = malloc(sizeof(double) * (nc + 1));
-    g.D = malloc(sizeof(double) * ((size_t)n * nc + 1));
-    g.ipiv = malloc(sizeof(lapack_int) * (nc + 1));
-    g.perm = malloc(sizeof(int) * n);
-    double* y = malloc(sizeof(double) * (2 * f + 1));
-    kd_status st = KD_OK;
-    if (!g.dep || !g.ind || !g.Bp || !g.Bi || !g.Bx || !g.csr_to_b || !g.role || !g.q || !g.v || !g.C || !g.Mh ||
-        !g.rh || !g.bd || !g.D || !g.ipiv || !g.perm || !y) {
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
-        goto done;
+    maggi* g = calloc(1, sizeof(*g));
+    if (!g) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
+    g->w = w, g->n = n, g->nc = nc, g->f = f;
+    klu_defaults(&g->kc);
+    g->dep = malloc(sizeof(int) * (nc + 1));
+    g->ind = malloc(sizeof(int) * (f + 1));
+    g->Bp = malloc(sizeof(int) * (nc + 1));
+    g->Bi = malloc(sizeof(int) * (nnz + 1));
+    g->Bx = malloc(sizeof(double) * (nnz + 1));
+    g->csr_to_b = malloc(sizeof(int) * (nnz + 1));
+    g->role = malloc(sizeof(int) * n);
+    g->q = malloc(sizeof(double) * n);
+    g->v = malloc(sizeof(double) * n);
+    g->C = malloc(sizeof(double) * ((size_t)nc * f + 1));
+    g->Mh = malloc(sizeof(double) * ((size_t)f * f + 1));
+    g->rh = malloc(sizeof(double) * (f + 1));
+    g->bd = malloc(sizeof(double) * (nc + 1));
+    g->D = malloc(sizeof(double) * ((size_t)n * nc + 1));
+    g->ipiv = malloc(sizeof(lapack_int) * (nc + 1));
+    g->perm = malloc(sizeof(int) * n);
+    g->A = malloc(sizeof(double) * ((size_t)n * f + 1));
+    g->b = malloc(sizeof(double) * n);
+    g->ye = malloc(sizeof(double) * 2 * (2 * f + 1));
+    if (!g->dep || !g->ind || !g->Bp || !g->Bi || !g->Bx || !g->csr_to_b || !g->role || !g->q || !g->v || !g->C ||
+        !g->Mh || !g->rh || !g->bd || !g->D || !g->ipiv || !g->perm || !g->A || !g->b || !g->ye) {
+        mbs_maggi_free(&g);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
     }
-    memcpy(g.q, q0, sizeof(double) * n);
-    memcpy(g.v, qd0, sizeof(double) * n);
-    if (partition(&g, w->opts->t0, g.q)) {
-        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
-        goto done;
+    memcpy(g->q, q0, sizeof(double) * n);
+    memset(g->v, 0, sizeof(double) * n);
+    if (partition(g, t0, g->q)) {
+        mbs_maggi_free(&g);
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
     }
-    for (int k = 0; k < f; k++) y[k] = g.q[g.ind[k]], y[f + k] = g.v[g.ind[k]];
+    *out = g;
+    return KD_OK;
+}
+
+int mbs_maggi_eval(maggi* g, double t, const double* q, const double* qd) {
+    const int f = g->f;
+    double *y = g->ye, *yd = g->ye + 2 * f + 1;   /* (w, w', W) and its rate */
+    memcpy(g->q, q, sizeof(double) * g->n);
+    for (int k = 0; k < f; k++) y[k] = q[g->ind[k]], y[f + k] = qd[g->ind[k]];
     y[2 * f] = 0;
-    mbs_ode ode = {2 * f + 1, &w->failed, &g, maggi_rhs, NULL, NULL, maggi_output};
+    if (maggi_rhs(g, t, y, yd)) return -1;
+    maggi_lambda(g);
+    return 0;
+}
+
+kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
+                        kd_error* err) {
+    maggi* g = NULL;
+    kd_status st = mbs_maggi_new(w, w->opts->t0, q0, &g, err);
+    if (st) return st;
+    const int f = g->f;
+    g->out = out, g->out_ctx = ctx;
+    memcpy(g->v, qd0, sizeof(double) * w->n);
+    double* y = malloc(sizeof(double) * (2 * f + 1));
+    if (!y) {
+        mbs_maggi_free(&g);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
+    }
+    for (int k = 0; k < f; k++) y[k] = g->q[g->ind[k]], y[f + k] = g->v[g->ind[k]];
+    y[2 * f] = 0;
+    mbs_ode ode = {2 * f + 1, &w->failed, g, maggi_rhs, NULL, NULL, maggi_output};
     st = mbs_ode_run(w, &ode, y, err);
-done:
-    klu_free_numeric(&g.num, &g.kc);
-    klu_free_symbolic(&g.sym, &g.kc);
-    free(g.dep), free(g.ind), free(g.Bp), free(g.Bi), free(g.Bx), free(g.csr_to_b), free(g.role), free(g.q);
-    free(g.v), free(g.C), free(g.Mh), free(g.rh), free(g.bd), free(g.D), free(g.ipiv), free(g.perm), free(y);
+    free(y);
+    mbs_maggi_free(&g);
     return st;
 }

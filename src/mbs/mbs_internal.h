@@ -31,6 +31,7 @@ typedef struct mbs_ws {
     cholmod_factor* L;
     cholmod_dense* B;             /* (nc) permuted right-hand side and solution */
     double reg;                   /* 0, or the Tikhonov parameter when Phi_q is rank-deficient */
+    double chol_fl, chol_lnz;     /* CHOLMOD's flop count of one factorisation and nnz(L) */
     kd_mbs_stats* stats;
     /* first failure: time and cause */
     int failed;
@@ -46,6 +47,11 @@ int mbs_fail(mbs_ws* w, double t, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Count floating-point work of a kernel (kd_mbs_stats.flops). */
+static inline void mbs_flops(const mbs_ws* w, double fl) {
+    if (w->stats) w->stats->flops += fl;
+}
 
 /* y = Phi_q x (nc) and y = Phi_q^T x (n), from the values in w->jac. */
 void mbs_jac_mult(const mbs_ws* w, const double* x, double* y);
@@ -93,6 +99,12 @@ kd_status mbs_ode_run(mbs_ws* w, const mbs_ode* ode, double* y, kd_error* err);
 /* The formulations (augmented and Udwadia-Kalaba in forward.c). */
 kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
                         kd_error* err);
+/* Maggi's partitioned equations, set up once for repeated evaluations (maggi.c). */
+typedef struct maggi maggi;
+kd_status mbs_maggi_new(mbs_ws* w, double t0, const double* q0, maggi** out, kd_error* err);
+/* q'' into w->qdd and lambda into w->lambda at the consistent state (t, q, q'). */
+int mbs_maggi_eval(maggi* g, double t, const double* q, const double* qd);
+void mbs_maggi_free(maggi** g);
 kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
                       kd_error* err);
 

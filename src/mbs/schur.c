@@ -172,6 +172,7 @@ kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs
     w->cc.supernodal = CHOLMOD_SIMPLICIAL;
     w->L = cholmod_analyze(w->S, &w->cc);
     if (!w->L) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "CHOLMOD analysis failed");
+    w->chol_fl = w->cc.fl, w->chol_lnz = w->cc.lnz;
     return KD_OK;
 }
 
@@ -195,6 +196,7 @@ void mbs_jac_mult(const mbs_ws* w, const double* x, double* y) {
         for (int k = s->jac_rowptr[r]; k < s->jac_rowptr[r + 1]; k++) a += w->jac[k] * x[s->jac_col[k]];
         y[r] = a;
     }
+    mbs_flops(w, 2.0 * w->nnz);
 }
 
 void mbs_jac_tmult(const mbs_ws* w, const double* x, double* y) {
@@ -202,6 +204,7 @@ void mbs_jac_tmult(const mbs_ws* w, const double* x, double* y) {
     memset(y, 0, sizeof(double) * w->n);
     for (int r = 0; r < w->nc; r++)
         for (int k = s->jac_rowptr[r]; k < s->jac_rowptr[r + 1]; k++) y[s->jac_col[k]] += w->jac[k] * x[r];
+    mbs_flops(w, 2.0 * w->nnz);
 }
 
 /* Factorise A A^T + reg I with the current w->jac; 0 on success, 1 when S is singular (reciprocal
@@ -217,6 +220,7 @@ static int factor_with(mbs_ws* w, double rcond_min) {
     double beta[2] = {w->reg, 0};   /* S + reg I */
     int ok = cholmod_factorize_p(w->S, beta, NULL, 0, w->L, &w->cc);
     if (w->stats) w->stats->factorizations++;
+    mbs_flops(w, 3.0 * w->ncontrib + w->chol_fl);
     if (!ok || w->cc.status == CHOLMOD_NOT_POSDEF) return 1;
     if (w->reg > 0) return 0;     /* S + reg I is positive definite by construction */
     const double rc = cholmod_rcond(w->L, &w->cc);
@@ -259,6 +263,7 @@ static int solve_once(mbs_ws* w, const double* b, double* x) {
         y[j] = yj;
     }
     for (int i = 0; i < nc; i++) x[w->perm[i]] = y[i];
+    mbs_flops(w, 4.0 * (w->chol_lnz - nc) + nc);
     return 0;
 }
 
@@ -382,6 +387,7 @@ int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk) {
         for (int i = 0; i < n; i++) w->qdd[i] = w->minv[i] * (w->Q[i] + w->tn2[i]);
         for (int r = 0; r < nc; r++) w->lambda[r] = -w->tc2[r];
     }
+    mbs_flops(w, 4.0 * n + 2.0 * nc);
     for (int i = 0; i < n; i++)
         if (!isfinite(w->qdd[i])) return mbs_fail(w, t, "non-finite acceleration of coordinate %d", i);
     return 0;

@@ -106,6 +106,63 @@ kd_status kd_mech_inverse_multipliers(const kd_mech* m, kd_mech_work* w, double 
     return KD_OK;
 }
 
+/* Joint multipliers from Phi_joint^T lambda_joint = -(R + Phi_driver^T lambda_driver) (least
+ * squares), R = M q'' - Q in w->R and the driver multipliers already in r->lambda; then the
+ * reactions. */
+static kd_status joint_multipliers(const kd_mech* m, kd_mech_work* w, double t, const double* q, kd_mech_reactions* r,
+                                   kd_error* err) {
+    const int n = m->n, ncj = m->nc_joint, nd = m->ndriver;
+    kd_mech_jac_dense(m, w->jac, ncj, nd, w->A, w->ld_A);
+    for (int i = 0; i < n; i++) w->x[i] = -w->R[i];
+    for (int dr = 0; dr < nd; dr++)
+        for (int i = 0; i < n; i++) w->x[i] -= w->A[(size_t)i * w->ld_A + dr] * r->lambda[m->driver[dr].row];
+    for (int i = n; i < n + m->nc; i++) w->x[i] = 0.0;
+    if (ncj > 0) {
+        kd_mech_jac_dense(m, w->jac, 0, ncj, w->A, w->ld_A);
+        for (int row = 0; row < ncj; row++)
+            for (int c = 0; c < n; c++) w->K[(size_t)row * n + c] = w->A[(size_t)c * w->ld_A + row];
+        int rk = 0;
+        if (kd_mech_lsq(w, n, ncj, w->K, n, w->x, LSQ_RCOND, w->s, &rk))
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+        memcpy(r->lambda, w->x, sizeof(double) * (size_t)ncj);
+    }
+    reactions_from_lambda(m, w, t, q, r);
+    return KD_OK;
+}
+
+/* A state of forward dynamics: degrees of freedom left free by the drivers. Over the null space N
+ * of the joints' Phi_q (f columns) the liaison forces vanish and N^T (M q'' - Q) =
+ * -(Phi_driver N)^T lambda_driver: f equations for the nd driver multipliers, solved by least
+ * squares; a true motion satisfies all f (the free directions carry no driving force). */
+static kd_status projection_free(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
+                                 const double* qdd, kd_mech_reactions* r, int rank, int f, kd_error* err) {
+    const int n = m->n, ncj = m->nc_joint, nd = m->ndriver;
+    kd_mech_force(m, t, q, qd, w->Q);
+    for (int i = 0; i < n; i++) w->R[i] = m->mass[i] * qdd[i] - w->Q[i];
+    if (nd > 0) {
+        /* (Phi_driver N)^T (f x nd) into K, -N^T R into x */
+        kd_mech_jac_dense(m, w->jac, ncj, nd, w->A, w->ld_A);
+        for (int c = 0; c < f; c++) {
+            const double* Nc = w->VT;   /* column c of N is row rank + c of VT */
+            double y = 0.0;
+            for (int i = 0; i < n; i++) y -= Nc[(size_t)i * n + rank + c] * w->R[i];
+            w->x[c] = y;
+            for (int dr = 0; dr < nd; dr++) {
+                double s = 0.0;
+                for (int i = 0; i < n; i++) s += w->A[(size_t)i * w->ld_A + dr] * Nc[(size_t)i * n + rank + c];
+                w->K[(size_t)dr * f + c] = s;
+            }
+        }
+        int rk = 0;
+        if (kd_mech_lsq(w, f, nd, w->K, f, w->x, LSQ_RCOND, w->s, &rk))
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
+        for (int dr = 0; dr < nd; dr++) r->lambda[m->driver[dr].row] = w->x[dr];
+    }
+    kd_status st = joint_multipliers(m, w, t, q, r, err);
+    for (int dr = 0; !st && dr < nd; dr++) r->drive[dr] = -r->lambda[m->driver[dr].row];
+    return st;
+}
+
 kd_status kd_mech_inverse_projection(const kd_mech* m, kd_mech_work* w, double t, const double* q, const double* qd,
                                      const double* qdd, kd_mech_reactions* r, kd_error* err) {
     const int n = m->n, ncj = m->nc_joint, nd = m->ndriver;
@@ -125,10 +182,12 @@ kd_status kd_mech_inverse_projection(const kd_mech* m, kd_mech_work* w, double t
         for (int i = 0; i < n; i++) w->VT[(size_t)i * n + i] = 1.0;
     }
     const int f = n - rank;
-    if (f != nd)
+    if (f < nd)
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                            "at t = %g s: the projection needs one driver per degree of freedom (%d DOF, %d drivers)",
+                            "at t = %g s: the projection needs at most one driver per degree of freedom (%d DOF, %d "
+                            "drivers)",
                             t, f, nd);
+    if (f > nd) return projection_free(m, w, t, q, qd, qdd, r, rank, f, err);
     /* C = Phi_driver N (nd x f); the partial velocities A = N C^-1 satisfy
      * Phi_joint A = 0 and Phi_driver A = I. N's column c is row rank + c of VT. */
     kd_mech_jac_dense(m, w->jac, ncj, nd, w->A, w->ld_A);
