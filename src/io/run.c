@@ -9,6 +9,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
 #include "kedyn/report.h"
+#include "run_ked.h"
 #include "run_mech.h"
 
 static double now_s(void) {
@@ -58,6 +59,7 @@ static const char* analysis_name(kd_analysis_type t) {
     case KD_ANALYSIS_DYNAMICS: return "dynamics";
     case KD_ANALYSIS_KINEMATICS: return "kinematics";
     case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
+    case KD_ANALYSIS_MODES_ALONG_MOTION: return "modes_along_motion";
     case KD_ANALYSIS_TYPES: break;
     }
     return "?";
@@ -119,6 +121,7 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     case KD_ANALYSIS_DYNAMICS: break;
     case KD_ANALYSIS_KINEMATICS:
     case KD_ANALYSIS_INVERSE_DYNAMICS:
+    case KD_ANALYSIS_MODES_ALONG_MOTION:
     case KD_ANALYSIS_TYPES: break;
     }
 }
@@ -137,6 +140,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     }
     if (a->status == KD_OK) write_results(fp, a);
     kd_run_mech_summary(fp, a);  /* mechanism analyses, also after a failure */
+    kd_run_ked_summary(fp, a);   /* elastic links of mechanisms */
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
                     "\"steps\": %ld, \"factorizations\": %ld",
@@ -396,12 +400,14 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        const int mech = kd_run_mech_handles(d, ad);
-        if (!mech && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
+        const int ked = kd_run_ked_handles(d, ad);  /* elastic links of a mechanism (src/io/run_ked.c) */
+        const int mech = !ked && kd_run_mech_handles(d, ad);
+        if (!ked && !mech && opts && opts->animation && ad->type == KD_ANALYSIS_DYNAMICS) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];
         }
-        if (st == KD_OK && mech) st = kd_run_mech_analysis(d, ad, outdir, k, a, err);
+        if (st == KD_OK && ked) st = kd_run_ked_analysis(d, ad, outdir, k, a, err);
+        else if (st == KD_OK && mech) st = kd_run_mech_analysis(d, ad, outdir, k, a, err);
         else if (st == KD_OK) switch (ad->type) {
         case KD_ANALYSIS_MODES: st = run_modes(ad, m, outdir, k, a, err); break;
         case KD_ANALYSIS_CAMPBELL: st = run_campbell(d, ad, m, outdir, k, a, err); break;
@@ -409,6 +415,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         case KD_ANALYSIS_DYNAMICS: st = run_dynamics(d, ad, m, outdir, k, &h, a, err); break;
         case KD_ANALYSIS_KINEMATICS:
         case KD_ANALYSIS_INVERSE_DYNAMICS:
+        case KD_ANALYSIS_MODES_ALONG_MOTION:
         case KD_ANALYSIS_TYPES: break;
         }
         if (progress && st == KD_OK) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 1.0);
