@@ -44,6 +44,8 @@ typedef struct maggi {
     double* D;                    /* (n x nc) dense Phi_q^T for choosing the partition */
     lapack_int* ipiv;             /* (nc) */
     int* perm;                    /* (n) */
+    double *A, *MA;               /* (n x f) block masses only: A and M A, column-major */
+    double* yd;                   /* (2 f + 1) scratch derivative for the output instants */
     kd_mbs_output_fn out;
     void* out_ctx;
 } maggi;
@@ -151,6 +153,9 @@ static int solve_positions(maggi* g, double t) {
     }
 }
 
+static void reduced_diagonal(maggi* g);
+static int reduced_blocked(maggi* g, double t);
+
 /* y = (w, w', W) -> (w', w'', Q^T q') and the full q, q', q'' in g->q, g->v, w->qdd. */
 static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     maggi* g = ctx;
@@ -179,19 +184,10 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
             if (c < 0) g->C[r + (size_t)nc * (-1 - c)] = w->jac[k];
         }
     klu_solve(g->sym, g->num, nc, f, g->C, &g->kc);
-    /* A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
-    for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
-    for (int k = 0; k < f; k++) {
-        const double* ck = g->C + (size_t)nc * k;
-        double a = w->Q[g->ind[k]];
-        for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
-        g->rh[k] = a;
-        for (int l = 0; l <= k; l++) {
-            const double* cl = g->C + (size_t)nc * l;
-            double m = (k == l) ? s->mass[g->ind[k]] : 0;
-            for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
-            g->Mh[k + f * l] = m;
-        }
+    if (w->blocked) {
+        if (reduced_blocked(g, t)) return -1;
+    } else {
+        reduced_diagonal(g);
     }
     if (f > 0) {
         if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', f, g->Mh, f) != 0)
@@ -214,15 +210,68 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     return 0;
 }
 
+/* Diagonal M: A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
+static void reduced_diagonal(maggi* g) {
+    mbs_ws* w = g->w;
+    const kd_cms* s = w->sys;
+    const int nc = g->nc, f = g->f;
+    for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
+    for (int k = 0; k < f; k++) {
+        const double* ck = g->C + (size_t)nc * k;
+        double a = w->Q[g->ind[k]];
+        for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
+        g->rh[k] = a;
+        for (int l = 0; l <= k; l++) {
+            const double* cl = g->C + (size_t)nc * l;
+            double m = (k == l) ? s->mass[g->ind[k]] : 0;
+            for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
+            g->Mh[k + f * l] = m;
+        }
+    }
+}
+
+/* Block-diagonal M(q) (Kane's projection with a full mass matrix): A = P [I; -C] explicitly,
+ * A^T M A from M A block by block, A^T (Q - M b) with b = (0, b_d). */
+static int reduced_blocked(maggi* g, double t) {
+    mbs_ws* w = g->w;
+    const int n = g->n, nc = g->nc, f = g->f;
+    if (mbs_mass_values(w, t, g->q)) return -1;
+    memset(g->A, 0, sizeof(double) * (size_t)n * f);
+    for (int k = 0; k < f; k++) {
+        double* ak = g->A + (size_t)n * k;
+        ak[g->ind[k]] = 1;
+        for (int r = 0; r < nc; r++) ak[g->dep[r]] = -g->C[r + (size_t)nc * k];
+        mbs_mass_apply(w, ak, g->MA + (size_t)n * k);
+    }
+    for (int i = 0; i < n; i++) w->tn3[i] = 0;
+    for (int r = 0; r < nc; r++) w->tn3[g->dep[r]] = g->bd[r];
+    mbs_mass_apply(w, w->tn3, w->tn2);                          /* M b */
+    for (int i = 0; i < n; i++) w->tn2[i] = w->Q[i] - w->tn2[i];
+    for (int k = 0; k < f; k++) {
+        const double* ak = g->A + (size_t)n * k;
+        double a = 0;
+        for (int i = 0; i < n; i++) a += ak[i] * w->tn2[i];
+        g->rh[k] = a;
+        for (int l = 0; l <= k; l++) {
+            const double* mal = g->MA + (size_t)n * l;
+            double m = 0;
+            for (int i = 0; i < n; i++) m += ak[i] * mal[i];
+            g->Mh[k + f * l] = m;
+        }
+    }
+    return 0;
+}
+
 static int maggi_output(void* ctx, double t, double* y, int* reinit) {
     maggi* g = ctx;
     mbs_ws* w = g->w;
     *reinit = 0;
-    if (maggi_rhs(g, t, y, w->tn)) return -1;
+    if (maggi_rhs(g, t, y, g->yd)) return -1;
     /* reactions: Phi_qd^T lambda = (Q - M q'')_d */
+    mbs_mass_apply(w, w->qdd, w->tn);
     for (int r = 0; r < g->nc; r++) {
         const int i = g->dep[r];
-        w->lambda[r] = w->Q[i] - w->sys->mass[i] * w->qdd[i];
+        w->lambda[r] = w->Q[i] - w->tn[i];
     }
     klu_tsolve(g->sym, g->num, g->nc, 1, w->lambda, &g->kc);
     if (mbs_emit(w, t, g->q, g->v, y[2 * g->f], g->out, g->out_ctx)) return -1;
@@ -269,10 +318,15 @@ kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_o
     g.D = malloc(sizeof(double) * ((size_t)n * nc + 1));
     g.ipiv = malloc(sizeof(lapack_int) * (nc + 1));
     g.perm = malloc(sizeof(int) * n);
+    g.yd = malloc(sizeof(double) * (2 * f + 1));
+    if (w->blocked) {
+        g.A = malloc(sizeof(double) * ((size_t)n * f + 1));
+        g.MA = malloc(sizeof(double) * ((size_t)n * f + 1));
+    }
     double* y = malloc(sizeof(double) * (2 * f + 1));
     kd_status st = KD_OK;
     if (!g.dep || !g.ind || !g.Bp || !g.Bi || !g.Bx || !g.csr_to_b || !g.role || !g.q || !g.v || !g.C || !g.Mh ||
-        !g.rh || !g.bd || !g.D || !g.ipiv || !g.perm || !y) {
+        !g.rh || !g.bd || !g.D || !g.ipiv || !g.perm || !g.yd || !y || (w->blocked && (!g.A || !g.MA))) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
         goto done;
     }
@@ -291,5 +345,6 @@ done:
     klu_free_symbolic(&g.sym, &g.kc);
     free(g.dep), free(g.ind), free(g.Bp), free(g.Bi), free(g.Bx), free(g.csr_to_b), free(g.role), free(g.q);
     free(g.v), free(g.C), free(g.Mh), free(g.rh), free(g.bd), free(g.D), free(g.ipiv), free(g.perm), free(y);
+    free(g.yd), free(g.A), free(g.MA);
     return st;
 }

@@ -1,0 +1,108 @@
+/* kedyn: planar mechanisms with elastic links in the floating frame of reference, two-way coupled
+ * (theory.md sec. 6, "coupling: two-way").
+ *
+ * Each body has reference coordinates (x, y, theta): the origin of its frame and the frame's angle.
+ * A rigid body's frame sits at its centre of mass. An elastic body is a straight planar beam of
+ * finite elements along its frame's x axis (first node at the origin), with elastic coordinates
+ * q_f (nodal u, v, rz in the frame) after the frame's reference conditions:
+ *
+ *   root   the frame is clamped at the first node: u = v = rz = 0 there;
+ *   chord  the frame is the chord of the end nodes (pinned-pinned): u = v = 0 at the first node,
+ *          v = 0 at the last.
+ *
+ * A material point at u0 = (X, y) of the undeformed beam is at r = R + A(theta) (u0 + N q_f), so
+ * with J = [0 -1; 1 0], u = u0 + N q_f and the element inertia invariants of kedyn/element.h
+ * summed over the body (computed once, no quadrature per step):
+ *
+ *   M = [ m I     A J S     A S_N ]     S = int rho u dV = S0 + S_N q_f
+ *       [  .    int rho u.u  b^T   ]     b = int rho (J u)^T N dV = b0 + (m_xy - m_yx)^T q_f
+ *       [  .        .        m_ff  ]     int rho u.u = I0 + 2 a0.q_f + q_f^T m_ff q_f
+ *
+ *   Q_v = [ A (theta'^2 S - 2 theta' J S_N q_f') ]       a = int rho N^T u dV = a0 + m_ff q_f
+ *         [ -2 theta' a.q_f'                      ]
+ *         [ theta'^2 a - 2 theta' (m_yx - m_xy) q_f']
+ *
+ * with m_ij = int rho N_i^T N_j dV, and the linear elastic force -K_ff q_f (no geometric
+ * stiffness: the stiffening of fast-rotating links is not modelled). Gravity acts on every body.
+ *
+ * Joints join points: a node of an elastic body (r = R + A (u0 + u_node)), a point of a rigid body
+ * in its frame, or a point of the ground. Drivers prescribe a body's angle theta(t). The compiled
+ * system is a kd_cms (kedyn/cms.h) with block-diagonal M(q), one block per body, solved by any
+ * formulation of kedyn/mbs.h: augmented (Newton-Euler with multipliers) or maggi (projection on
+ * the independent speeds: Kane's equations).
+ *
+ * Ownership: kd_ffr_new / kd_ffr_free(&s); the kd_cms view is valid while the system lives.
+ */
+#ifndef KEDYN_FFR_H
+#define KEDYN_FFR_H
+
+#include "kedyn/cms.h"
+#include "kedyn/element.h"
+#include "kedyn/law.h"
+#include "kedyn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kd_ffr_frame { KD_FFR_ROOT = 0, KD_FFR_CHORD } kd_ffr_frame;
+
+typedef struct kd_ffr_beam {
+    double length;                /* m */
+    int elements;                 /* >= 1 */
+    kd_theory theory;             /* KD_THEORY_EULER_BERNOULLI or KD_THEORY_RAYLEIGH (cubic, planar) */
+    double E, rho, A, Iz;         /* Pa, kg/m^3, m^2, m^4 */
+    kd_ffr_frame frame;
+} kd_ffr_beam;
+
+/* A point of a body: node (0-based) of an elastic body, or local coordinates p of a rigid body
+ * (from its centre of mass) or of the ground (body = -1). */
+typedef struct kd_ffr_point {
+    int body;
+    int node;
+    double p[2];
+} kd_ffr_point;
+
+typedef struct kd_ffr_system kd_ffr_system;
+
+/* A system with gravity (gx, gy) m/s^2. NULL when out of memory. */
+kd_ffr_system* kd_ffr_new(double gx, double gy);
+void kd_ffr_free(kd_ffr_system** s);
+
+/* Bodies; return the body index or -1 (bad values, with err). */
+int kd_ffr_add_rigid(kd_ffr_system* s, const char* name, double mass, double J_G, kd_error* err);
+int kd_ffr_add_beam(kd_ffr_system* s, const char* name, const kd_ffr_beam* beam, kd_error* err);
+/* Joints; return 0 or a kd_status with err. */
+kd_status kd_ffr_add_revolute(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, kd_error* err);
+/* Point a on the fixed line through c along the unit direction d (a slider's guide). */
+kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], const double d[2], kd_error* err);
+/* Driver: theta_body(t) = theta0 + law(t) (the law is copied). */
+kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_law* law, kd_error* err);
+
+/* Build the coordinate map, the Jacobian pattern and the kd_cms view. No more additions after. */
+kd_status kd_ffr_finish(kd_ffr_system* s, kd_error* err);
+const kd_cms* kd_ffr_cms(const kd_ffr_system* s);
+
+/* Layout: coordinates n, first coordinate of a body (x, y, theta, then q_f), its elastic count,
+ * and the coordinate of an elastic DOF (KD_DOF_U, KD_DOF_V, KD_DOF_RZ) at a node, -1 when the
+ * reference conditions remove it. */
+int kd_ffr_size(const kd_ffr_system* s);
+int kd_ffr_body_count(const kd_ffr_system* s);
+const char* kd_ffr_body_name(const kd_ffr_system* s, int body);
+int kd_ffr_body_offset(const kd_ffr_system* s, int body);
+int kd_ffr_body_elastic(const kd_ffr_system* s, int body);
+int kd_ffr_body_nodes(const kd_ffr_system* s, int body);   /* 0 for a rigid body */
+int kd_ffr_node_coordinate(const kd_ffr_system* s, int body, int node, kd_dof_name dof);
+
+/* Position of a point at q. */
+void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]);
+/* Kinetic energy q'^T M q' / 2, potential energy of gravity and strain energy q_f^T K q_f / 2. */
+void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* V_gravity,
+                   double* V_strain);
+/* Linear momentum p (2) and angular momentum about the global origin (kg m^2/s). */
+void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, double p[2], double* L);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,451 @@
+/* A planar system of rigid and floating-frame elastic bodies with joints and drivers, as a
+ * kd_cms with block-diagonal M(q) (kedyn/ffr.h, kedyn/cms.h; theory.md sec. 6).
+ *
+ * Joint points: r_P = R + A(theta) s, with s = p (rigid body) or s = (X_node + u, v) (a beam node
+ * and its elastic displacement in the frame). Its Jacobian columns are I (R), A J s (theta),
+ * A e_x (u), A e_y (v), and its acceleration r_P'' = [Jacobian] q'' + A (-theta'^2 s
+ * + 2 theta' J s'), so gamma_P = theta'^2 A s - 2 theta' A J s'. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ffr_internal.h"
+
+enum { J_REVOLUTE, J_LINE, J_DRIVER };
+
+typedef struct ffr_joint {
+    int type;
+    kd_ffr_point a, b;            /* revolute: a and b; line: a */
+    double c[2], nrm[2];          /* line: a point and the unit normal */
+    int body;                     /* driver */
+    double theta0;
+    kd_law law;
+    int row;                      /* first constraint row */
+} ffr_joint;
+
+struct kd_ffr_system {
+    double g[2];
+    int nb, nj, nb_cap, nj_cap;
+    ffr_body* body;
+    ffr_joint* joint;
+    int finished;
+    int n, nc, nnz;
+    int *block_start, *rowptr, *col;
+    double* scratch;              /* (2 max nf) */
+    kd_cms cms;
+};
+
+typedef struct pt_terms {
+    double r[2], gam[2];
+    int ncol;
+    int col[5];
+    double d[5][2];
+} pt_terms;
+
+kd_ffr_system* kd_ffr_new(double gx, double gy) {
+    kd_ffr_system* s = calloc(1, sizeof(*s));
+    if (s) s->g[0] = gx, s->g[1] = gy;
+    return s;
+}
+
+void kd_ffr_free(kd_ffr_system** ps) {
+    if (!ps || !*ps) return;
+    kd_ffr_system* s = *ps;
+    for (int b = 0; b < s->nb; b++) ffr_body_free(&s->body[b]);
+    for (int j = 0; j < s->nj; j++)
+        if (s->joint[j].type == J_DRIVER) kd_law_free(&s->joint[j].law);
+    free(s->body), free(s->joint), free(s->block_start), free(s->rowptr), free(s->col), free(s->scratch);
+    free(s);
+    *ps = NULL;
+}
+
+static ffr_body* new_body(kd_ffr_system* s, const char* name, kd_error* err) {
+    if (s->finished) {
+        kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "floating-frame system already finished");
+        return NULL;
+    }
+    if (s->nb == s->nb_cap) {
+        const int cap = s->nb_cap ? 2 * s->nb_cap : 8;
+        ffr_body* nbod = realloc(s->body, sizeof(ffr_body) * cap);
+        if (!nbod) {
+            kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+            return NULL;
+        }
+        s->body = nbod, s->nb_cap = cap;
+    }
+    ffr_body* b = &s->body[s->nb];
+    memset(b, 0, sizeof(*b));
+    snprintf(b->name, sizeof(b->name), "%s", name ? name : "");
+    return b;
+}
+
+int kd_ffr_add_rigid(kd_ffr_system* s, const char* name, double mass, double J_G, kd_error* err) {
+    if (!(mass > 0) || !(J_G > 0)) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "rigid body '%s': mass and J_G must be positive", name);
+        return -1;
+    }
+    ffr_body* b = new_body(s, name, err);
+    if (!b) return -1;
+    ffr_body_init_rigid(b, mass, J_G);
+    return s->nb++;
+}
+
+int kd_ffr_add_beam(kd_ffr_system* s, const char* name, const kd_ffr_beam* beam, kd_error* err) {
+    if (!(beam->length > 0) || beam->elements < 1 || !(beam->E > 0) || !(beam->rho > 0) || !(beam->A > 0) ||
+        !(beam->Iz > 0) ||
+        !(beam->theory == KD_THEORY_EULER_BERNOULLI || beam->theory == KD_THEORY_RAYLEIGH) ||
+        !(beam->frame == KD_FFR_ROOT || beam->frame == KD_FFR_CHORD)) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                     "elastic body '%s': need length, E, rho, A, Iz > 0, elements >= 1, an Euler-Bernoulli or "
+                     "Rayleigh beam and a root or chord frame",
+                     name);
+        return -1;
+    }
+    ffr_body* b = new_body(s, name, err);
+    if (!b) return -1;
+    if (ffr_body_init_beam(b, beam, err)) {
+        ffr_body_free(b);
+        return -1;
+    }
+    return s->nb++;
+}
+
+static ffr_joint* new_joint(kd_ffr_system* s, kd_error* err) {
+    if (s->finished) {
+        kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "floating-frame system already finished");
+        return NULL;
+    }
+    if (s->nj == s->nj_cap) {
+        const int cap = s->nj_cap ? 2 * s->nj_cap : 8;
+        ffr_joint* nj = realloc(s->joint, sizeof(ffr_joint) * cap);
+        if (!nj) {
+            kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+            return NULL;
+        }
+        s->joint = nj, s->nj_cap = cap;
+    }
+    ffr_joint* j = &s->joint[s->nj];
+    memset(j, 0, sizeof(*j));
+    return j;
+}
+
+static kd_status check_point(const kd_ffr_system* s, kd_ffr_point a, kd_error* err) {
+    if (a.body < -1 || a.body >= s->nb)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "joint point on unknown body %d", a.body);
+    if (a.body >= 0 && s->body[a.body].elastic && (a.node < 0 || a.node >= s->body[a.body].nodes))
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "body '%s' has nodes 0..%d, not %d",
+                            s->body[a.body].name, s->body[a.body].nodes - 1, a.node);
+    return KD_OK;
+}
+
+kd_status kd_ffr_add_revolute(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, kd_error* err) {
+    kd_status st;
+    if ((st = check_point(s, a, err)) || (st = check_point(s, b, err))) return st;
+    if (a.body == b.body)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a revolute joint needs two different bodies");
+    ffr_joint* j = new_joint(s, err);
+    if (!j) return err ? err->status : KD_ERR_USAGE;
+    j->type = J_REVOLUTE, j->a = a, j->b = b;
+    s->nj++;
+    return KD_OK;
+}
+
+kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], const double d[2], kd_error* err) {
+    kd_status st;
+    if ((st = check_point(s, a, err))) return st;
+    const double nd = hypot(d[0], d[1]);
+    if (a.body < 0 || !(nd > 0))
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a line joint needs a body point and a direction");
+    ffr_joint* j = new_joint(s, err);
+    if (!j) return err ? err->status : KD_ERR_USAGE;
+    j->type = J_LINE, j->a = a;
+    j->c[0] = c[0], j->c[1] = c[1];
+    j->nrm[0] = -d[1] / nd, j->nrm[1] = d[0] / nd;
+    s->nj++;
+    return KD_OK;
+}
+
+kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_law* law, kd_error* err) {
+    if (body < 0 || body >= s->nb) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "driver on unknown body");
+    ffr_joint* j = new_joint(s, err);
+    if (!j) return err ? err->status : KD_ERR_USAGE;
+    j->type = J_DRIVER, j->body = body, j->theta0 = theta0;
+    if (kd_law_copy(&j->law, law)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    s->nj++;
+    return KD_OK;
+}
+
+/* Position, Jacobian columns and gamma_P of a point (qd may be NULL: no gamma). */
+static void point_terms(const kd_ffr_system* s, const double* q, const double* qd, kd_ffr_point a, pt_terms* o) {
+    o->ncol = 0;
+    o->gam[0] = o->gam[1] = 0;
+    if (a.body < 0) {
+        o->r[0] = a.p[0], o->r[1] = a.p[1];
+        return;
+    }
+    const ffr_body* b = &s->body[a.body];
+    const int off = b->off;
+    const double c = cos(q[off + 2]), sn = sin(q[off + 2]);
+    double sl[2] = {a.p[0], a.p[1]}, sd[2] = {0, 0};
+    int cu = -1, cv = -1;
+    if (b->elastic) {
+        sl[0] = a.node * b->beam.length / b->beam.elements, sl[1] = 0;
+        const int iu = b->node_coord[3 * a.node], iv = b->node_coord[3 * a.node + 1];
+        if (iu >= 0) cu = off + 3 + iu, sl[0] += q[cu], sd[0] = qd ? qd[cu] : 0;
+        if (iv >= 0) cv = off + 3 + iv, sl[1] += q[cv], sd[1] = qd ? qd[cv] : 0;
+    }
+    const double As[2] = {c * sl[0] - sn * sl[1], sn * sl[0] + c * sl[1]};
+    o->r[0] = q[off] + As[0], o->r[1] = q[off + 1] + As[1];
+    o->col[0] = off, o->d[0][0] = 1, o->d[0][1] = 0;
+    o->col[1] = off + 1, o->d[1][0] = 0, o->d[1][1] = 1;
+    o->col[2] = off + 2, o->d[2][0] = -As[1], o->d[2][1] = As[0];   /* A J s = J A s */
+    o->ncol = 3;
+    if (cu >= 0) o->col[o->ncol] = cu, o->d[o->ncol][0] = c, o->d[o->ncol][1] = sn, o->ncol++;
+    if (cv >= 0) o->col[o->ncol] = cv, o->d[o->ncol][0] = -sn, o->d[o->ncol][1] = c, o->ncol++;
+    if (qd) {
+        /* gamma_P = w^2 A s - 2 w J A s' */
+        const double w = qd[off + 2];
+        const double Asd[2] = {c * sd[0] - sn * sd[1], sn * sd[0] + c * sd[1]};
+        o->gam[0] = w * w * As[0] + 2 * w * Asd[1];
+        o->gam[1] = w * w * As[1] - 2 * w * Asd[0];
+    }
+}
+
+static int cmp_int(const void* x, const void* y) { return *(const int*)x - *(const int*)y; }
+
+/* Add value v at column col of row r (the column is in the row's pattern). */
+static void jac_add(const kd_ffr_system* s, double* jac, int r, int col, double v) {
+    for (int k = s->rowptr[r]; k < s->rowptr[r + 1]; k++)
+        if (s->col[k] == col) {
+            jac[k] += v;
+            return;
+        }
+}
+
+static int cb_phi(void* ctx, double t, const double* q, double* phi) {
+    const kd_ffr_system* s = ctx;
+    pt_terms A, B;
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        switch (j->type) {
+        case J_REVOLUTE:
+            point_terms(s, q, NULL, j->a, &A), point_terms(s, q, NULL, j->b, &B);
+            phi[j->row] = A.r[0] - B.r[0], phi[j->row + 1] = A.r[1] - B.r[1];
+            break;
+        case J_LINE:
+            point_terms(s, q, NULL, j->a, &A);
+            phi[j->row] = j->nrm[0] * (A.r[0] - j->c[0]) + j->nrm[1] * (A.r[1] - j->c[1]);
+            break;
+        case J_DRIVER: {
+            double f, df, d2f;
+            kd_law_eval(&j->law, t, &f, &df, &d2f);
+            phi[j->row] = q[s->body[j->body].off + 2] - j->theta0 - f;
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+static int cb_jacobian(void* ctx, double t, const double* q, double* jac) {
+    (void)t;
+    const kd_ffr_system* s = ctx;
+    memset(jac, 0, sizeof(double) * s->nnz);
+    pt_terms A, B;
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        switch (j->type) {
+        case J_REVOLUTE:
+            point_terms(s, q, NULL, j->a, &A), point_terms(s, q, NULL, j->b, &B);
+            for (int c = 0; c < A.ncol; c++)
+                jac_add(s, jac, j->row, A.col[c], A.d[c][0]), jac_add(s, jac, j->row + 1, A.col[c], A.d[c][1]);
+            for (int c = 0; c < B.ncol; c++)
+                jac_add(s, jac, j->row, B.col[c], -B.d[c][0]), jac_add(s, jac, j->row + 1, B.col[c], -B.d[c][1]);
+            break;
+        case J_LINE:
+            point_terms(s, q, NULL, j->a, &A);
+            for (int c = 0; c < A.ncol; c++)
+                jac_add(s, jac, j->row, A.col[c], j->nrm[0] * A.d[c][0] + j->nrm[1] * A.d[c][1]);
+            break;
+        case J_DRIVER: jac_add(s, jac, j->row, s->body[j->body].off + 2, 1); break;
+        }
+    }
+    return 0;
+}
+
+static int cb_phi_t(void* ctx, double t, const double* q, double* phi_t) {
+    (void)q;
+    const kd_ffr_system* s = ctx;
+    memset(phi_t, 0, sizeof(double) * s->nc);
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        if (j->type != J_DRIVER) continue;
+        double f, df, d2f;
+        kd_law_eval(&j->law, t, &f, &df, &d2f);
+        phi_t[j->row] = -df;
+    }
+    return 0;
+}
+
+static int cb_gamma(void* ctx, double t, const double* q, const double* qd, double* gam) {
+    const kd_ffr_system* s = ctx;
+    pt_terms A, B;
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        switch (j->type) {
+        case J_REVOLUTE:
+            point_terms(s, q, qd, j->a, &A), point_terms(s, q, qd, j->b, &B);
+            gam[j->row] = A.gam[0] - B.gam[0], gam[j->row + 1] = A.gam[1] - B.gam[1];
+            break;
+        case J_LINE:
+            point_terms(s, q, qd, j->a, &A);
+            gam[j->row] = j->nrm[0] * A.gam[0] + j->nrm[1] * A.gam[1];
+            break;
+        case J_DRIVER: {
+            double f, df, d2f;
+            kd_law_eval(&j->law, t, &f, &df, &d2f);
+            gam[j->row] = d2f;
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+static int cb_force(void* ctx, double t, const double* q, const double* qd, double* Q) {
+    (void)t;
+    const kd_ffr_system* s = ctx;
+    for (int b = 0; b < s->nb; b++) {
+        const ffr_body* bd = &s->body[b];
+        ffr_body_force(bd, q + bd->off, qd + bd->off, s->g, Q + bd->off, s->scratch);
+    }
+    return 0;
+}
+
+static int cb_mass(void* ctx, double t, const double* q, double* blocks) {
+    (void)t;
+    const kd_ffr_system* s = ctx;
+    size_t o = 0;
+    for (int b = 0; b < s->nb; b++) {
+        const ffr_body* bd = &s->body[b];
+        ffr_body_mass(bd, q + bd->off, blocks + o, s->scratch);
+        o += (size_t)bd->size * bd->size;
+    }
+    return 0;
+}
+
+kd_status kd_ffr_finish(kd_ffr_system* s, kd_error* err) {
+    if (s->finished) return KD_OK;
+    if (s->nb == 0) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a floating-frame system needs a body");
+    int n = 0, nfmax = 0;
+    s->block_start = malloc(sizeof(int) * (s->nb + 1));
+    if (!s->block_start) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int b = 0; b < s->nb; b++) {
+        s->block_start[b] = n;
+        s->body[b].off = n;
+        n += s->body[b].size;
+        if (s->body[b].nf > nfmax) nfmax = s->body[b].nf;
+    }
+    s->block_start[s->nb] = n;
+    s->n = n;
+    int nc = 0;
+    for (int k = 0; k < s->nj; k++) {
+        s->joint[k].row = nc;
+        nc += s->joint[k].type == J_REVOLUTE ? 2 : 1;
+    }
+    s->nc = nc;
+    s->scratch = malloc(sizeof(double) * (2 * nfmax + 2));
+    s->rowptr = calloc(nc + 1, sizeof(int));
+    s->col = malloc(sizeof(int) * (10 * (nc + 1)));
+    double* q = calloc(n, sizeof(double));
+    if (!s->scratch || !s->rowptr || !s->col || !q) {
+        free(q);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    /* the pattern: the sorted columns each row touches */
+    pt_terms A, B;
+    int nnz = 0;
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        const int rows = j->type == J_REVOLUTE ? 2 : 1;
+        for (int r = 0; r < rows; r++) {
+            const int start = nnz;
+            if (j->type == J_DRIVER) s->col[nnz++] = s->body[j->body].off + 2;
+            else {
+                point_terms(s, q, NULL, j->a, &A);
+                for (int c = 0; c < A.ncol; c++) s->col[nnz++] = A.col[c];
+                if (j->type == J_REVOLUTE) {
+                    point_terms(s, q, NULL, j->b, &B);
+                    for (int c = 0; c < B.ncol; c++) s->col[nnz++] = B.col[c];
+                }
+            }
+            qsort(s->col + start, nnz - start, sizeof(int), cmp_int);
+            s->rowptr[j->row + r + 1] = nnz;
+        }
+    }
+    free(q);
+    s->nnz = nnz;
+    s->finished = 1;
+    kd_cms* c = &s->cms;
+    memset(c, 0, sizeof(*c));
+    c->n = n, c->nc = nc;
+    c->jac_nnz = nnz, c->jac_rowptr = s->rowptr, c->jac_col = s->col;
+    c->ctx = s;
+    c->phi = cb_phi, c->jacobian = cb_jacobian, c->phi_t = cb_phi_t, c->gamma = cb_gamma, c->force = cb_force;
+    c->nblocks = s->nb, c->block_start = s->block_start, c->mass_blocks = cb_mass;
+    return KD_OK;
+}
+
+const kd_cms* kd_ffr_cms(const kd_ffr_system* s) { return s->finished ? &s->cms : NULL; }
+int kd_ffr_size(const kd_ffr_system* s) { return s->n; }
+int kd_ffr_body_count(const kd_ffr_system* s) { return s->nb; }
+const char* kd_ffr_body_name(const kd_ffr_system* s, int b) { return s->body[b].name; }
+int kd_ffr_body_offset(const kd_ffr_system* s, int b) { return s->body[b].off; }
+int kd_ffr_body_elastic(const kd_ffr_system* s, int b) { return s->body[b].nf; }
+int kd_ffr_body_nodes(const kd_ffr_system* s, int b) { return s->body[b].nodes; }
+
+int kd_ffr_node_coordinate(const kd_ffr_system* s, int b, int node, kd_dof_name dof) {
+    const ffr_body* bd = &s->body[b];
+    const int d = dof == KD_DOF_U ? 0 : dof == KD_DOF_V ? 1 : dof == KD_DOF_RZ ? 2 : -1;
+    if (!bd->elastic || d < 0 || node < 0 || node >= bd->nodes) return -1;
+    const int i = bd->node_coord[3 * node + d];
+    return i < 0 ? -1 : bd->off + 3 + i;
+}
+
+void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]) {
+    pt_terms o;
+    point_terms(s, q, NULL, a, &o);
+    r[0] = o.r[0], r[1] = o.r[1];
+}
+
+void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* Vg, double* Vs) {
+    double t = 0, vg = 0, vs = 0;
+    for (int b = 0; b < s->nb; b++) {
+        const ffr_body* bd = &s->body[b];
+        const int d = bd->size;
+        /* T = v^T M v / 2 with the body's block (an output-time helper: it allocates the block) */
+        double* M = malloc(sizeof(double) * d * d);
+        if (M) {
+            ffr_body_mass(bd, q + bd->off, M, s->scratch);
+            for (int i = 0; i < d; i++)
+                for (int k = 0; k < d; k++) t += 0.5 * qd[bd->off + i] * M[i + (size_t)d * k] * qd[bd->off + k];
+            free(M);
+        }
+        vg += ffr_body_gravity_potential(bd, q + bd->off, s->g);
+        vs += ffr_body_strain(bd, q + bd->off);
+    }
+    if (T) *T = t;
+    if (Vg) *Vg = vg;
+    if (Vs) *Vs = vs;
+}
+
+void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, double p[2], double* L) {
+    p[0] = p[1] = 0;
+    *L = 0;
+    for (int b = 0; b < s->nb; b++) {
+        double pb[2], lb;
+        ffr_body_momentum(&s->body[b], q + s->body[b].off, qd + s->body[b].off, pb, &lb, s->scratch);
+        p[0] += pb[0], p[1] += pb[1], *L += lb;
+    }
+}
