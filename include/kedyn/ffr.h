@@ -76,6 +76,11 @@ int kd_ffr_add_beam(kd_ffr_system* s, const char* name, const kd_ffr_beam* beam,
 kd_status kd_ffr_add_revolute(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, kd_error* err);
 /* Point a on the fixed line through c along the unit direction d (a slider's guide). */
 kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], const double d[2], kd_error* err);
+/* Relative angle: angle(b) - angle(a) = c + law(t) (law NULL: constant; copied), the angle of a
+ * point being its body's theta, plus the node's rotation rz for a beam node (a weld, a prismatic
+ * joint's fixed angle, a driver). */
+kd_status kd_ffr_add_angle(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, double c, const kd_law* law,
+                           kd_error* err);
 /* Driver: theta_body(t) = theta0 + law(t) (the law is copied). */
 kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_law* law, kd_error* err);
 
@@ -102,6 +107,17 @@ void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, do
 /* Linear momentum p (2) and angular momentum about the global origin (kg m^2/s). */
 void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, double p[2], double* L);
 
+/* The two-way coupled system of a mechanism with elastic links (docs/model-format.md, "Elastic
+ * links"; kedyn/ked.h): the compiled rigid mechanism k (links as rigid bodies) becomes rigid bodies
+ * and beams in their floating frames (chord between the end nodes, or the frame of node 1), its
+ * revolute joints, welds and ground prismatic joints, its drivers on revolute joints and gravity.
+ * The initial state (*q0, *qd0, allocated, n) is the rigid solution at t = 0 with undeformed
+ * links. What the route does not take is a located KD_ERR_INPUT: other joints, drivers of
+ * prismatic joints, springs, friction, torques and forces, Timoshenko or quintic links, a frame
+ * at another node. */
+struct kd_ked;
+kd_status kd_ffr_from_mechanism(const kd_desc* d, const struct kd_ked* k, kd_ffr_system** out, double** q0,
+                                double** qd0, kd_error* err);
 #ifdef __cplusplus
 }
 #endif

@@ -12,14 +12,13 @@
 
 #include "ffr_internal.h"
 
-enum { J_REVOLUTE, J_LINE, J_DRIVER };
+enum { J_REVOLUTE, J_LINE, J_ANGLE };
 
 typedef struct ffr_joint {
     int type;
     kd_ffr_point a, b;            /* revolute: a and b; line: a */
     double c[2], nrm[2];          /* line: a point and the unit normal */
-    int body;                     /* driver */
-    double theta0;
+    double theta0;                /* angle: angle(b) - angle(a) = theta0 + law(t) */
     kd_law law;
     int row;                      /* first constraint row */
 } ffr_joint;
@@ -54,7 +53,7 @@ void kd_ffr_free(kd_ffr_system** ps) {
     kd_ffr_system* s = *ps;
     for (int b = 0; b < s->nb; b++) ffr_body_free(&s->body[b]);
     for (int j = 0; j < s->nj; j++)
-        if (s->joint[j].type == J_DRIVER) kd_law_free(&s->joint[j].law);
+        if (s->joint[j].type == J_ANGLE) kd_law_free(&s->joint[j].law);
     free(s->body), free(s->joint), free(s->block_start), free(s->rowptr), free(s->col), free(s->scratch);
     free(s);
     *ps = NULL;
@@ -166,14 +165,38 @@ kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], c
     return KD_OK;
 }
 
-kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_law* law, kd_error* err) {
-    if (body < 0 || body >= s->nb) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "driver on unknown body");
+kd_status kd_ffr_add_angle(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, double c, const kd_law* law,
+                           kd_error* err) {
+    kd_status st;
+    if ((st = check_point(s, a, err)) || (st = check_point(s, b, err))) return st;
+    if (a.body == b.body)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "an angle constraint needs two different bodies");
     ffr_joint* j = new_joint(s, err);
     if (!j) return err ? err->status : KD_ERR_USAGE;
-    j->type = J_DRIVER, j->body = body, j->theta0 = theta0;
-    if (kd_law_copy(&j->law, law)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    j->type = J_ANGLE, j->a = a, j->b = b, j->theta0 = c;
+    const kd_law zero = kd_law_constant(0);
+    if (kd_law_copy(&j->law, law ? law : &zero))
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     s->nj++;
     return KD_OK;
+}
+
+kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_law* law, kd_error* err) {
+    return kd_ffr_add_angle(s, (kd_ffr_point){.body = -1}, (kd_ffr_point){.body = body}, theta0, law, err);
+}
+
+/* The angle of a point (theta, plus rz at a beam node) and its Jacobian columns (at most 2). */
+static double point_angle(const kd_ffr_system* s, const double* q, kd_ffr_point a, int col[2], int* ncol) {
+    *ncol = 0;
+    if (a.body < 0) return 0;
+    const ffr_body* b = &s->body[a.body];
+    double th = q[b->off + 2];
+    col[(*ncol)++] = b->off + 2;
+    if (b->elastic) {
+        const int ir = b->node_coord[3 * a.node + 2];
+        if (ir >= 0) th += q[b->off + 3 + ir], col[(*ncol)++] = b->off + 3 + ir;
+    }
+    return th;
 }
 
 /* Position, Jacobian columns and gamma_P of a point (qd may be NULL: no gamma). */
@@ -237,10 +260,11 @@ static int cb_phi(void* ctx, double t, const double* q, double* phi) {
             point_terms(s, q, NULL, j->a, &A);
             phi[j->row] = j->nrm[0] * (A.r[0] - j->c[0]) + j->nrm[1] * (A.r[1] - j->c[1]);
             break;
-        case J_DRIVER: {
+        case J_ANGLE: {
             double f, df, d2f;
+            int ca[2], cb[2], na, nb;
             kd_law_eval(&j->law, t, &f, &df, &d2f);
-            phi[j->row] = q[s->body[j->body].off + 2] - j->theta0 - f;
+            phi[j->row] = point_angle(s, q, j->b, cb, &nb) - point_angle(s, q, j->a, ca, &na) - j->theta0 - f;
             break;
         }
         }
@@ -268,7 +292,13 @@ static int cb_jacobian(void* ctx, double t, const double* q, double* jac) {
             for (int c = 0; c < A.ncol; c++)
                 jac_add(s, jac, j->row, A.col[c], j->nrm[0] * A.d[c][0] + j->nrm[1] * A.d[c][1]);
             break;
-        case J_DRIVER: jac_add(s, jac, j->row, s->body[j->body].off + 2, 1); break;
+        case J_ANGLE: {
+            int ca[2], cb[2], na, nb;
+            point_angle(s, q, j->a, ca, &na), point_angle(s, q, j->b, cb, &nb);
+            for (int c = 0; c < na; c++) jac_add(s, jac, j->row, ca[c], -1);
+            for (int c = 0; c < nb; c++) jac_add(s, jac, j->row, cb[c], 1);
+            break;
+        }
         }
     }
     return 0;
@@ -280,7 +310,7 @@ static int cb_phi_t(void* ctx, double t, const double* q, double* phi_t) {
     memset(phi_t, 0, sizeof(double) * s->nc);
     for (int k = 0; k < s->nj; k++) {
         const ffr_joint* j = &s->joint[k];
-        if (j->type != J_DRIVER) continue;
+        if (j->type != J_ANGLE) continue;
         double f, df, d2f;
         kd_law_eval(&j->law, t, &f, &df, &d2f);
         phi_t[j->row] = -df;
@@ -302,7 +332,7 @@ static int cb_gamma(void* ctx, double t, const double* q, const double* qd, doub
             point_terms(s, q, qd, j->a, &A);
             gam[j->row] = j->nrm[0] * A.gam[0] + j->nrm[1] * A.gam[1];
             break;
-        case J_DRIVER: {
+        case J_ANGLE: {   /* linear in q: gamma = -Phi_tt */
             double f, df, d2f;
             kd_law_eval(&j->law, t, &f, &df, &d2f);
             gam[j->row] = d2f;
@@ -371,8 +401,12 @@ kd_status kd_ffr_finish(kd_ffr_system* s, kd_error* err) {
         const int rows = j->type == J_REVOLUTE ? 2 : 1;
         for (int r = 0; r < rows; r++) {
             const int start = nnz;
-            if (j->type == J_DRIVER) s->col[nnz++] = s->body[j->body].off + 2;
-            else {
+            if (j->type == J_ANGLE) {
+                int ca[2], cb[2], na, nb;
+                point_angle(s, q, j->a, ca, &na), point_angle(s, q, j->b, cb, &nb);
+                for (int c = 0; c < na; c++) s->col[nnz++] = ca[c];
+                for (int c = 0; c < nb; c++) s->col[nnz++] = cb[c];
+            } else {
                 point_terms(s, q, NULL, j->a, &A);
                 for (int c = 0; c < A.ncol; c++) s->col[nnz++] = A.col[c];
                 if (j->type == J_REVOLUTE) {
