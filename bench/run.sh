@@ -38,3 +38,8 @@ done
 for n in 5 10 20 40 80; do
   "$build/bench/bench_mech" chain "$n" 200
 done
+echo "# two-way coupled flexible slider-crank (examples/slider_crank_flexible.yaml), one crank revolution, best of 5"
+echo "# form n nc steps evaluations integrate_s total_s drift max_v peak_rss_kib"
+for f in augmented maggi; do
+  "$build/bench/bench_ffr" examples/slider_crank_flexible.yaml "$f" 5
+done

@@ -239,6 +239,41 @@ static void test_pendulum_rigid_limit(void** state) {
     assert_true(err[0] / err[1] > 7 && err[0] / err[1] < 13);
 }
 
+/* The elastic pendulum by IDA (the GGL index-2 DAE, BDF with a dense Newton matrix) and by the
+ * augmented form (Runge-Kutta): no shared linear algebra, no shared integrator. */
+static void test_pendulum_ida_agrees(void** state) {
+    (void)state;
+    double th[2], w[2], vtip[2];
+    for (int f = 0; f < 2; f++) {
+        kd_ffr_system* p = kd_ffr_new(0, -G);
+        kd_ffr_beam b = beam(1.0, 2, 7e8, KD_FFR_ROOT);
+        kd_ffr_add_beam(p, "rod", &b, NULL);
+        kd_ffr_add_revolute(p, (kd_ffr_point){.body = 0, .node = 0}, (kd_ffr_point){.body = -1}, NULL);
+        assert_int_equal(kd_ffr_finish(p, NULL), KD_OK);
+        const int n = kd_ffr_size(p);
+        double* q = calloc(n, sizeof(double));
+        double* qd = calloc(n, sizeof(double));
+        q[2] = -PI / 2 + 1.2;
+        rec* r = rec_new(p, 400);
+        kd_mbs_opts o = opts(f ? KD_MBS_IDA : KD_MBS_AUGMENTED, 0.3, f ? 1e-3 : 1e-5, f ? 1 : 100);
+        o.rtol = 1e-10, o.atol = 1e-12;
+        kd_error err;
+        const kd_status st = kd_mbs_forward(kd_ffr_cms(p), &o, q, qd, record, r, NULL, &err);
+        if (st) printf("%s\n", err.msg);
+        assert_int_equal(st, KD_OK);
+        const double* qe = r->q + (size_t)n * (r->count - 1);
+        th[f] = qe[2], w[f] = r->qd[(size_t)n * (r->count - 1) + 2];
+        vtip[f] = qe[kd_ffr_node_coordinate(p, 0, 2, KD_DOF_V)];
+        rec_free(r), free(q), free(qd);
+        kd_ffr_free(&p);
+    }
+    printf("elastic pendulum at 0.3 s: augmented theta %.10f, tip v %.6e; ida theta %.10f, tip v %.6e\n", th[0], vtip[0],
+           th[1], vtip[1]);
+    assert_true(fabs(th[0] - th[1]) < 1e-6);
+    assert_true(fabs(w[0] - w[1]) < 1e-5);
+    assert_true(fabs(vtip[0] - vtip[1]) < 1e-3 * fabs(vtip[0]));
+}
+
 /* ---- a slider-crank with an elastic connecting rod ---- */
 typedef struct crank_rig {
     kd_ffr_system* s;
@@ -362,6 +397,7 @@ int main(void) {
         cmocka_unit_test(test_quadratic_velocity_is_lagrangian),
         cmocka_unit_test(test_free_beam_conservation),
         cmocka_unit_test(test_pendulum_rigid_limit),
+        cmocka_unit_test(test_pendulum_ida_agrees),
         cmocka_unit_test(test_slider_crank),
         cmocka_unit_test(test_slider_crank_formulations_agree),
     };
