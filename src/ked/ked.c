@@ -78,8 +78,14 @@ static int kin_sink(void* ctx, double t, const double* q, const double* qd, cons
 
 static int fwd_sink(void* ctx, const kd_mbs_sample* smp) { return rigid_store(ctx, smp->t, smp->q, smp->qd, NULL); }
 
+/* Runge-Kutta steps per sample of a rigid solution by forward dynamics. */
+#ifndef KED_RK_SUBSTEPS
+#define KED_RK_SUBSTEPS 3
+#endif
+
 /* Kinematics when every degree of freedom is driven, else forward dynamics
- * (augmented form, Baumgarte, Runge-Kutta with 10 steps per sample). */
+ * (augmented form, Baumgarte, classical Runge-Kutta with KED_RK_SUBSTEPS steps
+ * per sample). */
 static kd_status solve_rigid(kd_ked* k, const kd_ked_opts* o, kd_error* err) {
     const kd_mech* m = k->mech;
     rigid_sink s;
@@ -111,8 +117,8 @@ static kd_status solve_rigid(kd_ked* k, const kd_ked_opts* o, kd_error* err) {
             kd_mbs_opts mo;
             kd_mbs_opts_default(&mo);
             mo.t_end = o->t_end;
-            mo.dt = o->t_end / o->steps / 10.0;
-            mo.output_every = 10;
+            mo.dt = o->t_end / o->steps / KED_RK_SUBSTEPS;
+            mo.output_every = KED_RK_SUBSTEPS;
             kd_cms cms;
             kd_mech_cms(m, &cms);
             st = kd_mbs_forward(&cms, &mo, q, q + m->n, fwd_sink, &s, NULL, err);
