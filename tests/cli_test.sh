@@ -220,6 +220,26 @@ if command -v script >/dev/null; then
   check "no progress bar off a terminal" test ! -s "$tmp/spin.err"
 fi
 
+# one-way KED (examples/wind_pump_elastic.yaml): the rod's frequencies along the motion at four
+# crank speeds, near the pinned-pinned 419.19 rad/s; the elastic response and its columns
+"$kedyn" run "$examples/wind_pump_elastic.yaml" -o "$tmp/ked" >"$tmp/ked.txt" 2>&1; code=$?
+check "KED pump exits 0" test $code -eq 0
+check "KED modes_along_motion header" bash -c "head -1 '$tmp/ked/modes_along_motion.csv' | grep -q '^t,rod.omega_1,rod.omega_2,rod.omega_3,rod.omega_4,rod.omega_5,rod.omega_6$'"
+check "KED modes_along_motion rows" test "$(wc -l <"$tmp/ked/modes_along_motion_4.csv")" -eq 362
+check "KED omega_1 near pinned-pinned" awk -F, 'NR > 1 {r = $2 / 419.186; if (r < 0.97 || r > 1.03) bad = 1} END {exit bad}' "$tmp/ked/modes_along_motion_4.csv"
+check "KED dynamics columns" bash -c "head -1 '$tmp/ked/dynamics.csv' | grep -q '^t,rod.x,rod.y,rod.phi,rod.1.u,rod.1.v,rod.1.rz,.*,rod.6.N,rod.6.M,rod.6.sigma,.*,B.Fx,B.Fy,B.M,B.dFx,B.dFy,'"
+check "KED summary" grep -q '"rigid_route": "forward_dynamics", "coupling": "one-way"' "$tmp/ked/summary.json"
+# located errors: a joint off the beam's nodes, modes_along_motion without elastic links
+sed 's/C: \[0.5161, 0.0596\]}/M: [0.265245, 0.02682], C: [0.5161, 0.0596]}/; s/points: \[C, C\]}/points: [M, C]}/' \
+  "$examples/wind_pump_elastic.yaml" >"$tmp/ked_node.yaml"
+"$kedyn" check "$tmp/ked_node.yaml" >/dev/null 2>"$tmp/ked_node.err"; code=$?
+check "KED joint off a node exits 1" test $code -eq 1
+check "KED joint off a node: located" grep -q "ked_node.yaml:[0-9]*:[0-9]*: error: joint 'C': point 'M' of beam 'rod' is not at a node" "$tmp/ked_node.err"
+sed 's/^analyses:/analyses:\n  - {type: modes_along_motion, t_end: 0.5}/' "$examples/slider_crank.yaml" >"$tmp/ked_rigid.yaml"
+"$kedyn" check "$tmp/ked_rigid.yaml" >/dev/null 2>"$tmp/ked_rigid.err"; code=$?
+check "modes_along_motion without links exits 1" test $code -eq 1
+check "modes_along_motion without links: located" grep -q "ked_rigid.yaml:[0-9]*:[0-9]*: error: modes_along_motion applies to mechanisms with elastic links" "$tmp/ked_rigid.err"
+
 # two-way coupled elastic links (examples/slider_crank_flexible.yaml): the slider stays within the
 # rod's compliance of the rigid law r cos(phi) + sqrt(l^2 - r^2 sin^2 phi), and Newton-Euler with
 # multipliers (augmented) and Kane's projection (maggi) give the same motion

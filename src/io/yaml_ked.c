@@ -6,9 +6,11 @@
 
 #include "yaml_loader.h"
 
-/* `frame: chord` (default), `frame: root` (node 1) or `frame: {node: N}`. */
+/* `frame: chord` (default), `frame: root` (node 1), `frame: N` or `frame: {node: N}`. */
 kd_status kd_yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b) {
     b->loc_frame = loc_of(v);
+    if (v->type == YAML_SCALAR_NODE && scalar(v) && scalar(v)[0] >= '0' && scalar(v)[0] <= '9')
+        return get_int(ld, v, "frame node", 1, &b->frame_node);
     if (v->type == YAML_SCALAR_NODE) {
         static const char* const frames[] = {"chord", "root"};
         int c = 0;
