@@ -22,8 +22,13 @@
  *         [ -2 theta' a.q_f'                      ]
  *         [ theta'^2 a - 2 theta' (m_yx - m_xy) q_f']
  *
- * with m_ij = int rho N_i^T N_j dV, and the linear elastic force -K_ff q_f (no geometric
- * stiffness: the stiffening of fast-rotating links is not modelled). Gravity acts on every body.
+ * with m_ij = int rho N_i^T N_j dV, and the elastic force -dU/dq_f. U = q_f^T K_ff q_f / 2, or with
+ * geometric stiffness (kd_ffr_beam.geometric) the axial part of each element taken from its mean
+ * strain with the transverse slopes, eps_e = (u2 - u1)/h + (q_e^T g0 q_e)/(2 h), g0 = int v'^T v' dx
+ * (the element invariant of kedyn/element.h):
+ *   U = sum_e [EA h eps_e^2 / 2] + bending,  -dU/dq = -K_ff q_f - sum_e [dN_e (e_u2 - e_u1) + N_e g0 q_e],
+ * N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h: the axial force stiffens bending (centrifugal
+ * stiffening of rotating links) and the energy stays exactly conserved. Gravity acts on every body.
  *
  * Joints join points: a node of an elastic body (r = R + A (u0 + u_node)), a point of a rigid body
  * in its frame, or a point of the ground. Drivers prescribe a body's angle theta(t). The compiled
@@ -53,6 +58,7 @@ typedef struct kd_ffr_beam {
     kd_theory theory;             /* KD_THEORY_EULER_BERNOULLI or KD_THEORY_RAYLEIGH (cubic, planar) */
     double E, rho, A, Iz;         /* Pa, kg/m^3, m^2, m^4 */
     kd_ffr_frame frame;
+    int geometric;                /* 1: geometric stiffness of the elastic axial force (above) */
 } kd_ffr_beam;
 
 /* A point of a body: node (0-based) of an elastic body, or local coordinates p of a rigid body

@@ -54,7 +54,8 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     b->Mff = calloc(nf2 + 1, sizeof(double));
     b->G = calloc(nf2 + 1, sizeof(double));
     b->K = calloc(nf2 + 1, sizeof(double));
-    if (!b->SN || !b->a0 || !b->b0 || !b->Mff || !b->G || !b->K) {
+    b->emap = beam->geometric ? malloc(sizeof(int) * 6 * (size_t)ne) : NULL;
+    if (!b->SN || !b->a0 || !b->b0 || !b->Mff || !b->G || !b->K || (beam->geometric && !b->emap)) {
         free(p);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
@@ -65,6 +66,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
         const double Xe = e * Le;
         int map[KD_ELEM_DOF_MAX];
         for (int a = 0; a < nd; a++) map[a] = b->node_coord[3 * (e + a / 3) + a % 3];
+        if (b->emap) memcpy(b->emap + 6 * e, map, sizeof(int) * 6);
         for (int a = 0; a < nd; a++) {
             const int A = map[a];
             if (A < 0) continue;
@@ -82,6 +84,8 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
             }
         }
     }
+    memcpy(b->g0, p->g_k[0], sizeof(double) * 36);
+    b->EA = beam->E * beam->A, b->Le = Le;
     /* rigid invariants in closed form: m, S0 = int rho u0, I0 = int rho |u0|^2 (with the section's
      * own polar part rho Iz L, the rigid rotation of the sections) */
     const double L = beam->length, rA = beam->rho * beam->A;
@@ -103,7 +107,7 @@ void ffr_body_init_rigid(ffr_body* b, double mass, double J_G) {
 }
 
 void ffr_body_free(ffr_body* b) {
-    free(b->node_coord), free(b->SN), free(b->a0), free(b->b0), free(b->Mff), free(b->G), free(b->K);
+    free(b->node_coord), free(b->SN), free(b->a0), free(b->b0), free(b->Mff), free(b->G), free(b->K), free(b->emap);
 }
 
 /* S = S0 + S_N qf, a = a0 + Mff qf, bv = b0 + G^T qf, Iuu = I0 + 2 a0.qf + qf^T Mff qf */
@@ -156,6 +160,33 @@ void ffr_body_mass(const ffr_body* b, const double* q, double* M, double* scratc
 #undef MM
 }
 
+/* The geometric part of the elastic force, Q_f -= dN_e (e_u2 - e_u1) + N_e g0 q_e per element
+ * (ffr.h), and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. */
+static void geometric_force(const ffr_body* b, const double* qf, double* Qf, double* U) {
+    const int ne = b->beam.elements;
+    const double EA = b->EA, h = b->Le;
+    double u = 0;
+    for (int e = 0; e < ne; e++) {
+        const int* map = b->emap + 6 * e;
+        double qe[6], gq[6], s2 = 0;
+        for (int k = 0; k < 6; k++) qe[k] = map[k] >= 0 ? qf[map[k]] : 0.0;
+        for (int i = 0; i < 6; i++) {
+            double x = 0;
+            for (int j = 0; j < 6; j++) x += b->g0[6 * i + j] * qe[j];
+            gq[i] = x, s2 += qe[i] * x;
+        }
+        const double elin = (qe[3] - qe[0]) / h, eps = elin + 0.5 * s2 / h;
+        const double N = EA * eps, dN = N - EA * elin;
+        if (U) u += 0.5 * EA * h * (eps * eps - elin * elin);
+        if (!Qf) continue;
+        if (map[0] >= 0) Qf[map[0]] += dN;
+        if (map[3] >= 0) Qf[map[3]] -= dN;
+        for (int i = 0; i < 6; i++)
+            if (map[i] >= 0) Qf[map[i]] -= N * gq[i];
+    }
+    if (U) *U = u;
+}
+
 void ffr_body_force(const ffr_body* b, const double* q, const double* qd, const double g[2], double* Q,
                     double* scratch) {
     const int nf = b->nf;
@@ -194,6 +225,7 @@ void ffr_body_force(const ffr_body* b, const double* q, const double* qd, const 
         }
         Q[3 + A] = w * w * a[A] + 2 * w * gv + b->SN[A] * gl[0] + b->SN[nf + A] * gl[1] - kq;
     }
+    if (b->emap) geometric_force(b, qf, Q + 3, NULL);
 }
 
 double ffr_body_gravity_potential(const ffr_body* b, const double* q, const double g[2]) {
@@ -210,6 +242,11 @@ double ffr_body_strain(const ffr_body* b, const double* q) {
     double U = 0;
     for (int A = 0; A < nf; A++)
         for (int B = 0; B < nf; B++) U += 0.5 * q[3 + A] * b->K[(size_t)A * nf + B] * q[3 + B];
+    if (b->emap) {
+        double Ug;
+        geometric_force(b, q + 3, NULL, &Ug);
+        U += Ug;
+    }
     return U;
 }
 

@@ -17,6 +17,11 @@ typedef struct ffr_body {
     double* SN;                   /* (2 x nf) int rho N_x dV, int rho N_y dV */
     double *a0, *b0;              /* (nf) int rho N^T u0 dV, int rho (u0x N_y - u0y N_x) dV */
     double *Mff, *G, *K;          /* (nf x nf) int rho N^T N, int rho (N_x^T N_y - N_y^T N_x), K_ff */
+    /* geometric stiffness (kd_ffr_beam.geometric): per element the elastic index of each of its 6
+     * DOFs (-1 held), the invariant g0 = int v'^T v' dx (6 x 6, shared) and EA, element length */
+    int* emap;                    /* (6 elements) */
+    double g0[36];
+    double EA, Le;
 } ffr_body;
 
 kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err);

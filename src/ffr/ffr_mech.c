@@ -60,7 +60,7 @@ static kd_status add_body(const kd_desc* d, const kd_ked* k, int b, kd_ffr_syste
     memset(&c, 0, sizeof(c));
     kd_section_properties(&d->sections[bd->section], mat->nu, &c);
     kd_ffr_beam beam = {.length = bd->length, .elements = bd->elements, .theory = bd->theory, .E = mat->E,
-                        .rho = mat->rho, .A = c.A, .Iz = c.Iz, .frame = frame};
+                        .rho = mat->rho, .A = c.A, .Iz = c.Iz, .frame = frame, .geometric = bd->geometric_stiffness};
     return kd_ffr_add_beam(s, bd->name, &beam, err) < 0 ? err->status : KD_OK;
 }
 
