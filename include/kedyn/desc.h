@@ -265,8 +265,8 @@ typedef struct kd_analysis_desc {
     /* mechanisms with elastic links (kedyn/ked.h) */
     int coupling;                 /* kd_coupling: dynamics of a mechanism with beams in joints */
     kd_loc loc_coupling;          /* where `coupling` was written (the analysis when omitted) */
-    double speed;                 /* modes_along_motion: constant speed (rad/s) replacing the law
-                                     of the first driver; 0 = the drivers as given */
+    double speed;                 /* modes_along_motion, one-way dynamics: constant speed (rad/s)
+                                     replacing the law of the first driver; 0 = as given */
     kd_loc loc;
 } kd_analysis_desc;
 

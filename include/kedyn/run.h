@@ -49,7 +49,7 @@ typedef struct kd_ked_run_stats {
     double max_sigma;                       /* dynamics: largest stress sigma at a node, Pa */
     char max_deflection_at[160], max_sigma_at[160];  /* "BODY node N at t = T s" */
     double max_dF, max_F;                   /* dynamics: largest elastic and rigid joint force, N */
-    double speed;                           /* modes_along_motion: the driver speed, rad/s (0: as given) */
+    double speed;                           /* the first driver's speed, rad/s (0: as given) */
     int count, swaps;                       /* modes_along_motion: modes, instants re-ordered by MAC */
     double mac_min;                         /* smallest MAC of a followed pair */
     char link_name[KD_KED_REPORT_LINKS][64];

@@ -202,12 +202,13 @@ static void write_header(FILE* fp, const kd_ked* k) {
 
 static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                              kd_analysis_report* a, kd_error* err) {
-    kd_ked_opts o = {ad->t_end, ad->steps, 0.0, ad->cond_max};
+    kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
     kd_ked* k = NULL;
     kd_status st = kd_ked_new(d, &o, &k, err);
     if (st) return st;
     kd_ked_run_stats* s = &a->ked;
     s->links = k->nlinks, s->samples = k->rigid.nsamples, s->forward = k->rigid.forward, s->coupling = "one-way";
+    s->speed = ad->speed;
     a->integrator = ad->integrator;
     a->t_end = ad->t_end;
     ked_rows r = {k, calloc((size_t)k->nlinks, sizeof(int)), calloc((size_t)k->nlinks, sizeof(int)), 0,
@@ -383,6 +384,7 @@ void kd_run_ked_summary(FILE* fp, const kd_analysis_report* a) {
                 s->coupling ? s->coupling : "one-way", s->max_deflection, s->max_deflection_at);
         fprintf(fp, "\"max_stress_pa\": %.6g, \"max_stress_at\": \"%s\",\n      ", s->max_sigma, s->max_sigma_at);
         fprintf(fp, "\"max_joint_force_n\": %.6g, \"max_elastic_joint_force_n\": %.6g", s->max_F, s->max_dF);
+        if (s->speed > 0) fprintf(fp, ", \"speed_rad_s\": %.10g", s->speed);
         return;
     }
     fprintf(fp, ", \"count\": %d, \"speed_rad_s\": %.10g, \"mac_min\": %.6g, \"reordered_instants\": %d", s->count,
