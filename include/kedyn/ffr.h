@@ -105,11 +105,24 @@ int kd_ffr_body_elastic(const kd_ffr_system* s, int body);
 int kd_ffr_body_nodes(const kd_ffr_system* s, int body);   /* 0 for a rigid body */
 int kd_ffr_node_coordinate(const kd_ffr_system* s, int body, int node, kd_dof_name dof);
 
+/* Assemble at t by moving the bodies' reference coordinates (x, y, theta) only, the elastic
+ * coordinates and velocities held: Phi(q, t) = 0 by Gauss-Newton with minimum-norm steps, then
+ * Phi_q q' = -Phi_t for the reference velocities (dense least squares: for mechanisms of tens of
+ * bodies). Used after setting a deformed start, which the solvers' M-orthogonal projection would
+ * otherwise partly undo. KD_ERR_NUMERIC when it does not converge. */
+kd_status kd_ffr_assemble(const kd_ffr_system* s, double t, double* q, double* qd, kd_error* err);
 /* Position of a point at q. */
 void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]);
 /* Kinetic energy q'^T M q' / 2, potential energy of gravity and strain energy q_f^T K q_f / 2. */
 void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* V_gravity,
                    double* V_strain);
+/* Section forces of a beam body at every node (3 per node): axial force N (tension > 0; the
+ * element's mean strain, with the slopes when geometric), bending moment M = EI theta_z', and
+ * sigma = |N|/A + |M| c / I (c: the extreme fibre's distance, 0: no stress); inner nodes average
+ * their two elements. */
+void kd_ffr_section_forces(const kd_ffr_system* s, int body, const double* q, double c, double* out);
+/* The largest force a revolute joint (or the pin of a weld) transmits, |lambda| of its two rows. */
+double kd_ffr_max_pin_force(const kd_ffr_system* s, const double* lambda);
 /* Linear momentum p (2) and angular momentum about the global origin (kg m^2/s). */
 void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, double p[2], double* L);
 
@@ -124,6 +137,15 @@ void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, 
 struct kd_ked;
 kd_status kd_ffr_from_mechanism(const kd_desc* d, const struct kd_ked* k, kd_ffr_system** out, double** q0,
                                 double** qd0, kd_error* err);
+/* Replace the undeformed links of q0 by the one-way route's quasi-static deflection at t = 0
+ * (kd_ked_link_dynamics' start: the link under the rigid mechanism's inertia, gravity and joint
+ * forces; kedyn/ked.h), so that a two-way run starts without the free vibration of a sudden load.
+ * ad gives the integrator options of that one-step run; k's rigid solution must span at least
+ * ad->dt. Elastic velocities stay zero. */
+struct kd_analysis_desc;
+kd_status kd_ffr_quasi_static_start(struct kd_ked* k, const struct kd_analysis_desc* ad, const kd_ffr_system* s,
+                                    double* q0, kd_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,8 +54,9 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     b->Mff = calloc(nf2 + 1, sizeof(double));
     b->G = calloc(nf2 + 1, sizeof(double));
     b->K = calloc(nf2 + 1, sizeof(double));
-    b->emap = beam->geometric ? malloc(sizeof(int) * 6 * (size_t)ne) : NULL;
-    if (!b->SN || !b->a0 || !b->b0 || !b->Mff || !b->G || !b->K || (beam->geometric && !b->emap)) {
+    b->emap = malloc(sizeof(int) * 6 * (size_t)ne);
+    b->geometric = beam->geometric;
+    if (!b->SN || !b->a0 || !b->b0 || !b->Mff || !b->G || !b->K || !b->emap) {
         free(p);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
@@ -66,7 +67,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
         const double Xe = e * Le;
         int map[KD_ELEM_DOF_MAX];
         for (int a = 0; a < nd; a++) map[a] = b->node_coord[3 * (e + a / 3) + a % 3];
-        if (b->emap) memcpy(b->emap + 6 * e, map, sizeof(int) * 6);
+        memcpy(b->emap + 6 * e, map, sizeof(int) * 6);
         for (int a = 0; a < nd; a++) {
             const int A = map[a];
             if (A < 0) continue;
@@ -85,7 +86,12 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
         }
     }
     memcpy(b->g0, p->g_k[0], sizeof(double) * 36);
-    b->EA = beam->E * beam->A, b->Le = Le;
+    b->EA = beam->E * beam->A, b->EI = beam->E * beam->Iz, b->Le = Le;
+    for (int end = 0; end < 2; end++) {
+        double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
+        kd_element_shape(kind, &c, Le, (double)end, N, dN);
+        for (int a = 0; a < 6; a++) b->curv[end][a] = dN[KD_F_TZ][a];
+    }
     /* rigid invariants in closed form: m, S0 = int rho u0, I0 = int rho |u0|^2 (with the section's
      * own polar part rho Iz L, the rigid rotation of the sections) */
     const double L = beam->length, rA = beam->rho * beam->A;
@@ -225,7 +231,7 @@ void ffr_body_force(const ffr_body* b, const double* q, const double* qd, const 
         }
         Q[3 + A] = w * w * a[A] + 2 * w * gv + b->SN[A] * gl[0] + b->SN[nf + A] * gl[1] - kq;
     }
-    if (b->emap) geometric_force(b, qf, Q + 3, NULL);
+    if (b->geometric) geometric_force(b, qf, Q + 3, NULL);
 }
 
 double ffr_body_gravity_potential(const ffr_body* b, const double* q, const double g[2]) {
@@ -242,7 +248,7 @@ double ffr_body_strain(const ffr_body* b, const double* q) {
     double U = 0;
     for (int A = 0; A < nf; A++)
         for (int B = 0; B < nf; B++) U += 0.5 * q[3 + A] * b->K[(size_t)A * nf + B] * q[3 + B];
-    if (b->emap) {
+    if (b->geometric) {
         double Ug;
         geometric_force(b, q + 3, NULL, &Ug);
         U += Ug;
@@ -271,4 +277,31 @@ void ffr_body_momentum(const ffr_body* b, const double* q, const double* qd, dou
     p[0] = b->m * qd[0] + gl[0];
     p[1] = b->m * qd[1] + gl[1];
     *L = q[0] * p[1] - q[1] * p[0] + AS[0] * qd[1] - AS[1] * qd[0] + w * I + bq;
+}
+
+void ffr_body_section_forces(const ffr_body* b, const double* q, double c, double* out) {
+    const int nn = b->nodes, ne = b->beam.elements;
+    memset(out, 0, sizeof(double) * 3 * (size_t)nn);
+    if (!b->elastic) return;
+    const double* qf = q + 3;
+    for (int e = 0; e < ne; e++) {
+        const int* map = b->emap + 6 * e;
+        double qe[6], s2 = 0;
+        for (int k = 0; k < 6; k++) qe[k] = map[k] >= 0 ? qf[map[k]] : 0.0;
+        if (b->geometric)
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++) s2 += qe[i] * b->g0[6 * i + j] * qe[j];
+        /* the element's axial force (its mean strain, with the slopes when geometric) and end moments */
+        const double N = b->EA * ((qe[3] - qe[0]) / b->Le + 0.5 * s2 / b->Le);
+        for (int end = 0; end < 2; end++) {
+            double k = 0;
+            for (int a = 0; a < 6; a++) k += b->curv[end][a] * qe[a];
+            const int node = e + end;
+            const double w = (node == 0 || node == nn - 1) ? 1.0 : 0.5;
+            out[3 * node] += w * N;
+            out[3 * node + 1] += w * b->EI * k;
+        }
+    }
+    for (int n = 0; n < nn; n++)
+        out[3 * n + 2] = c > 0 ? fabs(out[3 * n]) / b->beam.A + fabs(out[3 * n + 1]) * c / b->beam.Iz : 0.0;
 }

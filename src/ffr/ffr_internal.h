@@ -20,8 +20,10 @@ typedef struct ffr_body {
     /* geometric stiffness (kd_ffr_beam.geometric): per element the elastic index of each of its 6
      * DOFs (-1 held), the invariant g0 = int v'^T v' dx (6 x 6, shared) and EA, element length */
     int* emap;                    /* (6 elements) */
+    int geometric;
     double g0[36];
-    double EA, Le;
+    double EA, EI, Le;
+    double curv[2][6];            /* d theta_z / dx at the element's two ends, per element DOF */
 } ffr_body;
 
 kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err);
@@ -35,6 +37,9 @@ void ffr_body_force(const ffr_body* b, const double* q, const double* qd, const 
                     double* scratch);
 double ffr_body_gravity_potential(const ffr_body* b, const double* q, const double g[2]);
 double ffr_body_strain(const ffr_body* b, const double* q);
+/* Axial force N, bending moment M and sigma = |N|/A + |M| c / I at every node (3 per node),
+ * the averages of the adjacent elements' end values. */
+void ffr_body_section_forces(const ffr_body* b, const double* q, double c, double* out);
 void ffr_body_momentum(const ffr_body* b, const double* q, const double* qd, double p[2], double* L,
                        double* scratch);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ffr_internal.h"
+#include "kedyn/analysis.h"
 #include "kedyn/ked.h"
 
 static const char* const frame_text = "two-way coupling takes a chord frame between the end nodes or frame: 1";
@@ -161,5 +162,39 @@ kd_status kd_ffr_from_mechanism(const kd_desc* d, const kd_ked* k, kd_ffr_system
         return st;
     }
     *out = s;
+    return KD_OK;
+}
+
+typedef struct qs_capture {
+    const kd_ked* k;
+    double* disp;                 /* (3 nnode) */
+    int done;
+} qs_capture;
+
+static int qs_first(void* ctx, int link, double t, const double* q, const double* v, const double* a) {
+    (void)t, (void)v, (void)a;
+    qs_capture* c = ctx;
+    if (!c->done) kd_ked_link_displacements(c->k, link, q, c->disp), c->done = 1;
+    return 0;
+}
+
+kd_status kd_ffr_quasi_static_start(kd_ked* k, const kd_analysis_desc* ad, const kd_ffr_system* s, double* q0,
+                                    kd_error* err) {
+    kd_analysis_desc a1 = *ad;
+    a1.t_end = ad->dt, a1.output_every = 1;
+    static const kd_dof_name dofs[3] = {KD_DOF_U, KD_DOF_V, KD_DOF_RZ};
+    for (int l = 0; l < k->nlinks; l++) {
+        const int b = k->link[l].mbody, nn = kd_ffr_body_nodes(s, b);
+        qs_capture c = {k, calloc(3 * (size_t)nn, sizeof(double)), 0};
+        if (!c.disp) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        kd_status st = kd_ked_link_dynamics(k, l, &a1, qs_first, &c, NULL, err);
+        for (int n = 0; !st && n < nn; n++)
+            for (int d = 0; d < 3; d++) {
+                const int i = kd_ffr_node_coordinate(s, b, n, dofs[d]);
+                if (i >= 0) q0[i] = c.disp[3 * n + d];
+            }
+        free(c.disp);
+        if (st) return st;
+    }
     return KD_OK;
 }

@@ -5,6 +5,7 @@
  * and its elastic displacement in the frame). Its Jacobian columns are I (R), A J s (theta),
  * A e_x (u), A e_y (v), and its acceleration r_P'' = [Jacobian] q'' + A (-theta'^2 s
  * + 2 theta' J s'), so gamma_P = theta'^2 A s - 2 theta' A J s'. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct kd_ffr_system {
     int n, nc, nnz;
     int *block_start, *rowptr, *col;
     double* scratch;              /* (2 max nf) */
+    double* mblock;               /* (max size^2) one body's mass block for kd_ffr_energy */
     kd_cms cms;
 };
 
@@ -55,6 +57,7 @@ void kd_ffr_free(kd_ffr_system** ps) {
     for (int j = 0; j < s->nj; j++)
         if (s->joint[j].type == J_ANGLE) kd_law_free(&s->joint[j].law);
     free(s->body), free(s->joint), free(s->block_start), free(s->rowptr), free(s->col), free(s->scratch);
+    free(s->mblock);
     free(s);
     *ps = NULL;
 }
@@ -386,10 +389,11 @@ kd_status kd_ffr_finish(kd_ffr_system* s, kd_error* err) {
     }
     s->nc = nc;
     s->scratch = malloc(sizeof(double) * (2 * nfmax + 2));
+    s->mblock = malloc(sizeof(double) * (size_t)(3 + nfmax) * (size_t)(3 + nfmax));
     s->rowptr = calloc(nc + 1, sizeof(int));
     s->col = malloc(sizeof(int) * (10 * (nc + 1)));
     double* q = calloc(n, sizeof(double));
-    if (!s->scratch || !s->rowptr || !s->col || !q) {
+    if (!s->scratch || !s->mblock || !s->rowptr || !s->col || !q) {
         free(q);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
@@ -458,14 +462,11 @@ void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, do
     for (int b = 0; b < s->nb; b++) {
         const ffr_body* bd = &s->body[b];
         const int d = bd->size;
-        /* T = v^T M v / 2 with the body's block (an output-time helper: it allocates the block) */
-        double* M = malloc(sizeof(double) * d * d);
-        if (M) {
-            ffr_body_mass(bd, q + bd->off, M, s->scratch);
-            for (int i = 0; i < d; i++)
-                for (int k = 0; k < d; k++) t += 0.5 * qd[bd->off + i] * M[i + (size_t)d * k] * qd[bd->off + k];
-            free(M);
-        }
+        /* T = v^T M v / 2 with the body's block */
+        double* M = s->mblock;
+        ffr_body_mass(bd, q + bd->off, M, s->scratch);
+        for (int i = 0; i < d; i++)
+            for (int k = 0; k < d; k++) t += 0.5 * qd[bd->off + i] * M[i + (size_t)d * k] * qd[bd->off + k];
         vg += ffr_body_gravity_potential(bd, q + bd->off, s->g);
         vs += ffr_body_strain(bd, q + bd->off);
     }
@@ -482,4 +483,86 @@ void kd_ffr_momentum(const kd_ffr_system* s, const double* q, const double* qd, 
         ffr_body_momentum(&s->body[b], q + s->body[b].off, qd + s->body[b].off, pb, &lb, s->scratch);
         p[0] += pb[0], p[1] += pb[1], *L += lb;
     }
+}
+
+void kd_ffr_section_forces(const kd_ffr_system* s, int body, const double* q, double c, double* out) {
+    const ffr_body* b = &s->body[body];
+    ffr_body_section_forces(b, q + b->off, c, out);
+}
+
+double kd_ffr_max_pin_force(const kd_ffr_system* s, const double* lambda) {
+    double f = 0;
+    for (int k = 0; k < s->nj; k++)
+        if (s->joint[k].type == J_REVOLUTE) f = fmax(f, hypot(lambda[s->joint[k].row], lambda[s->joint[k].row + 1]));
+    return f;
+}
+
+/* Dense Phi_q restricted to the reference columns (nc x 3 nb, column-major). */
+static void reference_jacobian(const kd_ffr_system* s, const double* jac, double* A) {
+    const int nc = s->nc;
+    memset(A, 0, sizeof(double) * (size_t)nc * 3 * (size_t)s->nb);
+    for (int b = 0; b < s->nb; b++)
+        for (int r = 0; r < nc; r++)
+            for (int k = s->rowptr[r]; k < s->rowptr[r + 1]; k++) {
+                const int c = s->col[k] - s->body[b].off;
+                if (c >= 0 && c < 3) A[r + (size_t)nc * (3 * b + c)] = jac[k];
+            }
+}
+
+/* x = minimum-norm least-squares solution of A x = rhs (A nc x m, overwritten); rhs of size max(nc, m). */
+static int solve_min_norm(int nc, int m, double* A, double* rhs) {
+    double rcond = 1e-12;
+    lapack_int rank;
+    double* sv = malloc(sizeof(double) * (size_t)(nc < m ? nc : m) + 1);
+    if (!sv) return 1;
+    const int info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, nc, m, 1, A, nc, rhs, nc > m ? nc : m, sv, rcond, &rank);
+    free(sv);
+    return info != 0;
+}
+
+kd_status kd_ffr_assemble(const kd_ffr_system* s, double t, double* q, double* qd, kd_error* err) {
+    const int nc = s->nc, m = 3 * s->nb, ld = nc > m ? nc : m;
+    if (nc == 0) return KD_OK;
+    double* jac = malloc(sizeof(double) * (size_t)(s->nnz + 1));
+    double* A = malloc(sizeof(double) * (size_t)nc * (size_t)m);
+    double* r = malloc(sizeof(double) * (size_t)ld);
+    double* v = malloc(sizeof(double) * (size_t)ld);
+    kd_status st = jac && A && r && v ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    double scale = 1;
+    for (int i = 0; i < s->n; i++) scale = fmax(scale, fabs(q[i]));
+    int it = 0;
+    for (; !st && it < 30; it++) {
+        cb_phi((void*)s, t, q, r);
+        double e = 0;
+        for (int k = 0; k < nc; k++) e = fmax(e, fabs(r[k]));
+        if (e < 1e-14 * scale) break;
+        cb_jacobian((void*)s, t, q, jac);
+        reference_jacobian(s, jac, A);
+        for (int k = 0; k < nc; k++) r[k] = -r[k];
+        if (solve_min_norm(nc, m, A, r)) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "assembly: least squares failed");
+        for (int b = 0; !st && b < s->nb; b++)
+            for (int c = 0; c < 3; c++) q[s->body[b].off + c] += r[3 * b + c];
+    }
+    if (!st && it == 30)
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: the deformed start does not assemble", t);
+    if (!st) {
+        /* Phi_q,ref v_ref = -Phi_t - Phi_q,f v_f */
+        cb_jacobian((void*)s, t, q, jac);
+        cb_phi_t((void*)s, t, q, v);
+        for (int k = 0; k < nc; k++) {
+            double a = v[k];
+            for (int e = s->rowptr[k]; e < s->rowptr[k + 1]; e++) {
+                int ref = 0;
+                for (int b = 0; b < s->nb; b++) ref |= s->col[e] >= s->body[b].off && s->col[e] < s->body[b].off + 3;
+                if (!ref) a += jac[e] * qd[s->col[e]];
+            }
+            v[k] = -a;
+        }
+        reference_jacobian(s, jac, A);
+        if (solve_min_norm(nc, m, A, v)) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "assembly: least squares failed");
+        for (int b = 0; !st && b < s->nb; b++)
+            for (int c = 0; c < 3; c++) qd[s->body[b].off + c] = v[3 * b + c];
+    }
+    free(jac), free(A), free(r), free(v);
+    return st;
 }

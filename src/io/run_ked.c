@@ -46,12 +46,14 @@ static kd_status finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report
  * their frames with M(q), forward dynamics by the formulation of the analysis (augmented:
  * Newton-Euler with multipliers; maggi: Kane's projection on independent speeds). One CSV row per
  * output instant: t, BODY.x, BODY.y, BODY.phi of every body (a link: its frame, origin at node 1),
- * BODY.N.u, .v, .rz of every link node in its frame, the drifts, E_kinetic, V_gravity, U_strain
- * and E_total = T + V + U. */
+ * BODY.N.u, .v, .rz of every link node in its frame, then BODY.N.N, .M, .sigma (section forces),
+ * the drifts, E_kinetic, V_gravity, U_strain and E_total = T + V + U. */
 typedef struct two_way_sink {
     FILE* fp;
     const kd_ffr_system* s;
     kd_ked_run_stats* st;
+    const double* c;              /* (bodies) extreme fibre distance of each link, 0 otherwise */
+    double* sf;                   /* (3 x largest node count) section forces of one link */
     int rows;
 } two_way_sink;
 
@@ -77,6 +79,20 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
                 }
             }
         }
+    for (int b = 0; b < kd_ffr_body_count(s); b++) {
+        const int nn = kd_ffr_body_nodes(s, b);
+        if (nn == 0) continue;
+        kd_ffr_section_forces(s, b, smp->q, k->c[b], k->sf);
+        for (int n = 0; n < nn; n++) {
+            fprintf(k->fp, ",%.10e,%.10e,%.10e", k->sf[3 * n], k->sf[3 * n + 1], k->sf[3 * n + 2]);
+            if (k->sf[3 * n + 2] > k->st->max_sigma) {
+                k->st->max_sigma = k->sf[3 * n + 2];
+                snprintf(k->st->max_sigma_at, sizeof(k->st->max_sigma_at), "%s node %d at t = %.6g s",
+                         kd_ffr_body_name(s, b), n + 1, smp->t);
+            }
+        }
+    }
+    if (smp->lambda) k->st->max_F = fmax(k->st->max_F, kd_ffr_max_pin_force(s, smp->lambda));
     double T, V, U;
     kd_ffr_energy(s, smp->q, smp->qd, &T, &V, &U);
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
@@ -91,14 +107,22 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
         return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
                             "coupling: two-way integrates with fixed-step Runge-Kutta (integrator omitted) or CVODE "
                             "(integrator: cvode-bdf)");
-    /* the rigid mechanism at t = 0 gives the initial state (one short step: its motion is not needed) */
-    kd_ked_opts ko = {1e-3 * ad->t_end, 1, 0.0, ad->cond_max};
+    /* the rigid mechanism at t = 0 gives the initial state (one short step: its motion is not needed),
+     * the one-way route the links' quasi-static deflection there */
+    const double dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
+    kd_ked_opts ko = {fmin(ad->t_end, fmax(1e-3 * ad->t_end, 2 * dt)), 1, 0.0, ad->cond_max};
     kd_ked* k = NULL;
     kd_status st = kd_ked_new(d, &ko, &k, err);
     if (st) return st;
     kd_ffr_system* s = NULL;
     double *q0 = NULL, *qd0 = NULL;
     st = kd_ffr_from_mechanism(d, k, &s, &q0, &qd0, err);
+    if (!st) {
+        kd_analysis_desc qs = *ad;
+        qs.dt = dt, qs.integrator = KD_INT_GENERALIZED_ALPHA;
+        st = kd_ffr_quasi_static_start(k, &qs, s, q0, err);
+        if (!st) st = kd_ffr_assemble(s, 0.0, q0, qd0, err);
+    }
     kd_ked_run_stats* rs = &a->ked;
     rs->links = k->nlinks, rs->samples = k->rigid.nsamples, rs->forward = k->rigid.forward, rs->coupling = "two-way";
     a->integrator = ad->integrator;
@@ -109,7 +133,7 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
     o.stabilization = (kd_mbs_stabilization)ad->stabilization;
     o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
     o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
-    o.dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
+    o.dt = dt;
     char path[1200];
     kd_atomic_file f;
     if (!st) {
@@ -123,17 +147,38 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
             const char* nm = kd_ffr_body_name(s, b);
             fprintf(fp, ",%s.x,%s.y,%s.phi", nm, nm, nm);
         }
+        int nmax = 1;
         for (int b = 0; b < kd_ffr_body_count(s); b++)
             for (int n = 1; n <= kd_ffr_body_nodes(s, b); n++) {
                 const char* nm = kd_ffr_body_name(s, b);
                 fprintf(fp, ",%s.%d.u,%s.%d.v,%s.%d.rz", nm, n, nm, n, nm, n);
+                nmax = n > nmax ? n : nmax;
+            }
+        for (int b = 0; b < kd_ffr_body_count(s); b++)
+            for (int n = 1; n <= kd_ffr_body_nodes(s, b); n++) {
+                const char* nm = kd_ffr_body_name(s, b);
+                fprintf(fp, ",%s.%d.N,%s.%d.M,%s.%d.sigma", nm, n, nm, n, nm, n);
             }
         fprintf(fp, ",drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total\n");
-        two_way_sink sink = {fp, s, rs, 0};
+        /* the links' extreme fibres (the ffr bodies are the mechanism's moving bodies, in order) */
+        double* c = calloc((size_t)kd_ffr_body_count(s), sizeof(double));
+        double* sf = malloc(sizeof(double) * 3 * (size_t)nmax);
+        if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        for (int l = 0; !st && l < k->nlinks; l++) c[k->link[l].mbody] = k->link[l].c_y;
+        two_way_sink sink = {fp, s, rs, c, sf, 0};
         kd_mbs_stats ms;
-        st = kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, two_way_row, &sink, &ms, err);
+        memset(&ms, 0, sizeof(ms));
+        if (!st) st = kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, two_way_row, &sink, &ms, err);
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
+        a->mech.formulation = kd_mbs_formulation_name(o.formulation);
+        a->mech.stabilization = o.formulation == KD_MBS_AUGMENTED || o.formulation == KD_MBS_UDWADIA_KALABA
+                                    ? kd_mbs_stabilization_name(o.stabilization)
+                                    : "none";
+        a->mech.method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
+        a->mech.dof = ms.dof, a->mech.gruebler = kd_ffr_size(s) - kd_ffr_cms(s)->nc, a->mech.nredundant = ms.redundant;
+        a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
+        free(c), free(sf);
         st = finish_file(&f, st, a, err);
     }
     free(q0), free(qd0);
