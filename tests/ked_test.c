@@ -14,8 +14,13 @@
  *     the joint forces vanishes with it, against the rigid mechanism's
  *     multipliers (a different code) at the quasi-static start, where the
  *     joint forces and the link's inertia loads must balance;
- *   - convergence with elements: the first frequency of the pump rod with
- *     5, 10, 20, 40 elements converges at the cubic Hermite rate h^4.
+ *   - convergence with elements: the second frequency of the rod with 4, 8,
+ *     16, 32 elements converges at the cubic Hermite rate h^4;
+ *   - section forces: the rod pinned at both ends under its own weight and an
+ *     axial pull P, at the quasi-static start: midspan deflection
+ *     5 q L^4 / (384 EI) (exact at the nodes of cubic elements), moment
+ *     q L^2 / 8, axial force P, stress P/A + M c/I;
+ *   - the quintic Hermite law reproduces a quintic polynomial exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -251,11 +256,92 @@ static void test_convergence(void** state) {
     assert_true(r2 > 12 && r2 < 20);
 }
 
+/* The first output instant of a link: displacements and section forces. */
+typedef struct first_state {
+    kd_ked* k;
+    double disp[3 * 64], sf[3 * 64];
+    int done;
+} first_state;
+
+static int on_first(void* ctx, int link, double t, const double* q, const double* v, const double* a) {
+    (void)t, (void)v, (void)a;
+    first_state* f = ctx;
+    if (f->done++) return 0;
+    kd_ked_link_displacements(f->k, link, q, f->disp);
+    kd_ked_link_section_forces(f->k, link, q, f->sf);
+    return 0;
+}
+
+/* Section forces and stress of a pinned-pinned rod under its weight and an axial pull P, at the
+ * quasi-static start: the beam-column solution (Timoshenko & Gere) with u = (L/2) sqrt(P/EI). */
+static void test_section_forces(void** state) {
+    (void)state;
+    const double P = 1000.0, A = B_SEC * H_SEC, I = B_SEC * H_SEC * H_SEC * H_SEC / 12.0, q = RHO * A * 9.81;
+    char buf[2048], val[64];
+    snprintf(val, sizeof(val), "%.10g", P);
+    snprintf(buf, sizeof(buf), TENSION_ROD, val);
+    strcat(buf, "  - {type: gravity, g: [0, -9.81]}\n");
+    kd_desc* d = load(buf);
+    kd_ked* k = ked(d, 0.01, 2, 0.0);
+    kd_analysis_desc ad;
+    memset(&ad, 0, sizeof(ad));
+    ad.type = KD_ANALYSIS_DYNAMICS, ad.t_end = 1e-4, ad.dt = 1e-4, ad.integrator = KD_INT_GENERALIZED_ALPHA;
+    ad.rho_inf = 0.9, ad.output_every = 1, ad.newmark_beta = 0.25, ad.newmark_gamma = 0.5;
+    first_state f;
+    memset(&f, 0, sizeof(f));
+    f.k = k;
+    kd_integrate_stats st;
+    kd_error err;
+    if (kd_ked_link_dynamics(k, 0, &ad, on_first, &f, &st, &err)) fail_msg("dynamics: %s", err.msg);
+    const double u = sqrt(P / (E_STEEL * I)) * L_ROD / 2;
+    const double eta = 24.0 / (5 * pow(u, 4)) * (1 / cosh(u) - 1 + u * u / 2);  /* deflection factor */
+    const double mu = 2.0 / (u * u) * (1 - 1 / cosh(u));                       /* moment factor */
+    const double v_ref = -5 * q * pow(L_ROD, 4) / (384 * E_STEEL * I) * eta, M_ref = q * L_ROD * L_ROD / 8 * mu;  /* sagging: v'' > 0 */
+    const double v6 = f.disp[3 * 5 + 1], N6 = f.sf[3 * 5], M6 = f.sf[3 * 5 + 1], s6 = f.sf[3 * 5 + 2];
+    printf("section forces: v_mid %.6e (beam-column %.6e) m, M_mid %.5f (%.5f) N m, N %.4f (%.1f) N, sigma %.5e Pa\n",
+           v6, v_ref, M6, M_ref, N6, P, s6);
+    assert_true(fabs(v6 / v_ref - 1) < 2e-3);
+    assert_true(fabs(M6 / M_ref - 1) < 1e-2);  /* cubic elements: nodal moments within q h^2/12 */
+    assert_true(fabs(N6 / P - 1) < 1e-6);
+    assert_true(fabs(s6 - (fabs(N6) / A + fabs(M6) * 0.5 * H_SEC / I)) < 1e-9 * s6);
+    kd_ked_free(&k);
+    kd_desc_free(&d);
+}
+
+/* The quintic Hermite law is exact for quintic polynomials. */
+static void test_hermite_law(void** state) {
+    (void)state;
+    const double ts[4] = {0.0, 0.3, 0.7, 1.2};
+    double f[4], df[4], d2f[4];
+    for (int i = 0; i < 4; i++) {
+        const double t = ts[i];
+        f[i] = pow(t, 5) - 2 * pow(t, 3) + t, df[i] = 5 * pow(t, 4) - 6 * t * t + 1, d2f[i] = 20 * pow(t, 3) - 12 * t;
+    }
+    kd_law law;
+    kd_error err;
+    assert_int_equal(kd_law_hermite(&law, 4, ts, f, df, d2f, &err), KD_OK);
+    for (double t = 0.0; t <= 1.2; t += 0.01) {
+        double v, dv, d2v;
+        kd_law_eval(&law, t, &v, &dv, &d2v);
+        assert_true(fabs(v - (pow(t, 5) - 2 * pow(t, 3) + t)) < 1e-12);
+        assert_true(fabs(dv - (5 * pow(t, 4) - 6 * t * t + 1)) < 1e-11);
+        assert_true(fabs(d2v - (20 * pow(t, 3) - 12 * t)) < 1e-10);
+    }
+    kd_law copy;
+    assert_int_equal(kd_law_copy(&copy, &law), KD_OK);
+    double v, dv, d2v;
+    kd_law_eval(&copy, 0.5, &v, &dv, &d2v);
+    assert_true(fabs(v - (pow(0.5, 5) - 2 * pow(0.5, 3) + 0.5)) < 1e-12);
+    kd_law_free(&copy);
+    kd_law_free(&law);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vanishing_speed), cmocka_unit_test(test_axial_force_shift),
         cmocka_unit_test(test_mac_tracking),    cmocka_unit_test(test_rigid_limit),
-        cmocka_unit_test(test_convergence),
+        cmocka_unit_test(test_convergence),     cmocka_unit_test(test_section_forces),
+        cmocka_unit_test(test_hermite_law),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

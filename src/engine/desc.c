@@ -363,6 +363,9 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
             int nbeam = 0;
             for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
             if (nbeam == 0) return FAIL(a->loc, "modes: the model has no elastic body (beam); rigid mechanisms have no modes");
+            if (nbeam == kd_desc_elastic_links(d))
+                return FAIL(a->loc, "modes: the beams of this mechanism are elastic links; their frequencies along the "
+                                    "motion come from modes_along_motion");
         }
         if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
         if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
