@@ -28,10 +28,13 @@
  * (the element invariant of kedyn/element.h):
  *   U = sum_e [EA h eps_e^2 / 2] + bending,  -dU/dq = -K_ff q_f - sum_e [dN_e (e_u2 - e_u1) + N_e g0 q_e],
  * N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h: the axial force stiffens bending (centrifugal
- * stiffening of rotating links) and the energy stays exactly conserved. Gravity acts on every body.
+ * stiffening of rotating links), and the force stays the gradient of U, so T + U is conserved.
+ * Gravity acts on every body.
  *
  * Joints join points: a node of an elastic body (r = R + A (u0 + u_node)), a point of a rigid body
- * in its frame, or a point of the ground. Drivers prescribe a body's angle theta(t). The compiled
+ * in its frame, or a point of the ground; a point may also be held on a fixed line. Angle
+ * constraints fix or drive the relative angle of two points (theta, plus rz at a beam node): welds,
+ * prismatic joints, drivers. The compiled
  * system is a kd_cms (kedyn/cms.h) with block-diagonal M(q), one block per body, solved by any
  * formulation of kedyn/mbs.h: augmented (Newton-Euler with multipliers) or maggi (projection on
  * the independent speeds: Kane's equations).
