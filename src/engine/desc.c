@@ -408,11 +408,11 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
          * formulation and stabilization mean nothing for elastic bodies */
         if (a->coupling != KD_COUPLING_DEFAULT && kd_desc_elastic_links(d) == 0)
             return FAIL(a->loc_coupling, "dynamics: coupling applies to mechanisms with elastic links (beams in joints)");
-        if (kd_desc_elastic_links(d) > 0) {
-            /* the links' elastic equations (kedyn/ked.h): the elastic integrators */
+        if (kd_desc_elastic_links(d) > 0 && a->coupling != KD_COUPLING_TWO_WAY) {
+            /* one-way: the links' elastic equations (kedyn/ked.h) with the elastic integrators */
             if (a->integrator != KD_INT_NEWMARK && a->integrator != KD_INT_HHT && a->integrator != KD_INT_GENERALIZED_ALPHA)
-                return FAIL(a->loc, "dynamics of a mechanism with elastic links integrates the links with newmark, hht "
-                                    "or generalized-alpha");
+                return FAIL(a->loc, "dynamics with coupling one-way integrates the links with newmark, hht or "
+                                    "generalized-alpha");
             if (a->steps < 2) return FAIL(a->loc, "dynamics: steps (samples of the rigid motion) must be at least 2");
             return KD_OK;
         }
