@@ -267,6 +267,8 @@ typedef struct kd_analysis_desc {
     kd_loc loc_coupling;          /* where `coupling` was written (the analysis when omitted) */
     double speed;                 /* modes_along_motion, one-way dynamics: constant speed (rad/s)
                                      replacing the law of the first driver; 0 = as given */
+    double settle;                /* modes_along_motion, one-way dynamics: time (s) the rigid
+                                     mechanism runs before the analysed interval */
     kd_loc loc;
 } kd_analysis_desc;
 

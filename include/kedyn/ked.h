@@ -4,7 +4,7 @@
  * A beam taking part in joints is an elastic link. The route:
  *   1. the rigid mechanism, with every link taken as a rigid body of the
  *      beam's mass and inertia (kd_mech_link_rigid, kedyn/mech.h), is solved
- *      over [0, t_end] at steps + 1 equal instants: kinematics and the
+ *      over [settle, settle + t_end] at steps + 1 equal instants: kinematics and the
  *      multipliers' joint reactions when every degree of freedom is driven,
  *      forward dynamics (kedyn/mbs.h, Runge-Kutta) and the multipliers at
  *      each instant otherwise;
@@ -101,15 +101,24 @@ typedef struct kd_ked {
  * KD_KED_LINK_JOINTS joints on one link; KD_ERR_NUMERIC (time and cause)
  * when the rigid solution fails. */
 kd_status kd_ked_new(const kd_desc* d, const kd_ked_opts* o, kd_ked** out, kd_error* err);
+
+/* kd_ked_new after a settling time: the rigid mechanism runs from t = 0 and
+ * the instants cover [settle, settle + t_end] (a settled cycle of an
+ * undriven mechanism started at rest); settle (s, >= 0) is rounded to a whole
+ * number of sample spacings t_end / steps. */
+kd_status kd_ked_new_settled(const kd_desc* d, const kd_ked_opts* o, double settle, kd_ked** out, kd_error* err);
 void kd_ked_free(kd_ked** k);
 
 /* Called at every output instant of a link's integration with its reduced
  * state; nonzero stops. */
 typedef int (*kd_ked_output)(void* ctx, int link, double t, const double* q, const double* v, const double* a);
 
-/* Integrate link `link` over [0, t_end of the rigid solution] with the
+/* Integrate link `link` over the rigid solution's instants with the
  * integrator options of ad (newmark, hht or generalized-alpha; dt,
- * output_every, damping of the model), from the quasi-static state at t = 0.
+ * output_every, damping of the model), from the quasi-static state at the
+ * first instant: at rest relative to the frame when that instant is t = 0,
+ * moving at the quasi-static rate after a settling time (kd_ked_new_settled),
+ * so that joining a running mechanism excites no vibration.
  * The preload follows the joints' axial force at every step. */
 kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, kd_ked_output out, void* ctx,
                                kd_integrate_stats* stats, kd_error* err);

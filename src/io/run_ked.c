@@ -249,7 +249,7 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
                              kd_analysis_report* a, kd_error* err) {
     kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
     kd_ked* k = NULL;
-    kd_status st = kd_ked_new(d, &o, &k, err);
+    kd_status st = kd_ked_new_settled(d, &o, ad->settle, &k, err);
     if (st) return st;
     kd_ked_run_stats* s = &a->ked;
     s->links = k->nlinks, s->samples = k->rigid.nsamples, s->forward = k->rigid.forward, s->coupling = "one-way";
@@ -349,7 +349,7 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
                                  kd_analysis_report* a, kd_error* err) {
     kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
     kd_ked* k = NULL;
-    kd_status st = kd_ked_new(d, &o, &k, err);
+    kd_status st = kd_ked_new_settled(d, &o, ad->settle, &k, err);
     if (st) return st;
     kd_ked_run_stats* s = &a->ked;
     s->samples = k->rigid.nsamples, s->forward = k->rigid.forward, s->speed = ad->speed, s->count = ad->count;

@@ -41,11 +41,20 @@ kd_status kd_yaml_read_coupling(loader* ld, const node_t* v, kd_analysis_desc* a
     return KD_OK;
 }
 
-/* {type: modes_along_motion, t_end, steps, count, body, speed, cond_max} */
+/* `settle: T` (s, >= 0): the rigid mechanism runs T before the analysed interval. */
+kd_status kd_yaml_read_settle(loader* ld, const node_t* v, kd_analysis_desc* a) {
+    kd_status st = get_number(ld, v, "settle", &a->settle);
+    if (st) return st;
+    if (!(a->settle >= 0)) return fail(ld, v, "settle must be >= 0 (got %g)", a->settle);
+    if (kd_desc_elastic_links(ld->d) == 0) return fail(ld, v, "settle applies to mechanisms with elastic links");
+    return KD_OK;
+}
+
+/* {type: modes_along_motion, t_end, steps, count, body, speed, cond_max, settle} */
 kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
     const char* what = "modes_along_motion analysis";
     field f[] = {{"type", 0, 0},  {"t_end", 0, 0}, {"steps", 0, 0},    {"count", 0, 0},
-                 {"body", 0, 0},  {"speed", 0, 0}, {"cond_max", 0, 0}, {NULL, 0, 0}};
+                 {"body", 0, 0},  {"speed", 0, 0}, {"cond_max", 0, 0}, {"settle", 0, 0}, {NULL, 0, 0}};
     node_t* x;
     kd_status st;
     if ((st = read_fields(ld, v, what, f))) return st;
@@ -61,6 +70,7 @@ kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_des
     if ((x = field_value(f, "steps")) && (st = get_int(ld, x, "steps", 1, &a->steps))) return st;
     if ((x = field_value(f, "count")) && (st = get_int(ld, x, "count", 1, &a->count))) return st;
     if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
+    if ((x = field_value(f, "settle")) && (st = kd_yaml_read_settle(ld, x, a))) return st;
     if ((x = field_value(f, "body"))) {
         if ((st = get_body(ld, x, &a->body))) return st;
         if (!kd_desc_beam_in_joints(ld->d, a->body))

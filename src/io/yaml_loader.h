@@ -96,5 +96,6 @@ kd_status kd_yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_de
 kd_status kd_yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b);
 kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_desc* a);
 kd_status kd_yaml_read_coupling(loader* ld, const node_t* v, kd_analysis_desc* a);
+kd_status kd_yaml_read_settle(loader* ld, const node_t* v, kd_analysis_desc* a);
 
 #endif

@@ -663,7 +663,7 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
                      {"rtol", 0, 0},    {"atol", 0, 0},  {"rho_inf", 0, 0}, {"alpha", 0, 0},    {"beta", 0, 0},
                      {"gamma", 0, 0},   {"output_every", 0, 0}, {"initial", 0, 0}, {"energy", 0, 0},
                      {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {"coupling", 0, 0},
-                     {"steps", 0, 0},   {"speed", 0, 0}, {NULL, 0, 0}};
+                     {"steps", 0, 0},   {"speed", 0, 0}, {"settle", 0, 0}, {NULL, 0, 0}};
         node_t* te;
         if ((st = read_fields(ld, v, "dynamics analysis", f)) || (st = require(ld, v, f, "t_end", "dynamics analysis", &te)) ||
             (st = get_number(ld, te, "t_end", &a->t_end)))
@@ -712,6 +712,7 @@ static kd_status read_analysis(loader* ld, const node_t* v) {
                 return fail(ld, x, "steps of a dynamics analysis apply to mechanisms with elastic links");
             if ((st = get_int(ld, x, "steps", 2, &a->steps))) return st;
         }
+        if ((x = field_value(f, "settle")) && (st = kd_yaml_read_settle(ld, x, a))) return st;
         if ((x = field_value(f, "speed"))) {
             if (kd_desc_elastic_links(ld->d) == 0 || ld->d->ndrivers == 0)
                 return fail(ld, x, "speed of a dynamics analysis applies to driven mechanisms with elastic links");

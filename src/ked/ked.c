@@ -45,6 +45,7 @@ static void rigid_free(kd_ked_rigid* r) {
 typedef struct rigid_sink {
     kd_ked* k;
     int cap;                      /* samples allocated */
+    double t_first;               /* instants before this one (settling) are not kept */
     kd_mech_work* w;
     kd_mech_reactions re;
     double* qdd;                  /* (n) the augmented system's accelerations */
@@ -57,7 +58,7 @@ typedef struct rigid_sink {
 static int rigid_store(rigid_sink* s, double t, const double* q, const double* qd, const double* qdd) {
     kd_ked_rigid* r = &s->k->rigid;
     const kd_mech* m = s->k->mech;
-    if (r->nsamples >= s->cap) return 0;  /* a repeated end instant */
+    if (r->nsamples >= s->cap || t < s->t_first) return 0;  /* settling, or a repeated end instant */
     if (r->nsamples > 0 && !(t > r->t[r->nsamples - 1])) return 0;
     if (kd_mech_inverse_multipliers(m, s->w, t, q, qd, s->qdd, &s->re, s->err)) return 1;
     const int i = r->nsamples++;
@@ -86,12 +87,17 @@ static int fwd_sink(void* ctx, const kd_mbs_sample* smp) { return rigid_store(ct
 /* Kinematics when every degree of freedom is driven, else forward dynamics
  * (augmented form, Baumgarte, classical Runge-Kutta with KED_RK_SUBSTEPS steps
  * per sample). */
-static kd_status solve_rigid(kd_ked* k, const kd_ked_opts* o, kd_error* err) {
+static kd_status solve_rigid(kd_ked* k, const kd_ked_opts* o, double settle, kd_error* err) {
     const kd_mech* m = k->mech;
     rigid_sink s;
     memset(&s, 0, sizeof(s));
     s.k = k;
     s.cap = o->steps + 1;
+    /* settling: a whole number of sample spacings before the first kept instant */
+    const double h = o->t_end / o->steps;
+    const int nsettle = settle > 0 ? (int)floor(settle / h + 0.5) : 0;
+    const double t_total = h * (nsettle + o->steps);
+    s.t_first = nsettle > 0 ? h * (nsettle - 0.5) : -INFINITY;
     s.w = kd_mech_work_new(m);
     s.qdd = calloc((size_t)m->n + 1, sizeof(double));
     double* q = calloc(2 * (size_t)m->n + 1, sizeof(double));
@@ -112,12 +118,12 @@ static kd_status solve_rigid(kd_ked* k, const kd_ked_opts* o, kd_error* err) {
         k->rigid.forward = mob.dof_undriven > 0;
         if (!k->rigid.forward) {
             kd_mech_kin_stats ks;
-            st = kd_mech_kinematics(m, o->t_end, o->steps, o->cond_max, kin_sink, &s, &ks, err);
+            st = kd_mech_kinematics(m, t_total, nsettle + o->steps, o->cond_max, kin_sink, &s, &ks, err);
         } else {
             kd_mbs_opts mo;
             kd_mbs_opts_default(&mo);
-            mo.t_end = o->t_end;
-            mo.dt = o->t_end / o->steps / KED_RK_SUBSTEPS;
+            mo.t_end = t_total;
+            mo.dt = h / KED_RK_SUBSTEPS;
             mo.output_every = KED_RK_SUBSTEPS;
             kd_cms cms;
             kd_mech_cms(m, &cms);
@@ -313,6 +319,10 @@ static kd_status check_link_items(const kd_desc* d, int b, kd_error* err) {
 }
 
 kd_status kd_ked_new(const kd_desc* d, const kd_ked_opts* o, kd_ked** out, kd_error* err) {
+    return kd_ked_new_settled(d, o, 0.0, out, err);
+}
+
+kd_status kd_ked_new_settled(const kd_desc* d, const kd_ked_opts* o, double settle, kd_ked** out, kd_error* err) {
     *out = NULL;
     kd_ked* k = calloc(1, sizeof(*k));
     if (!k) return NOMEM();
@@ -333,7 +343,7 @@ kd_status kd_ked_new(const kd_desc* d, const kd_ked_opts* o, kd_ked** out, kd_er
             k->mech->driver[0].law.value = o->speed;
         }
     }
-    if (!st) st = solve_rigid(k, o, err);
+    if (!st) st = solve_rigid(k, o, settle, err);
     if (!st) {
         k->link = calloc((size_t)k->nlinks, sizeof(kd_ked_link));
         if (!k->link) st = NOMEM();
@@ -424,8 +434,8 @@ static int lo_output(void* ctx, double t, const double* q, const double* v, cons
     return o->out(o->ctx, o->link, t, q, v, a);
 }
 
-/* Quasi-static start: K(0) q = f(0) (banded LU). */
-static kd_status static_start(link_ode* lo, double* q, kd_error* err) {
+/* Quasi-static state at t: K(t) q = f(t) (banded LU). */
+static kd_status static_state(link_ode* lo, double t, double* q, kd_error* err) {
     kd_system* s = &lo->s;
     const int n = s->n, kd = s->kd, lds = 3 * kd + 1;
     kd_gband C = {0}, K = {0};
@@ -436,15 +446,15 @@ static kd_status static_start(link_ode* lo, double* q, kd_error* err) {
     if (st || !lu || !piv) st = NOMEM();
     int changed;
     if (!st) {
-        lo_matrices(lo, 0.0, &C, &K, &changed);
-        lo_force(lo, 0.0, q);
+        lo_matrices(lo, t, &C, &K, &changed);
+        lo_force(lo, t, q);
         kd_gband S = {n, 2 * kd, kd, lu};
         kd_gband_combine_lu(&S, 0.0, &s->M, 0.0, &C, 1.0, &K);
         if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kd, kd, lu, lds, piv) != 0 ||
             LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, lu, lds, piv, q, n) != 0)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "link '%s' at t = 0 s: the effective stiffness is singular (buckled by the joints' "
-                              "axial force?)", lo->L->name);
+                              "link '%s' at t = %g s: the effective stiffness is singular (buckled by the joints' "
+                              "axial force?)", lo->L->name, t);
     }
     kd_gband_free(&C);
     kd_gband_free(&K);
@@ -462,9 +472,16 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
     kd_status st = kd_system_init(&lo.s, lo.L->model, err);
     if (st) return st;
     const int n = lo.s.n;
-    double* q0 = calloc(2 * (size_t)n, sizeof(double));
+    /* start on the quasi-static path: at t = 0 at rest relative to the frame (the engine's
+     * `initial: static`); after a settling time with the path's rate as well (forward
+     * difference over a hundredth of a sample spacing), so that joining a running
+     * mechanism excites no vibration */
+    double* q0 = calloc(3 * (size_t)n, sizeof(double));
+    const double t0 = k->rigid.t[0], eps = 1e-2 * (k->rigid.t[1] - k->rigid.t[0]);
     if (!q0) st = NOMEM();
-    if (!st) st = static_start(&lo, q0, err);
+    if (!st) st = static_state(&lo, t0, q0, err);
+    if (!st && t0 > 0) st = static_state(&lo, t0 + eps, q0 + 2 * n, err);
+    for (int i = 0; i < n && !st && t0 > 0; i++) q0[n + i] = (q0[2 * n + i] - q0[i]) / eps;
     if (!st) {
         kd_ode2 ode = kd_system_ode(&lo.s);
         ode.ctx = &lo;
@@ -473,8 +490,8 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
         kd_integrate_opts o;
         kd_integrate_opts_default(&o);
         o.method = (kd_integrator)ad->integrator;
-        o.t0 = k->rigid.t[0];
-        o.t_end = fmin(ad->t_end, k->rigid.t[k->rigid.nsamples - 1]);
+        o.t0 = t0;
+        o.t_end = k->rigid.t[k->rigid.nsamples - 1];
         o.dt = ad->dt;
         o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;
         o.output_every = ad->output_every;
