@@ -253,7 +253,7 @@ for f in augmented maggi ida; do
     END {exit !(m > 1e-7 && m < 1e-4)}' "$tmp/scf_$f/dynamics.csv"
 done
 check "two-way slider-crank header" bash -c "head -1 '$tmp/scf_augmented/dynamics.csv' | grep -q \
-  '^t,crank.x,crank.y,crank.phi,rod.x,rod.y,rod.phi,slider.x,slider.y,slider.phi,rod.1.u,rod.1.v,rod.1.rz,.*,rod.5.rz,rod.1.N,rod.1.M,rod.1.sigma,.*,rod.5.sigma,drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total$'"
+  '^t,crank.x,crank.y,crank.phi,rod.x,rod.y,rod.phi,slider.x,slider.y,slider.phi,rod.1.u,rod.1.v,rod.1.rz,.*,rod.5.rz,rod.1.N,rod.1.M,rod.1.sigma,.*,rod.5.sigma,jO.Fx,jO.Fy,jO.M,jA.Fx,.*,jS.M,drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total$'"
 check "two-way slider-crank: augmented and maggi agree" bash -c "paste -d, <(cut -d, -f1-25 '$tmp/scf_augmented/dynamics.csv') \
   <(cut -d, -f1-25 '$tmp/scf_maggi/dynamics.csv') | awk -F, 'NR > 1 {for (i = 1; i <= 25; i++) {d = \$i - \$(i + 25);
   if (d < 0) d = -d; if (d > m) m = d}} END {exit !(m < 1e-8)}'"
@@ -267,6 +267,13 @@ sed 's/coupling: two-way, formulation: augmented, stabilization: projection,/cou
   "$examples/slider_crank_flexible.yaml" >"$tmp/scf_one.yaml"
 "$kedyn" run "$tmp/scf_one.yaml" -o "$tmp/scf_one" >"$tmp/scf_one.txt" 2>&1; code=$?
 check "one-way slider-crank exits 0" test $code -eq 0
+# the crank's driving torque (jO.M: the moment the driven joint applies, from the driver's multiplier)
+maxcol() {  # maxcol FILE COLUMN: largest |value| of the named column
+  awk -F, -v c="$2" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == c) k = i; next}
+    {a = $k < 0 ? -$k : $k; if (a > m) m = a} END {print m + 0}' "$1"
+}
+check "two-way and one-way agree: driving torque" awk -v a="$(maxcol "$tmp/scf_one/dynamics.csv" jO.M)" \
+  -v b="$(maxcol "$tmp/scf_augmented/dynamics.csv" jO.M)" 'BEGIN {d = (a - b) / a; if (d < 0) d = -d; exit !(a > 1 && d < 0.05)}'
 for key in max_deflection_m max_stress_pa max_joint_force_n; do
   check "two-way and one-way agree: $key" bash -c "a=\$(grep -o '\"$key\": [0-9.e+-]*' '$tmp/scf_one/summary.json' | cut -d' ' -f2);
     b=\$(grep -o '\"$key\": [0-9.e+-]*' '$tmp/scf_augmented/summary.json' | cut -d' ' -f2);

@@ -124,6 +124,10 @@ void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, do
  * sigma = |N|/A + |M| c / I (c: the extreme fibre's distance, 0: no stress); inner nodes average
  * their two elements. */
 void kd_ffr_section_forces(const kd_ffr_system* s, int body, const double* q, double c, double* out);
+/* The force (Fx, Fy) and moment M that the joints labelled `tag` apply on their second point's
+ * body, from the multipliers (a system from kd_ffr_from_mechanism labels the constraints of
+ * mechanism joint j, and of its driver, with j: M includes the driving torque). */
+void kd_ffr_reaction(const kd_ffr_system* s, int tag, const double* lambda, double F[3]);
 /* The largest force a revolute joint (or the pin of a weld) transmits, |lambda| of its two rows. */
 double kd_ffr_max_pin_force(const kd_ffr_system* s, const double* lambda);
 /* Linear momentum p (2) and angular momentum about the global origin (kg m^2/s). */

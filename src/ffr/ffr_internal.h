@@ -43,4 +43,8 @@ void ffr_body_section_forces(const ffr_body* b, const double* q, double c, doubl
 void ffr_body_momentum(const ffr_body* b, const double* q, const double* qd, double p[2], double* L,
                        double* scratch);
 
+/* Joints added so far, and a label for those from index `from` on (the mechanism's joint). */
+int ffr_joint_count(const kd_ffr_system* s);
+void ffr_tag_joints(kd_ffr_system* s, int from, int tag);
+
 #endif

@@ -72,6 +72,7 @@ static kd_status add_joint(const kd_desc* d, const kd_ked* k, const int* fb, int
     const int link_a = mj->body[0] >= 0 && link_of(k, mj->body[0]) >= 0;
     const int link_b = mj->body[1] >= 0 && link_of(k, mj->body[1]) >= 0;
     kd_status st = KD_OK;
+    const int first = ffr_joint_count(s);
     switch (mj->type) {
     case KD_JOINT_REVOLUTE: st = kd_ffr_add_revolute(s, a, b, err); break;
     case KD_JOINT_FIXED:
@@ -92,6 +93,7 @@ static kd_status add_joint(const kd_desc* d, const kd_ked* k, const int* fb, int
                             "joint '%s': two-way coupling takes revolute, fixed and prismatic joints", jd->name);
     }
     (void)link_a;
+    if (!st) ffr_tag_joints(s, first, j);
     if (st) {
         char why[512];
         snprintf(why, sizeof(why), "%s", err->msg);
@@ -103,8 +105,11 @@ static kd_status add_joint(const kd_desc* d, const kd_ked* k, const int* fb, int
         if (mj->type != KD_JOINT_REVOLUTE)
             return kd_error_set(err, KD_ERR_INPUT, d->file, dd->loc,
                                 "driver of joint '%s': two-way coupling drives revolute joints only", jd->name);
-        /* the relative angle phi_j - phi_i = initial + law(t) */
+        /* the relative angle phi_j - phi_i = initial + law(t); its torque is part of the joint's
+         * reaction moment */
+        const int drv = ffr_joint_count(s);
         st = kd_ffr_add_angle(s, a, b, dr->initial, &dr->law, err);
+        if (!st) ffr_tag_joints(s, drv, j);
     }
     return st;
 }

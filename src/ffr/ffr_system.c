@@ -22,6 +22,7 @@ typedef struct ffr_joint {
     double theta0;                /* angle: angle(b) - angle(a) = theta0 + law(t) */
     kd_law law;
     int row;                      /* first constraint row */
+    int tag;                      /* caller's label (kd_ffr_reaction), -1 when none */
 } ffr_joint;
 
 struct kd_ffr_system {
@@ -129,6 +130,7 @@ static ffr_joint* new_joint(kd_ffr_system* s, kd_error* err) {
     }
     ffr_joint* j = &s->joint[s->nj];
     memset(j, 0, sizeof(*j));
+    j->tag = -1;
     return j;
 }
 
@@ -565,4 +567,26 @@ kd_status kd_ffr_assemble(const kd_ffr_system* s, double t, double* q, double* q
     }
     free(jac), free(A), free(r), free(v);
     return st;
+}
+
+int ffr_joint_count(const kd_ffr_system* s) { return s->nj; }
+
+void ffr_tag_joints(kd_ffr_system* s, int from, int tag) {
+    for (int k = from; k < s->nj; k++) s->joint[k].tag = tag;
+}
+
+/* Force and moment on the second point's body from the constraint force -Phi_q^T lambda:
+ * revolute (Phi = r_a - r_b): +lambda; line (Phi = n.(r_a - c), on its point): -n lambda;
+ * angle (Phi = angle_b - angle_a - ...): moment -lambda. */
+void kd_ffr_reaction(const kd_ffr_system* s, int tag, const double* lambda, double F[3]) {
+    F[0] = F[1] = F[2] = 0;
+    for (int k = 0; k < s->nj; k++) {
+        const ffr_joint* j = &s->joint[k];
+        if (j->tag != tag) continue;
+        switch (j->type) {
+        case J_REVOLUTE: F[0] += lambda[j->row], F[1] += lambda[j->row + 1]; break;
+        case J_LINE: F[0] -= j->nrm[0] * lambda[j->row], F[1] -= j->nrm[1] * lambda[j->row]; break;
+        case J_ANGLE: F[2] -= lambda[j->row]; break;
+        }
+    }
 }

@@ -47,12 +47,14 @@ static kd_status finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report
  * Newton-Euler with multipliers; maggi: Kane's projection on independent speeds). One CSV row per
  * output instant: t, BODY.x, BODY.y, BODY.phi of every body (a link: its frame, origin at node 1),
  * BODY.N.u, .v, .rz of every link node in its frame, then BODY.N.N, .M, .sigma (section forces),
- * the drifts, E_kinetic, V_gravity, U_strain and E_total = T + V + U. */
+ * JOINT.Fx, .Fy, .M (the force each joint applies on its second body, from the multipliers), the
+ * drifts, E_kinetic, V_gravity, U_strain and E_total = T + V + U. */
 typedef struct two_way_sink {
     FILE* fp;
     const kd_ffr_system* s;
     kd_ked_run_stats* st;
     const double* c;              /* (bodies) extreme fibre distance of each link, 0 otherwise */
+    int njoint;                   /* the mechanism's joints (reaction columns) */
     double* sf;                   /* (3 x largest node count) section forces of one link */
     int rows;
 } two_way_sink;
@@ -93,6 +95,11 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
         }
     }
     if (smp->lambda) k->st->max_F = fmax(k->st->max_F, kd_ffr_max_pin_force(s, smp->lambda));
+    for (int j = 0; j < k->njoint; j++) {
+        double F[3] = {0, 0, 0};
+        if (smp->lambda) kd_ffr_reaction(s, j, smp->lambda, F);
+        fprintf(k->fp, ",%.10e,%.10e,%.10e", F[0], F[1], F[2]);
+    }
     double T, V, U;
     kd_ffr_energy(s, smp->q, smp->qd, &T, &V, &U);
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
@@ -159,13 +166,17 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
                 const char* nm = kd_ffr_body_name(s, b);
                 fprintf(fp, ",%s.%d.N,%s.%d.M,%s.%d.sigma", nm, n, nm, n, nm, n);
             }
+        for (int j = 0; j < k->mech->njoint; j++) {
+            const char* jn = k->mech->joint[j].name;
+            fprintf(fp, ",%s.Fx,%s.Fy,%s.M", jn, jn, jn);
+        }
         fprintf(fp, ",drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total\n");
         /* the links' extreme fibres (the ffr bodies are the mechanism's moving bodies, in order) */
         double* c = calloc((size_t)kd_ffr_body_count(s), sizeof(double));
         double* sf = malloc(sizeof(double) * 3 * (size_t)nmax);
         if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
         for (int l = 0; !st && l < k->nlinks; l++) c[k->link[l].mbody] = k->link[l].c_y;
-        two_way_sink sink = {fp, s, rs, c, sf, 0};
+        two_way_sink sink = {fp, s, rs, c, k->mech->njoint, sf, 0};
         kd_mbs_stats ms;
         memset(&ms, 0, sizeof(ms));
         if (!st) st = kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, two_way_row, &sink, &ms, err);
