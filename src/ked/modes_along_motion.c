@@ -8,6 +8,7 @@
 
 #include "kedyn/ked.h"
 #include "kedyn/system.h"
+#include "ked_blas.h"
 
 void kd_ked_modes_free(kd_ked_modes* m) {
     if (!m) return;
@@ -93,6 +94,7 @@ kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes
         out->nsamples = ns, out->count = count;
         out->mac_min = 1.0;
     }
+    const int blas_threads = dense ? ked_blas_single() : 0;  /* small dense problems (ked_blas.h) */
     int* perm = calloc((size_t)nev, sizeof(int));
     int* used = calloc((size_t)(nev + count), sizeof(int));  /* new modes taken, then followed modes served */
     if (!st && (!perm || !used)) st = KD_ERR_NOMEM;
@@ -174,6 +176,7 @@ kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes
             out->omega[(size_t)i * count + p] = sqrt(fmax(w[c], 0.0));
         }
     }
+    ked_blas_restore(blas_threads);
     free(perm);
     free(used);
     free(buf);
