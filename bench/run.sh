@@ -38,3 +38,12 @@ done
 for n in 5 10 20 40 80; do
   "$build/bench/bench_mech" chain "$n" 200
 done
+echo "# two-way coupled flexible slider-crank (examples/slider_crank_flexible.yaml), one crank revolution, best of 5"
+echo "# form n nc steps evaluations integrate_s total_s drift max_v peak_rss_kib"
+for f in augmented maggi; do
+  "$build/bench/bench_ffr" examples/slider_crank_flexible.yaml "$f" 5
+done
+echo "# one-way KED: wind pump with an elastic rod (10 elements), one crank revolution at 140 rpm,"
+echo "# rigid solution and natural frequencies at 361 positions, best of 5"
+echo "# links samples rigid_route setup_s modes_s total_s omega1_min omega1_max"
+"$build/bench/bench_ked" examples/wind_pump_elastic.yaml 14.661

@@ -5,8 +5,10 @@
  * q holds body coordinates. For planar rigid bodies q[3i .. 3i+2] = (x, y, phi) of body i:
  * position of its centre of mass and its angle, so that M is constant and diagonal
  * (m, m, J_G) and planar rigid motion has no quadratic-velocity term in M q''. Elastic bodies
- * (floating frame, later) will add coordinates and a non-diagonal M; the interface then grows
- * a block-sparse mass matrix.
+ * in a floating frame (kedyn/ffr.h) add coordinates and a mass matrix M(q) that is symmetric,
+ * positive definite and block-diagonal, one dense block per body (theory.md sec. 6): such a
+ * system sets mass_blocks (and leaves mass NULL); the solvers then factorise each block by a
+ * dense Cholesky at every evaluation. Systems that set only mass keep the diagonal path.
  *
  * The constraint equations (joints and drivers, nc of them) and their Jacobian Phi_q (nc x n,
  * compressed sparse rows with a pattern fixed for the system) are supplied as callbacks by
@@ -46,6 +48,15 @@ typedef struct kd_cms {
     int (*gamma)(void* ctx, double t, const double* q, const double* qd, double* gamma);
     /* Applied and quadratic-velocity generalised forces Q(q, q', t) into Q (n). */
     int (*force)(void* ctx, double t, const double* q, const double* qd, double* Q);
+
+    /* Optional block-diagonal mass matrix M(q) (used instead of mass when mass_blocks is set):
+     * nblocks contiguous blocks, block b spanning coordinates block_start[b] ..
+     * block_start[b + 1] - 1 (block_start[0] = 0, block_start[nblocks] = n). mass_blocks writes
+     * every block's dense entries (symmetric, column-major, b_k x b_k) one after another into
+     * blocks (sum of b_k^2 values). Q then includes the quadratic-velocity forces of M(q). */
+    int nblocks;
+    const int* block_start;       /* (nblocks + 1) */
+    int (*mass_blocks)(void* ctx, double t, const double* q, double* blocks);
 } kd_cms;
 
 #ifdef __cplusplus

@@ -101,6 +101,10 @@ typedef struct kd_body_desc {
                                      (all zero = default, see docs/model-format.md) */
     double preload;               /* static axial force (tension > 0), N, added to the
                                      axial force of the rigid motion in k_g */
+    int frame_node;               /* beam in a mechanism (joints on its points): 0 = chord
+                                     frame (x axis through its first and last joint nodes);
+                                     N >= 1 = the frame of node N (root frame) */
+    kd_loc loc_frame;
     /* rigid bodies (points are then in the body frame; ground points are global) */
     double mass;                  /* kg (> 0) */
     double inertia;               /* about the centre of mass, kg m^2 (> 0) */
@@ -220,6 +224,8 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_DYNAMICS,         /* transient response */
     KD_ANALYSIS_KINEMATICS,       /* mechanism positions, velocities, accelerations */
     KD_ANALYSIS_INVERSE_DYNAMICS, /* mechanism joint reactions and driving forces */
+    KD_ANALYSIS_MODES_ALONG_MOTION, /* natural frequencies of each elastic link of a mechanism
+                                     along its rigid motion (kedyn/ked.h) */
     KD_ANALYSIS_SWEEP,            /* another analysis repeated over values of a model parameter */
     KD_ANALYSIS_TYPES
 } kd_analysis_type;
@@ -282,8 +288,23 @@ typedef struct kd_analysis_desc {
     int points;                   /* kinematics: 1 = also every named point of the rigid bodies */
     double cond_max;              /* condition number of Phi_q above which a position is
                                      reported as singular (default 1e8) */
+    /* mechanisms with elastic links (kedyn/ked.h) */
+    int coupling;                 /* kd_coupling: dynamics of a mechanism with beams in joints */
+    kd_loc loc_coupling;          /* where `coupling` was written (the analysis when omitted) */
+    double speed;                 /* modes_along_motion, one-way dynamics: constant speed (rad/s)
+                                     replacing the law of the first driver; 0 = as given */
+    double settle;                /* modes_along_motion, one-way dynamics: time (s) the rigid
+                                     mechanism runs before the analysed interval */
     kd_loc loc;
 } kd_analysis_desc;
+
+/* How the elastic links of a mechanism and its rigid motion interact. */
+typedef enum kd_coupling {
+    KD_COUPLING_DEFAULT = 0,      /* not written: one-way when beams take part in joints */
+    KD_COUPLING_ONE_WAY,          /* kineto-elastodynamics: the rigid mechanism's motion and
+                                     joint forces drive each link; the links do not act back */
+    KD_COUPLING_TWO_WAY           /* the coupled floating-frame system */
+} kd_coupling;
 
 /* ---- output requests ---------------------------------------------------- */
 
@@ -348,6 +369,12 @@ int kd_desc_find_point(const kd_desc* d, int b, const char* name);
 /* 1 when the description is a mechanism (has rigid bodies or joints); its
  * analyses are then run on the compiled mechanism (kedyn/mech.h). */
 int kd_desc_is_mechanism(const kd_desc* d);
+
+/* 1 when beam b takes part in a joint (an elastic link of a mechanism). */
+int kd_desc_beam_in_joints(const kd_desc* d, int b);
+
+/* Number of elastic links (beams in joints). */
+int kd_desc_elastic_links(const kd_desc* d);
 
 /* Check the values and cross-references of a description: positive E, rho,
  * lengths, section dimensions and element counts; valid indices; node numbers

@@ -12,6 +12,10 @@
  *   table     cubic spline through (t_i, f_i)   ({table: {t: [...], value: [...]}} or
  *             or linear interpolation            {table: {file, column}}); C2 (spline)
  *                                                or C0 (linear)
+ *   hermite   quintic Hermite through samples   (built in code, kd_law_hermite: a
+ *             (t_i, f_i, f'_i, f''_i)            sampled motion, e.g. a rigid
+ *                                                mechanism's solution); C2, and
+ *                                                exact at the samples
  * Ownership: a table law owns its arrays; kd_law_free releases them.
  */
 #ifndef KEDYN_LAW_H
@@ -28,7 +32,8 @@ typedef enum kd_law_type {
     KD_LAW_SPEED,
     KD_LAW_SINE,
     KD_LAW_SPIN_UP,
-    KD_LAW_TABLE
+    KD_LAW_TABLE,
+    KD_LAW_HERMITE
 } kd_law_type;
 
 typedef struct kd_law {
@@ -40,7 +45,8 @@ typedef struct kd_law {
     int n;                        /* table points (>= 2, t strictly increasing) */
     double* t;                    /* (n) owned */
     double* f;                    /* (n) owned */
-    double* d2;                   /* (n) spline second derivatives, owned */
+    double* d2;                   /* (n) spline second derivatives (hermite: the sampled f''), owned */
+    double* df;                   /* (n) hermite: the sampled f', owned; NULL otherwise */
 } kd_law;
 
 /* A constant law. */
@@ -49,6 +55,13 @@ kd_law kd_law_constant(double c);
 /* Make a table law from n points (copied); spline unless linear. Returns
  * KD_ERR_INPUT (err says why, no location) for n < 2 or non-increasing t. */
 kd_status kd_law_table(kd_law* law, int n, const double* t, const double* f, int linear, kd_error* err);
+
+/* Make a quintic Hermite law through n samples of f, f', f'' at strictly
+ * increasing t (copied): exact value, slope and curvature at every sample.
+ * Outside [t_0, t_(n-1)] it holds its end values. KD_ERR_INPUT as
+ * kd_law_table. */
+kd_status kd_law_hermite(kd_law* law, int n, const double* t, const double* f, const double* df, const double* d2f,
+                         kd_error* err);
 
 /* Deep copy (tables are duplicated). */
 kd_status kd_law_copy(kd_law* dst, const kd_law* src);

@@ -33,6 +33,10 @@
  * SUNDIALS CVODE (BDF with fixed-point iteration, adaptive; projection through CVODE's projection
  * interface).
  *
+ * M is diagonal (kd_cms.mass) or block-diagonal and configuration-dependent (kd_cms.mass_blocks,
+ * floating-frame elastic bodies, kedyn/ffr.h): each block is factorised by a dense Cholesky at
+ * every evaluation, and S = sum over blocks of (L_B^-1 J_B^T)^T (L_B^-1 J_B^T).
+ *
  * Workspaces are allocated before the first step; no evaluation allocates (Maggi's KLU
  * factorisation is redone, with allocation, only when the partition is chosen again; SUNDIALS
  * keeps its own workspaces).
@@ -108,7 +112,9 @@ typedef struct kd_mbs_sample {
     double drift_pos;             /* |Phi(q, t)|_inf */
     double drift_vel;             /* |Phi_q q' + Phi_t|_inf */
     double kinetic;               /* T = q'^T M q' / 2 */
-    double work;                  /* W = integral of Q^T q' dt from t0 (applied forces) */
+    double work;                  /* W = integral of Q^T q' dt from t0 (applied forces; with a block
+                                     mass M(q) Q includes the quadratic-velocity forces, whose power
+                                     -q'^T M' q' / 2 makes T - T0 differ from W) */
 } kd_mbs_sample;
 
 /* Called at t0 and at every output instant; return nonzero to stop (reported as KD_ERR_NUMERIC). */

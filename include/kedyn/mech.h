@@ -111,6 +111,14 @@ typedef struct kd_mech {
  * forces on beams...). */
 kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err);
 
+/* A beam taking part in joints (an elastic link, kedyn/ked.h) enters the
+ * mechanism as a rigid body: its frame has the origin at its first point and
+ * the x axis along it, its centre of mass at (L/2, 0); mass rho A L and
+ * J_G = rho A L^3/12 (+ rho I_z L for rayleigh and timoshenko beams, whose
+ * elements carry rotary inertia). This gives them, and the initial angle of
+ * its axis (rad). */
+void kd_mech_link_rigid(const kd_desc* d, int b, double* mass, double* inertia, double* angle);
+
 /* Free a mechanism; clears *m. NULL is allowed. */
 void kd_mech_free(kd_mech** m);
 

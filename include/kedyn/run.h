@@ -38,6 +38,26 @@ typedef struct kd_mech_run_stats {
     double drift_pos, drift_vel;            /* dynamics: largest |Phi| and |Phi_q q' + Phi_t| */
 } kd_mech_run_stats;
 
+/* What an analysis of a mechanism with elastic links reports (src/io/run_ked.c). */
+#define KD_KED_REPORT_LINKS 4
+#define KD_KED_REPORT_MODES 12
+typedef struct kd_ked_run_stats {
+    int links;                              /* elastic links (0: not such an analysis) */
+    int samples;                            /* instants of the rigid solution */
+    int forward;                            /* 1: the rigid motion by forward dynamics */
+    const char* coupling;                   /* "one-way" (static string) */
+    double max_deflection;                  /* dynamics: largest |v| of a link node, m */
+    double max_sigma;                       /* dynamics: largest stress sigma at a node, Pa */
+    char max_deflection_at[160], max_sigma_at[160];  /* "BODY node N at t = T s" */
+    double max_dF, max_F;                   /* dynamics: largest elastic and rigid joint force, N */
+    double speed;                           /* the first driver's speed, rad/s (0: as given) */
+    int count, swaps;                       /* modes_along_motion: modes, instants re-ordered by MAC */
+    double mac_min;                         /* smallest MAC of a followed pair */
+    char link_name[KD_KED_REPORT_LINKS][64];
+    double omega_min[KD_KED_REPORT_LINKS][KD_KED_REPORT_MODES];  /* rad/s over the motion */
+    double omega_max[KD_KED_REPORT_LINKS][KD_KED_REPORT_MODES];
+} kd_ked_run_stats;
+
 typedef struct kd_analysis_report {
     kd_analysis_type type;
     kd_status status;                       /* KD_OK, or why it failed */
@@ -58,6 +78,7 @@ typedef struct kd_analysis_report {
     const double* value;                    /* a run of a sweep: its parameter values (sweep->nset) */
     int nsub;                               /* sweep: runs attempted, one per value */
     struct kd_analysis_report* sub;         /* sweep: (nsub) their reports */
+    kd_ked_run_stats ked;                   /* mechanisms with elastic links */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

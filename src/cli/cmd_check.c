@@ -28,7 +28,9 @@ static int print_mechanism(const kd_desc* d) {
     printf("mechanism: %d moving bodies, %d coordinates, %d joints (%d equations), %d drivers\n", mech->nbody, mech->n,
            mech->njoint, mech->nc_joint, mech->ndriver);
     for (int b = 0; b < mech->nbody; b++)
-        printf("  %-16s rigid  mass %g kg  J_G %g kg m^2\n", mech->body_name[b], mech->mass[3 * b], mech->mass[3 * b + 2]);
+        printf("  %-16s %s  mass %g kg  J_G %g kg m^2%s\n", mech->body_name[b],
+               d->bodies[mech->body_desc[b]].type == KD_BODY_BEAM ? "link " : "rigid", mech->mass[3 * b],
+               mech->mass[3 * b + 2], d->bodies[mech->body_desc[b]].type == KD_BODY_BEAM ? "  (elastic link, rigid here)" : "");
     for (int k = 0; k < mech->njoint; k++) {
         const kd_mjoint* j = &mech->joint[k];
         printf("  joint %-10s %-9s %s - %s%s\n", j->name, kd_joint_type_str(j->type), d->bodies[d->joints[k].body[0]].name,

@@ -80,12 +80,30 @@ static void print_mech(const kd_analysis_report* a) {
         printf("  multipliers and projection routes agree to %.2g (relative)\n", s->route_diff);
 }
 
+/* modes_along_motion: the range of each followed frequency of each link over the motion. */
+static void print_modes_along(const kd_analysis_report* a) {
+    const kd_ked_run_stats* s = &a->ked;
+    printf("modes_along_motion: %d instants%s, %.3f s -> %s\n", s->samples, s->forward ? " (forward rigid dynamics)" : "",
+           a->wall_s, a->nfiles ? a->files[0] : "");
+    for (int l = 0; l < s->links && l < KD_KED_REPORT_LINKS; l++) {
+        printf("  %-12s", s->link_name[l]);
+        for (int c = 0; c < s->count && c < KD_KED_REPORT_MODES; c++)
+            printf("  %.1f-%.1f", s->omega_min[l][c], s->omega_max[l][c]);
+        printf("  rad/s\n");
+    }
+}
+
 static void print_report(const kd_analysis_report* a) {
     if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);
     if (a->type == KD_ANALYSIS_DYNAMICS) print_dynamics(a);
     if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS) print_mech(a);
+    if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES_ALONG_MOTION) print_modes_along(a);
+    if (a->type == KD_ANALYSIS_DYNAMICS && a->ked.links > 0 && a->ked.max_deflection_at[0])
+        printf("  elastic links (%s): largest deflection %.4g m (%s), largest stress %.4g Pa (%s)\n",
+               a->ked.coupling ? a->ked.coupling : "one-way", a->ked.max_deflection, a->ked.max_deflection_at,
+               a->ked.max_sigma, a->ked.max_sigma_at[0] ? a->ked.max_sigma_at : "-");
     for (int k = 0; k < a->nsub; k++) {
         printf("sweep");
         for (int j = 0; j < a->sweep->nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->set[j], a->sub[k].value[j]);

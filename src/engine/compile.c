@@ -389,7 +389,7 @@ int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int ma
         if (body->type != KD_BODY_BEAM) continue;
         int supported = 0;
         for (int s = 0; s < d->nsupports; s++) supported |= d->supports[s].body == b;
-        if (!supported)
+        if (!supported && !kd_desc_beam_in_joints(d, b))  /* an elastic link is held by its joints (kedyn/ked.h) */
             WARN(d->bodies[b].loc, "body '%s' has no support: it has %d rigid-body modes (frequency 0)", body->name,
                  body->kind.planar ? 3 : 6);
         /* Round-off in the assembled stiffness of a bending beam perturbs its

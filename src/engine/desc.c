@@ -145,6 +145,19 @@ int kd_desc_is_mechanism(const kd_desc* d) {
     return 0;
 }
 
+int kd_desc_beam_in_joints(const kd_desc* d, int b) {
+    if (b < 0 || b >= d->nbodies || d->bodies[b].type != KD_BODY_BEAM) return 0;
+    for (int k = 0; k < d->njoints; k++)
+        if (d->joints[k].body[0] == b || d->joints[k].body[1] == b) return 1;
+    return 0;
+}
+
+int kd_desc_elastic_links(const kd_desc* d) {
+    int n = 0;
+    for (int b = 0; b < d->nbodies; b++) n += kd_desc_beam_in_joints(d, b);
+    return n;
+}
+
 const char* kd_joint_type_str(kd_joint_type t) {
     static const char* const names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
     return t >= 0 && t < KD_JOINT_TYPES ? names[t] : "?";
@@ -261,6 +274,19 @@ static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* e
         (s->shear_y <= 0.0 || (!b->planar && s->shear_z <= 0.0)))
         return FAIL(b->loc, "body '%s': a timoshenko beam with generic section '%s' needs shear_y%s", b->name,
                     s->name, b->planar ? "" : " and shear_z");
+    /* an elastic link of a planar mechanism (kedyn/ked.h) */
+    if (b->frame_node != 0 && (b->frame_node < 1 || b->frame_node > b->elements + 1))
+        return FAIL(b->loc_frame, "body '%s': frame node %d is not a node of the beam (1..%d)", b->name, b->frame_node,
+                    b->elements + 1);
+    if (kd_desc_beam_in_joints(d, (int)(b - d->bodies))) {
+        if (!b->planar) return FAIL(b->loc, "body '%s': a beam in joints of a planar mechanism must be planar", b->name);
+        if (b->theory == KD_THEORY_BAR)
+            return FAIL(b->loc, "body '%s': a beam in joints needs bending (theory euler-bernoulli, rayleigh or "
+                                "timoshenko)", b->name);
+        for (int p = 0; p < b->npoints; p++)
+            if (b->points[p].x[2] != 0.0)
+                return FAIL(b->points[p].loc, "body '%s': points of a beam in joints lie in the plane (z = 0)", b->name);
+    }
     return KD_OK;
 }
 
@@ -407,6 +433,9 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
             int nbeam = 0;
             for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
             if (nbeam == 0) return FAIL(a->loc, "modes: the model has no elastic body (beam); rigid mechanisms have no modes");
+            if (nbeam == kd_desc_elastic_links(d))
+                return FAIL(a->loc, "modes: the beams of this mechanism are elastic links; their frequencies along the "
+                                    "motion come from modes_along_motion");
         }
         if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
         if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
@@ -456,6 +485,16 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
         /* forward dynamics of a mechanism (kedyn/mbs.h): Runge-Kutta (integrator omitted) or CVODE;
          * formulation and stabilization mean nothing for elastic bodies */
+        if (a->coupling != KD_COUPLING_DEFAULT && kd_desc_elastic_links(d) == 0)
+            return FAIL(a->loc_coupling, "dynamics: coupling applies to mechanisms with elastic links (beams in joints)");
+        if (kd_desc_elastic_links(d) > 0 && a->coupling != KD_COUPLING_TWO_WAY) {
+            /* one-way: the links' elastic equations (kedyn/ked.h) with the elastic integrators */
+            if (a->integrator != KD_INT_NEWMARK && a->integrator != KD_INT_HHT && a->integrator != KD_INT_GENERALIZED_ALPHA)
+                return FAIL(a->loc, "dynamics with coupling one-way integrates the links with newmark, hht or "
+                                    "generalized-alpha");
+            if (a->steps < 2) return FAIL(a->loc, "dynamics: steps (samples of the rigid motion) must be at least 2");
+            return KD_OK;
+        }
         if (kd_desc_is_mechanism(d) && a->integrator != KD_INT_GENERALIZED_ALPHA && a->integrator != KD_INT_CVODE_BDF &&
             a->integrator != KD_INT_CVODE_ADAMS)
             return FAIL(a->loc, "dynamics of a mechanism integrates with fixed-step Runge-Kutta (integrator omitted) "
@@ -490,6 +529,17 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         }
         return KD_OK;
     }
+    case KD_ANALYSIS_MODES_ALONG_MOTION:
+        if (kd_desc_elastic_links(d) == 0)
+            return FAIL(a->loc, "modes_along_motion applies to mechanisms with elastic links (beams in joints)");
+        if (a->count < 1) return FAIL(a->loc, "modes_along_motion: count must be at least 1 (got %d)", a->count);
+        if (a->steps < 1) return FAIL(a->loc, "modes_along_motion: steps must be at least 1");
+        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "modes_along_motion: t_end must be positive");
+        if (!(isfinite(a->speed) && a->speed >= 0)) return FAIL(a->loc, "modes_along_motion: speed must be >= 0");
+        if (a->speed > 0 && d->ndrivers == 0) return FAIL(a->loc, "modes_along_motion: speed needs a driver");
+        if (a->body >= 0 && !kd_desc_beam_in_joints(d, a->body))
+            return FAIL(a->loc, "modes_along_motion: body '%s' is not a beam in joints", d->bodies[a->body].name);
+        return KD_OK;
     case KD_ANALYSIS_TYPES: break;
     }
     return KD_OK;

@@ -21,7 +21,8 @@ void kd_law_free(kd_law* law) {
     free(law->t);
     free(law->f);
     free(law->d2);
-    law->t = law->f = law->d2 = NULL;
+    free(law->df);
+    law->t = law->f = law->d2 = law->df = NULL;
     law->n = 0;
 }
 
@@ -83,22 +84,75 @@ kd_status kd_law_table(kd_law* law, int n, const double* t, const double* f, int
     return KD_OK;
 }
 
+kd_status kd_law_hermite(kd_law* law, int n, const double* t, const double* f, const double* df, const double* d2f,
+                         kd_error* err) {
+    kd_status st = kd_law_table(law, n, t, f, 1, err);
+    if (st) return st;
+    law->type = KD_LAW_HERMITE;
+    law->linear = 0;
+    law->df = malloc(sizeof(double) * (size_t)n);
+    if (!law->df) {
+        kd_law_free(law);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for %d samples", n);
+    }
+    for (int i = 0; i < n; i++)
+        if (!isfinite(df[i]) || !isfinite(d2f[i])) {
+            kd_law_free(law);
+            return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "sample %d has a derivative that is not finite", i + 1);
+        }
+    memcpy(law->df, df, sizeof(double) * (size_t)n);
+    memcpy(law->d2, d2f, sizeof(double) * (size_t)n);
+    return KD_OK;
+}
+
 kd_status kd_law_copy(kd_law* dst, const kd_law* src) {
     *dst = *src;
-    if (src->type != KD_LAW_TABLE) return KD_OK;
-    dst->t = dst->f = dst->d2 = NULL;
+    if (src->type != KD_LAW_TABLE && src->type != KD_LAW_HERMITE) return KD_OK;
+    dst->t = dst->f = dst->d2 = dst->df = NULL;
     const size_t bytes = sizeof(double) * (size_t)src->n;
     dst->t = malloc(bytes);
     dst->f = malloc(bytes);
     dst->d2 = malloc(bytes);
-    if (!dst->t || !dst->f || !dst->d2) {
+    if (src->df) dst->df = malloc(bytes);
+    if (!dst->t || !dst->f || !dst->d2 || (src->df && !dst->df)) {
         kd_law_free(dst);
         return KD_ERR_NOMEM;
     }
     memcpy(dst->t, src->t, bytes);
     memcpy(dst->f, src->f, bytes);
     memcpy(dst->d2, src->d2, bytes);
+    if (src->df) memcpy(dst->df, src->df, bytes);
     return KD_OK;
+}
+
+/* Interval [t_lo, t_lo+1] holding t (bisection); t inside the range. */
+static int table_interval(const kd_law* law, double t) {
+    int lo = 0, hi = law->n - 1;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (law->t[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Quintic Hermite on one interval: p(s) = sum c_k s^k, s = (t - t_lo)/h,
+ * with p, p', p'' matching the samples at both ends. */
+static void hermite_eval(const kd_law* law, double t, double* f, double* df, double* d2f) {
+    const int n = law->n;
+    if (t < law->t[0] || t > law->t[n - 1]) {
+        *f = t < law->t[0] ? law->f[0] : law->f[n - 1];
+        *df = *d2f = 0.0;
+        return;
+    }
+    const int lo = table_interval(law, t), hi = lo + 1;
+    const double h = law->t[hi] - law->t[lo], s = (t - law->t[lo]) / h;
+    const double c0 = law->f[lo], c1 = h * law->df[lo], c2 = 0.5 * h * h * law->d2[lo];
+    const double D0 = law->f[hi] - (c0 + c1 + c2), D1 = h * law->df[hi] - (c1 + 2 * c2), D2 = h * h * law->d2[hi] - 2 * c2;
+    const double c3 = 10 * D0 - 4 * D1 + 0.5 * D2, c4 = -15 * D0 + 7 * D1 - D2, c5 = 6 * D0 - 3 * D1 + 0.5 * D2;
+    *f = c0 + s * (c1 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
+    *df = (c1 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))) / h;
+    *d2f = (2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))) / (h * h);
 }
 
 /* Table: interval by bisection, then the spline (or line) on it. */
@@ -161,13 +215,14 @@ void kd_law_eval(const kd_law* law, double t, double* f, double* df, double* d2f
         return;
     }
     case KD_LAW_TABLE: table_eval(law, t, f, df, d2f); return;
+    case KD_LAW_HERMITE: hermite_eval(law, t, f, df, d2f); return;
     }
 }
 
 int kd_law_smoothness(const kd_law* law) { return law->type == KD_LAW_TABLE && law->linear ? 0 : 2; }
 
 void kd_law_range(const kd_law* law, double* t_min, double* t_max) {
-    if (law->type == KD_LAW_TABLE) {
+    if (law->type == KD_LAW_TABLE || law->type == KD_LAW_HERMITE) {
         *t_min = law->t[0];
         *t_max = law->t[law->n - 1];
     } else {

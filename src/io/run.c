@@ -9,6 +9,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
 #include "kedyn/report.h"
+#include "run_ked.h"
 #include "run_mech.h"
 
 static double now_s(void) {
@@ -64,6 +65,7 @@ static const char* analysis_name(kd_analysis_type t) {
     case KD_ANALYSIS_KINEMATICS: return "kinematics";
     case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
     case KD_ANALYSIS_SWEEP: return "sweep";
+    case KD_ANALYSIS_MODES_ALONG_MOTION: return "modes_along_motion";
     case KD_ANALYSIS_TYPES: break;
     }
     return "?";
@@ -129,6 +131,7 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     case KD_ANALYSIS_KINEMATICS:
     case KD_ANALYSIS_INVERSE_DYNAMICS:
     case KD_ANALYSIS_SWEEP:
+    case KD_ANALYSIS_MODES_ALONG_MOTION:
     case KD_ANALYSIS_TYPES: break;
     }
     if (a->nsub) {  /* a sweep, also after a failure: the runs made */
@@ -165,6 +168,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     }
     if (a->status == KD_OK || a->nsub) write_results(fp, a);
     kd_run_mech_summary(fp, a);  /* mechanism analyses, also after a failure */
+    kd_run_ked_summary(fp, a);   /* elastic links of mechanisms */
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
                     "\"steps\": %ld, \"factorizations\": %ld",
@@ -424,6 +428,8 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
 
 static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                          int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
+    /* elastic links of a mechanism (run_ked.c), rigid mechanisms (run_mech.c) */
+    if (kd_run_ked_handles(d, ad)) return kd_run_ked_analysis(d, ad, outdir, ordinal, a, err);
     if (kd_run_mech_handles(d, ad)) return kd_run_mech_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     switch (ad->type) {
     case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
@@ -433,6 +439,7 @@ static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_
     case KD_ANALYSIS_SWEEP: return run_sweep(d, ad, outdir, ordinal, a, err);
     case KD_ANALYSIS_KINEMATICS:
     case KD_ANALYSIS_INVERSE_DYNAMICS:
+    case KD_ANALYSIS_MODES_ALONG_MOTION:
     case KD_ANALYSIS_TYPES: break;
     }
     return KD_OK;
@@ -492,7 +499,8 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        if (opts && opts->animation && (kd_run_mech_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
+        if (opts && opts->animation && !kd_run_ked_handles(d, ad) &&
+            (kd_run_mech_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];
         }

@@ -90,4 +90,12 @@ kd_status kd_yaml_read_mech_force(loader* ld, const node_t* v, const char* type)
 /* The keys of a kinematics or inverse_dynamics analysis (type already set in a). */
 kd_status kd_yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a);
 
+/* src/io/yaml_ked.c: elastic links of mechanisms (kedyn/ked.h): a beam's
+ * `frame` key, the `modes_along_motion` analysis, and `coupling` of a
+ * dynamics analysis. */
+kd_status kd_yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b);
+kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_desc* a);
+kd_status kd_yaml_read_coupling(loader* ld, const node_t* v, kd_analysis_desc* a);
+kd_status kd_yaml_read_settle(loader* ld, const node_t* v, kd_analysis_desc* a);
+
 #endif

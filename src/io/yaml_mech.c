@@ -47,7 +47,7 @@ static kd_status get_mech_body(loader* ld, const node_t* n, int* out) {
     if (st) return st;
     const kd_body_desc* b = &ld->d->bodies[*out];
     if (b->type == KD_BODY_BEAM)
-        return fail(ld, n, "body '%s' is a beam; joints and mechanism forces connect ground and rigid bodies", b->name);
+        return fail(ld, n, "body '%s' is a beam; mechanism forces act on ground and rigid bodies", b->name);
     return KD_OK;
 }
 
@@ -62,14 +62,25 @@ static kd_status get_point(loader* ld, const node_t* n, int b, int* out) {
 }
 
 /* `bodies: [A, B]` and `points: [P, Q]`. */
-static kd_status get_pair(loader* ld, const node_t* v, field* f, const char* what, int body[2], int point[2]) {
+/* A body of a joint: ground, rigid, or a beam (an elastic link, kedyn/ked.h). */
+static kd_status get_joint_body(loader* ld, const node_t* n, int* out) {
+    kd_status st = get_body(ld, n, out);
+    if (st) return st;
+    const kd_body_desc* b = &ld->d->bodies[*out];
+    if (b->type == KD_BODY_BEAM && b->npoints < 2)
+        return fail(ld, n, "beam '%s' is given by length; a beam in joints is given by its points", b->name);
+    return KD_OK;
+}
+
+static kd_status get_pair(loader* ld, const node_t* v, field* f, const char* what, int body[2], int point[2], int joint) {
     node_t *bn, *pn;
     kd_status st;
     if ((st = require(ld, v, f, "bodies", what, &bn))) return st;
     if (bn->type != YAML_SEQUENCE_NODE || bn->data.sequence.items.top - bn->data.sequence.items.start != 2)
         return fail(ld, bn, "bodies must list two bodies");
     for (int k = 0; k < 2; k++)
-        if ((st = get_mech_body(ld, node_at(ld, bn->data.sequence.items.start[k]), &body[k]))) return st;
+        if ((st = (joint ? get_joint_body : get_mech_body)(ld, node_at(ld, bn->data.sequence.items.start[k]), &body[k])))
+            return st;
     if (body[0] == body[1]) return fail(ld, bn, "a %s connects two different bodies", what);
     if ((st = require(ld, v, f, "points", what, &pn))) return st;
     if (pn->type != YAML_SEQUENCE_NODE || pn->data.sequence.items.top - pn->data.sequence.items.start != 2)
@@ -97,7 +108,7 @@ kd_status kd_yaml_read_joint(loader* ld, const node_t* v) {
     if (kd_desc_find_joint(ld->d, j->name) != ld->d->njoints - 1) return fail(ld, name, "joint '%s' is defined twice", j->name);
     char what[KD_NAME_MAX + 16];
     snprintf(what, sizeof(what), "joint '%s'", j->name);
-    if ((st = get_pair(ld, v, f, what, j->body, j->point))) return st;
+    if ((st = get_pair(ld, v, f, what, j->body, j->point, 1))) return st;
     const int axial = j->type == KD_JOINT_PRISMATIC || j->type == KD_JOINT_ROLLING;
     if ((x = field_value(f, "axis"))) {
         if (!axial) return fail(ld, x, "axis applies to prismatic and rolling joints");
@@ -173,7 +184,7 @@ kd_status kd_yaml_read_mech_force(loader* ld, const node_t* v, const char* type)
                      {"length", 0, 0}, {"c", 0, 0},    {NULL, 0, 0}};
         int body[2], point[2];
         l->type = KD_LOAD_SPRING;
-        if ((st = read_fields(ld, v, "spring", f)) || (st = get_pair(ld, v, f, "spring", body, point))) return st;
+        if ((st = read_fields(ld, v, "spring", f)) || (st = get_pair(ld, v, f, "spring", body, point, 0))) return st;
         l->body = body[0], l->body2 = body[1], l->point[0] = point[0], l->point[1] = point[1];
         if ((st = require(ld, v, f, "k", "spring", &x)) || (st = get_number(ld, x, "k", &l->k))) return st;
         if (l->k < 0) return fail(ld, x, "k must be >= 0 (got %g)", l->k);

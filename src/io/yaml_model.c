@@ -404,7 +404,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     field f[] = {{"name", 0, 0},     {"type", 0, 0},     {"material", 0, 0},      {"section", 0, 0},
                  {"length", 0, 0},   {"points", 0, 0},   {"elements", 0, 0},      {"theory", 0, 0},
                  {"interpolation", 0, 0}, {"planar", 0, 0}, {"geometric_stiffness", 0, 0}, {"y_axis", 0, 0},
-                 {"preload", 0, 0},  {NULL, 0, 0}};
+                 {"preload", 0, 0},  {"frame", 0, 0}, {NULL, 0, 0}};
     node_t *name, *type, *x;
     kd_status st;
     if ((st = read_fields(ld, v, "body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
@@ -458,6 +458,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     if ((x = field_value(f, "geometric_stiffness")) && (st = get_bool(ld, x, "geometric_stiffness", &b->geometric_stiffness)))
         return st;
     if ((x = field_value(f, "preload")) && (st = get_number(ld, x, "preload", &b->preload))) return st;
+    if ((x = field_value(f, "frame")) && (st = kd_yaml_read_beam_frame(ld, x, b))) return st;
     if ((x = field_value(f, "y_axis"))) {
         int n;
         if (b->planar) return fail(ld, x, "y_axis applies to 3D beams (planar: false)");
@@ -715,7 +716,6 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
                     "unknown analysis type '%s' (expected modes, campbell, stability, dynamics, kinematics, "
                     "inverse_dynamics or sweep)",
                     ts ? ts : "?");
-    if (t == 6) return fail(ld, tn, "analysis type '%s' is not supported by this version of kedyn", ts);
     if (t == 7 && inner) return fail(ld, tn, "a sweep cannot repeat a sweep");
     if (!a) a = kd_desc_add_analysis(ld->d);
     if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
@@ -799,12 +799,14 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
     }
     case KD_ANALYSIS_KINEMATICS:
     case KD_ANALYSIS_INVERSE_DYNAMICS: return kd_yaml_read_mech_analysis(ld, v, a);
+    case KD_ANALYSIS_MODES_ALONG_MOTION: return kd_yaml_read_ked_analysis(ld, v, a);
     case KD_ANALYSIS_TYPES: break;
     case KD_ANALYSIS_DYNAMICS: {
         field f[] = {{"type", 0, 0},    {"t_end", 0, 0}, {"dt", 0, 0},     {"dt_max", 0, 0},    {"integrator", 0, 0},
                      {"rtol", 0, 0},    {"atol", 0, 0},  {"rho_inf", 0, 0}, {"alpha", 0, 0},    {"beta", 0, 0},
                      {"gamma", 0, 0},   {"output_every", 0, 0}, {"initial", 0, 0}, {"energy", 0, 0},
-                     {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {NULL, 0, 0}};
+                     {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {"coupling", 0, 0},
+                     {"steps", 0, 0},   {"speed", 0, 0}, {"settle", 0, 0}, {NULL, 0, 0}};
         node_t* te;
         if ((st = read_fields(ld, v, "dynamics analysis", f)) || (st = require(ld, v, f, "t_end", "dynamics analysis", &te)) ||
             (st = get_number(ld, te, "t_end", &a->t_end)))
@@ -859,6 +861,20 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
         if ((x = field_value(f, "stabilization")) &&
             (st = get_choice(ld, x, "stabilization", stabilizations, 3, &a->stabilization)))
             return st;
+        /* mechanisms with elastic links (src/io/yaml_ked.c) */
+        a->loc_coupling = a->loc;
+        if ((x = field_value(f, "coupling")) && (st = kd_yaml_read_coupling(ld, x, a))) return st;
+        if ((x = field_value(f, "steps"))) {
+            if (kd_desc_elastic_links(ld->d) == 0)
+                return fail(ld, x, "steps of a dynamics analysis apply to mechanisms with elastic links");
+            if ((st = get_int(ld, x, "steps", 2, &a->steps))) return st;
+        }
+        if ((x = field_value(f, "settle")) && (st = kd_yaml_read_settle(ld, x, a))) return st;
+        if ((x = field_value(f, "speed"))) {
+            if (kd_desc_elastic_links(ld->d) == 0 || ld->d->ndrivers == 0)
+                return fail(ld, x, "speed of a dynamics analysis applies to driven mechanisms with elastic links");
+            if ((st = get_positive(ld, x, "speed", &a->speed))) return st;
+        }
         return KD_OK;
     }
     }

@@ -101,7 +101,11 @@ static kd_status run_augmented(mbs_ws* w, const double* q0, const double* qd0, k
 
 static kd_status check_opts(const kd_cms* s, const kd_mbs_opts* o, kd_error* err) {
     const char* bad = NULL;
-    if (!s || s->n <= 0 || s->nc < 0 || !s->mass || !s->force) bad = "system without coordinates, masses or forces";
+    if (!s || s->n <= 0 || s->nc < 0 || !(s->mass || s->mass_blocks) || !s->force)
+        bad = "system without coordinates, masses or forces";
+    else if (s->mass_blocks && (s->nblocks < 1 || !s->block_start || s->block_start[0] != 0 ||
+                                s->block_start[s->nblocks] != s->n))
+        bad = "mass blocks must cover the coordinates: block_start[0] = 0, block_start[nblocks] = n";
     else if (s->nc > 0 && (!s->jac_rowptr || !s->jac_col || !s->phi || !s->jacobian || !s->phi_t || !s->gamma))
         bad = "constraint callbacks or Jacobian pattern missing";
     else if (!o || !(o->t_end > o->t0) || !(o->dt > 0) || o->output_every < 1) bad = "need t_end > t0, dt > 0, output_every >= 1";
@@ -111,7 +115,13 @@ static kd_status check_opts(const kd_cms* s, const kd_mbs_opts* o, kd_error* err
     else if ((o->integrator == KD_MBS_CVODE || o->formulation == KD_MBS_IDA) && !(o->rtol > 0 && o->atol > 0))
         bad = "adaptive integration needs rtol > 0 and atol > 0";
     else if (!(o->proj_tol > 0)) bad = "proj_tol must be > 0";
-    if (!bad && s)
+    if (!bad && s && s->mass_blocks)
+        for (int b = 0; b < s->nblocks; b++)
+            if (s->block_start[b + 1] <= s->block_start[b]) {
+                bad = "every mass block must hold at least one coordinate";
+                break;
+            }
+    if (!bad && s && !s->mass_blocks)
         for (int i = 0; i < s->n; i++)
             if (!(s->mass[i] > 0)) {
                 bad = "every diagonal mass must be positive";

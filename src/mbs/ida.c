@@ -46,12 +46,17 @@ static int residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* ud)
         mbs_fail(w, t, "a system callback failed");
         return -1;
     }
+    if (mbs_mass_values(w, t, q)) return -1;
+    /* r_q = M (q' - v) + Phi_q^T mu, r_v = M v' + Phi_q^T lambda - Q */
+    for (int i = 0; i < n; i++) w->tn3[i] = d[i] - v[i];
+    mbs_mass_apply(w, w->tn3, r);
+    mbs_mass_apply(w, d + n, r + n);
     mbs_jac_tmult(w, mu, w->tn);
     mbs_jac_tmult(w, lam, w->tn2);
     double p = 0;
     for (int i = 0; i < n; i++) {
-        r[i] = s->mass[i] * (d[i] - v[i]) + w->tn[i];
-        r[n + i] = s->mass[i] * d[n + i] + w->tn2[i] - w->Q[i];
+        r[i] += w->tn[i];
+        r[n + i] += w->tn2[i] - w->Q[i];
         p += w->Q[i] * v[i];
     }
     mbs_jac_mult(w, v, r + 2 * n + nc);

@@ -46,6 +46,7 @@ struct maggi {
     int* perm;                    /* (n) */
     double *A, *b;                /* (n x f), (n) partial velocities and remainder accelerations,
                                      for a route of its own (opts->reduced) */
+    double* MA;                   /* (n x f) block masses only: M A, column-major */
     double* ye;                   /* (2 (2 f + 1)) state and derivative of one evaluation */
     double lu_flops, lu_nz;       /* KLU's flop count of one factorisation of Phi_qd, nnz(L + U) */
     kd_mbs_output_fn out;
@@ -159,6 +160,9 @@ static int solve_positions(maggi* g, double t) {
     }
 }
 
+static void reduced_diagonal(maggi* g);
+static int reduced_blocked(maggi* g, double t);
+
 /* y = (w, w', W) -> (w', w'', Q^T q') and the full q, q', q'' in g->q, g->v, w->qdd. */
 static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     maggi* g = ctx;
@@ -190,6 +194,7 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     mbs_flops(w, 2.0 * g->lu_nz * (f + 3) + 3.0 * nc);
     if (w->opts->reduced) {
         /* a route of its own (Kane's): A = [I; -C] and b = (0, b_d) by coordinate */
+        if (w->blocked) return mbs_fail(w, t, "this formalism's own route takes a diagonal mass matrix (rigid bodies) only");
         memset(g->A, 0, sizeof(double) * (size_t)n * f);
         memset(g->b, 0, sizeof(double) * n);
         for (int k = 0; k < f; k++) {
@@ -200,21 +205,11 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
         if (w->opts->reduced(w->opts->reduced_ctx, t, g->q, g->v, f, g->A, g->b, w->Q, g->Mh, g->rh,
                              w->stats ? &w->stats->flops : &(double){0}))
             return mbs_fail(w, t, "the reduced-equations callback failed");
+    } else if (w->blocked) {
+        if (reduced_blocked(g, t)) return -1;
+        mbs_flops(w, 2.0 * g->n * g->n * g->f + 2.0 * g->n * g->f * (g->f + 1));
     } else {
-        /* A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
-        for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
-        for (int k = 0; k < f; k++) {
-            const double* ck = g->C + (size_t)nc * k;
-            double a = w->Q[g->ind[k]];
-            for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
-            g->rh[k] = a;
-            for (int l = 0; l <= k; l++) {
-                const double* cl = g->C + (size_t)nc * l;
-                double m = (k == l) ? s->mass[g->ind[k]] : 0;
-                for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
-                g->Mh[k + f * l] = m;
-            }
-        }
+        reduced_diagonal(g);
         mbs_flops(w, 3.0 * nc * f * (f + 1) / 2 + 2.0 * nc * f + 2.0 * nc);
     }
     if (f > 0) {
@@ -240,12 +235,65 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     return 0;
 }
 
+/* Diagonal M: A^T M A = M_ii + C^T M_dd C;  A^T (Q - M b) = Q_i - C^T (Q_d - M_dd b_d) */
+static void reduced_diagonal(maggi* g) {
+    mbs_ws* w = g->w;
+    const kd_cms* s = w->sys;
+    const int nc = g->nc, f = g->f;
+    for (int r = 0; r < nc; r++) w->tc[r] = w->Q[g->dep[r]] - s->mass[g->dep[r]] * g->bd[r];
+    for (int k = 0; k < f; k++) {
+        const double* ck = g->C + (size_t)nc * k;
+        double a = w->Q[g->ind[k]];
+        for (int r = 0; r < nc; r++) a -= ck[r] * w->tc[r];
+        g->rh[k] = a;
+        for (int l = 0; l <= k; l++) {
+            const double* cl = g->C + (size_t)nc * l;
+            double m = (k == l) ? s->mass[g->ind[k]] : 0;
+            for (int r = 0; r < nc; r++) m += s->mass[g->dep[r]] * ck[r] * cl[r];
+            g->Mh[k + f * l] = m;
+        }
+    }
+}
+
+/* Block-diagonal M(q) (Kane's projection with a full mass matrix): A = P [I; -C] explicitly,
+ * A^T M A from M A block by block, A^T (Q - M b) with b = (0, b_d). */
+static int reduced_blocked(maggi* g, double t) {
+    mbs_ws* w = g->w;
+    const int n = g->n, nc = g->nc, f = g->f;
+    if (mbs_mass_values(w, t, g->q)) return -1;
+    memset(g->A, 0, sizeof(double) * (size_t)n * f);
+    for (int k = 0; k < f; k++) {
+        double* ak = g->A + (size_t)n * k;
+        ak[g->ind[k]] = 1;
+        for (int r = 0; r < nc; r++) ak[g->dep[r]] = -g->C[r + (size_t)nc * k];
+        mbs_mass_apply(w, ak, g->MA + (size_t)n * k);
+    }
+    for (int i = 0; i < n; i++) w->tn3[i] = 0;
+    for (int r = 0; r < nc; r++) w->tn3[g->dep[r]] = g->bd[r];
+    mbs_mass_apply(w, w->tn3, w->tn2);                          /* M b */
+    for (int i = 0; i < n; i++) w->tn2[i] = w->Q[i] - w->tn2[i];
+    for (int k = 0; k < f; k++) {
+        const double* ak = g->A + (size_t)n * k;
+        double a = 0;
+        for (int i = 0; i < n; i++) a += ak[i] * w->tn2[i];
+        g->rh[k] = a;
+        for (int l = 0; l <= k; l++) {
+            const double* mal = g->MA + (size_t)n * l;
+            double m = 0;
+            for (int i = 0; i < n; i++) m += ak[i] * mal[i];
+            g->Mh[k + f * l] = m;
+        }
+    }
+    return 0;
+}
+
 /* Reactions: Phi_qd^T lambda = (Q - M q'')_d, with the factorisation of the last evaluation. */
 static void maggi_lambda(maggi* g) {
     mbs_ws* w = g->w;
+    mbs_mass_apply(w, w->qdd, w->tn);
     for (int r = 0; r < g->nc; r++) {
         const int i = g->dep[r];
-        w->lambda[r] = w->Q[i] - w->sys->mass[i] * w->qdd[i];
+        w->lambda[r] = w->Q[i] - w->tn[i];
     }
     klu_tsolve(g->sym, g->num, g->nc, 1, w->lambda, &g->kc);
     mbs_flops(w, 2.0 * g->lu_nz + 2.0 * g->nc);
@@ -255,7 +303,7 @@ static int maggi_output(void* ctx, double t, double* y, int* reinit) {
     maggi* g = ctx;
     mbs_ws* w = g->w;
     *reinit = 0;
-    if (maggi_rhs(g, t, y, w->tn)) return -1;
+    if (maggi_rhs(g, t, y, g->ye + 2 * g->f + 1)) return -1;  /* the rate: scratch (2 f + 1) */
     maggi_lambda(g);
     if (mbs_emit(w, t, g->q, g->v, y[2 * g->f], g->out, g->out_ctx)) return -1;
     /* choose the partition again when Phi_qd is getting ill-conditioned */
@@ -275,7 +323,7 @@ void mbs_maggi_free(maggi** gp) {
     klu_free_symbolic(&g->sym, &g->kc);
     free(g->dep), free(g->ind), free(g->Bp), free(g->Bi), free(g->Bx), free(g->csr_to_b), free(g->role), free(g->q);
     free(g->v), free(g->C), free(g->Mh), free(g->rh), free(g->bd), free(g->D), free(g->ipiv), free(g->perm);
-    free(g->A), free(g->b), free(g->ye);
+    free(g->A), free(g->b), free(g->MA), free(g->ye);
     free(g);
     *gp = NULL;
 }
@@ -316,8 +364,10 @@ kd_status mbs_maggi_new(mbs_ws* w, double t0, const double* q0, maggi** out, kd_
     g->A = malloc(sizeof(double) * ((size_t)n * f + 1));
     g->b = malloc(sizeof(double) * n);
     g->ye = malloc(sizeof(double) * 2 * (2 * f + 1));
+    if (w->blocked) g->MA = malloc(sizeof(double) * ((size_t)n * f + 1));
     if (!g->dep || !g->ind || !g->Bp || !g->Bi || !g->Bx || !g->csr_to_b || !g->role || !g->q || !g->v || !g->C ||
-        !g->Mh || !g->rh || !g->bd || !g->D || !g->ipiv || !g->perm || !g->A || !g->b || !g->ye) {
+        !g->Mh || !g->rh || !g->bd || !g->D || !g->ipiv || !g->perm || !g->A || !g->b || !g->ye ||
+        (w->blocked && !g->MA)) {
         mbs_maggi_free(&g);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the maggi formulation");
     }

@@ -14,12 +14,23 @@ typedef struct mbs_ws {
     const kd_cms* sys;
     const kd_mbs_opts* opts;
     int n, nc, nnz;
-    double* minv;                 /* (n) diagonal of M^-1 */
+    double* minv;                 /* (n) diagonal of M^-1 (diagonal M only) */
+    /* Block-diagonal M(q) (kd_cms.mass_blocks): values and Cholesky factors of every block at
+     * the last evaluated position, and for the Schur complement the dense U_B = L_B^-1 J_B^T of
+     * each block (the constraint rows touching it), filled from the Jacobian through jac_upos. */
+    int blocked;
+    size_t* boff;                 /* (nblocks + 1) offset of each block in Mb and Lb */
+    double *Mb, *Lb;              /* (boff[nblocks]) M blocks and their lower Cholesky factors */
+    int* brows;                   /* (nblocks + 1) offsets of each block's row count and U_B */
+    size_t* uoff;                 /* (nblocks + 1) offset of U_B in U */
+    double* U;                    /* (uoff[nblocks]) */
+    int* jac_upos;                /* (nnz) position in U of each Jacobian entry */
+    int* row_of;                  /* (brows[nblocks]) the constraint row of each block-row pair */
     double* jac;                  /* (nnz) Phi_q values at the last evaluation */
     double *phi, *phit, *gam;     /* (nc) Phi, Phi_t, gamma (Baumgarte-corrected when asked) */
     double* Q;                    /* (n) applied forces */
     double *qdd, *lambda;         /* (n), (nc) accelerations and multipliers of the last evaluation */
-    double *tn, *tn2;             /* (n) scratch */
+    double *tn, *tn2, *tn3;       /* (n) scratch */
     double *tc, *tc2, *tc3;       /* (nc) scratch */
     /* Sparse LDL^T of S + reg I, S = Phi_q M^-1 Phi_q^T, theory.md sec. 6 */
     cholmod_common cc;
@@ -52,6 +63,13 @@ int mbs_fail(mbs_ws* w, double t, const char* fmt, ...)
 static inline void mbs_flops(const mbs_ws* w, double fl) {
     if (w->stats) w->stats->flops += fl;
 }
+/* M(q) at (t, q): with block masses, the callback's values into w->Mb (mass_values) and their
+ * Cholesky factors (mass_eval); nothing for a diagonal M. Nonzero after recording a failure. */
+int mbs_mass_values(mbs_ws* w, double t, const double* q);
+int mbs_mass_eval(mbs_ws* w, double t, const double* q);
+/* y = M^-1 x with the last factors (y may alias x) and y = M x with the last values (no alias). */
+void mbs_minv_apply(const mbs_ws* w, const double* x, double* y);
+void mbs_mass_apply(const mbs_ws* w, const double* x, double* y);
 
 /* y = Phi_q x (nc) and y = Phi_q^T x (n), from the values in w->jac. */
 void mbs_jac_mult(const mbs_ws* w, const double* x, double* y);

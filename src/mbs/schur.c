@@ -43,31 +43,76 @@ int mbs_fail(mbs_ws* w, double t, const char* fmt, ...) {
     return -1;
 }
 
-/* The pattern of S = Phi_q M^-1 Phi_q^T, S_rs = sum_k J_rk J_sk / m_k, in the AMD order of its
- * rows (fill-reducing; for a chain it keeps S banded), upper triangle in compressed columns,
- * and the list of contributions (entry of S, the two Jacobian entries, coordinate k) that fill
- * its values at each evaluation in time linear in the number of Jacobian entries. */
+/* The pattern of S = Phi_q M^-1 Phi_q^T in the AMD order of its rows (fill-reducing; for a chain
+ * it keeps S banded), upper triangle in compressed columns, and the list of contributions that
+ * fill its values at each evaluation in time linear in the number of Jacobian entries.
+ * The coordinates fall into groups whose constraint rows couple in S: with a diagonal M each
+ * coordinate k is a group, S_rs = sum_k J_rk J_sk / m_k, and a contribution is (entry of S, the
+ * two Jacobian entries, k); with a block-diagonal M each block B is a group,
+ * S_rs = sum_B (L_B^-1 J_rB^T) . (L_B^-1 J_sB^T), and a contribution is (entry of S, the two
+ * rows' local columns in U_B, B). */
 static int build_schur_pattern(mbs_ws* w) {
     const kd_cms* sys = w->sys;
     const int n = w->n, nc = w->nc, nnz = w->nnz;
+    const int ngroup = w->blocked ? sys->nblocks : n;
     int ok = 0;
-    int *colptr = calloc(n + 1, sizeof(int)), *colrow = malloc(sizeof(int) * (nnz + 1));
-    int *colk = malloc(sizeof(int) * (nnz + 1)), *next = calloc(n + 1, sizeof(int));
+    int *colptr = calloc(ngroup + 1, sizeof(int)), *colrow = malloc(sizeof(int) * (nnz + 1));
+    int *colk = malloc(sizeof(int) * (nnz + 1)), *next = calloc(ngroup + 1, sizeof(int));
+    int* cblk = w->blocked ? malloc(sizeof(int) * n) : NULL;
     cholmod_triplet *T0 = NULL, *T = NULL;
     cholmod_sparse* S0 = NULL;
     w->perm = malloc(sizeof(int) * nc);
     w->iperm = malloc(sizeof(int) * nc);
-    if (!colptr || !colrow || !colk || !next || !w->perm || !w->iperm) goto done;
-    /* Phi_q by columns: the rows that touch each coordinate */
-    for (int k = 0; k < nnz; k++) colptr[sys->jac_col[k] + 1]++;
-    for (int j = 0; j < n; j++) colptr[j + 1] += colptr[j];
-    for (int r = 0; r < nc; r++)
-        for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
-            const int c = sys->jac_col[k], p = colptr[c] + next[c]++;
-            colrow[p] = r, colk[p] = k;
-        }
+    if (!colptr || !colrow || !colk || !next || !w->perm || !w->iperm || (w->blocked && !cblk)) goto done;
+    if (!w->blocked) {
+        /* Phi_q by columns: the rows that touch each coordinate */
+        for (int k = 0; k < nnz; k++) colptr[sys->jac_col[k] + 1]++;
+        for (int j = 0; j < n; j++) colptr[j + 1] += colptr[j];
+        for (int r = 0; r < nc; r++)
+            for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
+                const int c = sys->jac_col[k], p = colptr[c] + next[c]++;
+                colrow[p] = r, colk[p] = k;
+            }
+    } else {
+        /* the distinct rows that touch each block, and where each Jacobian entry goes in U_B */
+        const int nb = sys->nblocks;
+        const int* bs = sys->block_start;
+        for (int b = 0; b < nb; b++)
+            for (int i = bs[b]; i < bs[b + 1]; i++) cblk[i] = b;
+        for (int b = 0; b < nb; b++) next[b] = -1;
+        for (int r = 0; r < nc; r++)
+            for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
+                const int b = cblk[sys->jac_col[k]];
+                if (next[b] != r) next[b] = r, colptr[b + 1]++;
+            }
+        for (int b = 0; b < nb; b++) colptr[b + 1] += colptr[b];
+        w->uoff[0] = 0;
+        for (int b = 0; b < nb; b++)
+            w->uoff[b + 1] = w->uoff[b] + (size_t)(bs[b + 1] - bs[b]) * (colptr[b + 1] - colptr[b]);
+        w->U = malloc(sizeof(double) * (w->uoff[nb] + 1));
+        if (!w->U) goto done;
+        memcpy(w->brows, colptr, sizeof(int) * (nb + 1));
+        int* fill = calloc(nb + 1, sizeof(int));
+        if (!fill) goto done;
+        for (int b = 0; b < nb; b++) next[b] = -1;
+        for (int r = 0; r < nc; r++)
+            for (int k = sys->jac_rowptr[r]; k < sys->jac_rowptr[r + 1]; k++) {
+                const int c = sys->jac_col[k], b = cblk[c];
+                if (next[b] != r) {
+                    next[b] = r;
+                    const int p = colptr[b] + fill[b]++;
+                    colrow[p] = r, colk[p] = p - colptr[b];
+                }
+                const int loc = fill[b] - 1;
+                w->jac_upos[k] = (int)(w->uoff[b] + (size_t)(c - bs[b]) + (size_t)(bs[b + 1] - bs[b]) * loc);
+            }
+        free(fill);
+        w->row_of = malloc(sizeof(int) * (colptr[nb] + 1));
+        if (!w->row_of) goto done;
+        memcpy(w->row_of, colrow, sizeof(int) * colptr[nb]);
+    }
     long total = 0;
-    for (int j = 0; j < n; j++) {
+    for (int j = 0; j < ngroup; j++) {
         const long c = colptr[j + 1] - colptr[j];
         total += c * (c + 1) / 2;
     }
@@ -81,7 +126,7 @@ static int build_schur_pattern(mbs_ws* w) {
     int* tj = T0->j;
     size_t t = 0;
     for (int r = 0; r < nc; r++) ti[t] = tj[t] = r, t++;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < ngroup; j++)
         for (int a = colptr[j]; a < colptr[j + 1]; a++)
             for (int b = a; b < colptr[j + 1]; b++) {
                 const int r1 = colrow[a], r2 = colrow[b];
@@ -94,7 +139,7 @@ static int build_schur_pattern(mbs_ws* w) {
     /* permuted pattern */
     ti = T->i, tj = T->j, t = 0;
     for (int r = 0; r < nc; r++) ti[t] = tj[t] = r, t++;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < ngroup; j++)
         for (int a = colptr[j]; a < colptr[j + 1]; a++)
             for (int b = a; b < colptr[j + 1]; b++) {
                 const int p1 = w->iperm[colrow[a]], p2 = w->iperm[colrow[b]];
@@ -109,7 +154,7 @@ static int build_schur_pattern(mbs_ws* w) {
     const int* Sp = w->S->p;
     const int* Si = w->S->i;
     int c = 0;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < ngroup; j++)
         for (int a = colptr[j]; a < colptr[j + 1]; a++)
             for (int b = a; b < colptr[j + 1]; b++) {
                 const int p1 = w->iperm[colrow[a]], p2 = w->iperm[colrow[b]];
@@ -128,7 +173,7 @@ done:
     cholmod_free_triplet(&T0, &w->cc);
     cholmod_free_triplet(&T, &w->cc);
     cholmod_free_sparse(&S0, &w->cc);
-    free(colptr), free(colrow), free(colk), free(next);
+    free(colptr), free(colrow), free(colk), free(next), free(cblk);
     return ok ? 0 : 1;
 }
 
@@ -148,13 +193,34 @@ kd_status mbs_ws_init(mbs_ws* w, const kd_cms* sys, const kd_mbs_opts* o, kd_mbs
     w->lambda = calloc(nc1, sizeof(double));
     w->tn = malloc(sizeof(double) * n);
     w->tn2 = malloc(sizeof(double) * n);
+    w->tn3 = malloc(sizeof(double) * n);
     w->tc = malloc(sizeof(double) * nc1);
     w->tc2 = malloc(sizeof(double) * nc1);
     w->tc3 = malloc(sizeof(double) * nc1);
     if (!w->minv || !w->jac || !w->phi || !w->phit || !w->gam || !w->Q || !w->qdd || !w->lambda || !w->tn ||
-        !w->tn2 || !w->tc || !w->tc2 || !w->tc3)
+        !w->tn2 || !w->tn3 || !w->tc || !w->tc2 || !w->tc3)
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics workspace");
-    for (int i = 0; i < n; i++) w->minv[i] = 1.0 / sys->mass[i];
+    w->blocked = sys->mass_blocks != NULL;
+    if (w->blocked) {
+        const int nb = sys->nblocks;
+        w->boff = malloc(sizeof(size_t) * (nb + 1));
+        w->uoff = malloc(sizeof(size_t) * (nb + 1));
+        w->brows = calloc(nb + 1, sizeof(int));
+        w->jac_upos = malloc(sizeof(int) * (nnz + 1));
+        if (!w->boff || !w->uoff || !w->brows || !w->jac_upos)
+            return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the mass blocks");
+        w->boff[0] = 0;
+        for (int b = 0; b < nb; b++) {
+            const size_t d = (size_t)(sys->block_start[b + 1] - sys->block_start[b]);
+            w->boff[b + 1] = w->boff[b] + d * d;
+        }
+        w->Mb = malloc(sizeof(double) * (w->boff[nb] + 1));
+        w->Lb = malloc(sizeof(double) * (w->boff[nb] + 1));
+        if (!w->Mb || !w->Lb) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the mass blocks");
+        for (int i = 0; i < n; i++) w->minv[i] = 0;
+    } else {
+        for (int i = 0; i < n; i++) w->minv[i] = 1.0 / sys->mass[i];
+    }
     if (nc == 0) return KD_OK;
 
     cholmod_start(&w->cc);
@@ -184,9 +250,100 @@ void mbs_ws_free(mbs_ws* w) {
         cholmod_finish(&w->cc);
     }
     free(w->minv), free(w->jac), free(w->phi), free(w->phit), free(w->gam), free(w->Q), free(w->qdd);
-    free(w->lambda), free(w->tn), free(w->tn2), free(w->tc), free(w->tc2), free(w->tc3);
+    free(w->lambda), free(w->tn), free(w->tn2), free(w->tn3), free(w->tc), free(w->tc2), free(w->tc3);
     free(w->perm), free(w->iperm), free(w->contrib);
+    free(w->boff), free(w->Mb), free(w->Lb), free(w->brows), free(w->uoff), free(w->U), free(w->jac_upos);
+    free(w->row_of);
     memset(w, 0, sizeof(*w));
+}
+
+int mbs_mass_values(mbs_ws* w, double t, const double* q) {
+    if (!w->blocked) return 0;
+    if (w->sys->mass_blocks(w->sys->ctx, t, q, w->Mb)) return mbs_fail(w, t, "the mass matrix callback failed");
+    return 0;
+}
+
+/* Dense Cholesky of one small block in place (lower triangle, column-major); 0 or 1 when not
+ * positive definite. The blocks hold one body each (tens of coordinates): at this size the call
+ * overhead of LAPACK, and OpenBLAS's threads, cost more than the arithmetic. */
+static int chol_small(double* A, int d) {
+    for (int j = 0; j < d; j++) {
+        double* aj = A + (size_t)d * j;
+        double s = aj[j];
+        for (int k = 0; k < j; k++) s -= A[j + (size_t)d * k] * A[j + (size_t)d * k];
+        if (!(s > 0)) return 1;
+        const double l = sqrt(s);
+        aj[j] = l;
+        for (int i = j + 1; i < d; i++) {
+            double x = aj[i];
+            for (int k = 0; k < j; k++) x -= A[i + (size_t)d * k] * A[j + (size_t)d * k];
+            aj[i] = x / l;
+        }
+    }
+    return 0;
+}
+
+/* x <- L^-1 x and x <- L^-T x with the lower factor of chol_small */
+static void lsolve_small(const double* L, int d, double* x) {
+    for (int j = 0; j < d; j++) {
+        const double* lj = L + (size_t)d * j;
+        const double xj = x[j] /= lj[j];
+        for (int i = j + 1; i < d; i++) x[i] -= lj[i] * xj;
+    }
+}
+static void ltsolve_small(const double* L, int d, double* x) {
+    for (int j = d - 1; j >= 0; j--) {
+        const double* lj = L + (size_t)d * j;
+        double a = x[j];
+        for (int i = j + 1; i < d; i++) a -= lj[i] * x[i];
+        x[j] = a / lj[j];
+    }
+}
+
+/* Cholesky factor of every block */
+int mbs_mass_eval(mbs_ws* w, double t, const double* q) {
+    if (!w->blocked) return 0;
+    if (mbs_mass_values(w, t, q)) return -1;
+    const kd_cms* s = w->sys;
+    memcpy(w->Lb, w->Mb, sizeof(double) * w->boff[s->nblocks]);
+    for (int b = 0; b < s->nblocks; b++) {
+        const int d = s->block_start[b + 1] - s->block_start[b];
+        if (chol_small(w->Lb + w->boff[b], d))
+            return mbs_fail(w, t, "the mass matrix block of coordinates %d..%d is not positive definite",
+                            s->block_start[b], s->block_start[b + 1] - 1);
+    }
+    return 0;
+}
+
+void mbs_minv_apply(const mbs_ws* w, const double* x, double* y) {
+    if (!w->blocked) {
+        for (int i = 0; i < w->n; i++) y[i] = w->minv[i] * x[i];
+        return;
+    }
+    const kd_cms* s = w->sys;
+    if (y != x) memcpy(y, x, sizeof(double) * w->n);
+    for (int b = 0; b < s->nblocks; b++) {
+        const int d = s->block_start[b + 1] - s->block_start[b];
+        lsolve_small(w->Lb + w->boff[b], d, y + s->block_start[b]);
+        ltsolve_small(w->Lb + w->boff[b], d, y + s->block_start[b]);
+    }
+}
+
+void mbs_mass_apply(const mbs_ws* w, const double* x, double* y) {
+    const kd_cms* s = w->sys;
+    if (!w->blocked) {
+        for (int i = 0; i < w->n; i++) y[i] = s->mass[i] * x[i];
+        return;
+    }
+    for (int b = 0; b < s->nblocks; b++) {
+        const int o = s->block_start[b], d = s->block_start[b + 1] - o;
+        const double* M = w->Mb + w->boff[b];
+        for (int i = 0; i < d; i++) {
+            double a = 0;
+            for (int j = 0; j < d; j++) a += M[i + (size_t)d * j] * x[o + j];
+            y[o + i] = a;
+        }
+    }
 }
 
 void mbs_jac_mult(const mbs_ws* w, const double* x, double* y) {
@@ -207,15 +364,39 @@ void mbs_jac_tmult(const mbs_ws* w, const double* x, double* y) {
     mbs_flops(w, 2.0 * w->nnz);
 }
 
+/* U_B = L_B^-1 J_B^T for every block, from w->jac and the factors of the last mbs_mass_eval. */
+static void fill_blocks_u(mbs_ws* w) {
+    const kd_cms* s = w->sys;
+    memset(w->U, 0, sizeof(double) * w->uoff[s->nblocks]);
+    for (int k = 0; k < w->nnz; k++) w->U[w->jac_upos[k]] = w->jac[k];
+    for (int b = 0; b < s->nblocks; b++) {
+        const int d = s->block_start[b + 1] - s->block_start[b], nr = w->brows[b + 1] - w->brows[b];
+        for (int a = 0; a < nr; a++) lsolve_small(w->Lb + w->boff[b], d, w->U + w->uoff[b] + (size_t)d * a);
+    }
+}
+
 /* Factorise A A^T + reg I with the current w->jac; 0 on success, 1 when S is singular (reciprocal
  * condition estimate below rcond_min). */
 static int factor_with(mbs_ws* w, double rcond_min) {
     double* Sx = w->S->x;
     const int* Sp = w->S->p;
     memset(Sx, 0, sizeof(double) * Sp[w->nc]);
-    for (int c = 0; c < w->ncontrib; c++) {
-        const int* e = w->contrib + 4 * c;
-        Sx[e[0]] += w->jac[e[1]] * w->jac[e[2]] * w->minv[e[3]];
+    if (!w->blocked) {
+        for (int c = 0; c < w->ncontrib; c++) {
+            const int* e = w->contrib + 4 * c;
+            Sx[e[0]] += w->jac[e[1]] * w->jac[e[2]] * w->minv[e[3]];
+        }
+    } else {
+        fill_blocks_u(w);
+        const int* bs = w->sys->block_start;
+        for (int c = 0; c < w->ncontrib; c++) {
+            const int* e = w->contrib + 4 * c;
+            const int d = bs[e[3] + 1] - bs[e[3]];
+            const double *ua = w->U + w->uoff[e[3]] + (size_t)d * e[1], *ub = w->U + w->uoff[e[3]] + (size_t)d * e[2];
+            double a = 0;
+            for (int i = 0; i < d; i++) a += ua[i] * ub[i];
+            Sx[e[0]] += a;
+        }
     }
     double beta[2] = {w->reg, 0};   /* S + reg I */
     int ok = cholmod_factorize_p(w->S, beta, NULL, 0, w->L, &w->cc);
@@ -230,7 +411,8 @@ static int factor_with(mbs_ws* w, double rcond_min) {
 static int factor_current(mbs_ws* w) { return factor_with(w, RCOND_SINGULAR); }
 
 int mbs_schur_factor(mbs_ws* w, double t, const double* q) {
-    if (w->nc == 0) return 0;
+    if (w->nc == 0) return mbs_mass_eval(w, t, q);
+    if (mbs_mass_eval(w, t, q)) return -1;
     if (w->sys->jacobian(w->sys->ctx, t, q, w->jac)) return mbs_fail(w, t, "the constraint Jacobian callback failed");
     if (factor_current(w))
         return mbs_fail(w, t,
@@ -270,7 +452,7 @@ static int solve_once(mbs_ws* w, const double* b, double* x) {
 /* y = S x = Phi_q M^-1 Phi_q^T x */
 static void schur_mult(mbs_ws* w, const double* x, double* y) {
     mbs_jac_tmult(w, x, w->tn2);
-    for (int i = 0; i < w->n; i++) w->tn2[i] *= w->minv[i];
+    mbs_minv_apply(w, w->tn2, w->tn2);
     mbs_jac_mult(w, w->tn2, y);
 }
 
@@ -291,10 +473,27 @@ int mbs_schur_solve(mbs_ws* w, double t, const double* b, double* x) {
     return 0;
 }
 
+/* Scatter the columns of every U_B into the dense n x nc matrix D (column r: constraint row r). */
+static void schur_rows_of_u(mbs_ws* w, double* D, int ld) {
+    const kd_cms* s = w->sys;
+    for (int b = 0; b < s->nblocks; b++) {
+        const int o = s->block_start[b], d = s->block_start[b + 1] - o;
+        (void)o;
+        for (int a = w->brows[b]; a < w->brows[b + 1]; a++) {
+            const int la = a - w->brows[b];
+            const double* u = w->U + w->uoff[b] + (size_t)d * la;
+            const int r = w->row_of[a];
+            for (int i = 0; i < d; i++) D[o + i + (size_t)ld * r] = u[i];
+        }
+    }
+}
+
 kd_status mbs_schur_check_rank(mbs_ws* w, double t, const double* q, int accept_redundant, kd_error* err) {
     kd_mbs_stats* st = w->stats;
     st->dof = w->n - w->nc, st->redundant = 0;
     if (w->nc == 0) return KD_OK;
+    if (mbs_mass_eval(w, t, q))
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
     if (w->sys->jacobian(w->sys->ctx, t, q, w->jac))
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: the constraint Jacobian callback failed", t);
     if (!factor_with(w, RCOND_SUSPECT)) return KD_OK;
@@ -315,9 +514,15 @@ kd_status mbs_schur_check_rank(mbs_ws* w, double t, const double* q, int accept_
         free(D), free(tau), free(jpvt);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the rank test");
     }
-    for (int r = 0; r < nc; r++)
-        for (int k = w->sys->jac_rowptr[r]; k < w->sys->jac_rowptr[r + 1]; k++)
-            D[w->sys->jac_col[k] + (size_t)n * r] = w->jac[k] * sqrt(w->minv[w->sys->jac_col[k]]);
+    /* D = M^-1/2 Phi_q^T (diagonal M), or L^-1 Phi_q^T block by block: S = D^T D */
+    if (!w->blocked) {
+        for (int r = 0; r < nc; r++)
+            for (int k = w->sys->jac_rowptr[r]; k < w->sys->jac_rowptr[r + 1]; k++)
+                D[w->sys->jac_col[k] + (size_t)n * r] = w->jac[k] * sqrt(w->minv[w->sys->jac_col[k]]);
+    } else {
+        fill_blocks_u(w);
+        schur_rows_of_u(w, D, n);
+    }
     int rank = 0;
     if (LAPACKE_dgeqp3(LAPACK_COL_MAJOR, n, nc, D, n, jpvt, tau) == 0) {
         const double r00 = fabs(D[0]);
@@ -335,13 +540,19 @@ kd_status mbs_schur_check_rank(mbs_ws* w, double t, const double* q, int accept_
                             "t = %g: %d of the %d constraint equations are redundant (rank of Phi_q is %d); "
                             "use the udwadia-kalaba formulation, which takes redundant constraints",
                             t, nc - rank, nc, rank);
-    /* regularised factorisation from now on */
+    /* regularised factorisation from now on; reg relative to the largest diagonal entry of S */
     double dmax = 0;
-    for (int r = 0; r < nc; r++) {
-        double d = 0;
-        for (int k = w->sys->jac_rowptr[r]; k < w->sys->jac_rowptr[r + 1]; k++)
-            d += w->jac[k] * w->jac[k] * w->minv[w->sys->jac_col[k]];
-        if (d > dmax) dmax = d;
+    if (!w->blocked) {
+        for (int r = 0; r < nc; r++) {
+            double d = 0;
+            for (int k = w->sys->jac_rowptr[r]; k < w->sys->jac_rowptr[r + 1]; k++)
+                d += w->jac[k] * w->jac[k] * w->minv[w->sys->jac_col[k]];
+            if (d > dmax) dmax = d;
+        }
+    } else {
+        const double* Sx = w->S->x;
+        const int* Sp = w->S->p;
+        for (int c = 0; c < nc; c++) dmax = fmax(dmax, Sx[Sp[c + 1] - 1]);   /* diagonal last in each column */
     }
     w->reg = TIKHONOV_REL * (dmax > 0 ? dmax : 1);
     if (factor_current(w))
@@ -356,7 +567,8 @@ int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk) {
     if (w->stats) w->stats->evaluations++;
     if (s->force(s->ctx, t, q, v, w->Q)) return mbs_fail(w, t, "the force callback failed");
     if (nc == 0) {
-        for (int i = 0; i < n; i++) w->qdd[i] = w->minv[i] * w->Q[i];
+        if (mbs_mass_eval(w, t, q)) return -1;
+        mbs_minv_apply(w, w->Q, w->qdd);
         return 0;
     }
     if (mbs_schur_factor(w, t, q)) return -1;
@@ -369,14 +581,15 @@ int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk) {
         for (int r = 0; r < nc; r++)
             w->gam[r] -= 2 * o->alpha * (w->tc[r] + w->phit[r]) + o->beta * o->beta * w->phi[r];
     }
-    for (int i = 0; i < n; i++) w->tn[i] = w->minv[i] * w->Q[i];   /* a = M^-1 Q */
+    mbs_minv_apply(w, w->Q, w->tn);                               /* a = M^-1 Q */
     mbs_jac_mult(w, w->tn, w->tc);                                /* Phi_q a */
     if (!uk) {
         /* augmented: S lambda = Phi_q M^-1 Q - gamma_s, q'' = M^-1 (Q - Phi_q^T lambda) */
         for (int r = 0; r < nc; r++) w->tc[r] -= w->gam[r];
         if (mbs_schur_solve(w, t, w->tc, w->lambda)) return -1;
         mbs_jac_tmult(w, w->lambda, w->tn);
-        for (int i = 0; i < n; i++) w->qdd[i] = w->minv[i] * (w->Q[i] - w->tn[i]);
+        for (int i = 0; i < n; i++) w->tn[i] = w->Q[i] - w->tn[i];
+        mbs_minv_apply(w, w->tn, w->qdd);
     } else {
         /* Udwadia-Kalaba: q'' = a + M^-1/2 B^+ (gamma_s - Phi_q a), B = Phi_q M^-1/2, with
          * B^+ = B^T (B B^T)^+ so that M^-1/2 B^+ r = M^-1 Phi_q^T S^+ r; the constraint force
@@ -384,7 +597,8 @@ int mbs_accel(mbs_ws* w, double t, const double* q, const double* v, int uk) {
         for (int r = 0; r < nc; r++) w->tc[r] = w->gam[r] - w->tc[r];
         if (mbs_schur_solve(w, t, w->tc, w->tc2)) return -1;
         mbs_jac_tmult(w, w->tc2, w->tn2);
-        for (int i = 0; i < n; i++) w->qdd[i] = w->minv[i] * (w->Q[i] + w->tn2[i]);
+        for (int i = 0; i < n; i++) w->tn2[i] += w->Q[i];
+        mbs_minv_apply(w, w->tn2, w->qdd);
         for (int r = 0; r < nc; r++) w->lambda[r] = -w->tc2[r];
     }
     mbs_flops(w, 4.0 * n + 2.0 * nc);
@@ -419,14 +633,16 @@ int mbs_project(mbs_ws* w, double t, double* q, double* v) {
             if (e > 0 && it > 0) {
                 if (mbs_schur_solve(w, t, w->phi, w->tc)) return -1;
                 mbs_jac_tmult(w, w->tc, w->tn);
-                for (int i = 0; i < n; i++) q[i] -= w->minv[i] * w->tn[i];
+                mbs_minv_apply(w, w->tn, w->tn);
+                for (int i = 0; i < n; i++) q[i] -= w->tn[i];
             }
             break;
         }
         prev = e;
         if (mbs_schur_factor(w, t, q) || mbs_schur_solve(w, t, w->phi, w->tc)) return -1;
         mbs_jac_tmult(w, w->tc, w->tn);
-        for (int i = 0; i < n; i++) q[i] -= w->minv[i] * w->tn[i];
+        mbs_minv_apply(w, w->tn, w->tn);
+        for (int i = 0; i < n; i++) q[i] -= w->tn[i];
     }
     /* velocities: v <- v - M^-1 Phi_q^T S^-1 (Phi_q v + Phi_t) */
     if (mbs_schur_factor(w, t, q)) return -1;
@@ -435,7 +651,8 @@ int mbs_project(mbs_ws* w, double t, double* q, double* v) {
     for (int r = 0; r < nc; r++) w->tc[r] += w->phit[r];
     if (mbs_schur_solve(w, t, w->tc, w->tc2)) return -1;
     mbs_jac_tmult(w, w->tc2, w->tn);
-    for (int i = 0; i < n; i++) v[i] -= w->minv[i] * w->tn[i];
+    mbs_minv_apply(w, w->tn, w->tn);
+    for (int i = 0; i < n; i++) v[i] -= w->tn[i];
     return 0;
 }
 
@@ -444,7 +661,8 @@ int mbs_project_tangent(mbs_ws* w, double t, double* x) {
     mbs_jac_mult(w, x, w->tc);
     if (mbs_schur_solve(w, t, w->tc, w->tc2)) return -1;
     mbs_jac_tmult(w, w->tc2, w->tn);
-    for (int i = 0; i < w->n; i++) x[i] -= w->minv[i] * w->tn[i];
+    mbs_minv_apply(w, w->tn, w->tn);
+    for (int i = 0; i < w->n; i++) x[i] -= w->tn[i];
     return 0;
 }
 
@@ -468,8 +686,12 @@ int mbs_emit(mbs_ws* w, double t, const double* q, const double* v, double work,
                         "the constraints are violated by %.3g: the motion reached a singular configuration "
                         "(a limit or dead-centre position) or diverged",
                         smp.drift_pos);
+    /* T = v^T M(q) v / 2 (block masses: the values at q, leaving the factors of the last
+     * evaluation, which the tangent projection may still use, untouched) */
+    if (mbs_mass_values(w, t, q)) return -1;
+    mbs_mass_apply(w, v, w->tn3);
     double T = 0;
-    for (int i = 0; i < w->n; i++) T += 0.5 * s->mass[i] * v[i] * v[i];
+    for (int i = 0; i < w->n; i++) T += 0.5 * v[i] * w->tn3[i];
     smp.kinetic = T;
     kd_mbs_stats* st = w->stats;
     if (smp.drift_pos > st->max_drift_pos) st->max_drift_pos = smp.drift_pos;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/element.h"
 #include "kedyn/mech.h"
 #include "mech_internal.h"
 
@@ -23,13 +24,44 @@ int kd_mech_joint_rows(kd_joint_type t) {
     return 0;
 }
 
+/* A moving body of the mechanism: a rigid body, or a beam taking part in
+ * joints (an elastic link, taken as rigid here; kedyn/ked.h). */
+static int moving(const kd_desc* d, int b) {
+    return d->bodies[b].type == KD_BODY_RIGID || kd_desc_beam_in_joints(d, b);
+}
+
+void kd_mech_link_rigid(const kd_desc* d, int b, double* mass, double* inertia, double* angle) {
+    const kd_body_desc* bd = &d->bodies[b];
+    const kd_material_desc* mat = &d->materials[bd->material];
+    kd_element_consts c;
+    kd_section_properties(&d->sections[bd->section], mat->nu, &c);
+    const double L = bd->length, m = mat->rho * c.A * L;
+    *mass = m;
+    /* uniform bar about its centre, with the section's rotary inertia where the theory has it */
+    *inertia = m * L * L / 12.0 + (bd->theory == KD_THEORY_EULER_BERNOULLI ? 0.0 : mat->rho * c.Iz * L);
+    const double* x0 = bd->points[0].x;
+    const double* x1 = bd->points[bd->npoints - 1].x;
+    *angle = atan2(x1[1] - x0[1], x1[0] - x0[0]);
+}
+
 /* Point `p` of desc body `b` relative to its centre of mass, in its frame
- * (ground: global). */
+ * (ground: global). A beam's body frame has its origin at its first point
+ * and its x axis along the beam, its centre of mass at (L/2, 0). */
 static void point_s(const kd_desc* d, int b, int p, double s[2]) {
     const kd_body_desc* bd = &d->bodies[b];
     const double* x = bd->points[p].x;
-    if (bd->type == KD_BODY_RIGID) s[0] = x[0] - bd->com[0], s[1] = x[1] - bd->com[1];
-    else s[0] = x[0], s[1] = x[1];
+    if (bd->type == KD_BODY_RIGID) {
+        s[0] = x[0] - bd->com[0], s[1] = x[1] - bd->com[1];
+    } else if (bd->type == KD_BODY_BEAM) {
+        const double* x0 = bd->points[0].x;
+        const double* x1 = bd->points[bd->npoints - 1].x;
+        const double a = atan2(x1[1] - x0[1], x1[0] - x0[0]), c = cos(a), sn = sin(a);
+        const double dx = x[0] - x0[0], dy = x[1] - x0[1];
+        s[0] = c * dx + sn * dy - 0.5 * bd->length;
+        s[1] = -sn * dx + c * dy;
+    } else {
+        s[0] = x[0], s[1] = x[1];
+    }
 }
 
 void kd_mech_free(kd_mech** pm) {
@@ -101,11 +133,17 @@ static kd_status compile_joints(const kd_desc* d, kd_mech* m, kd_error* err) {
             if (jd->body[s] < 0 || jd->body[s] >= d->nbodies || jd->point[s] < 0 ||
                 jd->point[s] >= d->bodies[jd->body[s]].npoints)
                 return FAIL(jd->loc, "joint '%s': unknown body or point", jd->name);
-            if (d->bodies[jd->body[s]].type == KD_BODY_BEAM)
-                return FAIL(jd->loc, "joint '%s': body '%s' is a beam; joints connect ground and rigid bodies",
-                            jd->name, d->bodies[jd->body[s]].name);
             j->body[s] = m->desc_body[jd->body[s]];
             point_s(d, jd->body[s], jd->point[s], j->s[s]);
+            const kd_body_desc* bd = &d->bodies[jd->body[s]];
+            if (bd->type == KD_BODY_BEAM) {
+                /* an elastic link: the joint acts at a node, on the beam's axis */
+                const double h = bd->length / bd->elements, x = j->s[s][0] + 0.5 * bd->length;
+                if (fabs(j->s[s][1]) > 1e-9 * bd->length || fabs(x / h - floor(x / h + 0.5)) > 1e-6)
+                    return FAIL(bd->points[jd->point[s]].loc,
+                                "joint '%s': point '%s' of beam '%s' is not at a node (nodes every %g m along its axis)",
+                                jd->name, bd->points[jd->point[s]].name, bd->name, h);
+            }
         }
         if (j->body[0] < 0 && j->body[1] < 0) return FAIL(jd->loc, "joint '%s' connects two ground bodies", jd->name);
         j->axis[0] = jd->axis[0], j->axis[1] = jd->axis[1];
@@ -216,7 +254,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
     *out = NULL;
     kd_mech* m = calloc(1, sizeof(*m));
     if (!m) return kd_error_set(err, KD_ERR_NOMEM, d->file, KD_LOC_NONE, "out of memory");
-    for (int b = 0; b < d->nbodies; b++) m->nbody += d->bodies[b].type == KD_BODY_RIGID;
+    for (int b = 0; b < d->nbodies; b++) m->nbody += moving(d, b);
     m->n = 3 * m->nbody;
     m->njoint = d->njoints;
     for (int k = 0; k < d->njoints; k++) m->nc += kd_mech_joint_rows(d->joints[k].type);
@@ -249,28 +287,35 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
             point_s(d, b, p, s);
             m->length_scale = fmax(m->length_scale, hypot(s[0], s[1]));
         }
-        if (bd->type != KD_BODY_RIGID) continue;
+        if (!moving(d, b)) continue;
         m->desc_body[b] = k;
         m->body_desc[k] = b;
         snprintf(m->body_name[k], KD_NAME_MAX, "%s", bd->name);
-        m->mass[3 * k] = m->mass[3 * k + 1] = bd->mass;
-        m->mass[3 * k + 2] = bd->inertia;
-        const double c = cos(bd->angle), s = sin(bd->angle);
-        m->q0[3 * k] = bd->position[0] + c * bd->com[0] - s * bd->com[1];
-        m->q0[3 * k + 1] = bd->position[1] + s * bd->com[0] + c * bd->com[1];
-        m->q0[3 * k + 2] = bd->angle;
+        double mass = bd->mass, inertia = bd->inertia, angle = bd->angle, pos[2] = {bd->position[0], bd->position[1]};
+        double com[2] = {bd->com[0], bd->com[1]};
+        if (bd->type == KD_BODY_BEAM) {  /* an elastic link, rigid here: its frame from its points */
+            kd_mech_link_rigid(d, b, &mass, &inertia, &angle);
+            pos[0] = bd->points[0].x[0], pos[1] = bd->points[0].x[1];
+            com[0] = 0.5 * bd->length, com[1] = 0.0;
+        }
+        m->mass[3 * k] = m->mass[3 * k + 1] = mass;
+        m->mass[3 * k + 2] = inertia;
+        const double c = cos(angle), s = sin(angle);
+        m->q0[3 * k] = pos[0] + c * com[0] - s * com[1];
+        m->q0[3 * k + 1] = pos[1] + s * com[0] + c * com[1];
+        m->q0[3 * k + 2] = angle;
         k++;
     }
     if (!(m->length_scale > 0)) m->length_scale = 1.0;
     /* named points of the moving bodies */
     int np = 0;
-    for (int b = 0; b < d->nbodies; b++) np += d->bodies[b].type == KD_BODY_RIGID ? d->bodies[b].npoints : 0;
+    for (int b = 0; b < d->nbodies; b++) np += moving(d, b) ? d->bodies[b].npoints : 0;
     m->point_body = calloc((size_t)(np + 1), sizeof(int));
     m->point_s = calloc((size_t)(2 * np + 2), sizeof(double));
     m->point_name = calloc((size_t)(np + 1), sizeof(*m->point_name));
     if (!st && (!m->point_body || !m->point_s || !m->point_name)) st = KD_ERR_NOMEM;
     for (int b = 0; b < d->nbodies && !st; b++) {
-        if (d->bodies[b].type != KD_BODY_RIGID) continue;
+        if (!moving(d, b)) continue;
         for (int p = 0; p < d->bodies[b].npoints; p++, m->npoint++) {
             m->point_body[m->npoint] = m->desc_body[b];
             point_s(d, b, p, m->point_s + 2 * m->npoint);

@@ -1,0 +1,73 @@
+/* Benchmark of one-way kineto-elastodynamics (docs/performance.md, "Elastic
+ * links"):
+ *   bench_ked MODEL.yaml [SPEED]   the rigid solution and the link build
+ *                                  (kd_ked_new), then the natural frequencies
+ *                                  of every link along the motion, over the
+ *                                  first modes_along_motion analysis of the
+ *                                  model (its steps, count, speed; SPEED
+ *                                  overrides the speed, rad/s)
+ * Prints: links samples rigid_route setup_s modes_s total_s omega1_min omega1_max; best of 5. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kedyn/ked.h"
+#include "kedyn/load_yaml.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_ked MODEL.yaml [SPEED]\n");
+        return 2;
+    }
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(argv[1], &d, &err)) {
+        fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+        return 1;
+    }
+    const kd_analysis_desc* ad = NULL;
+    for (int i = 0; i < d->nanalyses && !ad; i++)
+        if (d->analyses[i].type == KD_ANALYSIS_MODES_ALONG_MOTION) ad = &d->analyses[i];
+    if (!ad) {
+        fprintf(stderr, "%s: no modes_along_motion analysis\n", argv[1]);
+        return 1;
+    }
+    kd_ked_opts o = {ad->t_end, ad->steps, argc > 2 ? atof(argv[2]) : ad->speed, ad->cond_max};
+    if (argc > 2) o.t_end = 2 * 3.14159265358979323846 / o.speed;
+    double best_setup = INFINITY, best_modes = INFINITY, best_total = INFINITY, wmin = INFINITY, wmax = 0;
+    int links = 0, samples = 0, forward = 0;
+    for (int rep = 0; rep < 5; rep++) {
+        const double t0 = now_s();
+        kd_ked* k = NULL;
+        if (kd_ked_new(d, &o, &k, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 3;
+        }
+        const double t1 = now_s();
+        for (int l = 0; l < k->nlinks; l++) {
+            kd_ked_modes m;
+            if (kd_ked_modes_along_motion(k, l, ad->count, &m, &err)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 3;
+            }
+            for (int i = 0; l == 0 && i < m.nsamples; i++) wmin = fmin(wmin, m.omega[i * m.count]), wmax = fmax(wmax, m.omega[i * m.count]);
+            kd_ked_modes_free(&m);
+        }
+        const double t2 = now_s();
+        best_setup = fmin(best_setup, t1 - t0), best_modes = fmin(best_modes, t2 - t1), best_total = fmin(best_total, t2 - t0);
+        links = k->nlinks, samples = k->rigid.nsamples, forward = k->rigid.forward;
+        kd_ked_free(&k);
+    }
+    printf("%d %d %s %.4f %.4f %.4f %.3f %.3f\n", links, samples, forward ? "forward" : "kinematics", best_setup, best_modes,
+           best_total, wmin, wmax);
+    kd_desc_free(&d);
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* Analyses of mechanisms with elastic links in the runner (src/io/run_ked.c),
+ * called from src/io/run.c. Private to kedyn_io. */
+#ifndef KEDYN_RUN_KED_H
+#define KEDYN_RUN_KED_H
+
+#include <stdio.h>
+
+#include "kedyn/run.h"
+
+/* 1 when the analysis runs on a mechanism with elastic links (beams in
+ * joints): dynamics (coupling one-way or two-way) and modes_along_motion. */
+int kd_run_ked_handles(const kd_desc* d, const kd_analysis_desc* ad);
+
+/* Run one such analysis; its CSV file is the ordinal-th of its kind in
+ * outdir. */
+kd_status kd_run_ked_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                              kd_analysis_report* a, kd_error* err);
+
+/* The analysis-specific part of its summary.json entry (", key: value..."). */
+void kd_run_ked_summary(FILE* fp, const kd_analysis_report* a);
+
+#endif
