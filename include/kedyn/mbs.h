@@ -26,8 +26,7 @@
  *   ida              the stabilised index-2 DAE (Gear-Gupta-Leimkuhler) in (q, v, lambda, mu):
  *                    M (q' - v) + Phi_q^T mu = 0, M v' + Phi_q^T lambda = Q, Phi = 0,
  *                    Phi_q v + Phi_t = 0, with SUNDIALS IDA (dense Newton matrix: for
- *                    mechanisms of a few dozen coordinates, not for long chains; rtol >= 1e-8 and
- *                    atol >= 1e-10, tighter requests are clamped).
+ *                    mechanisms up to a few hundred coordinates; 2 (n + nc) + 1 <= 3000).
  *
  * The first three produce an ODE integrated with a fixed-step classical Runge-Kutta (rk4) or with
  * SUNDIALS CVODE (BDF with fixed-point iteration, adaptive; projection through CVODE's projection

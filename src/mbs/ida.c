@@ -9,8 +9,9 @@
  *
  * Both position and velocity constraints are enforced, so neither drifts. lambda and mu are
  * algebraic and left out of the local error test (IDASetSuppressAlg), as advised for index-2
- * systems. Tolerances are clamped to rtol >= 1e-8, atol >= 1e-10 (see below). The Newton matrix is dense (difference-quotient Jacobian, LAPACK-free SUNDIALS dense
- * solver): meant for mechanisms of a few dozen coordinates. */
+ * systems. The first step is chosen here (initial_step), not by IDA. The Newton matrix is dense
+ * (difference-quotient Jacobian, LAPACK-free SUNDIALS dense solver): meant for mechanisms of up
+ * to a few hundred coordinates. */
 #include <ida/ida.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
@@ -21,10 +22,6 @@
 
 #include "mbs_internal.h"
 
-/* Below these tolerances the Newton iteration of the index-2 system stalls on round-off (the
- * multipliers' sensitivity grows like 1/h^2), so tighter requests are clamped to them. */
-#define IDA_RTOL_MIN 1e-8
-#define IDA_ATOL_MIN 1e-10
 #define IDA_DENSE_MAX 3000        /* largest DAE size for the dense Newton matrix (72 MB) */
 
 typedef struct ggl {
@@ -65,6 +62,24 @@ static int residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* ud)
     return 0;
 }
 
+/* The first step, from the positions' second-order term: ||h^2 q''/2||_wrms = 1 with the
+ * weights of (q, rtol, atol), at most one output interval. IDA's own estimate, 0.5/||y'||_wrms,
+ * is ruled by the velocities: released from rest they are zero, their weight is 1/atol and the
+ * first step comes out near 1e-11 s, where the Newton matrix of the index-2 system (condition
+ * growing like 1/h^2) no longer converges in floating point and every retry shrinks h further. */
+static double initial_step(const mbs_ws* w, const kd_mbs_opts* o, const double* y, const double* d, double rtol,
+                           double abstol) {
+    const int n = w->n;
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        const double e = d[n + i] / (rtol * fabs(y[i]) + abstol);
+        s += e * e;
+    }
+    const double nrm = sqrt(s / n), span = o->dt * o->output_every;
+    const double h = nrm > 0 ? sqrt(2 / nrm) : span;
+    return fmin(h, span);
+}
+
 /* SUNDIALS reports through our error messages, not on stderr. */
 static void quiet(int code, const char* module, const char* fn, char* msg, void* ud) {
     (void)code, (void)module, (void)fn, (void)msg, (void)ud;
@@ -90,6 +105,8 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
     SUNLinearSolver LS = NULL;
     void* mem = NULL;
     kd_status st = KD_OK;
+    const double rtol = o->rtol, abstol = o->atol;
+    double h0 = 0;
 
     /* consistent initial values: q'' and lambda from the augmented equations without stabilisation */
     kd_mbs_opts plain = *o;
@@ -124,20 +141,22 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         double lmax = 0;
         for (int k = 0; k < nc; k++) lmax = fmax(lmax, fabs(w->lambda[k]));
         double* a = N_VGetArrayPointer(av);
-        for (int i = 0; i < m; i++) a[i] = di[i] > 0 ? fmax(o->atol, IDA_ATOL_MIN) : 1e-6 * (1 + lmax);
+        for (int i = 0; i < m; i++) a[i] = di[i] > 0 ? abstol : 1e-6 * (1 + lmax);
+        h0 = initial_step(w, o, y, d, rtol, abstol);
         LS = SUNLinSol_Dense(yy, A, sctx);
         mem = IDACreate(sctx);
         if (!LS || !mem) flag = -1;
     }
     if (!flag) flag = IDAInit(mem, residual, o->t0, yy, yp);
     if (!flag) flag = IDASetUserData(mem, &g);
-    if (!flag) flag = IDASVtolerances(mem, fmax(o->rtol, IDA_RTOL_MIN), av);
+    if (!flag) flag = IDASVtolerances(mem, rtol, av);
     if (!flag) flag = IDASetErrHandlerFn(mem, quiet, NULL);
     if (!flag) flag = IDASetLinearSolver(mem, LS, A);
     if (!flag) flag = IDASetId(mem, id);
     if (!flag) flag = IDASetSuppressAlg(mem, SUNTRUE);
     if (!flag) flag = IDASetMaxNumSteps(mem, 10000000);
     if (!flag) flag = IDASetStopTime(mem, o->t_end);
+    if (!flag) flag = IDASetInitStep(mem, h0);
     if (flag) {
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "IDA setup failed (flag %d)", flag);
         goto done;
@@ -158,12 +177,13 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         if (flag < 0) {
             if (w->failed) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
             else {
-                IDAGetCurrentTime(mem, &tret);
+                realtype h = 0;
+                IDAGetCurrentTime(mem, &tret), IDAGetCurrentStep(mem, &h);
                 char* name = IDAGetReturnFlagName(flag);  /* allocated by SUNDIALS */
                 st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                  "t = %g: IDA failed: %s (near a singular configuration, such as a limit "
-                                  "position, the corrector cannot converge)",
-                                  tret, name ? name : "?");
+                                  "t = %g: IDA failed: %s with step %.3g s (near a singular configuration, such "
+                                  "as a limit position, the corrector cannot converge)",
+                                  tret, name ? name : "?", h);
                 free(name);
             }
             goto done;
