@@ -9,24 +9,33 @@
  *
  * Both position and velocity constraints are enforced, so neither drifts. lambda and mu are
  * algebraic and left out of the local error test (IDASetSuppressAlg), as advised for index-2
- * systems. The first step is chosen here (initial_step), not by IDA. The Newton matrix is dense
- * (difference-quotient Jacobian, LAPACK-free SUNDIALS dense solver): meant for mechanisms of up
- * to a few hundred coordinates. */
+ * systems. The first step is chosen here (initial_step), not by IDA. The Newton matrix is sparse
+ * (ida_jacobian.c: exact first-derivative blocks, coloured difference quotients for the second
+ * derivatives) and factorised by KLU through SUNDIALS' sunlinsol_klu, so that the cost per step
+ * grows linearly with the length of a chain. */
 #include <ida/ida.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 #include "mbs_internal.h"
 
-#define IDA_DENSE_MAX 3000        /* largest DAE size for the dense Newton matrix (72 MB) */
-
 typedef struct ggl {
     mbs_ws* w;
+    ida_jac* J;
 } ggl;
+
+/* IDA's Jacobian callback: the sparse Newton matrix (ida_jacobian.c). */
+static int newton_matrix(realtype t, realtype cj, N_Vector yy, N_Vector yp, N_Vector rr, SUNMatrix A, void* ud,
+                         N_Vector t1, N_Vector t2, N_Vector t3) {
+    (void)rr, (void)t1, (void)t2, (void)t3;
+    ggl* g = ud;
+    if (g->w->failed) return -1;
+    return mbs_ida_jac_eval(g->w, g->J, t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), A) ? -1 : 0;
+}
 
 static int residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* ud) {
     mbs_ws* w = ((ggl*)ud)->w;
@@ -93,12 +102,7 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                             "t = %g: the ida formulation needs independent constraints; %d are redundant", o->t0,
                             w->stats->redundant);
-    if (m > IDA_DENSE_MAX)
-        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
-                            "the ida formulation uses a dense Newton matrix of 2 (n + nc) + 1 = %d unknowns (at most %d); "
-                            "use the augmented formulation for systems this large",
-                            m, IDA_DENSE_MAX);
-    ggl g = {w};
+    ggl g = {w, NULL};
     SUNContext sctx = NULL;
     N_Vector yy = NULL, yp = NULL, id = NULL, av = NULL;
     SUNMatrix A = NULL;
@@ -115,12 +119,14 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
     const int bad0 = mbs_accel(w, o->t0, q0, qd0, 0);
     w->opts = o;
     if (bad0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
+    st = mbs_ida_jac_new(w, o->t0, q0, qd0, &g.J, err);
+    if (st) return st;
 
     int flag = SUNContext_Create(NULL, &sctx);
     if (!flag) {
         yy = N_VNew_Serial(m, sctx), yp = N_VNew_Serial(m, sctx), id = N_VNew_Serial(m, sctx);
         av = N_VNew_Serial(m, sctx);
-        A = SUNDenseMatrix(m, m, sctx);
+        A = SUNSparseMatrix(m, m, mbs_ida_jac_nnz(g.J), CSC_MAT, sctx);
         if (!yy || !yp || !id || !av || !A) flag = -1;
     }
     if (!flag) {
@@ -143,7 +149,7 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         double* a = N_VGetArrayPointer(av);
         for (int i = 0; i < m; i++) a[i] = di[i] > 0 ? abstol : 1e-6 * (1 + lmax);
         h0 = initial_step(w, o, y, d, rtol, abstol);
-        LS = SUNLinSol_Dense(yy, A, sctx);
+        LS = SUNLinSol_KLU(yy, A, sctx);
         mem = IDACreate(sctx);
         if (!LS || !mem) flag = -1;
     }
@@ -152,6 +158,7 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
     if (!flag) flag = IDASVtolerances(mem, rtol, av);
     if (!flag) flag = IDASetErrHandlerFn(mem, quiet, NULL);
     if (!flag) flag = IDASetLinearSolver(mem, LS, A);
+    if (!flag) flag = IDASetJacFn(mem, newton_matrix);
     if (!flag) flag = IDASetId(mem, id);
     if (!flag) flag = IDASetSuppressAlg(mem, SUNTRUE);
     if (!flag) flag = IDASetMaxNumSteps(mem, 10000000);
@@ -204,5 +211,6 @@ done:;
     SUNMatDestroy(A);
     N_VDestroy(yy), N_VDestroy(yp), N_VDestroy(id), N_VDestroy(av);
     SUNContext_Free(&sctx);
+    mbs_ida_jac_free(&g.J);
     return st;
 }
