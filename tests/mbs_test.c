@@ -537,8 +537,22 @@ static void test_ida_chains(void** state) {
             assert_true(out->energy_err < 1e-8 * out->escale);
             assert_true(out->drift_pos < 1e-10 && out->drift_vel < 1e-9);
             assert_true(ref->energy_err < 1e-8 * ref->escale);
+            /* the sparse Newton matrix costs a few evaluations per step, not one per unknown */
+            assert_true(st.evaluations < 10 * st.steps);
             free(ref), free(out);
         }
+    /* tolerances far below the former floor (rtol 1e-8): the energy balance follows them */
+    double q[3 * MAXB], qd[3 * MAXB];
+    chain_ml(r, 10, 0.1, 0.1, q, qd);
+    kd_mbs_opts o = opts(KD_MBS_IDA, KD_MBS_STAB_NONE, KD_MBS_RK4, 0.2, 1e-3);
+    o.rtol = 1e-12, o.atol = 1e-14;
+    kd_mbs_stats st;
+    rec* out = run(r, &o, q, qd, 2, &st);
+    printf("ida chain N=10 0.1 kg 0.1 m, rtol 1e-12: energy %.1e drift %.1e / %.1e steps %ld\n",
+           out->energy_err / out->escale, out->drift_pos, out->drift_vel, st.steps);
+    assert_true(out->energy_err < 1e-10 * out->escale);
+    assert_true(out->drift_pos < 1e-12 && out->drift_vel < 1e-11);
+    free(out);
     free(r);
 }
 
