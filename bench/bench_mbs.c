@@ -4,6 +4,9 @@
  *                              (4 evaluations, each a sparse Cholesky refactorisation of
  *                              Phi_q M^-1 Phi_q^T), best of 3; STEPS (default 200, 50, 10 for
  *                              N < 1000, < 10 000, >= 10 000) sets the number of steps.
+ *   bench_mbs ida-chain N      the same chain (0.1 kg, 0.1 m bars, released from a bent shape)
+ *                              over 0.1 s with the ida formulation (rtol 1e-8, atol 1e-10):
+ *                              cost per IDA step (sparse Newton matrix, KLU), best of 3.
  *   bench_mbs linkage FORM     a closed-loop mechanism of 7 moving bars (three four-bar loops in
  *                              series, 10 revolute joints, one degree of freedom) over 0.03 s of
  *                              motion from a spinning crank under gravity, with the formulation
@@ -197,7 +200,7 @@ static int run(const char* name, int size, rig* r, kd_mbs_opts* o, const double*
     return 0;
 }
 
-static int chain(int N, int nsteps) {
+static int chain(int N, int nsteps, int ida) {
     rig r;
     const double l = 0.1;
     rig_init(&r, N, N);
@@ -220,7 +223,12 @@ static int chain(int N, int nsteps) {
     const int steps = nsteps > 0 ? nsteps : N >= 10000 ? 10 : N >= 1000 ? 50 : 200;
     o.t_end = steps * o.dt;
     o.output_every = steps;
-    const int st = run("chain", N, &r, &o, q, qd, 3, 1);
+    if (ida) {
+        o.formulation = KD_MBS_IDA;
+        o.t_end = 0.1, o.dt = 1e-3, o.output_every = 10;
+        o.rtol = 1e-8, o.atol = 1e-10;
+    }
+    const int st = run(ida ? "ida-chain" : "chain", N, &r, &o, q, qd, 3, 1);
     free(q), free(qd), rig_free(&r);
     return st;
 }
@@ -273,8 +281,9 @@ static int linkage(const char* form) {
 }
 
 int main(int argc, char** argv) {
-    if ((argc == 3 || argc == 4) && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0, 0);
+    if (argc == 3 && strcmp(argv[1], "ida-chain") == 0) return chain(atoi(argv[2]), 0, 1);
     if (argc == 3 && strcmp(argv[1], "linkage") == 0) return linkage(argv[2]);
-    fprintf(stderr, "usage: bench_mbs chain N [STEPS] | bench_mbs linkage augmented|udwadia-kalaba|maggi|ida\n");
+    fprintf(stderr, "usage: bench_mbs chain N [STEPS] | bench_mbs ida-chain N | bench_mbs linkage augmented|udwadia-kalaba|maggi|ida\n");
     return 2;
 }

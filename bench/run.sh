@@ -30,6 +30,10 @@ done
 for f in augmented udwadia-kalaba maggi ida; do
   "$build/bench/bench_mbs" linkage "$f"
 done
+echo "# the same chain (0.1 kg, 0.1 m bars) over 0.1 s with the ida formulation (sparse Newton matrix, KLU)"
+for n in 10 100 1000; do
+  "$build/bench/bench_mbs" ida-chain "$n"
+done
 echo "# mechanisms: kinematics, and kinematics with both inverse-dynamics routes (cost per instant)"
 echo "# case n nc instants kin_s kin_per_step_s inv_s inv_per_step_s"
 for f in slider_crank wind_pump wiper; do

@@ -253,7 +253,7 @@ static void test_pendulum_rigid_limit(void** state) {
     assert_true(err[0] / err[1] > 7 && err[0] / err[1] < 13);
 }
 
-/* The elastic pendulum by IDA (the GGL index-2 DAE, BDF with a dense Newton matrix) and by the
+/* The elastic pendulum by IDA (the GGL index-2 DAE, BDF with a sparse Newton matrix) and by the
  * augmented form (Runge-Kutta): no shared linear algebra, no shared integrator. */
 static void test_pendulum_ida_agrees(void** state) {
     (void)state;

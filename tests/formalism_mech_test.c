@@ -267,7 +267,7 @@ static void same_trajectories(const char* yaml, const char* name) {
         kd_mbs_opts_default(&o);
         if (k == KD_MECH_FORMALISM_COUNT) o.formulation = KD_MBS_UDWADIA_KALABA;
         o.t_end = 1.0, o.dt = 1e-3, o.output_every = 20;
-        o.rtol = 1e-10, o.atol = 1e-12;   /* the DAE route (lagrange): adaptive, clamped by IDA */
+        o.rtol = 1e-10, o.atol = 1e-12;   /* the DAE route (lagrange): adaptive */
         kd_mech_formalism_opts((kd_mech_formalism)f, m, &o);
         run[k].n = m->n, run[k].m = m;
         kd_error err;

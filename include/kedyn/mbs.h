@@ -25,9 +25,8 @@
  *                    2 f states are integrated (f degrees of freedom); no drift.
  *   ida              the stabilised index-2 DAE (Gear-Gupta-Leimkuhler) in (q, v, lambda, mu):
  *                    M (q' - v) + Phi_q^T mu = 0, M v' + Phi_q^T lambda = Q, Phi = 0,
- *                    Phi_q v + Phi_t = 0, with SUNDIALS IDA (dense Newton matrix: for
- *                    mechanisms of a few dozen coordinates, not for long chains; rtol >= 1e-8 and
- *                    atol >= 1e-10, tighter requests are clamped).
+ *                    Phi_q v + Phi_t = 0, with SUNDIALS IDA (sparse Newton matrix
+ *                    factorised by KLU: cost per step linear in the length of a chain).
  *
  * The first three produce an ODE integrated with a fixed-step classical Runge-Kutta (rk4) or with
  * SUNDIALS CVODE (BDF with fixed-point iteration, adaptive; projection through CVODE's projection

@@ -9,27 +9,33 @@
  *
  * Both position and velocity constraints are enforced, so neither drifts. lambda and mu are
  * algebraic and left out of the local error test (IDASetSuppressAlg), as advised for index-2
- * systems. Tolerances are clamped to rtol >= 1e-8, atol >= 1e-10 (see below). The Newton matrix is dense (difference-quotient Jacobian, LAPACK-free SUNDIALS dense
- * solver): meant for mechanisms of a few dozen coordinates. */
+ * systems. The first step is chosen here (initial_step), not by IDA. The Newton matrix is sparse
+ * (ida_jacobian.c: exact first-derivative blocks, coloured difference quotients for the second
+ * derivatives) and factorised by KLU through SUNDIALS' sunlinsol_klu, so that the cost per step
+ * grows linearly with the length of a chain. */
 #include <ida/ida.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 #include "mbs_internal.h"
 
-/* Below these tolerances the Newton iteration of the index-2 system stalls on round-off (the
- * multipliers' sensitivity grows like 1/h^2), so tighter requests are clamped to them. */
-#define IDA_RTOL_MIN 1e-8
-#define IDA_ATOL_MIN 1e-10
-#define IDA_DENSE_MAX 3000        /* largest DAE size for the dense Newton matrix (72 MB) */
-
 typedef struct ggl {
     mbs_ws* w;
+    ida_jac* J;
 } ggl;
+
+/* IDA's Jacobian callback: the sparse Newton matrix (ida_jacobian.c). */
+static int newton_matrix(realtype t, realtype cj, N_Vector yy, N_Vector yp, N_Vector rr, SUNMatrix A, void* ud,
+                         N_Vector t1, N_Vector t2, N_Vector t3) {
+    (void)rr, (void)t1, (void)t2, (void)t3;
+    ggl* g = ud;
+    if (g->w->failed) return -1;
+    return mbs_ida_jac_eval(g->w, g->J, t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), A) ? -1 : 0;
+}
 
 static int residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* ud) {
     mbs_ws* w = ((ggl*)ud)->w;
@@ -65,6 +71,24 @@ static int residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* ud)
     return 0;
 }
 
+/* The first step, from the positions' second-order term: ||h^2 q''/2||_wrms = 1 with the
+ * weights of (q, rtol, atol), at most one output interval. IDA's own estimate, 0.5/||y'||_wrms,
+ * is ruled by the velocities: released from rest they are zero, their weight is 1/atol and the
+ * first step comes out near 1e-11 s, where the Newton matrix of the index-2 system (condition
+ * growing like 1/h^2) no longer converges in floating point and every retry shrinks h further. */
+static double initial_step(const mbs_ws* w, const kd_mbs_opts* o, const double* y, const double* d, double rtol,
+                           double abstol) {
+    const int n = w->n;
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        const double e = d[n + i] / (rtol * fabs(y[i]) + abstol);
+        s += e * e;
+    }
+    const double nrm = sqrt(s / n), span = o->dt * o->output_every;
+    const double h = nrm > 0 ? sqrt(2 / nrm) : span;
+    return fmin(h, span);
+}
+
 /* SUNDIALS reports through our error messages, not on stderr. */
 static void quiet(int code, const char* module, const char* fn, char* msg, void* ud) {
     (void)code, (void)module, (void)fn, (void)msg, (void)ud;
@@ -78,18 +102,15 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                             "t = %g: the ida formulation needs independent constraints; %d are redundant", o->t0,
                             w->stats->redundant);
-    if (m > IDA_DENSE_MAX)
-        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
-                            "the ida formulation uses a dense Newton matrix of 2 (n + nc) + 1 = %d unknowns (at most %d); "
-                            "use the augmented formulation for systems this large",
-                            m, IDA_DENSE_MAX);
-    ggl g = {w};
+    ggl g = {w, NULL};
     SUNContext sctx = NULL;
     N_Vector yy = NULL, yp = NULL, id = NULL, av = NULL;
     SUNMatrix A = NULL;
     SUNLinearSolver LS = NULL;
     void* mem = NULL;
     kd_status st = KD_OK;
+    const double rtol = o->rtol, abstol = o->atol;
+    double h0 = 0;
 
     /* consistent initial values: q'' and lambda from the augmented equations without stabilisation */
     kd_mbs_opts plain = *o;
@@ -98,12 +119,14 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
     const int bad0 = mbs_accel(w, o->t0, q0, qd0, 0);
     w->opts = o;
     if (bad0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
+    st = mbs_ida_jac_new(w, o->t0, q0, qd0, &g.J, err);
+    if (st) return st;
 
     int flag = SUNContext_Create(NULL, &sctx);
     if (!flag) {
         yy = N_VNew_Serial(m, sctx), yp = N_VNew_Serial(m, sctx), id = N_VNew_Serial(m, sctx);
         av = N_VNew_Serial(m, sctx);
-        A = SUNDenseMatrix(m, m, sctx);
+        A = SUNSparseMatrix(m, m, mbs_ida_jac_nnz(g.J), CSC_MAT, sctx);
         if (!yy || !yp || !id || !av || !A) flag = -1;
     }
     if (!flag) {
@@ -124,20 +147,23 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         double lmax = 0;
         for (int k = 0; k < nc; k++) lmax = fmax(lmax, fabs(w->lambda[k]));
         double* a = N_VGetArrayPointer(av);
-        for (int i = 0; i < m; i++) a[i] = di[i] > 0 ? fmax(o->atol, IDA_ATOL_MIN) : 1e-6 * (1 + lmax);
-        LS = SUNLinSol_Dense(yy, A, sctx);
+        for (int i = 0; i < m; i++) a[i] = di[i] > 0 ? abstol : 1e-6 * (1 + lmax);
+        h0 = initial_step(w, o, y, d, rtol, abstol);
+        LS = SUNLinSol_KLU(yy, A, sctx);
         mem = IDACreate(sctx);
         if (!LS || !mem) flag = -1;
     }
     if (!flag) flag = IDAInit(mem, residual, o->t0, yy, yp);
     if (!flag) flag = IDASetUserData(mem, &g);
-    if (!flag) flag = IDASVtolerances(mem, fmax(o->rtol, IDA_RTOL_MIN), av);
+    if (!flag) flag = IDASVtolerances(mem, rtol, av);
     if (!flag) flag = IDASetErrHandlerFn(mem, quiet, NULL);
     if (!flag) flag = IDASetLinearSolver(mem, LS, A);
+    if (!flag) flag = IDASetJacFn(mem, newton_matrix);
     if (!flag) flag = IDASetId(mem, id);
     if (!flag) flag = IDASetSuppressAlg(mem, SUNTRUE);
     if (!flag) flag = IDASetMaxNumSteps(mem, 10000000);
     if (!flag) flag = IDASetStopTime(mem, o->t_end);
+    if (!flag) flag = IDASetInitStep(mem, h0);
     if (flag) {
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "IDA setup failed (flag %d)", flag);
         goto done;
@@ -158,12 +184,13 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         if (flag < 0) {
             if (w->failed) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
             else {
-                IDAGetCurrentTime(mem, &tret);
+                realtype h = 0;
+                IDAGetCurrentTime(mem, &tret), IDAGetCurrentStep(mem, &h);
                 char* name = IDAGetReturnFlagName(flag);  /* allocated by SUNDIALS */
                 st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                  "t = %g: IDA failed: %s (near a singular configuration, such as a limit "
-                                  "position, the corrector cannot converge)",
-                                  tret, name ? name : "?");
+                                  "t = %g: IDA failed: %s with step %.3g s (near a singular configuration, such "
+                                  "as a limit position, the corrector cannot converge)",
+                                  tret, name ? name : "?", h);
                 free(name);
             }
             goto done;
@@ -184,5 +211,6 @@ done:;
     SUNMatDestroy(A);
     N_VDestroy(yy), N_VDestroy(yp), N_VDestroy(id), N_VDestroy(av);
     SUNContext_Free(&sctx);
+    mbs_ida_jac_free(&g.J);
     return st;
 }

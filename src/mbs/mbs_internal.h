@@ -123,6 +123,16 @@ kd_status mbs_maggi_new(mbs_ws* w, double t0, const double* q0, maggi** out, kd_
 /* q'' into w->qdd and lambda into w->lambda at the consistent state (t, q, q'). */
 int mbs_maggi_eval(maggi* g, double t, const double* q, const double* qd);
 void mbs_maggi_free(maggi** g);
+/* The sparse Newton matrix of the GGL DAE (ida_jacobian.c): pattern and colouring set up at
+ * (t0, q0, v0); eval fills the values of J = dF/dy + cj dF/dy' into a CSC SUNMatrix. */
+typedef struct ida_jac ida_jac;
+struct _generic_SUNMatrix;
+kd_status mbs_ida_jac_new(mbs_ws* w, double t0, const double* q0, const double* v0, ida_jac** out, kd_error* err);
+int mbs_ida_jac_eval(mbs_ws* w, ida_jac* J, double t, double cj, const double* y, const double* yp,
+                     struct _generic_SUNMatrix* A);
+int mbs_ida_jac_nnz(const ida_jac* J);
+int mbs_ida_jac_colours(const ida_jac* J);
+void mbs_ida_jac_free(ida_jac** J);
 kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
                       kd_error* err);
 
