@@ -564,8 +564,15 @@ static kd_status plot_links(kd_gp* g, const kd_csv* t, const char* data, const c
                 snprintf(u, sizeof(u), "1:(sqrt($%d**2 + $%d**2))", jd + 1, jd + 2);
                 add_curve(&p[1], u, joints[j], 0);
             }
+        }
+        double mmax = 0;  /* moments: the joints that carry one (round-off elsewhere) */
+        for (int j = 0; j < nj; j++) {
             snprintf(col, sizeof(col), "%s.M", joints[j]);
-            if (col_max(t, kd_csv_col(t, col)) > 0) add_column(&p[2], t, col, joints[j], 0);
+            mmax = fmax(mmax, col_max(t, kd_csv_col(t, col)));
+        }
+        for (int j = 0; j < nj; j++) {
+            snprintf(col, sizeof(col), "%s.M", joints[j]);
+            if (col_max(t, kd_csv_col(t, col)) > 1e-9 * mmax) add_column(&p[2], t, col, joints[j], 0);
         }
         int np = 0;  /* the panels with curves, in order */
         for (int i = 0; i < 3; i++)
