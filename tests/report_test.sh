@@ -66,7 +66,15 @@ check "coupler drawn as a plate" grep -q '"name": "coupler", "type": "rigid", .*
 check "coupler point traced" grep -q '"name": "coupler", "type": "rigid", .*"trace": \[2\]' "$tmp/coupler/animation.json"
 check "coupler curve figure" grep -q 'coupler.P' "$tmp/coupler/figures/kinematics_trajectories.svg"
 
-for r in demo/cubic spin rigid mech; do
+# A mechanism with an elastic link (one-way dynamics): the rod is recorded in its floating
+# frame with its deflection; the summary table describes the mechanism.
+"$kedyn" run "$examples/slider_crank_elastic.yaml" -o "$tmp/elastic" --report >/dev/null 2>&1; code=$?
+check "elastic link run --report exits 0" test $code -eq 0
+check "elastic link animation has a dynamics set" grep -q '"type": "dynamics"' "$tmp/elastic/animation.json"
+check "elastic link summary table" grep -q '<th>elastic links</th>' "$tmp/elastic/report.html"
+check "elastic link figures" test -s "$tmp/elastic/figures/dynamics_rod_deflection.png" -a -s "$tmp/elastic/figures/dynamics_rod_forces.svg"
+
+for r in demo/cubic spin rigid mech elastic; do
   page="$tmp/$r/report.html"
   check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
   chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
@@ -97,6 +105,17 @@ read -r crank nonwhite w h < <("$png_ink" "$tmp/mech.png" c0392b 40 || echo "0 0
 echo "mechanism screenshot ${w}x${h}: $crank crank pixels, $nonwhite non-white"
 check "screenshot shows the crank" test "$crank" -gt 100
 test -n "${KEDYN_REPORT_SHOT:-}" && cp "$tmp/mech.png" "$KEDYN_REPORT_SHOT"
+
+# The elastic slider-crank's dynamics (report.html#item=1: the second animation entry) shows the
+# rod (body 3: #27ae60), deflected, with the crank.
+chrome "$tmp/profile_elastic" --virtual-time-budget=1400 --window-size=1200,900 \
+  --screenshot="$tmp/elastic.png" "file://$tmp/elastic/report.html#item=1" >/dev/null 2>&1
+read -r rod nonwhite w h < <("$png_ink" "$tmp/elastic.png" 27ae60 40 || echo "0 0 0 0")
+read -r crank _ < <("$png_ink" "$tmp/elastic.png" c0392b 40 || echo "0 0")
+echo "elastic link screenshot ${w}x${h}: $rod rod pixels, $crank crank pixels, $nonwhite non-white"
+check "screenshot shows the elastic rod" test "$rod" -gt 300
+check "screenshot shows the crank" test "$crank" -gt 100
+test -n "${KEDYN_REPORT_SHOT_ELASTIC:-}" && cp "$tmp/elastic.png" "$KEDYN_REPORT_SHOT_ELASTIC"
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

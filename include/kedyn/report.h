@@ -41,6 +41,11 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
  * next recording instant. No allocation. */
 void kd_anim_record(kd_anim_recorder* r, double t, const double* q);
 
+/* Move the recording instants to [t0, t0 + t_end] (a run whose first
+ * instant is after t = 0, e.g. a settled mechanism); before the first
+ * instant only. */
+void kd_anim_recorder_start_at(kd_anim_recorder* r, double t0);
+
 /* 1 when an instant offered at time t would be kept (cheap; lets a caller
  * skip building poses between recording instants). */
 int kd_anim_recorder_due(const kd_anim_recorder* r, double t);

@@ -13,7 +13,11 @@
 void kd_anim_mech_body_pose(const kd_desc* d, const kd_mech* m, int b, const double* q, double pose[12]) {
     /* A point p of the body sits at r_G + A(phi) (p - com): the frame origin
      * (p = 0) is r_G - A(phi) com, the rotation A(phi) = Rz(phi). */
-    const double* com = d->bodies[m->body_desc[b]].com;
+    const kd_body_desc* bd = &d->bodies[m->body_desc[b]];
+    /* a link (a beam in joints) moves as a rigid body whose frame is the beam's: origin at its
+     * first point, centre of mass at (L/2, 0) (kd_mech_link_rigid, kedyn/mech.h) */
+    const double link_com[3] = {0.5 * bd->length, 0.0, 0.0};
+    const double* com = bd->type == KD_BODY_BEAM ? link_com : bd->com;
     const double c = cos(q[3 * b + 2]), s = sin(q[3 * b + 2]);
     const double o[12] = {q[3 * b] - (c * com[0] - s * com[1]), q[3 * b + 1] - (s * com[0] + c * com[1]), 0.0,
                           c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0};

@@ -474,6 +474,9 @@ kd_status kd_plot_history(kd_gp* g, const kd_csv* t, const char* title, const ch
 
 kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, const char* stem, int analysis,
                                kd_error* err) {
+    /* One figure per body (link): its frequencies against t, and below each one's change
+     * relative to its mean over the cycle, in percent (a variation of a few percent is flat
+     * on the common scale of frequencies spanning a decade). */
     char* done = calloc((size_t)(t->ncol ? t->ncol : 1), 1);
     if (!done) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = KD_OK;
@@ -485,24 +488,37 @@ kd_status kd_plot_along_motion(kd_gp* g, const kd_csv* t, const char* title, con
         if (st) break;
         char name[300], what[300];
         snprintf(name, sizeof(name), "%s_%.*s", stem, gl ? gl : 5, gl ? t->name[j] : "other");
-        snprintf(what, sizeof(what), "frequencies along the motion (%s.csv: %.*s)", stem, gl ? gl : 5,
-                 gl ? t->name[j] : "other");
-        FILE* fp = kd_gp_begin(g, name, what, "modes_along_motion", analysis, 900, 600);
+        snprintf(what, sizeof(what), "%.*s: frequencies along the motion (%s.csv)", gl ? gl : 5,
+                 gl ? t->name[j] : "other", stem);
+        FILE* fp = kd_gp_begin(g, name, what, "modes_along_motion", analysis, 900, 800);
         if (!fp) break;
-        set_title(fp, title, what, 0, 1, 1);
-        fprintf(fp, "set xlabel 't [s] (position in the cycle)'\nset ylabel 'omega [rad/s]'\nset yrange [0:*]\n"
-                    "plot ");
-        int first = 1;
-        for (int k = j; k < t->ncol; k++) {
-            if (done[k] || group_len(t->name[k]) != gl || strncmp(t->name[k], t->name[j], (size_t)gl) != 0) continue;
-            done[k] = 1;
-            fprintf(fp, "%s", first ? "" : ", ");
-            first = 0;
-            kd_gp_quote(fp, path);
-            fprintf(fp, " using 1:%d with lines lw 2 title ", k + 1);
-            kd_gp_quote(fp, t->name[k] + (gl ? gl + 1 : 0));
+        set_title(fp, strlen(title) + strlen(what) > 100 ? "" : title, what, 1, 2, 1);
+        for (int panel = 0; panel < 2; panel++) {
+            fprintf(fp, "set xlabel '%s'\nset ylabel '%s'\n%s\nplot ", panel ? "t [s] (position in the cycle)" : "",
+                    panel ? "omega / mean - 1 [%]" : "omega [rad/s]", panel ? "set yrange [*:*]" : "set yrange [0:*]");
+            int first = 1;
+            for (int k = j; k < t->ncol; k++) {
+                if (group_len(t->name[k]) != gl || strncmp(t->name[k], t->name[j], (size_t)gl) != 0) continue;
+                if (panel == 0 && done[k]) continue;
+                if (panel == 1 && !done[k]) continue;
+                done[k] = 1;
+                double mean = 0.0;
+                int n = 0;
+                for (int r = 0; r < t->nrow; r++) {
+                    const double v = t->val[(size_t)r * t->ncol + k];
+                    if (isfinite(v)) mean += v, n++;
+                }
+                mean = n ? mean / n : 0.0;
+                fprintf(fp, "%s", first ? "" : ", ");
+                first = 0;
+                kd_gp_quote(fp, path);
+                if (panel == 0 || !(mean > 0)) fprintf(fp, " using 1:%d with lines lw 2 lc %d title ", k + 1, k - j + 1);
+                else fprintf(fp, " using 1:(100*($%d/%.12g - 1)) with lines lw 2 lc %d title ", k + 1, mean, k - j + 1);
+                kd_gp_quote(fp, t->name[k] + (gl ? gl + 1 : 0));
+            }
+            fputc('\n', fp);
         }
-        fputc('\n', fp);
+        fprintf(fp, "unset multiplot\n");
         st = kd_gp_end(g, err);
     }
     free(done);

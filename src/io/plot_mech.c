@@ -452,6 +452,157 @@ static kd_status plot_forward(kd_gp* g, const kd_csv* t, const char* data, const
     return st;
 }
 
+/* ---- elastic links (dynamics.csv of src/io/run_ked.c) ---------------------- */
+
+/* Nodes of link b: the count of consecutive B.N.v columns. */
+static int link_nodes(const kd_csv* t, const char* b) {
+    int n = 0;
+    char col[200];
+    for (;; n++) {
+        snprintf(col, sizeof(col), "%s.%d.v", b, n + 1);
+        if (kd_csv_col(t, col) < 0) return n;
+    }
+}
+
+/* The nodes drawn of a link of nn nodes: its ends, quarter points and midspan (1-based, distinct). */
+static int link_sample_nodes(int nn, int ends, int out[5]) {
+    static const double at[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    int n = 0;
+    for (int k = 0; k < 5; k++) {
+        if (!ends && (k == 0 || k == 4)) continue;
+        const int node = 1 + (int)floor((nn - 1) * at[k] + 0.5);
+        if (n == 0 || out[n - 1] != node) out[n++] = node;
+    }
+    return n;
+}
+
+static const char* node_label(char* buf, size_t n, int node, int nn) {
+    const char* where = node == 1 || node == nn ? "end" : 2 * (node - 1) == nn - 1 ? "midspan" : "";
+    snprintf(buf, n, "node %d%s%s%s", node, where[0] ? " (" : "", where, where[0] ? ")" : "");
+    return buf;
+}
+
+/* Per link: deflection histories (v and u at the quarter points and midspan, in the floating
+ * frame) and section forces (N, M, sigma at the ends, quarter points and midspan); the
+ * links' frames; the joint forces (|F| and, one-way, the elastic part |dF|); two-way: the
+ * energy balance and the constraint drift. */
+static kd_status plot_links(kd_gp* g, const kd_csv* t, const char* data, const char* title, const char* stem,
+                            const char* type, int analysis, char names[][128], int nb, kd_error* err) {
+    panel* p = calloc(4, sizeof(panel));
+    if (!p) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = KD_OK;
+    char name[300], what[300], col[200], lab[64];
+    for (int b = 0; b < nb && !st; b++) {
+        const int nn = link_nodes(t, names[b]);
+        if (nn < 2) continue;
+        int nodes[5];
+        int k = link_sample_nodes(nn, 0, nodes);
+        if (k == 0) k = link_sample_nodes(nn, 1, nodes);
+        memset(p, 0, 4 * sizeof(panel));
+        snprintf(p[0].ylabel, 96, "v (transverse) [m]");
+        snprintf(p[1].ylabel, 96, "u (axial) [m]");
+        for (int i = 0; i < k; i++) {
+            node_label(lab, sizeof(lab), nodes[i], nn);
+            snprintf(col, sizeof(col), "%s.%d.v", names[b], nodes[i]);
+            add_column(&p[0], t, col, lab, 0);
+            snprintf(col, sizeof(col), "%s.%d.u", names[b], nodes[i]);
+            add_column(&p[1], t, col, lab, 0);
+        }
+        snprintf(name, sizeof(name), "%s_%s_deflection", stem, names[b]);
+        snprintf(what, sizeof(what), "%s.csv: deflection of link %s in its floating frame", stem, names[b]);
+        st = panels_figure(g, data, title, name, what, type, analysis, p, 2, 1000, err);
+        if (st) break;
+        memset(p, 0, 4 * sizeof(panel));
+        k = link_sample_nodes(nn, 1, nodes);
+        static const char* const q[3] = {"N", "M", "sigma"};
+        static const char* const ql[3] = {"N (axial force) [N]", "M (bending moment) [N m]", "sigma (largest) [Pa]"};
+        for (int c = 0; c < 3; c++) {
+            snprintf(p[c].ylabel, 96, "%s", ql[c]);
+            for (int i = 0; i < k; i++) {
+                snprintf(col, sizeof(col), "%s.%d.%s", names[b], nodes[i], q[c]);
+                add_column(&p[c], t, col, node_label(lab, sizeof(lab), nodes[i], nn), 0);
+            }
+        }
+        snprintf(name, sizeof(name), "%s_%s_forces", stem, names[b]);
+        snprintf(what, sizeof(what), "%s.csv: section forces and stress of link %s", stem, names[b]);
+        st = panels_figure(g, data, title, name, what, type, analysis, p, 3, 1000, err);
+    }
+    /* the bodies' frames (a link: node 1 and its chord or root frame) */
+    if (!st) {
+        static const char* const pos[3] = {"x", "y", "phi"};
+        static const char* const lpos[3] = {"x [m]", "y [m]", "phi [rad]"};
+        memset(p, 0, 4 * sizeof(panel));
+        for (int c = 0; c < 3; c++) {
+            snprintf(p[c].ylabel, 96, "%s", lpos[c]);
+            for (int b = 0; b < nb; b++) {
+                snprintf(col, sizeof(col), "%s.%s", names[b], pos[c]);
+                add_column(&p[c], t, col, names[b], 0);
+            }
+        }
+        snprintf(name, sizeof(name), "%s_frames", stem);
+        snprintf(what, sizeof(what), "%s.csv: frames of the bodies (a link: node 1, floating frame)", stem);
+        st = panels_figure(g, data, title, name, what, type, analysis, p, 3, 1000, err);
+    }
+    /* joint forces on the joints' second bodies */
+    char(*joints)[128] = malloc(sizeof(*joints) * 64);
+    const int nj = joints ? joint_names(t, joints, 64) : 0;
+    if (!joints && !st) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && nj > 0) {
+        memset(p, 0, 4 * sizeof(panel));
+        snprintf(p[0].ylabel, 96, "|F| [N]");
+        snprintf(p[1].ylabel, 96, "|dF| elastic part [N]");
+        snprintf(p[2].ylabel, 96, "M (drive) [N m]");
+        for (int j = 0; j < nj; j++) {
+            char u[128];
+            snprintf(col, sizeof(col), "%s.Fx", joints[j]);
+            const int jx = kd_csv_col(t, col);
+            snprintf(u, sizeof(u), "1:(sqrt($%d**2 + $%d**2))", jx + 1, jx + 2);
+            add_curve(&p[0], u, joints[j], 0);
+            snprintf(col, sizeof(col), "%s.dFx", joints[j]);
+            const int jd = kd_csv_col(t, col);
+            if (jd >= 0) {
+                snprintf(u, sizeof(u), "1:(sqrt($%d**2 + $%d**2))", jd + 1, jd + 2);
+                add_curve(&p[1], u, joints[j], 0);
+            }
+        }
+        double mmax = 0;  /* moments: the joints that carry one (round-off elsewhere) */
+        for (int j = 0; j < nj; j++) {
+            snprintf(col, sizeof(col), "%s.M", joints[j]);
+            mmax = fmax(mmax, col_max(t, kd_csv_col(t, col)));
+        }
+        for (int j = 0; j < nj; j++) {
+            snprintf(col, sizeof(col), "%s.M", joints[j]);
+            if (col_max(t, kd_csv_col(t, col)) > 1e-9 * mmax) add_column(&p[2], t, col, joints[j], 0);
+        }
+        int np = 0;  /* the panels with curves, in order */
+        for (int i = 0; i < 3; i++)
+            if (p[i].n) {
+                if (np != i) p[np] = p[i];
+                np++;
+            }
+        snprintf(name, sizeof(name), "%s_joints", stem);
+        snprintf(what, sizeof(what), "%s.csv: joint forces (on each joint's second body)", stem);
+        st = panels_figure(g, data, title, name, what, type, analysis, p, np, 1000, err);
+    }
+    free(joints);
+    /* two-way: energy and drift */
+    if (!st && kd_csv_col(t, "E_total") >= 0) {
+        memset(p, 0, 4 * sizeof(panel));
+        snprintf(p[0].ylabel, 96, "energy [J]");
+        add_column(&p[0], t, "E_kinetic", "E_kinetic", 0);
+        add_column(&p[0], t, "V_gravity", "V_gravity", 0);
+        add_column(&p[0], t, "U_strain", "U_strain", 0);
+        add_column(&p[0], t, "E_total", "E_total", 0);
+        snprintf(p[1].ylabel, 96, "|Phi| [m, rad]");
+        add_column(&p[1], t, "drift_position", "drift_position", 0);
+        snprintf(name, sizeof(name), "%s_energy", stem);
+        snprintf(what, sizeof(what), "%s.csv: energy and constraint drift", stem);
+        st = panels_figure(g, data, title, name, what, type, analysis, p, 2, 900, err);
+    }
+    free(p);
+    return st;
+}
+
 kd_status kd_plot_mech(kd_gp* g, const kd_csv* t, const char* title, const char* stem, const char* type,
                        int analysis, int* handled, kd_error* err) {
     *handled = 0;
@@ -466,6 +617,13 @@ kd_status kd_plot_mech(kd_gp* g, const kd_csv* t, const char* title, const char*
     else if (strcmp(type, "dynamics") == 0 && nb > 0 && kd_csv_col(t, "drift_position") >= 0 &&
              kd_csv_col(t, "drift_velocity") >= 0 && kd_csv_col(t, "energy_balance") >= 0)
         kind = 3;
+    int links = 0;  /* elastic links: B.1.v and B.1.sigma columns */
+    for (int b = 0; b < nb && !kind; b++) {
+        char col[160];
+        snprintf(col, sizeof(col), "%s.1.sigma", names[b]);
+        links += link_nodes(t, names[b]) > 1 && kd_csv_col(t, col) >= 0;
+    }
+    if (strcmp(type, "dynamics") == 0 && links > 0) kind = 4;
     kd_status st = KD_OK;
     if (kind) {
         char data[1400];
@@ -474,6 +632,7 @@ kd_status kd_plot_mech(kd_gp* g, const kd_csv* t, const char* title, const char*
         if (!st && kind == 2)
             st = plot_inverse(g, t, data, title, stem, type, analysis, names, joint_names(t, names, 256), err);
         if (!st && kind == 3) st = plot_forward(g, t, data, title, stem, type, analysis, names, nb, err);
+        if (!st && kind == 4) st = plot_links(g, t, data, title, stem, type, analysis, names, nb, err);
         *handled = 1;
     }
     free(names);

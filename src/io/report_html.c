@@ -61,6 +61,15 @@ static void write_summary(FILE* fp, const cJSON* s) {
     const cJSON* complete = cJSON_GetObjectItemCaseSensitive(s, "complete");
     fprintf(fp, "%s</p>\n", cJSON_IsTrue(complete) ? "All analyses complete."
                                                    : "<strong>Incomplete run: an analysis failed (see below).</strong>");
+    const cJSON* mech = cJSON_GetObjectItemCaseSensitive(s, "mechanism");
+    if (cJSON_IsObject(mech)) {  /* a mechanism: its bodies, joints, mobility and elastic links */
+        fprintf(fp, "<table><tr><th>moving bodies</th><th>joints</th><th>drivers</th><th>DOF (Gr&uuml;bler)</th>"
+                    "<th>elastic links</th><th>link elastic DOF</th><th>mass [kg]</th></tr>\n"
+                    "<tr><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%.6g</td></tr></table>\n",
+                jnum(mech, "moving_bodies"), jnum(mech, "joints"), jnum(mech, "drivers"), jnum(mech, "dof_gruebler"),
+                jnum(mech, "elastic_links"), jnum(mech, "link_elastic_dof"), jnum(mech, "mass_kg"));
+        return;
+    }
     fprintf(fp, "<table><tr><th>free DOF</th><th>nodes</th><th>elements</th><th>mass [kg]</th></tr>\n"
                 "<tr><td>%g</td><td>%g</td><td>%g</td><td>%.6g</td></tr></table>\n",
             jnum(s, "dof"), jnum(s, "nodes"), jnum(s, "elements"), jnum(s, "mass_kg"));

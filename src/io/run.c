@@ -193,6 +193,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     fprintf(fp, ",\n  \"title\": ");
     json_string(fp, d->title);
     if (rep->animation) fprintf(fp, ",\n  \"animation\": \"animation.json\"");
+    kd_run_mech_model_summary(fp, d, m);  /* bodies, joints, DOF of a mechanism */
     fprintf(fp, ",\n  \"complete\": %s,\n  \"dof\": %d,\n  \"nodes\": %d,\n  \"elements\": %d,\n",
             rep->complete ? "true" : "false", m->neq, m->nnode, m->nelem);
     fprintf(fp, "  \"mass_kg\": %.12g,\n  \"bodies\": [\n", m->total_mass);
@@ -206,6 +207,8 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
                     "\"elements\": %d, \"nodes\": %d, \"length\": %.12g, \"mass_kg\": %.12g}",
                     kd_theory_str(body->kind.theory), kd_interp_str(body->kind.interp),
                     body->kind.planar ? "true" : "false", body->elem_num, body->node_num, body->length, body->mass);
+        else if (body->type == KD_BODY_RIGID && b < d->nbodies)
+            fprintf(fp, ", \"type\": \"rigid\", \"mass_kg\": %.12g}", d->bodies[b].mass);
         else
             fprintf(fp, ", \"type\": \"%s\"}", body->type == KD_BODY_RIGID ? "rigid" : "ground");
         fprintf(fp, "%s\n", b + 1 < m->nbody ? "," : "");
@@ -429,7 +432,7 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
 static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                          int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
     /* elastic links of a mechanism (run_ked.c), rigid mechanisms (run_mech.c) */
-    if (kd_run_ked_handles(d, ad)) return kd_run_ked_analysis(d, ad, outdir, ordinal, a, err);
+    if (kd_run_ked_handles(d, ad)) return kd_run_ked_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     if (kd_run_mech_handles(d, ad)) return kd_run_mech_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     switch (ad->type) {
     case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
@@ -499,7 +502,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
-        if (opts && opts->animation && !kd_run_ked_handles(d, ad) &&
+        if (opts && opts->animation && (!kd_run_ked_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS) &&
             (kd_run_mech_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
             st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
             h.anim = rec[i];

@@ -5,6 +5,8 @@
  * the coupled floating-frame solver by run_two_way below. */
 #include "run_ked.h"
 
+#include "anim_ked.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,7 @@ typedef struct two_way_sink {
     int njoint;                   /* the mechanism's joints (reaction columns) */
     double* sf;                   /* (3 x largest node count) section forces of one link */
     int rows;
+    kd_anim_ked* anim;            /* animation instants */
 } two_way_sink;
 
 static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
@@ -104,11 +107,12 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
     kd_ffr_energy(s, smp->q, smp->qd, &T, &V, &U);
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
     k->rows++;
+    kd_anim_ked_offer_ffr(k->anim, s, smp->t, smp->q);
     return ferror(k->fp) != 0;
 }
 
 static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                             kd_analysis_report* a, kd_error* err) {
+                             kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     if (ad->integrator != KD_INT_GENERALIZED_ALPHA && ad->integrator != KD_INT_CVODE_BDF &&
         ad->integrator != KD_INT_CVODE_ADAMS)
         return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
@@ -176,7 +180,9 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
         double* sf = malloc(sizeof(double) * 3 * (size_t)nmax);
         if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
         for (int l = 0; !st && l < k->nlinks; l++) c[k->link[l].mbody] = k->link[l].c_y;
-        two_way_sink sink = {fp, s, rs, c, k->mech->njoint, sf, 0};
+        kd_anim_ked anim = {0};
+        if (!st) st = kd_anim_ked_init(&anim, rec, d, k, err);
+        two_way_sink sink = {fp, s, rs, c, k->mech->njoint, sf, 0, &anim};
         kd_mbs_stats ms;
         memset(&ms, 0, sizeof(ms));
         if (!st) st = kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, two_way_row, &sink, &ms, err);
@@ -189,6 +195,7 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
         a->mech.method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
         a->mech.dof = ms.dof, a->mech.gruebler = kd_ffr_size(s) - kd_ffr_cms(s)->nc, a->mech.nredundant = ms.redundant;
         a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
+        kd_anim_ked_free(&anim);
         free(c), free(sf);
         st = finish_file(&f, st, a, err);
     }
@@ -257,7 +264,7 @@ static void write_header(FILE* fp, const kd_ked* k) {
 }
 
 static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                             kd_analysis_report* a, kd_error* err) {
+                             kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
     kd_ked* k = NULL;
     kd_status st = kd_ked_new_settled(d, &o, ad->settle, &k, err);
@@ -290,6 +297,22 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
     /* rows common to every link */
     int rows = r.cap;
     for (int l = 0; l < k->nlinks && !st; l++) rows = r.nrow[l] < rows ? r.nrow[l] : rows;
+    /* the animation: rigid bodies from the rigid solution, each link from its rows */
+    kd_anim_ked anim;
+    if (!st && rows > 0 && rec && !(st = kd_anim_ked_init(&anim, rec, d, k, err))) {
+        kd_anim_recorder_start_at(rec, r.data[0][0]);  /* a settled run starts after t = 0 */
+        for (int i = 0; i < rows; i++) {
+            const double t = r.data[0][(size_t)i * (1 + r.ncol[0])];
+            if (!kd_anim_ked_due(&anim, t)) continue;
+            kd_anim_ked_begin(&anim, t, NULL);
+            for (int l = 0; l < k->nlinks; l++) {
+                const double* row = r.data[l] + (size_t)i * (1 + r.ncol[l]);
+                kd_anim_ked_link(&anim, l, row + 1, row + 4);
+            }
+            kd_anim_ked_commit(&anim, t);
+        }
+        kd_anim_ked_free(&anim);
+    }
     char path[1200];
     kd_atomic_file f;
     if (!st) {
@@ -418,10 +441,10 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
 /* ---- dispatch -------------------------------------------------------------------- */
 
 kd_status kd_run_ked_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                              kd_analysis_report* a, kd_error* err) {
+                              kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_modes_along(d, ad, outdir, ordinal, a, err);
-    if (ad->coupling == KD_COUPLING_TWO_WAY) return run_two_way(d, ad, outdir, ordinal, a, err);
-    return run_one_way(d, ad, outdir, ordinal, a, err);
+    if (ad->coupling == KD_COUPLING_TWO_WAY) return run_two_way(d, ad, outdir, ordinal, rec, a, err);
+    return run_one_way(d, ad, outdir, ordinal, rec, a, err);
 }
 
 static void json_numbers(FILE* fp, const double* v, int n) {

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "kedyn/report.h"
 #include "kedyn/run.h"
 
 /* 1 when the analysis runs on a mechanism with elastic links (beams in
@@ -12,9 +13,10 @@
 int kd_run_ked_handles(const kd_desc* d, const kd_analysis_desc* ad);
 
 /* Run one such analysis; its CSV file is the ordinal-th of its kind in
- * outdir. */
+ * outdir. rec (NULL: none) records a dynamics run for the animation: rigid
+ * bodies and each link in its floating frame (src/io/anim_ked.h). */
 kd_status kd_run_ked_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                              kd_analysis_report* a, kd_error* err);
+                              kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err);
 
 /* The analysis-specific part of its summary.json entry (", key: value..."). */
 void kd_run_ked_summary(FILE* fp, const kd_analysis_report* a);

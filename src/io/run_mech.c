@@ -368,3 +368,26 @@ void kd_run_mech_summary(FILE* fp, const kd_analysis_report* a) {
     if (a->type == KD_ANALYSIS_INVERSE_DYNAMICS)
         fprintf(fp, ", \"route_difference\": %.3g, \"qdd_difference\": %.3g", s->route_diff, s->qdd_diff);
 }
+
+/* ---- the model's part of summary.json ------------------------------------ */
+
+void kd_run_mech_model_summary(FILE* fp, const kd_desc* d, const kd_model* model) {
+    if (!kd_desc_is_mechanism(d)) return;
+    kd_mech* m = NULL;
+    kd_error err;
+    if (kd_mech_compile(d, &m, &err)) return;
+    double mass = 0.0;
+    for (int b = 0; b < m->nbody; b++) mass += m->mass[3 * b];
+    int links = 0, link_dof = 0;
+    for (int b = 0; b < d->nbodies && b < model->nbody; b++) {
+        if (d->bodies[b].type != KD_BODY_BEAM || !kd_desc_beam_in_joints(d, b)) continue;
+        const kd_body* body = &model->body[b];
+        int dof = 0;
+        for (int n = body->node_adr; n < body->node_adr + body->node_num; n++) dof += model->node_dof_num[n];
+        links++, link_dof += dof - 3;  /* the floating frame's reference conditions hold 3 */
+    }
+    fprintf(fp, ",\n  \"mechanism\": {\"moving_bodies\": %d, \"joints\": %d, \"drivers\": %d, \"dof_gruebler\": %d, "
+                "\"elastic_links\": %d, \"link_elastic_dof\": %d, \"mass_kg\": %.12g}",
+            m->nbody, m->njoint, m->ndriver, m->n - m->nc_joint, links, link_dof, mass);
+    kd_mech_free(&m);
+}

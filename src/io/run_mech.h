@@ -21,4 +21,12 @@ kd_status kd_run_mech_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
 /* The analysis-specific part of its summary.json entry (", key: value..."). */
 void kd_run_mech_summary(FILE* fp, const kd_analysis_report* a);
 
+/* The mechanism's part of summary.json (",\n  \"mechanism\": {...}"; nothing
+ * when d is not a mechanism or does not compile): moving bodies, joints,
+ * drivers, the Gruebler count of degrees of freedom 3 bodies - joint
+ * constraints, elastic links and their elastic DOF in their floating frames
+ * (the beam's nodal DOF of model m less the frame's 3), and the mass of the
+ * moving bodies and links. */
+void kd_run_mech_model_summary(FILE* fp, const kd_desc* d, const kd_model* m);
+
 #endif

@@ -138,6 +138,12 @@ int kd_anim_recorder_due(const kd_anim_recorder* r, double t) {
     return r && r->nframes < r->cap && t >= r->next_t - 5e-3 * r->dt_frame;
 }
 
+void kd_anim_recorder_start_at(kd_anim_recorder* r, double t0) {
+    if (!r || r->nframes > 0) return;
+    r->t_end += t0 - r->next_t;
+    r->next_t = t0;
+}
+
 void kd_anim_record(kd_anim_recorder* r, double t, const double* q) { kd_anim_record_pose(r, t, NULL, q); }
 
 void kd_anim_record_pose(kd_anim_recorder* r, double t, const double* pose, const double* q) {

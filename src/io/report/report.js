@@ -19,6 +19,7 @@
   var scrub = document.getElementById('kd-time'), scaleIn = document.getElementById('kd-scale');
   var scaleOut = document.getElementById('kd-scale-value'), viewSel = document.getElementById('kd-view');
   var info = document.getElementById('kd-info');
+  var isMechanism = A.bodies.some(function (b) { return b.type === 'rigid'; });
   var MODE_FRAMES = 48, COLORS = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#d35400', '#16a085'];
 
   /* What can be animated: each mode of a modes set, each set with frames. */
@@ -219,8 +220,9 @@
       });
       drawJoints(body, pts, color);
       ctx.fillStyle = color;
-      /* the name: at the end of a beam, at the middle of a rigid body's joints */
-      var lp = pts[pts.length - 1];
+      /* the name: at the end of a beam (the middle of a link of a mechanism, whose ends are
+       * joints), at the middle of a rigid body's joints */
+      var lp = pts[isMechanism && body.type === 'beam' ? pts.length >> 1 : pts.length - 1];
       if (body.joints && body.joints.length) {
         lp = [0, 0];
         body.joints.forEach(function (i) { lp[0] += pts[i][0] / body.joints.length; lp[1] += pts[i][1] / body.joints.length; });
@@ -266,6 +268,10 @@
     ticks++;
     draw();
   }, 40);
-  selectItem(0);
+  /* report.html#item=N opens the N-th entry of the animation list (0-based). */
+  var first = /^#item=(\d+)$/.exec(window.location.hash || '');
+  var i0 = first && Number(first[1]) < items.length ? Number(first[1]) : 0;
+  itemSel.value = String(i0);
+  selectItem(i0);
   setState('status', 'running');
 })();
