@@ -8,25 +8,8 @@
 #include <cJSON.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "plot_internal.h"
-
-/* Read a whole file into a NUL-terminated buffer (caller frees). */
-static char* read_all(const char* path) {
-    FILE* fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 65536, n = 0;
-    char* buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, fp);
-        if (n + 1 < cap) break;
-        char* nb = realloc(buf, cap *= 2);
-        if (!nb) free(buf);
-        buf = nb;
-    }
-    fclose(fp);
-    if (buf) buf[n] = '\0';
-    return buf;
-}
 
 /* A file name without directory and extension. */
 static void file_stem(const char* file, char* stem, size_t n) {
@@ -120,7 +103,7 @@ kd_status kd_plot_outdir(const char* outdir, kd_plot_result* res, kd_error* err)
     memset(res, 0, sizeof(*res));
     char path[1200];
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
-    char* text = read_all(path);
+    char* text = io_read_all(path);
     if (!text) return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot read (run `kedyn run` first)");
     cJSON* root = cJSON_Parse(text);
     free(text);

@@ -8,25 +8,9 @@
 #include <cJSON.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "kedyn/report.h"
 #include "report_assets.h"  /* generated: kd_report_js, kd_report_css */
-
-static char* read_all(const char* path) {
-    FILE* fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 65536, n = 0;
-    char* buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, fp);
-        if (n + 1 < cap) break;
-        char* nb = realloc(buf, cap *= 2);
-        if (!nb) free(buf);
-        buf = nb;
-    }
-    fclose(fp);
-    if (buf) buf[n] = '\0';
-    return buf;
-}
 
 /* Text in HTML. */
 static void html_text(FILE* fp, const char* s) {
@@ -176,7 +160,7 @@ static void write_figures(FILE* fp, const char* outdir, const cJSON* index) {
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(index, "figures")) {
         char path[1400];
         snprintf(path, sizeof(path), "%s/figures/%s", outdir, jstr(f, "svg"));
-        char* svg = read_all(path);
+        char* svg = io_read_all(path);
         if (!svg) continue;
         const char* start = strstr(svg, "<svg");
         if (start) {
@@ -191,17 +175,17 @@ static void write_figures(FILE* fp, const char* outdir, const cJSON* index) {
 kd_status kd_write_report_html(const char* outdir, const char* note, kd_error* err) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
-    char* text = read_all(path);
+    char* text = io_read_all(path);
     if (!text) return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot read");
     cJSON* summary = cJSON_Parse(text);
     free(text);
     if (!summary) return kd_error_set(err, KD_ERR_INPUT, path, KD_LOC_NONE, "not valid JSON");
     snprintf(path, sizeof(path), "%s/figures/figures.json", outdir);
-    text = read_all(path);
+    text = io_read_all(path);
     cJSON* index = text ? cJSON_Parse(text) : NULL;
     free(text);
     snprintf(path, sizeof(path), "%s/animation.json", outdir);
-    char* anim = read_all(path);
+    char* anim = io_read_all(path);
 
     snprintf(path, sizeof(path), "%s/report.html", outdir);
     kd_atomic_file f;

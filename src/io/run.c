@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "kedyn/kedyn.h"
 #include "kedyn/report.h"
 #include "run_ked.h"
@@ -32,24 +33,6 @@ void kd_run_report_free(kd_run_report* rep) {
     for (int i = 0; i < rep->nanalyses; i++) analysis_report_free(&rep->analyses[i]);
     free(rep->analyses);
     memset(rep, 0, sizeof(*rep));
-}
-
-/* A JSON string literal. */
-static void json_string(FILE* fp, const char* s) {
-    fputc('"', fp);
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
-        else if (c < 0x20) fprintf(fp, "\\u%04x", c);
-        else fputc(c, fp);
-    }
-    fputc('"', fp);
-}
-
-static void json_array(FILE* fp, const double* v, int n, double scale) {
-    fputc('[', fp);
-    for (int i = 0; i < n; i++) fprintf(fp, "%s%.12g", i ? ", " : "", v[i] * scale);
-    fputc(']', fp);
 }
 
 static const char* solver_name(kd_eigen_solver s) {
@@ -86,12 +69,12 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
         const kd_modes* r = &a->modes;
         fprintf(fp, ", \"count\": %d, \"solver\": \"%s\",\n      \"omega_rad_s\": ", r->count,
                 r->growth ? "state-space" : solver_name(r->solver));
-        json_array(fp, r->omega, r->count, 1.0);
+        io_json_array(fp, r->omega, r->count, 1.0);
         fprintf(fp, ",\n      \"frequency_hz\": ");
-        json_array(fp, r->omega, r->count, 0.5 / pi);
+        io_json_array(fp, r->omega, r->count, 0.5 / pi);
         if (r->growth) {
             fprintf(fp, ",\n      \"growth_rate_1_s\": ");
-            json_array(fp, r->growth, r->count, 1.0);
+            io_json_array(fp, r->growth, r->count, 1.0);
             fprintf(fp, ", \"unstable\": %s", r->unstable ? "true" : "false");
         }
         break;
@@ -99,22 +82,22 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     case KD_ANALYSIS_CAMPBELL: {
         const kd_campbell* c = &a->campbell;
         fprintf(fp, ", \"count\": %d,\n      \"speeds_rad_s\": ", c->count);
-        json_array(fp, c->speed, c->nspeeds, 1.0);
+        io_json_array(fp, c->speed, c->nspeeds, 1.0);
         fprintf(fp, ",\n      \"omega_rad_s\": [");
         for (int i = 0; i < c->nspeeds; i++) {
             fprintf(fp, "%s", i ? ", " : "");
-            json_array(fp, c->omega + (size_t)i * c->count, c->count, 1.0);
+            io_json_array(fp, c->omega + (size_t)i * c->count, c->count, 1.0);
         }
         fprintf(fp, "],\n      \"tracking_mac_min\": ");
-        json_array(fp, c->mac_min, c->nspeeds, 1.0);
+        io_json_array(fp, c->mac_min, c->nspeeds, 1.0);
         break;
     }
     case KD_ANALYSIS_STABILITY: {
         const kd_stability_map* m = &a->stability;
         fprintf(fp, ",\n      \"hub_m\": ");
-        json_array(fp, m->hub, m->nhubs, 1.0);
+        io_json_array(fp, m->hub, m->nhubs, 1.0);
         fprintf(fp, ", \"length_m\": ");
-        json_array(fp, m->length, m->nlengths, 1.0);
+        io_json_array(fp, m->length, m->nlengths, 1.0);
         fprintf(fp, ", \"omega_max_rad_s\": %.12g,\n      \"omega_cr_rad_s\": [", m->omega_max);
         for (int i = 0; i < m->nhubs; i++) {
             fprintf(fp, "%s[", i ? ", " : "");
@@ -138,7 +121,7 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
         fprintf(fp, ", \"set\": [");
         for (int k = 0; k < a->sweep->nset; k++) {
             fprintf(fp, "%s", k ? ", " : "");
-            json_string(fp, a->sweep->set[k]);
+            io_json_string(fp, a->sweep->set[k]);
         }
         fprintf(fp, "],\n      \"runs\": [\n");
         for (int i = 0; i < a->nsub; i++) {
@@ -160,11 +143,11 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, "    {\"type\": \"%s\", \"status\": \"%s\"", analysis_name(a->type), kd_status_name(a->status));
     if (a->message[0]) {
         fprintf(fp, ", \"message\": ");
-        json_string(fp, a->message);
+        io_json_string(fp, a->message);
     }
     if (a->value) {  /* a run of a sweep */
         fprintf(fp, ", \"value\": ");
-        json_array(fp, a->value, a->sweep->nset, 1.0);
+        io_json_array(fp, a->value, a->sweep->nset, 1.0);
     }
     if (a->status == KD_OK || a->nsub) write_results(fp, a);
     kd_run_mech_summary(fp, a);  /* mechanism analyses, also after a failure */
@@ -177,7 +160,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {
         fprintf(fp, "%s", k ? ", " : "");
-        json_string(fp, a->files[k]);
+        io_json_string(fp, a->files[k]);
     }
     fprintf(fp, "], \"wall_s\": %.6f}", a->wall_s);
 }
@@ -189,9 +172,9 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     if (st) return st;
     FILE* fp = f.fp;
     fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"model\": ", KD_VERSION_STRING);
-    json_string(fp, model_path);
+    io_json_string(fp, model_path);
     fprintf(fp, ",\n  \"title\": ");
-    json_string(fp, d->title);
+    io_json_string(fp, d->title);
     if (rep->animation) fprintf(fp, ",\n  \"animation\": \"animation.json\"");
     kd_run_mech_model_summary(fp, d, m);  /* bodies, joints, DOF of a mechanism */
     fprintf(fp, ",\n  \"complete\": %s,\n  \"dof\": %d,\n  \"nodes\": %d,\n  \"elements\": %d,\n",
@@ -200,7 +183,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
         fprintf(fp, "    {\"name\": ");
-        json_string(fp, body->name);
+        io_json_string(fp, body->name);
         if (body->type == KD_BODY_BEAM)
             fprintf(fp,
                     ", \"type\": \"beam\", \"theory\": \"%s\", \"interpolation\": \"%s\", \"planar\": %s, "
@@ -220,15 +203,6 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     }
     fprintf(fp, "  ]\n}\n");
     return kd_atomic_commit(&f, err);
-}
-
-/* The name of the ordinal-th file of a kind: NAME.csv, then NAME_2.csv... */
-static void result_file(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path,
-                        size_t n) {
-    char* name = a->files[a->nfiles];
-    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s%s.csv", a->prefix, stem);
-    else snprintf(name, sizeof(a->files[0]), "%s%s_%d.csv", a->prefix, stem, ordinal);
-    snprintf(path, n, "%s/%s", outdir, name);
 }
 
 static int model_moves(const kd_model* m) {
@@ -259,7 +233,7 @@ static kd_status run_modes(const kd_analysis_desc* ad, const kd_model* m, const 
         snprintf(a->message, sizeof(a->message),
                  "unstable at t = %g s: an eigenvalue has a positive real part (above the critical speed?)", ad->at);
     char path[1200];
-    result_file(outdir, "modes", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "modes", ordinal, a, path, sizeof(path));
     st = kd_write_modes_csv(path, m, &a->modes, err);
     if (st == KD_OK) a->nfiles++;
     return st;
@@ -277,7 +251,7 @@ static kd_status run_campbell(const kd_desc* d, const kd_analysis_desc* ad, cons
             break;
         }
     char path[1200];
-    result_file(outdir, "campbell", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "campbell", ordinal, a, path, sizeof(path));
     st = kd_write_campbell_csv(path, &a->campbell, err);
     if (st == KD_OK) a->nfiles++;
     return st;
@@ -290,7 +264,7 @@ static kd_status run_stability(const kd_desc* d, const kd_analysis_desc* ad, con
                                     &a->stability, err);
     if (st) return st;
     char path[1200];
-    result_file(outdir, "stability", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "stability", ordinal, a, path, sizeof(path));
     st = kd_write_stability_csv(path, &a->stability, err);
     if (st == KD_OK) a->nfiles++;
     return st;
@@ -359,7 +333,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
 static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                               int ordinal, history* hist, kd_analysis_report* a, kd_error* err) {
     char path[1200];
-    result_file(outdir, "dynamics", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
     a->t_end = ad->t_end;
     a->integrator = ad->integrator;
     a->formalism = ad->formalism;

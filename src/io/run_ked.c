@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "kedyn/ffr.h"
 #include "kedyn/ked.h"
 #include "kedyn/mbs.h"
@@ -19,27 +20,6 @@
 int kd_run_ked_handles(const kd_desc* d, const kd_analysis_desc* ad) {
     return kd_desc_elastic_links(d) > 0 &&
            (ad->type == KD_ANALYSIS_DYNAMICS || ad->type == KD_ANALYSIS_MODES_ALONG_MOTION);
-}
-
-/* OUTDIR/STEM.csv, then STEM_2.csv... recorded in a->files. */
-static void result_path(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path, size_t n) {
-    char* name = a->files[a->nfiles];
-    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s.csv", stem);
-    else snprintf(name, sizeof(a->files[0]), "%s_%d.csv", stem, ordinal);
-    snprintf(path, n, "%s/%s", outdir, name);
-}
-
-/* A file after its analysis: kept after a numerical failure (rows so far), else discarded on error. */
-static kd_status finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report* a, kd_error* err) {
-    if (st && st != KD_ERR_NUMERIC) {
-        kd_atomic_abort(f);
-        return st;
-    }
-    kd_error werr;
-    const kd_status wst = kd_atomic_commit(f, &werr);
-    if (wst == KD_OK) a->nfiles++;
-    else if (st == KD_OK) *err = werr, st = wst;
-    return st;
 }
 
 /* ---- two-way coupling ------------------------------------------------------------ */
@@ -148,7 +128,7 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
     char path[1200];
     kd_atomic_file f;
     if (!st) {
-        result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
+        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
         st = kd_atomic_open(&f, path, err);
     }
     if (!st) {
@@ -197,7 +177,7 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
         a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
         kd_anim_ked_free(&anim);
         free(c), free(sf);
-        st = finish_file(&f, st, a, err);
+        st = io_finish_file(&f, st, a, err);
     }
     free(q0), free(qd0);
     kd_ffr_free(&s);
@@ -316,7 +296,7 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
     char path[1200];
     kd_atomic_file f;
     if (!st) {
-        result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
+        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
         st = kd_atomic_open(&f, path, err);
     }
     if (!st) {
@@ -364,7 +344,7 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
             }
             fprintf(fp, "\n");
         }
-        st = finish_file(&f, ist, a, err);
+        st = io_finish_file(&f, ist, a, err);
     } else if (!st) {
         st = ist;
     }
@@ -415,7 +395,7 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
     char path[1200];
     kd_atomic_file f;
     if (!st) {
-        result_path(outdir, "modes_along_motion", ordinal, a, path, sizeof(path));
+        io_result_path(outdir, "modes_along_motion", ordinal, a, path, sizeof(path));
         st = kd_atomic_open(&f, path, err);
     }
     if (!st) {
@@ -430,7 +410,7 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
                 for (int c = 0; c < res[l].count; c++) fprintf(fp, ",%.10e", res[l].omega[(size_t)i * res[l].count + c]);
             fprintf(fp, "\n");
         }
-        st = finish_file(&f, KD_OK, a, err);
+        st = io_finish_file(&f, KD_OK, a, err);
     }
     for (int l = 0; res && l < k->nlinks; l++) kd_ked_modes_free(&res[l]);
     free(res);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "kedyn/mbs.h"
 #include "kedyn/mech.h"
 #include "anim_mech.h"
@@ -16,14 +17,6 @@
 int kd_run_mech_handles(const kd_desc* d, const kd_analysis_desc* ad) {
     return ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS ||
            (ad->type == KD_ANALYSIS_DYNAMICS && kd_desc_is_mechanism(d));
-}
-
-/* OUTDIR/STEM.csv, then STEM_2.csv... recorded in a->files. */
-static void result_path(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path, size_t n) {
-    char* name = a->files[a->nfiles];
-    if (ordinal == 1) snprintf(name, sizeof(a->files[0]), "%s.csv", stem);
-    else snprintf(name, sizeof(a->files[0]), "%s_%d.csv", stem, ordinal);
-    snprintf(path, n, "%s/%s", outdir, name);
 }
 
 /* Assemble at t = 0 from the guesses and record the mobility. */
@@ -87,24 +80,10 @@ static void kin_header(FILE* fp, const kd_mech* m, int points) {
     fprintf(fp, ",cond\n");
 }
 
-/* A file streamed row by row: after a numerical failure the rows so far are
- * kept under the final name; other failures discard it. */
-static kd_status finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report* a, kd_error* err) {
-    if (st && st != KD_ERR_NUMERIC) {
-        kd_atomic_abort(f);
-        return st;
-    }
-    kd_error werr;
-    const kd_status wst = kd_atomic_commit(f, &werr);
-    if (wst == KD_OK) a->nfiles++;
-    else if (st == KD_OK) *err = werr, st = wst;
-    return st;
-}
-
 static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                                 kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     char path[1200];
-    result_path(outdir, "kinematics", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "kinematics", ordinal, a, path, sizeof(path));
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
@@ -114,7 +93,7 @@ static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, co
     st = kd_mech_kinematics(m, ad->t_end, ad->steps, ad->cond_max, kin_row, &k, &ks, err);
     a->mech.steps = ks.steps, a->mech.t_reached = ks.t_reached;
     a->mech.cond_max = ks.cond_max, a->mech.t_cond_max = ks.t_cond_max;
-    return finish_file(&f, st, a, err);
+    return io_finish_file(&f, st, a, err);
 }
 
 /* ---- inverse dynamics ------------------------------------------------------ */
@@ -183,7 +162,7 @@ static void inv_header(FILE* fp, const kd_mech* m) {
 static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                              kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     char path[1200];
-    result_path(outdir, "inverse_dynamics", ordinal, a, path, sizeof(path));
+    io_result_path(outdir, "inverse_dynamics", ordinal, a, path, sizeof(path));
     inv_sink s;
     memset(&s, 0, sizeof(s));
     s.m = m;
@@ -212,7 +191,7 @@ static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const
         a->mech.cond_max = ks.cond_max, a->mech.t_cond_max = ks.t_cond_max;
         a->mech.route_diff = s.max_val > 0 ? s.max_diff / s.max_val : s.max_diff;
         a->mech.qdd_diff = s.max_qdd > 0 ? s.max_qdd_diff / s.max_qdd : s.max_qdd_diff;
-        st = finish_file(&f, st, a, err);
+        st = io_finish_file(&f, st, a, err);
         if (!st && a->mech.route_diff > 1e-6)
             snprintf(a->message, sizeof(a->message),
                      "the multipliers and projection routes differ by %.3g (relative): redundant constraints make "
@@ -287,7 +266,7 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
     char path[1200];
     kd_atomic_file f;
     if (!st) {
-        result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
+        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
         st = kd_atomic_open(&f, path, err);
         if (!st) {
             static const char* const names[3] = {"x", "y", "phi"};
@@ -310,7 +289,7 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
                                         : "none";
             a->mech.method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
             a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
-            st = finish_file(&f, st, a, err);
+            st = io_finish_file(&f, st, a, err);
             if (!st && (ms.max_drift_pos > 1e-6 * m->length_scale))
                 snprintf(a->message, sizeof(a->message), "constraint drift up to %.3g (formulation %s)",
                          ms.max_drift_pos, kd_mbs_formulation_name(o.formulation));

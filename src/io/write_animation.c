@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kedyn/atomic_file.h"
+#include "io_util.h"
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/modes.h"
@@ -179,17 +180,6 @@ void kd_anim_recorder_free(kd_anim_recorder** r) {
 
 /* ---- writing ------------------------------------------------------------ */
 
-static void json_string(FILE* fp, const char* s) {
-    fputc('"', fp);
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
-        else if (c < 0x20) fprintf(fp, "\\u%04x", c);
-        else fputc(c, fp);
-    }
-    fputc('"', fp);
-}
-
 /* Numbers with 6 significant digits: ample for a drawing, and compact. */
 static void json_numbers(FILE* fp, const double* v, int n) {
     fputc('[', fp);
@@ -236,7 +226,7 @@ static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shape
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
         fprintf(fp, "    {\"name\": ");
-        json_string(fp, body->name);
+        io_json_string(fp, body->name);
         fprintf(fp, ", \"type\": \"%s\"", body_type_name(body->type));
         if (shapes && body->type != KD_BODY_BEAM) {
             write_shape(fp, &shapes[b]);
@@ -337,7 +327,7 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
     if (st == KD_OK) {
         FILE* fp = f.fp;
         fprintf(fp, "{\n  \"kedyn_animation\": 1,\n  \"title\": ");
-        json_string(fp, title);
+        io_json_string(fp, title);
         fprintf(fp, ",\n");
         write_bodies(fp, m, shapes, pts);
         fprintf(fp, "  \"sets\": [\n");
@@ -345,7 +335,7 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
             const kd_anim_set* s = &sets[i];
             fprintf(fp, "    {\"analysis\": %d, \"type\": \"%s\", \"label\": ", s->analysis,
                     s->modes ? "modes" : (s->kind ? s->kind : "dynamics"));
-            json_string(fp, s->label);
+            io_json_string(fp, s->label);
             fprintf(fp, ",\n     ");
             if (s->modes) write_modes_set(fp, m, s, pts, buf);
             else write_dynamics_set(fp, m, s->recorder);
