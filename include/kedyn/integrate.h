@@ -128,6 +128,11 @@ typedef struct kd_integrate_stats {
     double t_reached;             /* last time with a valid state */
 } kd_integrate_stats;
 
+/* The quasi-static state of sys at t, K(t) q = f(t) (C and M play no part), by a
+ * banded LU factorisation. Returns KD_ERR_NUMERIC ("at t = ... s: ...") when K(t)
+ * is singular, e.g. a body buckled by its axial force. */
+kd_status kd_ode2_static(const kd_ode2* sys, double t, double* q, kd_error* err);
+
 /* Integrate from (q0, v0) at t0 to t_end. q0, v0 are not modified. On a
  * failure (singular iteration matrix, solver error, non-finite state,
  * callback abort) returns KD_ERR_NUMERIC with err->msg naming the time and

@@ -57,33 +57,6 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
     return d->out(d->ctx, t, q, v, a, e);
 }
 
-/* Quasi-static start: K(0) q = f(0). */
-static kd_status static_state(kd_system* s, double* q, kd_error* err) {
-    const int n = s->n, kd = s->kd, lds = 3 * kd + 1;
-    kd_gband C = {0}, K = {0};
-    double* lu = calloc((size_t)lds * (size_t)n, sizeof(double));
-    lapack_int* piv = malloc(sizeof(lapack_int) * (size_t)n);
-    kd_status st = kd_gband_init(&C, n, kd, kd);
-    if (!st) st = kd_gband_init(&K, n, kd, kd);
-    if (st || !lu || !piv) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    int changed;
-    if (!st) {
-        kd_system_matrices(s, 0.0, &C, &K, &changed);
-        kd_system_force(s, 0.0, q);
-        kd_gband S = {n, 2 * kd, kd, lu};
-        kd_gband_combine_lu(&S, 0.0, &s->M, 0.0, &C, 1.0, &K);
-        if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kd, kd, lu, lds, piv) != 0 ||
-            LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, lu, lds, piv, q, n) != 0)
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "at t = 0 s: the effective stiffness is singular, no quasi-static initial state");
-    }
-    kd_gband_free(&C);
-    kd_gband_free(&K);
-    free(lu);
-    free(piv);
-    return st;
-}
-
 /* The reduced equation of a node DOF (body b, 1-based node), -1 if none. */
 static int dof_equation(const kd_model* m, int b, int node, kd_dof_name dof) {
     const int n = m->body[b].node_adr + node - 1;
@@ -128,7 +101,12 @@ static kd_status add_mode_shape(kd_system* s, int k, double amplitude, double* q
  * DOF). */
 static kd_status initial_state(kd_system* s, const kd_analysis_desc* ad, double* q0, double* v0, kd_error* err) {
     kd_status st = KD_OK;
-    if (ad->initial_static) st = static_state(s, q0, err);
+    if (ad->initial_static) {  /* quasi-static start: K(0) q = f(0) */
+        kd_ode2 ode = kd_system_ode(s);
+        ode.matrices = kd_system_matrices;  /* into buffers of its own */
+        ode.iteration = NULL;
+        st = kd_ode2_static(&ode, 0.0, q0, err);
+    }
     if (!st && ad->initial_mode > 0) st = add_mode_shape(s, ad->initial_mode, ad->initial_amplitude, q0, err);
     for (int i = 0; i < ad->ninitial && !st; i++) {
         const kd_initial_value* iv = &ad->initial[i];

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lapacke.h>
+
 #include "kedyn/integrate.h"
 
 kd_status kd_gband_init(kd_gband* a, int n, int kl, int ku) {
@@ -84,4 +86,30 @@ void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, c
             S->ab[(size_t)(kl + r) + (size_t)j * lds] = cm * M->ab[c] + cc * C->ab[c] + ck * K->ab[c];
         }
     }
+}
+
+kd_status kd_ode2_static(const kd_ode2* sys, double t, double* q, kd_error* err) {
+    const int n = sys->n, kl = sys->kl, ku = sys->ku, lds = 2 * kl + ku + 1;
+    kd_gband C = {0}, K = {0};
+    double* lu = calloc((size_t)lds * (size_t)n, sizeof(double));
+    lapack_int* piv = malloc(sizeof(lapack_int) * (size_t)n);
+    kd_status st = kd_gband_init(&C, n, kl, ku);
+    if (!st) st = kd_gband_init(&K, n, kl, ku);
+    if (st || !lu || !piv) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    int changed;
+    if (!st && (sys->matrices(sys->ctx, t, &C, &K, &changed) || sys->force(sys->ctx, t, q)))
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the system could not be evaluated", t);
+    if (!st) {
+        kd_gband S = {n, 2 * kl, ku, lu};
+        kd_gband_combine_lu(&S, 0.0, sys->M, 0.0, &C, 1.0, &K);
+        if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, lu, lds, piv) != 0 ||
+            LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, lu, lds, piv, q, n) != 0)
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "at t = %g s: the effective stiffness K(t) is singular, no quasi-static state", t);
+    }
+    kd_gband_free(&C);
+    kd_gband_free(&K);
+    free(lu);
+    free(piv);
+    return st;
 }

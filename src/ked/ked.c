@@ -439,32 +439,27 @@ static int lo_output(void* ctx, double t, const double* q, const double* v, cons
     return o->out(o->ctx, o->link, t, q, v, a);
 }
 
-/* Quasi-static state at t: K(t) q = f(t) (banded LU). */
+/* The link's kd_ode2: matrices through lo_matrices, which keeps the joints' axial force (a
+ * time-varying preload) current; the fused step knows nothing of it. */
+static kd_ode2 link_ode2(link_ode* lo) {
+    kd_ode2 ode = kd_system_ode(&lo->s);
+    ode.ctx = lo;
+    ode.matrices = lo_matrices;
+    ode.iteration = NULL;
+    ode.force = lo_force;
+    return ode;
+}
+
+/* Quasi-static state at t: K(t) q = f(t). */
 static kd_status static_state(link_ode* lo, double t, double* q, kd_error* err) {
-    kd_system* s = &lo->s;
-    const int n = s->n, kd = s->kd, lds = 3 * kd + 1;
-    kd_gband C = {0}, K = {0};
-    double* lu = calloc((size_t)lds * (size_t)n, sizeof(double));
-    lapack_int* piv = malloc(sizeof(lapack_int) * (size_t)n);
-    kd_status st = kd_gband_init(&C, n, kd, kd);
-    if (!st) st = kd_gband_init(&K, n, kd, kd);
-    if (st || !lu || !piv) st = NOMEM();
-    int changed;
-    if (!st) {
-        lo_matrices(lo, t, &C, &K, &changed);
-        lo_force(lo, t, q);
-        kd_gband S = {n, 2 * kd, kd, lu};
-        kd_gband_combine_lu(&S, 0.0, &s->M, 0.0, &C, 1.0, &K);
-        if (LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kd, kd, lu, lds, piv) != 0 ||
-            LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, lu, lds, piv, q, n) != 0)
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "link '%s' at t = %g s: the effective stiffness is singular (buckled by the joints' "
-                              "axial force?)", lo->L->name, t);
+    const kd_ode2 ode = link_ode2(lo);
+    const kd_status st = kd_ode2_static(&ode, t, q, err);
+    if (st == KD_ERR_NUMERIC) {
+        char msg[sizeof(err->msg) + 2 * KD_NAME_MAX];
+        snprintf(msg, sizeof(msg), "link '%s' (buckled by the joints' axial force?): %s", lo->L->name, err->msg);
+        memcpy(err->msg, msg, sizeof(err->msg) - 1);  /* a long message is cut */
+        err->msg[sizeof(err->msg) - 1] = '\0';
     }
-    kd_gband_free(&C);
-    kd_gband_free(&K);
-    free(lu);
-    free(piv);
     return st;
 }
 
@@ -488,11 +483,7 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
     if (!st && t0 > 0) st = static_state(&lo, t0 + eps, q0 + 2 * n, err);
     for (int i = 0; i < n && !st && t0 > 0; i++) q0[n + i] = (q0[2 * n + i] - q0[i]) / eps;
     if (!st) {
-        kd_ode2 ode = kd_system_ode(&lo.s);
-        ode.ctx = &lo;
-        ode.matrices = lo_matrices;
-        ode.iteration = NULL;  /* the fused step knows nothing of the preload: matrices come through lo_matrices */
-        ode.force = lo_force;
+        const kd_ode2 ode = link_ode2(&lo);
         kd_integrate_opts o;
         kd_integrate_opts_default(&o);
         o.method = (kd_integrator)ad->integrator;
