@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     kd_ked_opts o = {ad->t_end, ad->steps, argc > 2 ? atof(argv[2]) : ad->speed, ad->cond_max};
     if (argc > 2) o.t_end = 2 * 3.14159265358979323846 / o.speed;
     double best_setup = INFINITY, best_modes = INFINITY, best_total = INFINITY, wmin = INFINITY, wmax = 0;
-    int links = 0, samples = 0, forward = 0;
+    int links = 0, samples = 0, forward = 0, ss = 0, dense_ss = 0;
     for (int rep = 0; rep < 5; rep++) {
         const double t0 = now_s();
         kd_ked* k = NULL;
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
                 fprintf(stderr, "%s\n", err.msg);
                 return 3;
             }
+            if (l == 0) ss = m.state_space, dense_ss = m.dense_instants;
             for (int i = 0; l == 0 && i < m.nsamples; i++) wmin = fmin(wmin, m.omega[i * m.count]), wmax = fmax(wmax, m.omega[i * m.count]);
             kd_ked_modes_free(&m);
         }
@@ -66,8 +67,8 @@ int main(int argc, char** argv) {
         links = k->nlinks, samples = k->rigid.nsamples, forward = k->rigid.forward;
         kd_ked_free(&k);
     }
-    printf("%d %d %s %.4f %.4f %.4f %.3f %.3f\n", links, samples, forward ? "forward" : "kinematics", best_setup, best_modes,
-           best_total, wmin, wmax);
+    printf("%d %d %s %.4f %.4f %.4f %.3f %.3f %d %d\n", links, samples, forward ? "forward" : "kinematics", best_setup,
+           best_modes, best_total, wmin, wmax, ss, dense_ss);
     kd_desc_free(&d);
     return 0;
 }
