@@ -171,7 +171,8 @@ typedef struct kd_ked_modes {
     int swaps;
     int state_space;              /* instants with the gyroscopic terms (not symmetric) */
     int dense_instants;           /* of those, solved by the dense state-space solver */
-    double growth_max;            /* largest Re s of a followed mode, 1/s (> 0: unstable) */
+    double growth_max;            /* largest Re s of a followed mode, 1/s (> 0: unstable; 0 when
+                                     none is positive or the route is symmetric) */
 } kd_ked_modes;
 
 /* kd_ked_modes_along_motion_opt with gyroscopic = KD_KED_GYRO_REFINE. */
