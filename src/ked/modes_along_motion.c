@@ -101,7 +101,7 @@ static kd_status refine_init(refine_ws* r, int n, int kd) {
     return KD_OK;
 }
 
-/* One mode: s, x in/out (x starts real in xr0). 1 when converged. */
+/* One mode: s and x (r->x) in and out, v^T x = 1 the normalisation. 1 when converged. */
 static int refine_one(refine_ws* r, const kd_gband* M, const kd_gband* C, const kd_gband* K, const double* v,
                       double complex* s_io) {
     const int n = r->n, kd = r->kd, ld = r->ldab;
