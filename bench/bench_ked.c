@@ -6,7 +6,9 @@
  *                                  first modes_along_motion analysis of the
  *                                  model (its steps, count, speed; SPEED
  *                                  overrides the speed, rad/s)
- * Prints: links samples rigid_route setup_s modes_s total_s omega1_min omega1_max; best of 5. */
+ * Prints: links samples rigid_route setup_s modes_s total_s omega1_min omega1_max
+ * gyroscopic_instants dense_state_space_instants; best of 5. GYRO=false or
+ * GYRO=dense in the environment overrides the analysis's gyroscopic route. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +42,13 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s: no modes_along_motion analysis\n", argv[1]);
         return 1;
     }
+    /* GYRO=false or dense: the route of the gyroscopic terms (docs/model-format.md) */
+    const char* ge = getenv("GYRO");
+    const int gyro_route = ge && !strcmp(ge, "false") ? 1 : (ge && !strcmp(ge, "dense") ? 2 : ad->gyroscopic);
     kd_ked_opts o = {ad->t_end, ad->steps, argc > 2 ? atof(argv[2]) : ad->speed, ad->cond_max};
     if (argc > 2) o.t_end = 2 * 3.14159265358979323846 / o.speed;
     double best_setup = INFINITY, best_modes = INFINITY, best_total = INFINITY, wmin = INFINITY, wmax = 0;
-    int links = 0, samples = 0, forward = 0;
+    int links = 0, samples = 0, forward = 0, ss = 0, dense_ss = 0;
     for (int rep = 0; rep < 5; rep++) {
         const double t0 = now_s();
         kd_ked* k = NULL;
@@ -54,10 +59,12 @@ int main(int argc, char** argv) {
         const double t1 = now_s();
         for (int l = 0; l < k->nlinks; l++) {
             kd_ked_modes m;
-            if (kd_ked_modes_along_motion(k, l, ad->count, &m, &err)) {
+            static const int route[3] = {KD_KED_GYRO_REFINE, KD_KED_GYRO_OFF, KD_KED_GYRO_DENSE};
+            if (kd_ked_modes_along_motion_opt(k, l, ad->count, route[gyro_route], &m, &err)) {
                 fprintf(stderr, "%s\n", err.msg);
                 return 3;
             }
+            if (l == 0) ss = m.state_space, dense_ss = m.dense_instants;
             for (int i = 0; l == 0 && i < m.nsamples; i++) wmin = fmin(wmin, m.omega[i * m.count]), wmax = fmax(wmax, m.omega[i * m.count]);
             kd_ked_modes_free(&m);
         }
@@ -66,8 +73,8 @@ int main(int argc, char** argv) {
         links = k->nlinks, samples = k->rigid.nsamples, forward = k->rigid.forward;
         kd_ked_free(&k);
     }
-    printf("%d %d %s %.4f %.4f %.4f %.3f %.3f\n", links, samples, forward ? "forward" : "kinematics", best_setup, best_modes,
-           best_total, wmin, wmax);
+    printf("%d %d %s %.4f %.4f %.4f %.3f %.3f %d %d\n", links, samples, forward ? "forward" : "kinematics", best_setup,
+           best_modes, best_total, wmin, wmax, ss, dense_ss);
     kd_desc_free(&d);
     return 0;
 }

@@ -316,6 +316,12 @@ sed 's/^analyses:/analyses:\n  - {type: modes_along_motion, t_end: 0.5}/' "$exam
 check "modes_along_motion without links exits 1" test $code -eq 1
 check "modes_along_motion without links: located" grep -q "ked_rigid.yaml:[0-9]*:[0-9]*: error: modes_along_motion applies to mechanisms with elastic links" "$tmp/ked_rigid.err"
 
+sed 's/^  - {type: modes_along_motion, speed: 10.472, steps: 360, count: 6, settle: 3.0}/  - {type: modes_along_motion, speed: 10.472, steps: 360, count: 6, gyroscopic: maybe}/' \
+  "$examples/wind_pump_elastic.yaml" >"$tmp/ked_gyro.yaml"
+"$kedyn" check "$tmp/ked_gyro.yaml" >/dev/null 2>"$tmp/ked_gyro.err"; code=$?
+check "modes_along_motion gyroscopic: maybe exits 1" test $code -eq 1
+check "modes_along_motion gyroscopic: located" grep -q "ked_gyro.yaml:[0-9]*:[0-9]*: error: gyroscopic must be one of: true, false, dense" "$tmp/ked_gyro.err"
+
 # two-way coupled elastic links (examples/slider_crank_flexible.yaml): the slider stays within the
 # rod's compliance of the rigid law r cos(phi) + sqrt(l^2 - r^2 sin^2 phi), and Newton-Euler with
 # multipliers (augmented), Kane's projection (maggi) and the index-2 DAE (ida) give the same motion

@@ -33,6 +33,8 @@
 
 #include "kedyn/ked.h"
 #include "kedyn/load_yaml.h"
+#include "kedyn/modes.h"
+#include "kedyn/system.h"
 #include "test_util.h"
 
 static const double E_STEEL = 210e9, RHO = 7800, B_SEC = 0.025, H_SEC = 0.006, L_ROD = 0.46;
@@ -336,12 +338,179 @@ static void test_hermite_law(void** state) {
     kd_law_free(&law);
 }
 
+
+/* ---- the gyroscopic matrix and k(eps) (theory.md sec. 3) ------------------ */
+
+static kd_ked_modes along(kd_ked* k, int count, int gyroscopic) {
+    kd_ked_modes m;
+    kd_error err;
+    if (kd_ked_modes_along_motion_opt(k, 0, count, gyroscopic, &m, &err)) fail_msg("modes along motion: %s", err.msg);
+    return m;
+}
+
+static double max_rel_diff(const kd_ked_modes* a, const kd_ked_modes* b) {
+    double e = 0;
+    for (int i = 0; i < a->nsamples * a->count; i++) e = fmax(e, fabs(a->omega[i] / b->omega[i] - 1));
+    return e;
+}
+
+/* The same for mode n (0-based) only. */
+static double mode_rel_diff(const kd_ked_modes* a, const kd_ked_modes* b, int n) {
+    double e = 0;
+    for (int i = 0; i < a->nsamples; i++) e = fmax(e, fabs(a->omega[i * a->count + n] / b->omega[i * b->count + n] - 1));
+    return e;
+}
+
+/* At a vanishing crank speed the quadratic problem is the symmetric one: the
+ * state-space route equals the symmetric solver and the pinned-pinned closed
+ * form. */
+static void test_gyro_vanishing_speed(void** state) {
+    (void)state;
+    kd_desc* d = slider_crank(10, 1e-3);
+    kd_ked* k = ked(d, 1.0, 8, 0.0);
+    kd_ked_modes g = along(k, 3, KD_KED_GYRO_REFINE), sym = along(k, 3, KD_KED_GYRO_OFF),
+                 dn = along(k, 3, KD_KED_GYRO_DENSE);
+    assert_int_equal(g.state_space, g.nsamples);  /* every instant took the quadratic problem */
+    assert_int_equal(sym.state_space, 0);
+    const double e_sym = max_rel_diff(&g, &sym), e_dense = max_rel_diff(&dn, &sym);
+    double e_cf = 0;
+    for (int i = 0; i < g.nsamples; i++) e_cf = fmax(e_cf, fabs(g.omega[i * 3] / omega_pp(1, 0.0) - 1));
+    printf("gyroscopic, vanishing speed: refined vs symmetric %.2e, dense state-space vs symmetric %.2e, "
+           "omega_1 vs closed form %.2e\n", e_sym, e_dense, e_cf);
+    assert_true(e_sym < 1e-10);
+    assert_true(e_dense < 1e-7);  /* dggev's backward error on the stiff state space, about 2e-8 here */
+    assert_true(e_cf < 1e-5);
+    kd_ked_modes_free(&g);
+    kd_ked_modes_free(&sym);
+    kd_ked_modes_free(&dn);
+    kd_ked_free(&k);
+    kd_desc_free(&d);
+}
+
+/* A rod pinned to the ground and driven at constant speed W: its frame is
+ * that of the pinned node (a cantilever clamped at the hub of a rotation),
+ * no joint transmits an axial force. Reference: the `modes` analysis
+ * (kd_modes_state_space, dense dggev on the model's own system) of a beam
+ * clamped at node 1 on a prescribed rotation of speed W. */
+static const char* SPIN_LINK =
+    "kedyn: 1\n"
+    "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
+    "sections: {flat: {shape: rectangle, b: 0.025, h: 0.006}}\n"
+    "bodies:\n"
+    "  - {name: ground, type: ground, points: {O: [0, 0]}}\n"
+    "  - {name: rod, type: beam, material: steel, section: flat, elements: 10, points: {O: [0, 0], B: [0.46, 0]}}\n"
+    "joints:\n"
+    "  - {name: jO, type: revolute, bodies: [ground, rod], points: [O, O]}\n"
+    "drivers:\n"
+    "  - {joint: jO, law: {speed: %.17g}}\n";
+static const char* SPIN_BEAM =
+    "kedyn: 1\n"
+    "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
+    "sections: {flat: {shape: rectangle, b: 0.025, h: 0.006}}\n"
+    "bodies:\n"
+    "  - {name: rod, type: beam, material: steel, section: flat, elements: 10, points: {O: [0, 0], B: [0.46, 0]}}\n"
+    "supports:\n"
+    "  - {body: rod, node: 1, fix: all}\n"
+    "motion:\n"
+    "  - {body: rod, rotation: {axis: z, law: {speed: %.17g}}}\n";
+
+static void test_gyro_spinning_link(void** state) {
+    (void)state;
+    const double speeds[2] = {100.0, 400.0};
+    double shifts[2];
+    for (int c = 0; c < 2; c++) {
+        const double W = speeds[c];
+        char buf[2048];
+        snprintf(buf, sizeof(buf), SPIN_LINK, W);
+        kd_desc* d = load(buf);
+        kd_ked* k = ked(d, 2 * PI / W, 12, 0.0);
+        const int count = 4;
+        kd_ked_modes g = along(k, count, KD_KED_GYRO_REFINE), sym = along(k, count, KD_KED_GYRO_OFF);
+        snprintf(buf, sizeof(buf), SPIN_BEAM, W);
+        kd_desc* rd = load(buf);
+        kd_model* rm = NULL;
+        kd_error err;
+        if (kd_model_compile(rd, &rm, &err)) fail_msg("compile: %s", err.msg);
+        kd_system s;
+        assert_int_equal(kd_system_init(&s, rm, &err), KD_OK);
+        kd_modes ref;
+        if (kd_modes_state_space(&s, 0.0, count, &ref, &err)) fail_msg("modes: %s", err.msg);
+        assert_false(ref.unstable);
+        double e = 0, shift = 0;
+        for (int i = 0; i < g.nsamples; i++)
+            for (int n = 0; n < count; n++) {
+                e = fmax(e, fabs(g.omega[i * count + n] / ref.omega[n] - 1));
+                shift = fmax(shift, fabs(g.omega[i * count + n] / sym.omega[i * count + n] - 1));
+            }
+        printf("spinning link, W = %g rad/s: omega_1..4 %.6f %.6f %.6f %.6f rad/s, vs modes (state space) %.2e, "
+               "shift from [c] and k(eps) %.2e\n", W, g.omega[0], g.omega[1], g.omega[2], g.omega[3], e, shift);
+        assert_true(e < 1e-8);
+        shifts[c] = shift;
+        assert_int_equal(g.dense_instants, 0);
+        assert_true(g.growth_max < 1e-9 * g.omega[0]);
+        kd_modes_free(&ref);
+        kd_system_free(&s);
+        kd_model_free(&rm);
+        kd_desc_free(&rd);
+        kd_ked_modes_free(&g);
+        kd_ked_modes_free(&sym);
+        kd_ked_free(&k);
+        kd_desc_free(&d);
+    }
+    /* In the plane of rotation [c] couples bending to the axial motion: the
+     * shift is of order (W / omega_axial)^2 (fixed-free bar) and grows as W^2. */
+    const double w_axial = PI / (2 * L_ROD) * sqrt(E_STEEL / RHO), r0 = (speeds[0] / w_axial) * (speeds[0] / w_axial);
+    printf("spinning link: shift %.2e at W = %g (W/omega_axial)^2 = %.2e; ratio of the shifts %.2f (W^2: %.2f)\n",
+           shifts[0], speeds[0], r0, shifts[1] / shifts[0], (speeds[1] / speeds[0]) * (speeds[1] / speeds[0]));
+    assert_true(shifts[0] > 0.3 * r0 && shifts[0] < 3 * r0);
+    assert_true(fabs(shifts[1] / shifts[0] / 16.0 - 1) < 0.1);
+}
+
+/* The flexible pump over one crank revolution: the refined modes equal the
+ * dense state-space solver's at every instant, and the shift from the
+ * symmetric problem stays below the (W / omega_1)^2 omega_1 bound of a
+ * gyroscopic coupling (far below: the planar rod's [c] couples bending to the
+ * much stiffer axial motion). */
+static void test_gyro_pump(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_EXAMPLES_DIR "/wind_pump_elastic.yaml", &d, &err)) fail_msg("load: %s", err.msg);
+    const double W = 14.661;
+    kd_ked* k = ked(d, 2 * PI / W, 90, W);
+    const int count = 6;
+    kd_ked_modes g = along(k, count, KD_KED_GYRO_REFINE), sym = along(k, count, KD_KED_GYRO_OFF),
+                 dn = along(k, count, KD_KED_GYRO_DENSE);
+    assert_int_equal(g.state_space, g.nsamples);
+    assert_int_equal(dn.dense_instants, dn.nsamples);
+    const double e = max_rel_diff(&g, &dn), shift = max_rel_diff(&g, &sym);
+    double wmin = INFINITY;
+    for (int i = 0; i < g.nsamples; i++) wmin = fmin(wmin, g.omega[i * count]);
+    const double bound = (W / wmin) * (W / wmin);
+    for (int n = 0; n < count; n++)
+        printf("pump mode %d: refined vs dense %.2e, vs symmetric %.2e, dense vs symmetric %.2e\n", n + 1,
+               mode_rel_diff(&g, &dn, n), mode_rel_diff(&g, &sym, n), mode_rel_diff(&dn, &sym, n));
+    printf("pump: refined vs dense state-space %.2e, shift from the symmetric problem %.2e (bound (W/omega_1)^2 = "
+           "%.2e), MAC >= %.6f, %d refined instants fell back to the dense solver\n", e, shift, bound, g.mac_min,
+           g.dense_instants);
+    assert_true(e < 2e-7);  /* dggev's backward error on the stiff state space (1e-8 .. 8e-8 here) */
+    assert_true(shift < bound);
+    assert_true(g.mac_min > 0.99);
+    kd_ked_modes_free(&g);
+    kd_ked_modes_free(&sym);
+    kd_ked_modes_free(&dn);
+    kd_ked_free(&k);
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vanishing_speed), cmocka_unit_test(test_axial_force_shift),
         cmocka_unit_test(test_mac_tracking),    cmocka_unit_test(test_rigid_limit),
         cmocka_unit_test(test_convergence),     cmocka_unit_test(test_section_forces),
         cmocka_unit_test(test_hermite_law),
+        cmocka_unit_test(test_gyro_vanishing_speed), cmocka_unit_test(test_gyro_spinning_link),
+        cmocka_unit_test(test_gyro_pump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -295,6 +295,10 @@ typedef struct kd_analysis_desc {
                                      replacing the law of the first driver; 0 = as given */
     double settle;                /* modes_along_motion, one-way dynamics: time (s) the rigid
                                      mechanism runs before the analysed interval */
+    int gyroscopic;               /* modes_along_motion: 0 = gyroscopic: true (the default: [c]
+                                     and [k(eps)], refined symmetric modes), 1 = false (the
+                                     symmetric problem), 2 = dense (the dense state-space
+                                     solver at every instant) */
     kd_loc loc;
 } kd_analysis_desc;
 

@@ -143,14 +143,24 @@ void kd_ked_link_reactions(kd_ked* k, int link, double t, const double* q, const
 void kd_ked_link_pose(const kd_ked* k, int link, double t, double pose[3]);
 
 /* Natural frequencies of a link along the rigid motion (at the rigid
- * solution's instants): the symmetric problem (K + k_g(t) + k(omega(t))) x
- * = omega^2 M x of the link in its frame supports, with the centrifugal
- * softening and the geometric stiffness of the instant's axial force
- * (frame acceleration, centrifugal field and joints' axial force); the
- * skew gyroscopic and k(eps) terms are left out (they shift the frequencies
- * by O((Omega/omega)^2)). Modes are followed from instant to instant by the
- * modal assurance criterion MAC = (x_i^T M x_j)^2 between mass-normalised
- * shapes, so curve i is one mode even where two cross.
+ * solution's instants), with every inertia term of the instant (theory.md
+ * sec. 3): the quadratic eigenproblem
+ *     (s^2 M + s C(t) + K(t)) x = 0,  C = [c] (+ damping),
+ *     K = K + k_g(t) + k(eps(t)) + k(omega(t))
+ * of the link in its frame supports, with the gyroscopic matrix, the
+ * angular-acceleration stiffness (skew), the centrifugal softening and the
+ * geometric stiffness of the instant's axial force (frame acceleration,
+ * centrifugal field and joints' axial force). It is solved in state-space
+ * form by the engine's dense solver (kd_gyro_solve, LAPACK dggev) and the
+ * frequencies are |Im s| (damped frequencies when the link has Rayleigh
+ * damping). Instants where the problem is symmetric (C = 0 and K symmetric:
+ * omega = eps = 0, no damping), or every instant with gyroscopic = 0, take
+ * the symmetric problem (K + k_g + k(omega)) x = omega^2 M x (k(eps) and
+ * [c] left out) by LAPACK's dsyevr (dsbgvx above 200 equations).
+ * Modes are followed from instant to instant by the modal assurance
+ * criterion MAC = |x_i^H M x_j|^2 between complex shapes normalised to
+ * x^H M x = 1 (real shapes on the symmetric route), so curve i is one mode
+ * even where two cross.
  * omega: (nsamples x count), rad/s; swaps: instants where the followed order
  * differs from the ascending one. */
 typedef struct kd_ked_modes {
@@ -159,9 +169,24 @@ typedef struct kd_ked_modes {
     double* omega;                /* (nsamples x count) */
     double mac_min;               /* smallest MAC of a followed pair */
     int swaps;
+    int state_space;              /* instants with the gyroscopic terms (not symmetric) */
+    int dense_instants;           /* of those, solved by the dense state-space solver */
+    double growth_max;            /* largest Re s of a followed mode, 1/s (> 0: unstable; 0 when
+                                     none is positive or the route is symmetric) */
 } kd_ked_modes;
 
+/* kd_ked_modes_along_motion_opt with gyroscopic = KD_KED_GYRO_REFINE. */
 kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes* out, kd_error* err);
+/* gyroscopic: the route of the instants that are not symmetric (links up to
+ * KD_GYRO_MAX equations, kedyn/modes.h, unless KD_KED_GYRO_OFF). */
+enum {
+    KD_KED_GYRO_OFF = 0,          /* the symmetric problem, [c] and [k(eps)] left out */
+    KD_KED_GYRO_REFINE = 1,       /* the quadratic problem: the symmetric modes refined by Newton's
+                                     method, the dense state-space solver where that fails */
+    KD_KED_GYRO_DENSE = 2         /* the quadratic problem by the dense state-space solver */
+};
+kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
+                                        kd_error* err);
 void kd_ked_modes_free(kd_ked_modes* m);
 
 #ifdef __cplusplus

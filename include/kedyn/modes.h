@@ -52,6 +52,31 @@ kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, k
 struct kd_system;
 kd_status kd_modes_state_space(struct kd_system* s, double t, int count, kd_modes* out, kd_error* err);
 
+/* The state-space eigensolver of kd_modes_state_space on caller-owned
+ * workspace, for repeated solves without allocation (kedyn/ked.h solves it
+ * at every instant of a mechanism's motion). kd_gyro_solve forms
+ * [[0, I], [-K, -C]] z = s [[I, 0], [0, M]] z from the general bands and
+ * solves it by LAPACK dggev; ent[0..nent) are the eigenvalue pairs, ascending
+ * in omega = Im s > 0 (real pairs: omega 0, growth the larger real part),
+ * growth = Re s; kd_gyro_shape gives entry k's displacement part (real and
+ * imaginary, as LAPACK normalises it). */
+typedef struct kd_gyro_eig {
+    double omega, growth;
+    int index;                    /* column of the eigenvector */
+} kd_gyro_eig;
+typedef struct kd_gyro_ws {
+    int n, nent, lwork;
+    double *A, *B, *ar, *ai, *be, *vr, *work;
+    kd_gyro_eig* ent;
+    double smax;                  /* largest |s| of the last solve */
+} kd_gyro_ws;
+struct kd_gband;
+kd_status kd_gyro_init(kd_gyro_ws* w, int n, kd_error* err);
+kd_status kd_gyro_solve(kd_gyro_ws* w, const struct kd_gband* M, const struct kd_gband* C, const struct kd_gband* K,
+                        double t, kd_error* err);
+void kd_gyro_shape(const kd_gyro_ws* w, int k, double* xr, double* xi);
+void kd_gyro_free(kd_gyro_ws* w);
+
 /* Free the arrays of a result (the struct itself is the caller's). */
 void kd_modes_free(kd_modes* r);
 

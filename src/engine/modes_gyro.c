@@ -19,53 +19,70 @@ static void gband_to_dense(const kd_gband* a, double* d, int ldd, int row0, int 
     }
 }
 
-typedef struct eig_entry {
-    double omega, growth;
-    int index;                    /* column of the eigenvector */
-} eig_entry;
-
 static int by_omega(const void* a, const void* b) {
-    const eig_entry *x = a, *y = b;
+    const kd_gyro_eig *x = a, *y = b;
     return (x->omega > y->omega) - (x->omega < y->omega);
 }
 
-kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out, kd_error* err) {
-    memset(out, 0, sizeof(*out));
-    const int n = s->n, n2 = 2 * n;
-    if (n > KD_GYRO_MAX)
-        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
-                            "modes of a moving system use a dense state-space solver limited to %d DOF (the model has %d)",
-                            KD_GYRO_MAX, n);
-    if (count > n) count = n;
-    kd_gband C = {0}, K = {0};
+void kd_gyro_free(kd_gyro_ws* w) {
+    if (!w) return;
+    free(w->A);
+    free(w->B);
+    free(w->ar);
+    free(w->ai);
+    free(w->be);
+    free(w->vr);
+    free(w->work);
+    free(w->ent);
+    memset(w, 0, sizeof(*w));
+}
+
+kd_status kd_gyro_init(kd_gyro_ws* w, int n, kd_error* err) {
+    memset(w, 0, sizeof(*w));
+    const int n2 = 2 * n;
     const size_t nn = (size_t)n2 * (size_t)n2;
-    double* A = calloc(nn, sizeof(double));
-    double* B = calloc(nn, sizeof(double));
-    double *ar = malloc(sizeof(double) * (size_t)n2), *ai = malloc(sizeof(double) * (size_t)n2);
-    double* be = malloc(sizeof(double) * (size_t)n2);
-    double* vr = malloc(sizeof(double) * nn);
-    eig_entry* ent = malloc(sizeof(eig_entry) * (size_t)(3 * n)); /* pairs below n, reals from n */
-    kd_status st = kd_gband_init(&C, n, s->kd, s->kd);
-    if (!st) st = kd_gband_init(&K, n, s->kd, s->kd);
-    if (st || !A || !B || !ar || !ai || !be || !vr || !ent) {
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the state-space eigenproblem");
-        goto done;
+    w->n = n;
+    w->A = malloc(sizeof(double) * nn);
+    w->B = malloc(sizeof(double) * nn);
+    w->ar = malloc(sizeof(double) * (size_t)n2);
+    w->ai = malloc(sizeof(double) * (size_t)n2);
+    w->be = malloc(sizeof(double) * (size_t)n2);
+    w->vr = malloc(sizeof(double) * nn);
+    w->ent = malloc(sizeof(kd_gyro_eig) * (size_t)(3 * n + 1)); /* pairs below n, reals from n */
+    double wq = 0;
+    if (w->A && w->B && w->ar && w->ai && w->be && w->vr && w->ent &&
+        LAPACKE_dggev_work(LAPACK_COL_MAJOR, 'N', 'V', n2, w->A, n2, w->B, n2, w->ar, w->ai, w->be, NULL, n2, w->vr,
+                           n2, &wq, -1) == 0) {
+        w->lwork = (int)wq;
+        w->work = malloc(sizeof(double) * (size_t)(w->lwork + 1));
     }
-    int changed;
-    kd_system_matrices(s, t, &C, &K, &changed);
+    if (!w->work) {
+        kd_gyro_free(w);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the state-space eigenproblem");
+    }
+    return KD_OK;
+}
+
+kd_status kd_gyro_solve(kd_gyro_ws* w, const kd_gband* M, const kd_gband* C, const kd_gband* K, double t,
+                        kd_error* err) {
+    const int n = w->n, n2 = 2 * n;
+    const size_t nn = (size_t)n2 * (size_t)n2;
+    double *A = w->A, *B = w->B, *ar = w->ar, *ai = w->ai, *be = w->be;
+    memset(A, 0, sizeof(double) * nn);
+    memset(B, 0, sizeof(double) * nn);
     /* A = [[0, I], [-K, -C]], B = [[I, 0], [0, M]] */
     for (int i = 0; i < n; i++) {
         A[(size_t)i + (size_t)(n + i) * n2] = 1.0;
         B[(size_t)i + (size_t)i * n2] = 1.0;
     }
-    gband_to_dense(&K, A, n2, n, 0, -1.0);
-    gband_to_dense(&C, A, n2, n, n, -1.0);
-    gband_to_dense(&s->M, B, n2, n, n, 1.0);
-    lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, B, n2, ar, ai, be, NULL, n2, vr, n2);
-    if (info != 0) {
-        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the state-space eigensolver failed (LAPACK dggev info %d)", t, (int)info);
-        goto done;
-    }
+    gband_to_dense(K, A, n2, n, 0, -1.0);
+    gband_to_dense(C, A, n2, n, n, -1.0);
+    gband_to_dense(M, B, n2, n, n, 1.0);
+    lapack_int info = LAPACKE_dggev_work(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, B, n2, ar, ai, be, NULL, n2, w->vr, n2,
+                                         w->work, w->lwork);
+    if (info != 0)
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                            "at t = %g s: the state-space eigensolver failed (LAPACK dggev info %d)", t, (int)info);
     /* One entry per eigenvalue pair: complex pairs by their member with
      * Im s > 0; real eigenvalues (rigid-body s = 0, divergence s = +-a, or
      * overdamped) are paired in order of decreasing real part, each pair an
@@ -74,21 +91,62 @@ kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out,
     for (int k = 0; k < n2; k++)
         if (be[k] != 0.0) smax = fmax(smax, hypot(ar[k], ai[k]) / fabs(be[k]));
     int ne = 0, nreal = 0;
-    eig_entry* reals = ent + n;  /* pair entries stay below n: ne_c + nreal / 2 = n */
+    kd_gyro_eig* ent = w->ent;
+    kd_gyro_eig* reals = ent + n;  /* pair entries stay below n: ne_c + nreal / 2 = n */
     for (int k = 0; k < n2; k++) {
         if (be[k] == 0.0) continue;  /* infinite eigenvalue: none for M > 0 */
         const double re = ar[k] / be[k], im = ai[k] / be[k];
-        if (fabs(im) <= 1e-9 * smax) reals[nreal++] = (eig_entry){0.0, re, k};
-        else if (im > 0) ent[ne++] = (eig_entry){im, re, k};
+        if (fabs(im) <= 1e-9 * smax) reals[nreal++] = (kd_gyro_eig){0.0, re, k};
+        else if (im > 0) ent[ne++] = (kd_gyro_eig){im, re, k};
     }
     for (int i = 0; i < nreal; i++)  /* descending real part */
         for (int j = i + 1; j < nreal; j++)
             if (reals[j].growth > reals[i].growth) {
-                const eig_entry tmp = reals[i];
+                const kd_gyro_eig tmp = reals[i];
                 reals[i] = reals[j], reals[j] = tmp;
             }
     for (int i = 0; i < nreal; i += 2) ent[ne++] = reals[i];
     qsort(ent, (size_t)ne, sizeof(*ent), by_omega);
+    w->nent = ne;
+    w->smax = smax;
+    return KD_OK;
+}
+
+void kd_gyro_shape(const kd_gyro_ws* w, int k, double* xr, double* xi) {
+    /* Displacement part of the eigenvector: LAPACK stores a complex pair as
+     * columns (re, im) at the first index with Im > 0. */
+    const int n = w->n, n2 = 2 * n, c = w->ent[k].index;
+    const int cplx = w->ai[c] != 0.0;
+    const double* vre = w->vr + (size_t)c * n2;
+    for (int i = 0; i < n; i++) {
+        xr[i] = vre[i];
+        xi[i] = cplx ? vre[(size_t)n2 + i] : 0.0;
+    }
+}
+
+kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    const int n = s->n;
+    if (n > KD_GYRO_MAX)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "modes of a moving system use a dense state-space solver limited to %d DOF (the model has %d)",
+                            KD_GYRO_MAX, n);
+    if (count > n) count = n;
+    kd_gband C = {0}, K = {0};
+    kd_gyro_ws w = {0};
+    double* xri = malloc(sizeof(double) * 2 * (size_t)n);
+    kd_status st = kd_gband_init(&C, n, s->kd, s->kd);
+    if (!st) st = kd_gband_init(&K, n, s->kd, s->kd);
+    if (st || !xri) {
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the state-space eigenproblem");
+        goto done;
+    }
+    if ((st = kd_gyro_init(&w, n, err))) goto done;
+    int changed;
+    kd_system_matrices(s, t, &C, &K, &changed);
+    if ((st = kd_gyro_solve(&w, &s->M, &C, &K, t, err))) goto done;
+    const int ne = w.nent;
+    const kd_gyro_eig* ent = w.ent;
     if (count > ne) count = ne;
     out->neq = n;
     out->count = count;
@@ -104,37 +162,28 @@ kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out,
     /* Unstable: a growth rate beyond what round-off can make of a defective
      * (double) eigenvalue, about sqrt(eps) |s|. */
     for (int k = 0; k < ne; k++)
-        if (ent[k].growth > 1e-6 * smax) out->unstable = 1;
+        if (ent[k].growth > 1e-6 * w.smax) out->unstable = 1;
     for (int k = 0; k < count; k++) {
         out->omega[k] = ent[k].omega;
         out->lambda[k] = ent[k].omega * ent[k].omega;
         out->growth[k] = ent[k].growth;
-        /* Displacement part of the eigenvector: LAPACK stores a complex pair
-         * as columns (re, im) at the first index with Im > 0. */
-        const int c = ent[k].index;
-        const int cplx = ai[c] != 0.0;
-        const double* vre = vr + (size_t)c * n2;
-        const double* vim = cplx ? vr + (size_t)(c + 1) * n2 : NULL;
+        double *vre = xri, *vim = xri + n;
+        kd_gyro_shape(&w, k, vre, vim);
         double best = 0, pr = 1, pi = 0;
         for (int i = 0; i < n; i++) {
-            const double mag = hypot(vre[i], vim ? vim[i] : 0.0);
-            if (mag > best) best = mag, pr = vre[i], pi = vim ? vim[i] : 0.0;
+            const double mag = hypot(vre[i], vim[i]);
+            if (mag > best) best = mag, pr = vre[i], pi = vim[i];
         }
         /* rotate the phase so the largest entry is real and positive */
         const double complex rot = best > 0 ? conj(pr + I * pi) / best : 1.0;
         double* x = out->shape + (size_t)k * n;
-        for (int i = 0; i < n; i++) x[i] = creal((vre[i] + I * (vim ? vim[i] : 0.0)) * rot) / (best > 0 ? best : 1.0);
+        for (int i = 0; i < n; i++) x[i] = creal((vre[i] + I * vim[i]) * rot) / (best > 0 ? best : 1.0);
     }
 done:
     if (st) kd_modes_free(out);
     kd_gband_free(&C);
     kd_gband_free(&K);
-    free(A);
-    free(B);
-    free(ar);
-    free(ai);
-    free(be);
-    free(vr);
-    free(ent);
+    kd_gyro_free(&w);
+    free(xri);
     return st;
 }

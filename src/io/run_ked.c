@@ -374,7 +374,8 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
     if (!res) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int l = 0; l < k->nlinks && !st; l++) {
         if (ad->body >= 0 && k->link[l].body != ad->body) continue;
-        st = kd_ked_modes_along_motion(k, l, ad->count, &res[l], err);
+        static const int route[3] = {KD_KED_GYRO_REFINE, KD_KED_GYRO_OFF, KD_KED_GYRO_DENSE};
+        st = kd_ked_modes_along_motion_opt(k, l, ad->count, route[ad->gyroscopic], &res[l], err);
         if (st) break;
         s->swaps += res[l].swaps;
         s->mac_min = fmin(s->mac_min, res[l].mac_min);

@@ -54,7 +54,8 @@ kd_status kd_yaml_read_settle(loader* ld, const node_t* v, kd_analysis_desc* a) 
 kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
     const char* what = "modes_along_motion analysis";
     field f[] = {{"type", 0, 0},  {"t_end", 0, 0}, {"steps", 0, 0},    {"count", 0, 0},
-                 {"body", 0, 0},  {"speed", 0, 0}, {"cond_max", 0, 0}, {"settle", 0, 0}, {NULL, 0, 0}};
+                 {"body", 0, 0},  {"speed", 0, 0}, {"cond_max", 0, 0}, {"settle", 0, 0},
+                 {"gyroscopic", 0, 0}, {NULL, 0, 0}};
     node_t* x;
     kd_status st;
     if ((st = read_fields(ld, v, what, f))) return st;
@@ -71,6 +72,10 @@ kd_status kd_yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_des
     if ((x = field_value(f, "count")) && (st = get_int(ld, x, "count", 1, &a->count))) return st;
     if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
     if ((x = field_value(f, "settle")) && (st = kd_yaml_read_settle(ld, x, a))) return st;
+    if ((x = field_value(f, "gyroscopic"))) {  /* true (default), false or dense (kedyn/ked.h) */
+        static const char* const routes[] = {"true", "false", "dense"};
+        if ((st = get_choice(ld, x, "gyroscopic", routes, 3, &a->gyroscopic))) return st;
+    }
     if ((x = field_value(f, "body"))) {
         if ((st = get_body(ld, x, &a->body))) return st;
         if (!kd_desc_beam_in_joints(ld->d, a->body))

@@ -1,12 +1,15 @@
 /* Natural frequencies of an elastic link along the rigid motion of its
  * mechanism, followed by the modal assurance criterion (kedyn/ked.h). */
 #include <cblas.h>
+#include <complex.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kedyn/ked.h"
+#include "kedyn/modes.h"
 #include "kedyn/system.h"
 #include "ked_blas.h"
 
@@ -45,9 +48,186 @@ static void band_to_dense(const kd_gband* B, double* A) {
 #define KED_DENSE_MAX 200
 
 kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes* out, kd_error* err) {
+    return kd_ked_modes_along_motion_opt(k, link, count, KD_KED_GYRO_REFINE, out, err);
+}
+
+/* Is the instant's problem symmetric (no gyroscopic or damping matrix, K
+ * symmetric: omega = eps = 0 and no damping)? Then the symmetric solvers
+ * below give its frequencies exactly. */
+static int instant_is_symmetric(const kd_gband* C, const kd_gband* K) {
+    const int n = K->n, ld = K->kl + K->ku + 1, ldc = C->kl + C->ku + 1;
+    for (int j = 0; j < n; j++)
+        for (int i = j - C->ku > 0 ? j - C->ku : 0; i <= j + C->kl && i < n; i++)
+            if (C->ab[C->ku + i - j + (size_t)j * ldc] != 0.0) return 0;
+    for (int j = 0; j < n; j++)
+        for (int i = j - K->ku > 0 ? j - K->ku : 0; i < j; i++)
+            if (K->ab[K->ku + i - j + (size_t)j * ld] != K->ab[K->ku + j - i + (size_t)i * ld]) return 0;
+    return 1;
+}
+
+/* Refinement of the symmetric modes into those of the quadratic problem
+ * T(s) x = (s^2 M + s C + K) x = 0 (theory.md sec. 3, [c] and [k(eps)]) by
+ * Newton's method on (T(s) x = 0, v^T x = 1), i.e. inverse iteration for
+ * the nonlinear eigenproblem (Ruhe 1973, SIAM J. Numer. Anal. 10:674):
+ *     u = T(s)^-1 T'(s) x,  s <- s - (v^T x) / (v^T u),  x <- u / (v^T u),
+ * T'(s) = 2 s M + C, from s = i omega_sym and x = v = the symmetric mode.
+ * It converges quadratically (one step on the pump example); each step is one complex band LU of the link
+ * (linear in its size), against the O((2n)^3) of the dense state-space
+ * solver, which remains the fallback (and gyroscopic: dense). */
+typedef struct refine_ws {
+    int n, kd, ldab;
+    double complex *T, *x, *u;
+    lapack_int* ipiv;
+} refine_ws;
+
+static void refine_free(refine_ws* r) {
+    free(r->T);
+    free(r->x);
+    free(r->u);
+    free(r->ipiv);
+    memset(r, 0, sizeof(*r));
+}
+
+static kd_status refine_init(refine_ws* r, int n, int kd) {
+    r->n = n, r->kd = kd, r->ldab = 3 * kd + 1;
+    r->T = malloc(sizeof(double complex) * (size_t)r->ldab * (size_t)n);
+    r->x = malloc(sizeof(double complex) * (size_t)n);
+    r->u = malloc(sizeof(double complex) * (size_t)n);
+    r->ipiv = malloc(sizeof(lapack_int) * (size_t)n);
+    if (!r->T || !r->x || !r->u || !r->ipiv) {
+        refine_free(r);
+        return KD_ERR_NOMEM;
+    }
+    return KD_OK;
+}
+
+/* One mode: s and x (r->x) in and out, v^T x = 1 the normalisation. 1 when converged. */
+static int refine_one(refine_ws* r, const kd_gband* M, const kd_gband* C, const kd_gband* K, const double* v,
+                      double complex* s_io) {
+    const int n = r->n, kd = r->kd, ld = r->ldab;
+    double complex s = *s_io, *x = r->x, *u = r->u, *T = r->T;
+    for (int it = 0; it < 30; it++) {
+        /* T(s) in LAPACK's zgbtrf layout, and u = T'(s) x, column by column
+         * (M, C, K share the band layout: kl = ku = kd) */
+        const int ldg = 2 * kd + 1;
+        const double complex s2 = s * s, ds2 = 2.0 * s;
+        memset(u, 0, sizeof(double complex) * (size_t)n);
+        for (int j = 0; j < n; j++) {
+            const int i0 = j - kd > 0 ? j - kd : 0, i1 = j + kd < n - 1 ? j + kd : n - 1;
+            const size_t o = (size_t)kd - (size_t)j + (size_t)j * ldg;  /* + i: entry (i, j) */
+            const double *m = M->ab + o, *c = C->ab + o, *kk = K->ab + o;
+            double complex* col = T + (size_t)2 * kd - (size_t)j + (size_t)j * ld;
+            const double complex xj = x[j];
+            for (int i = i0; i <= i1; i++) {
+                col[i] = s2 * m[i] + s * c[i] + kk[i];
+                u[i] += (ds2 * m[i] + c[i]) * xj;
+            }
+        }
+        if (LAPACKE_zgbtrf_work(LAPACK_COL_MAJOR, n, n, kd, kd, T, ld, r->ipiv) != 0) return 0;
+        if (LAPACKE_zgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kd, kd, 1, T, ld, r->ipiv, u, n) != 0) return 0;
+        double complex vx = 0.0, vu = 0.0;
+        for (int i = 0; i < n; i++) vx += v[i] * x[i], vu += v[i] * u[i];
+        if (vu == 0.0 || !isfinite(creal(vu)) || !isfinite(cimag(vu))) return 0;
+        const double complex ds = vx / vu;
+        s -= ds;
+        for (int i = 0; i < n; i++) x[i] = u[i] / vu;
+        /* quadratic convergence: the error left after a step of |ds| is of
+         * order |ds|^2 / |s|, about 1e-14 |s| once |ds| < 1e-7 |s| (a test near
+         * round-off stalls on the nearly singular T(s)) */
+        if (cabs(ds) <= 1e-7 * cabs(s)) {
+            *s_io = s;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* x^H M x = 1 for x = xr + i xi; M xr, M xi into mr, mi. */
+static void normalise_shape(const kd_gband* M, double* xr, double* xi, double* mr, double* mi) {
+    const int n = M->n;
+    kd_gband_matvec(M, xr, mr);
+    kd_gband_matvec(M, xi, mi);
+    double nrm = 0.0;
+    for (int r = 0; r < n; r++) nrm += xr[r] * mr[r] + xi[r] * mi[r];
+    nrm = nrm > 0 ? 1.0 / sqrt(nrm) : 1.0;
+    for (int r = 0; r < n; r++) xr[r] *= nrm, xi[r] *= nrm, mr[r] *= nrm, mi[r] *= nrm;
+}
+
+/* Mode c of T(s) from symmetric mode c (w = omega^2 of the nev symmetric
+ * modes, Z[c] mass-normalised): frequency Im s, growth Re s, shape
+ * normalised to x^H M x = 1 (Z[c], Zi[c]) with M x (MZ[c], MZi[c]). 0 when
+ * it does not converge or does not stay the continuation of its symmetric
+ * mode (Im s > 0, closer to i omega_c than half the gap to its
+ * neighbours): the caller then takes the dense state-space solver. */
+static int refine_mode(refine_ws* r, int c, int nev, const kd_gband* M, const kd_gband* C, const kd_gband* K,
+                       const double* w, double* Z, double* Zi, double* MZ, double* MZi, double* omega, double* growth) {
+    const int n = r->n;
+    const double w0 = sqrt(fmax(w[c], 0.0));
+    const double below = c > 0 ? w0 - sqrt(fmax(w[c - 1], 0.0)) : w0;
+    const double above = c + 1 < nev ? sqrt(fmax(w[c + 1], 0.0)) - w0 : below;
+    const double gap = fmin(below, above);
+    if (!(w0 > 0) || !(gap > 0)) return 0;
+    double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n, *mr = MZ + (size_t)c * n, *mi = MZi + (size_t)c * n;
+    for (int i = 0; i < n; i++) r->x[i] = zr[i];
+    double complex sc = I * w0;
+    if (!refine_one(r, M, C, K, mr, &sc) || !(cimag(sc) > 0) || cabs(sc - I * w0) >= 0.5 * gap) return 0;
+    for (int i = 0; i < n; i++) zr[i] = creal(r->x[i]), zi[i] = cimag(r->x[i]);
+    normalise_shape(M, zr, zi, mr, mi);
+    omega[c] = cimag(sc);
+    growth[c] = creal(sc);
+    return 1;
+}
+
+/* g = p^H M z (complex) from p = pr + i pi and M z = mr + i mi. */
+static void overlap(int n, const double* pr, const double* pi, const double* mr, const double* mi, double* gr,
+                    double* gi) {
+    double re = 0.0, im = 0.0;
+    for (int r = 0; r < n; r++) {
+        re += pr[r] * mr[r] + pi[r] * mi[r];
+        im += pr[r] * mi[r] - pi[r] * mr[r];
+    }
+    *gr = re, *gi = im;
+}
+
+/* The followed shapes (prev, previ: count of them) against the instant's
+ * (M z in MZ, MZi: nev of them): the overlaps G + i Gi = prev^H M Z
+ * (shapes normalised to x^H M x = 1; MAC = |G|^2), then the greedy
+ * assignment, best remaining pair first: followed mode p is new mode perm[p]. */
+static void follow_modes(int n, int count, int nev, const double* prev, const double* previ, const double* MZ,
+                         const double* MZi, double* G, double* Gi, int* used, int* perm) {
+    for (int p = 0; p < count; p++)
+        for (int c = 0; c < nev; c++)
+            overlap(n, prev + (size_t)p * n, previ + (size_t)p * n, MZ + (size_t)c * n, MZi + (size_t)c * n,
+                    &G[p + (size_t)c * count], &Gi[p + (size_t)c * count]);
+    memset(used, 0, sizeof(int) * (size_t)(nev + count));
+    int* assigned = used + nev;  /* new modes taken, then followed modes served */
+    for (int step = 0; step < count; step++) {
+        double best = -1.0;
+        int bp = 0, bc = 0;
+        for (int p = 0; p < count; p++) {
+            if (assigned[p]) continue;
+            for (int c = 0; c < nev; c++) {
+                const double mac = G[p + (size_t)c * count] * G[p + (size_t)c * count] +
+                                   Gi[p + (size_t)c * count] * Gi[p + (size_t)c * count];
+                if (!used[c] && mac > best) best = mac, bp = p, bc = c;
+            }
+        }
+        assigned[bp] = 1;
+        used[bc] = 1;
+        perm[bp] = bc;
+    }
+}
+
+kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
+                                        kd_error* err) {
     memset(out, 0, sizeof(*out));
     kd_ked_link* L = &k->link[link];
     kd_system s;
+    if (gyroscopic && L->model->neq > KD_GYRO_MAX)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "link '%s': the gyroscopic modes use a dense state-space solver limited to %d equations "
+                            "(the link has %d; gyroscopic: false takes the symmetric problem)",
+                            L->name, KD_GYRO_MAX, L->model->neq);
     kd_status st = kd_system_init(&s, L->model, err);
     if (st) return st;
     const int n = s.n, ns = k->rigid.nsamples;
@@ -96,8 +276,17 @@ kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes
     }
     const int blas_threads = dense ? ked_blas_single() : 0;  /* small dense problems (ked_blas.h) */
     int* perm = calloc((size_t)nev, sizeof(int));
-    int* used = calloc((size_t)(nev + count), sizeof(int));  /* new modes taken, then followed modes served */
-    if (!st && (!perm || !used)) st = KD_ERR_NOMEM;
+    int* used = calloc((size_t)(nev + count), sizeof(int));
+    /* complex shapes of the state-space route (theory.md sec. 3, [c] and
+     * [k(eps)]): real and imaginary parts of the new and followed shapes */
+    double* cx = malloc(sizeof(double) * (size_t)n * (4 * (size_t)nev + 2 * (size_t)count + 2));
+    double *Zi = cx, *MZi = Zi + (size_t)n * nev, *previ = MZi + (size_t)n * nev, *Gi = previ + (size_t)n * nev,
+           *wgyro = Gi + (size_t)count * nev, *wgrowth = wgyro + nev;
+    kd_gyro_ws gw = {0};
+    if (!st && gyroscopic) st = kd_gyro_init(&gw, n, err);
+    refine_ws rf = {0};
+    if (!st && gyroscopic) st = refine_init(&rf, n, kd);
+    if (!st && (!perm || !used || !cx)) st = KD_ERR_NOMEM;
     if (st == KD_ERR_NOMEM) kd_error_set(err, st, "", KD_LOC_NONE, "out of memory");
     for (int i = 0; i < ns && !st; i++) {
         const double t = k->rigid.t[i];
@@ -107,7 +296,8 @@ kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes
         kd_system_invalidate(&s);
         int changed;
         kd_system_matrices(&s, t, &C, &K, &changed);
-        lapack_int info;
+        lapack_int info = 0;
+        const int gyro = gyroscopic && !instant_is_symmetric(&C, &K);
         if (dense) {
             double* Kd = Ud + nn;
             band_to_dense(&K, Kd);
@@ -134,51 +324,93 @@ kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes
                               t, (int)info);
             break;
         }
-        out->t[i] = t;
-        if (i == 0) {
-            for (int c = 0; c < nev; c++) perm[c] = c;
-        } else {
-            /* MAC of the followed shapes against the new ones: G = prev^T M Z (mass-normalised) */
-            for (int c = 0; c < nev; c++) kd_gband_matvec(&s.M, Z + (size_t)c * n, MZ + (size_t)c * n);
-            for (int p = 0; p < count; p++)
+        if (gyro) out->state_space++;
+        /* the symmetric route's shapes: real, M x for the MAC */
+        memset(Zi, 0, sizeof(double) * (size_t)n * nev);
+        memset(MZi, 0, sizeof(double) * (size_t)n * nev);
+        for (int c = 0; c < nev; c++) kd_gband_matvec(&s.M, Z + (size_t)c * n, MZ + (size_t)c * n);
+        int dense_ss = gyro && gyroscopic == KD_KED_GYRO_DENSE;
+        for (int pass = 0; pass < 2; pass++) {
+            if (dense_ss) {
+                /* (s^2 M + s C + K) x = 0 in state-space form (kedyn/modes.h) */
+                if ((st = kd_gyro_solve(&gw, &s.M, &C, &K, t, err))) {
+                    char why[sizeof(err->msg)];
+                    snprintf(why, sizeof(why), "%s", err->msg);
+                    kd_error_set(err, st, "", KD_LOC_NONE, "modes of link '%s': %s", L->name, why);
+                    break;
+                }
+                if (gw.nent < nev) {
+                    st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                      "modes of link '%s' at t = %g s: %d eigenvalue pairs, %d wanted", L->name, t,
+                                      gw.nent, nev);
+                    break;
+                }
+                out->dense_instants++;
                 for (int c = 0; c < nev; c++) {
-                    double sum = 0.0;
-                    for (int r = 0; r < n; r++) sum += prev[r + (size_t)p * n] * MZ[r + (size_t)c * n];
-                    G[p + (size_t)c * count] = sum;
+                    double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
+                    kd_gyro_shape(&gw, c, zr, zi);
+                    normalise_shape(&s.M, zr, zi, MZ + (size_t)c * n, MZi + (size_t)c * n);
+                    wgyro[c] = gw.ent[c].omega;
+                    wgrowth[c] = gw.ent[c].growth;
                 }
-            /* greedy assignment: the best remaining pair first */
-            memset(used, 0, sizeof(int) * (size_t)(nev + count));
-            int* assigned = used + nev;
-            for (int step = 0; step < count; step++) {
-                double best = -1.0;
-                int bp = 0, bc = 0;
-                for (int p = 0; p < count; p++) {
-                    if (assigned[p]) continue;
-                    for (int c = 0; c < nev; c++) {
-                        const double mac = G[p + (size_t)c * count] * G[p + (size_t)c * count];
-                        if (!used[c] && mac > best) best = mac, bp = p, bc = c;
-                    }
-                }
-                assigned[bp] = 1;
-                used[bc] = 1;
-                perm[bp] = bc;
-                if (best < out->mac_min) out->mac_min = best;
             }
+            if (i == 0)
+                for (int c = 0; c < nev; c++) perm[c] = c;
+            else
+                follow_modes(n, count, nev, prev, previ, MZ, MZi, G, Gi, used, perm);
+            if (!gyro || dense_ss) break;
+            /* the followed modes of the symmetric route, refined into the
+             * quadratic problem's; the dense solver where that fails */
+            int ok = 1;
+            for (int p = 0; p < count && ok; p++)
+                ok = refine_mode(&rf, perm[p], nev, &s.M, &C, &K, w, Z, Zi, MZ, MZi, wgyro, wgrowth);
+            if (ok) {
+                for (int p = 0; p < count && i > 0; p++) {  /* overlaps of the refined shapes */
+                    const size_t o = (size_t)perm[p] * n;
+                    overlap(n, prev + (size_t)p * n, previ + (size_t)p * n, MZ + o, MZi + o,
+                            &G[p + (size_t)perm[p] * count], &Gi[p + (size_t)perm[p] * count]);
+                }
+                break;
+            }
+            dense_ss = 1;
+        }
+        if (st) break;
+        out->t[i] = t;
+        if (i > 0) {
             int swapped = 0;
-            for (int p = 0; p < count; p++) swapped |= perm[p] != p;
+            for (int p = 0; p < count; p++) {
+                const double gr = G[p + (size_t)perm[p] * count], gi = Gi[p + (size_t)perm[p] * count];
+                if (gr * gr + gi * gi < out->mac_min) out->mac_min = gr * gr + gi * gi;
+                swapped |= perm[p] != p;
+            }
             out->swaps += swapped;
         }
-        /* keep the followed shapes, signs aligned with the previous instant */
+        /* keep the followed shapes, phase (sign) aligned with the previous
+         * instant: multiplied by conj(G) / |G| */
         for (int p = 0; p < count; p++) {
             const int c = perm[p];
-            const double sg = (i > 0 && G[p + (size_t)c * count] < 0) ? -1.0 : 1.0;
-            for (int r = 0; r < n; r++) prev[r + (size_t)p * n] = sg * Z[r + (size_t)c * n];
-            out->omega[(size_t)i * count + p] = sqrt(fmax(w[c], 0.0));
+            double cr = 1.0, ci = 0.0;
+            if (i > 0) {
+                const double gr = G[p + (size_t)c * count], gi = Gi[p + (size_t)c * count], ga = hypot(gr, gi);
+                if (ga > 0) cr = gr / ga, ci = -gi / ga;
+            }
+            const double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
+            double *pr = prev + (size_t)p * n, *pi = previ + (size_t)p * n;
+            for (int r = 0; r < n; r++) {
+                const double xi = zi[r];
+                pr[r] = cr * zr[r] - ci * xi;
+                pi[r] = cr * xi + ci * zr[r];
+            }
+            out->omega[(size_t)i * count + p] = gyro ? wgyro[c] : sqrt(fmax(w[c], 0.0));
+            if (gyro && wgrowth[c] > out->growth_max) out->growth_max = wgrowth[c];
         }
     }
     ked_blas_restore(blas_threads);
     free(perm);
     free(used);
+    free(cx);
+    kd_gyro_free(&gw);
+    refine_free(&rf);
     free(buf);
     free(iwork);
     free(Ud);
