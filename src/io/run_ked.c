@@ -16,6 +16,7 @@
 #include "kedyn/ffr.h"
 #include "kedyn/ked.h"
 #include "kedyn/mbs.h"
+#include "kedyn/mech_formalism.h"
 
 int kd_run_ked_handles(const kd_desc* d, const kd_analysis_desc* ad) {
     return kd_desc_elastic_links(d) > 0 &&
@@ -122,6 +123,21 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
     kd_mbs_opts_default(&o);
     o.formulation = (kd_mbs_formulation)ad->formulation;
     o.stabilization = (kd_mbs_stabilization)ad->stabilization;
+    /* a formalism on floating-frame bodies (block masses M(q)): Newton-Euler with multipliers
+     * (augmented, or IDA), Maggi/Kane as the projection A^T (M q'' - Q) = 0 of the Maggi solver,
+     * Gibbs-Appell as Gauss's principle in closed form (Udwadia-Kalaba), Lagrange of the first
+     * kind by IDA; the rigid-only routes of mech_kane.c and mech_gibbs_appell.c are not used */
+    if (ad->mech_formalism > 0) {
+        const kd_mech_formalism form = (kd_mech_formalism)(ad->mech_formalism - 1);
+        o.formulation = form == KD_MECH_GIBBS_APPELL ? KD_MBS_UDWADIA_KALABA
+                                                     : (kd_mbs_formulation)kd_mech_formalism_formulation(form, -1);
+        if (form == KD_MECH_NEWTON_EULER && ad->formulation == KD_MBS_IDA) o.formulation = KD_MBS_IDA;
+        a->mech.formalism = kd_mech_formalism_name(form);
+    } else {  /* the formalism the formulation implements (as for rigid mechanisms) */
+        static const kd_mech_formalism implements[] = {KD_MECH_NEWTON_EULER, KD_MECH_GIBBS_APPELL, KD_MECH_MAGGI,
+                                                       KD_MECH_NEWTON_EULER};
+        a->mech.formalism = kd_mech_formalism_name(implements[o.formulation]);
+    }
     o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
     o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
     o.dt = dt;
