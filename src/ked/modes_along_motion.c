@@ -42,9 +42,9 @@ static void band_to_dense(const kd_gband* B, double* A) {
 
 /* Links of up to this many equations take the dense route: M = U^T U factored
  * once, then per instant the standard problem U^-T K U^-1 y = lambda y by
- * LAPACK's MRRR (dsyevr) and z = U^-1 y (fewer operations than the banded
- * reduction at these sizes); larger links the banded dsbgvx, whose cost grows
- * linearly with the link. */
+ * LAPACK's MRRR on the index range (dsytrd, dstemr, dormtr) and z = U^-1 y
+ * (fewer operations than the banded reduction at these sizes); larger links
+ * the banded dsbgvx, whose cost grows linearly with the link. */
 #define KED_DENSE_MAX 200
 
 kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes* out, kd_error* err) {
@@ -130,7 +130,8 @@ static int refine_one(refine_ws* r, const kd_gband* M, const kd_gband* C, const 
         if (vu == 0.0 || !isfinite(creal(vu)) || !isfinite(cimag(vu))) return 0;
         const double complex ds = vx / vu;
         s -= ds;
-        for (int i = 0; i < n; i++) x[i] = u[i] / vu;
+        const double complex inv_vu = 1.0 / vu;  /* one complex division, not n */
+        for (int i = 0; i < n; i++) x[i] = u[i] * inv_vu;
         /* quadratic convergence: the error left after a step of |ds| is of
          * order |ds|^2 / |s|, about 1e-14 |s| once |ds| < 1e-7 |s| (a test near
          * round-off stalls on the nearly singular T(s)) */
