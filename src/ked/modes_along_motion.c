@@ -42,9 +42,9 @@ static void band_to_dense(const kd_gband* B, double* A) {
 
 /* Links of up to this many equations take the dense route: M = U^T U factored
  * once, then per instant the standard problem U^-T K U^-1 y = lambda y by
- * LAPACK's MRRR (dsyevr) and z = U^-1 y (fewer operations than the banded
- * reduction at these sizes); larger links the banded dsbgvx, whose cost grows
- * linearly with the link. */
+ * LAPACK's MRRR on the index range (dsytrd, dstemr, dormtr) and z = U^-1 y
+ * (fewer operations than the banded reduction at these sizes); larger links
+ * the banded dsbgvx, whose cost grows linearly with the link. */
 #define KED_DENSE_MAX 200
 
 kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes* out, kd_error* err) {
@@ -130,7 +130,8 @@ static int refine_one(refine_ws* r, const kd_gband* M, const kd_gband* C, const 
         if (vu == 0.0 || !isfinite(creal(vu)) || !isfinite(cimag(vu))) return 0;
         const double complex ds = vx / vu;
         s -= ds;
-        for (int i = 0; i < n; i++) x[i] = u[i] / vu;
+        const double complex inv_vu = 1.0 / vu;  /* one complex division, not n */
+        for (int i = 0; i < n; i++) x[i] = u[i] * inv_vu;
         /* quadratic convergence: the error left after a step of |ds| is of
          * order |ds|^2 / |s|, about 1e-14 |s| once |ds| < 1e-7 |s| (a test near
          * round-off stalls on the nearly singular T(s)) */
@@ -244,13 +245,16 @@ kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyro
     lapack_int lwork_d = 0, liwork_d = 0;
     double* work_d = NULL;
     if (dense && Ud) {
-        /* workspace of dsyevr, asked once */
-        double wq;
-        lapack_int iq, mq;
-        LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'I', 'U', n, Ud, n, 0.0, 0.0, 1, nev, 0.0, &mq, NULL, NULL, n, NULL,
-                            &wq, -1, &iq, -1);
-        lwork_d = (lapack_int)wq, liwork_d = iq;
-        work_d = malloc(sizeof(double) * (size_t)(lwork_d + 1));
+        /* workspaces of dsytrd, dstemr and dormtr, asked once */
+        double wq[3];
+        lapack_int iq = 0, mq = 0, tz = 0;
+        LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, Ud, n, NULL, NULL, NULL, &wq[0], -1);
+        LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, NULL, NULL, 0.0, 0.0, 1, nev, &mq, NULL, NULL, n, nev, NULL,
+                            &tz, &wq[1], -1, &iq, -1);
+        LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, Ud, n, NULL, NULL, n, &wq[2], -1);
+        lwork_d = (lapack_int)fmax(wq[0], fmax(wq[1], wq[2])), liwork_d = iq;
+        /* + the tridiagonal (d, e) and the reflectors' tau */
+        work_d = malloc(sizeof(double) * ((size_t)lwork_d + 3 * (size_t)n + 1));
         if (liwork_d > 10 * n) liwork_d = 10 * n;
     }
     out->t = malloc(sizeof(double) * (size_t)ns);
@@ -306,10 +310,18 @@ kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyro
             /* U^-T K U^-1 by two triangular solves (level 3) */
             cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
             cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
-            info = 0;
+            /* lowest nev eigenpairs of the reduced K: Householder tridiagonal
+             * form (dsytrd), MRRR on the index range (dstemr; dsyevr would take
+             * bisection and inverse iteration for a subset), back-transformation
+             * of the nev vectors only (dormtr) */
+            double *d = work_d + lwork_d, *e = d + n, *tau = e + n;
+            lapack_int tryrac = 1;
+            info = LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, Kd, n, d, e, tau, work_d, lwork_d);
             if (info == 0)
-                info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'I', 'U', n, Kd, n, 0.0, 0.0, 1, nev, 0.0, &m_found, w, Z,
-                                           n, iwork + 10 * (size_t)n, work_d, lwork_d, iwork, liwork_d);
+                info = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, d, e, 0.0, 0.0, 1, nev, &m_found, w, Z, n, nev,
+                                           iwork + 10 * (size_t)n, &tryrac, work_d, lwork_d, iwork, liwork_d);
+            if (info == 0)
+                info = LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, Kd, n, tau, Z, n, work_d, lwork_d);
             if (info == 0)  /* z = U^-1 y: mass-normalised */
                 cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nev, 1.0, Ud, n, Z, n);
         } else {
