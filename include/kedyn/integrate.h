@@ -60,6 +60,15 @@ void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, dou
 void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
                          const kd_gband* K);
 
+/* Banded LU with partial pivoting of S in LAPACK's LU band storage (ab with
+ * ld = 2 kl + ku + 1, as dgbtrf; the same pivots and factor), with the forward
+ * substitution L y = P b of b done in the same pass (b may be NULL). Returns
+ * 0, or j + 1 when column j has no nonzero pivot (S singular). */
+int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b);
+/* L y = P b and U x = y with that factor (together: dgbtrs). */
+void kd_gband_lu_forward(const double* ab, int n, int kl, int ku, const int* piv, double* b);
+void kd_gband_lu_back(const double* ab, int n, int kl, int ku, double* b);
+
 /* The system being integrated, supplied by the caller. All callbacks return
  * 0 on success, nonzero to abort the integration (reported as
  * KD_ERR_NUMERIC with the time). */

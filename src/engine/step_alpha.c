@@ -42,12 +42,15 @@ static int fixed_step(kd_integrator m) {
 typedef struct iteration_matrix {
     kd_gband lu;                  /* LU band storage ((2 kl + ku + 1) x n) */
     double* chol;                 /* upper band ((ku + 1) x n) when symmetric */
-    lapack_int* piv;
+    int* piv;
     int symmetric;
 } iteration_matrix;
 
-/* Factorise S, already combined in it->lu. Returns 0 on success. */
-static int factor(iteration_matrix* it) {
+/* Factorise S, already combined in it->lu, and solve S x = b in place.
+ * The LU route forms the factor and the forward substitution in one pass over
+ * the band (kd_gband_lu_factor), then substitutes back. Returns 0 on success. */
+static void chol_band_solve(const double* u, int n, int ku, double* x);
+static int factor_solve(iteration_matrix* it, double* b) {
     const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
     const int lds = 2 * kl + ku + 1;
@@ -61,9 +64,13 @@ static int factor(iteration_matrix* it) {
     if (it->symmetric) {
         for (int j = 0; j < n; j++)
             for (int r = 0; r <= ku; r++) it->chol[(size_t)r + (size_t)j * (ku + 1)] = S[(size_t)r + (size_t)j * lds];
-        return LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'U', n, ku, it->chol, ku + 1) != 0;
+        if (LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'U', n, ku, it->chol, ku + 1) != 0) return 1;
+        chol_band_solve(it->chol, n, ku, b);
+        return 0;
     }
-    return LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, kl, ku, it->lu.ab, lds, it->piv) != 0;
+    if (kd_gband_lu_factor(it->lu.ab, n, kl, ku, it->piv, b) != 0) return 1;
+    kd_gband_lu_back(it->lu.ab, n, kl, ku, b);
+    return 0;
 }
 
 /* U^T U x = b with the upper band Cholesky factor of dpbtrf (U(i, j) at
@@ -91,7 +98,10 @@ static void chol_band_solve(const double* u, int n, int ku, double* x) {
 static void solve(const iteration_matrix* it, double* x) {
     const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     if (it->symmetric) chol_band_solve(it->chol, n, ku, x);
-    else LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, it->lu.ab, 2 * kl + ku + 1, it->piv, x, n);
+    else {
+        kd_gband_lu_forward(it->lu.ab, n, kl, ku, it->piv, x);
+        kd_gband_lu_back(it->lu.ab, n, kl, ku, x);
+    }
 }
 
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
@@ -117,7 +127,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
 
     kd_gband C = {0}, K = {0};
     iteration_matrix S = {0};
-    S.piv = malloc(sizeof(lapack_int) * (size_t)n);
+    S.piv = malloc(sizeof(int) * (size_t)n);
     S.chol = malloc(sizeof(double) * (size_t)(ku + 1) * (size_t)n);
     double* work = malloc(sizeof(double) * 9 * (size_t)n);
     kd_status st = kd_gband_init(&C, n, kl, ku);
@@ -144,11 +154,10 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     kd_gband_matvec(&K, q, tmp2);
     for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
     kd_gband_combine_lu(&S.lu, 1.0, sys->M, 0.0, &C, 0.0, &K);
-    if (factor(&S)) {
+    if (factor_solve(&S, a)) {
         st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
         goto done;
     }
-    solve(&S, a);
     stats->t_reached = t;
     if (output && output(octx, t, q, v, a)) {
         st = FAILT(t, "at t = %g s: output stopped the integration", t);
@@ -196,7 +205,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             /* one pass over M, C, K: the new iteration matrix and the residual;
              * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
             if (!fresh) kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, cc, &C, ck, &K, am, a, tmp, tmp2, rhs, &c_zero);
-            if (factor(&S)) {
+            if (factor_solve(&S, rhs)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
@@ -204,8 +213,8 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             factored = 1;
         } else {
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
+            solve(&S, rhs);
         }
-        solve(&S, rhs);
         double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
         for (int i = 0; i < n; i++) {
             a[i] = rhs[i];
