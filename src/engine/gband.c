@@ -125,11 +125,17 @@ kd_status kd_ode2_static(const kd_ode2* sys, double t, double* q, kd_error* err)
  * fused with the forward substitution"). A(i, j) at ab[kl + ku + i - j + j ld],
  * ld = 2 kl + ku + 1 (LAPACK's LU band storage). */
 int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b) {
+    int ju = 0;
+    return kd_gband_lu_factor_columns(ab, n, kl, ku, piv, b, 0, n, &ju);
+}
+
+int kd_gband_lu_factor_columns(double* ab, int n, int kl, int ku, int* piv, double* b, int j0, int j1, int* ju_io) {
     const int ld = 2 * kl + ku + 1, kv = kl + ku;
-    for (int j = ku + 1; j < kv && j < n; j++)  /* fill-in rows of the first columns */
-        for (int i = kv - j; i < kl; i++) ab[(size_t)i + (size_t)j * ld] = 0.0;
-    int ju = 0;  /* last column reached by U so far */
-    for (int j = 0; j < n; j++) {
+    if (j0 == 0)
+        for (int j = ku + 1; j < kv && j < n; j++)  /* fill-in rows of the first columns */
+            for (int i = kv - j; i < kl; i++) ab[(size_t)i + (size_t)j * ld] = 0.0;
+    int ju = *ju_io;  /* last column reached by U so far */
+    for (int j = j0; j < j1; j++) {
         if (j + kv < n)
             for (int i = 0; i < kl; i++) ab[(size_t)i + (size_t)(j + kv) * ld] = 0.0;
         double* cj = ab + (size_t)j * ld + kv;  /* cj[p] = A(j + p, j) */
@@ -139,7 +145,7 @@ int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b) {
         for (int q = 1; q <= km; q++)
             if (fabs(cj[q]) > amax) amax = fabs(cj[q]), p = q;
         piv[j] = j + p;
-        if (cj[p] == 0.0) return j + 1;
+        if (cj[p] == 0.0) return j + 1;  /* (*ju_io is not needed any more) */
         const int top = j + ku + p < n - 1 ? j + ku + p : n - 1;
         ju = top > ju ? top : ju;
         if (p) {  /* swap rows j and j + p over columns j..ju (stride ld - 1 in the band) */
@@ -166,6 +172,7 @@ int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b) {
             for (int q = 1; q <= km; q++) b[j + q] -= cj[q] * bj;
         }
     }
+    *ju_io = ju;
     return 0;
 }
 

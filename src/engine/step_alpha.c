@@ -129,7 +129,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     iteration_matrix S = {0};
     S.piv = malloc(sizeof(int) * (size_t)n);
     S.chol = malloc(sizeof(double) * (size_t)(ku + 1) * (size_t)n);
-    double* work = malloc(sizeof(double) * 9 * (size_t)n);
+    double* work = malloc(sizeof(double) * 7 * (size_t)n);
     kd_status st = kd_gband_init(&C, n, kl, ku);
     if (!st) st = kd_gband_init(&K, n, kl, ku);
     if (!st) st = kd_gband_init(&S.lu, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
@@ -137,8 +137,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the integrator");
         goto done;
     }
-    double *q = work, *v = q + n, *a = v + n, *qt = a + n, *vt = qt + n, *rhs = vt + n, *f = rhs + n, *tmp = f + n,
-           *tmp2 = tmp + n;
+    double *q = work, *v = q + n, *a = v + n, *rhs = a + n, *f = rhs + n, *tmp = f + n, *tmp2 = tmp + n;
     memcpy(q, q0, sizeof(double) * (size_t)n);
     memcpy(v, v0, sizeof(double) * (size_t)n);
     double t = o->t0;
@@ -164,28 +163,36 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         goto done;
     }
 
+    /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q]: the
+     * arguments tmp, tmp2 of C and K are formed here for the first step and
+     * then by each step's update for the next one, and the predictors q~, v~
+     * are formed again where needed rather than stored (fewer passes over
+     * the state vectors, which leave the cache on large models). */
+    for (int i = 0; i < n; i++) {
+        const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+        const double vti = v[i] + dt * (1 - gamma) * a[i];
+        tmp[i] = (1 - af) * vti + af * v[i];
+        tmp2[i] = (1 - af) * qti + af * q[i];
+    }
     int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
-        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, f)) {
+        /* f(t) straight into the residual */
+        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, rhs)) {
             st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
             break;
         }
         stats->rhs_evals++;
-        /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
-        for (int i = 0; i < n; i++) {
-            qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
-            vt[i] = v[i] + dt * (1 - gamma) * a[i];
-            rhs[i] = f[i];
-            tmp[i] = (1 - af) * vt[i] + af * v[i];
-            tmp2[i] = (1 - af) * qt[i] + af * q[i];
-        }
         const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
         int fresh = 0;  /* S and the residual formed by the system's fused step */
         if (sys->iteration) {
-            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, &fresh)) {
+            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, S.piv, &fresh)) {
                 st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                break;
+            }
+            if (fresh == 3) {
+                st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
             if (fresh) ck_valid = 0;
@@ -205,7 +212,10 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             /* one pass over M, C, K: the new iteration matrix and the residual;
              * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
             if (!fresh) kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, cc, &C, ck, &K, am, a, tmp, tmp2, rhs, &c_zero);
-            if (factor_solve(&S, rhs)) {
+            if (fresh == 2) {  /* factored and forward-substituted by the system's step */
+                S.symmetric = 0;
+                kd_gband_lu_back(S.lu.ab, n, kl, ku, rhs);
+            } else if (factor_solve(&S, rhs)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
@@ -215,13 +225,21 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
             solve(&S, rhs);
         }
+        /* the update, and tmp, tmp2 of the next step; the new acceleration
+         * stays in rhs, which becomes a (the buffers swap) */
         double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
         for (int i = 0; i < n; i++) {
-            a[i] = rhs[i];
-            q[i] = qt[i] + beta * dt * dt * a[i];
-            v[i] = vt[i] + gamma * dt * a[i];
-            sum += 0.0 * q[i] + 0.0 * v[i];
+            const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+            const double vti = v[i] + dt * (1 - gamma) * a[i];
+            const double ai = rhs[i], qi = qti + beta * dt * dt * ai, vi = vti + gamma * dt * ai;
+            q[i] = qi, v[i] = vi;
+            const double qtn = qi + dt * vi + dt * dt * (0.5 - beta) * ai, vtn = vi + dt * (1 - gamma) * ai;
+            tmp[i] = (1 - af) * vtn + af * vi;
+            tmp2[i] = (1 - af) * qtn + af * qi;
+            sum += 0.0 * qi + 0.0 * vi;
         }
+        double* swap = a;
+        a = rhs, rhs = swap;
         if (!isfinite(sum)) {
             st = FAILT(t1, "at t = %g s: the solution is no longer finite (divergence)", t1);
             break;
