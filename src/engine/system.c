@@ -377,7 +377,9 @@ static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
  * the iteration matrix S = cm M + cc C + ck K straight into LAPACK's LU band
  * storage and the residual r -= am M a + C x + K y, element by element in one
  * pass, without forming C and K (theory.md sec. 3; C includes the Rayleigh
- * damping alpha m + beta k of each element's body). */
+ * damping alpha m + beta k of each element's body). With piv, a non-symmetric
+ * S is also factored (and r forward-substituted) behind the assembly
+ * (kd_gband_lu_factor_columns; docs/performance.md). */
 static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
                          const double* x, const double* y, kd_gband* S, double* r, int* piv, int* changed) {
 
