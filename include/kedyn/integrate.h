@@ -60,6 +60,20 @@ void kd_gband_combine_lu_residual(kd_gband* S, double cm, const kd_gband* M, dou
 void kd_gband_combine_lu(kd_gband* S, double cm, const kd_gband* M, double cc, const kd_gband* C, double ck,
                          const kd_gband* K);
 
+/* Banded LU with partial pivoting of S in LAPACK's LU band storage (ab with
+ * ld = 2 kl + ku + 1, as dgbtrf; the same pivots and factor), with the forward
+ * substitution L y = P b of b done in the same pass (b may be NULL). Returns
+ * 0, or j + 1 when column j has no nonzero pivot (S singular). */
+int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b);
+/* The same for columns j0..j1-1 only, so that a caller can factor a band
+ * while assembling it: columns up to j1 - 1 + kl + ku and entries of b up to
+ * j1 - 1 + kl must be final. Call with j0 = 0 first, then j0 = the previous
+ * j1; *ju carries the reach of U between calls (0 before the first). */
+int kd_gband_lu_factor_columns(double* ab, int n, int kl, int ku, int* piv, double* b, int j0, int j1, int* ju);
+/* L y = P b and U x = y with that factor (together: dgbtrs). */
+void kd_gband_lu_forward(const double* ab, int n, int kl, int ku, const int* piv, double* b);
+void kd_gband_lu_back(const double* ab, int n, int kl, int ku, double* b);
+
 /* The system being integrated, supplied by the caller. All callbacks return
  * 0 on success, nonzero to abort the integration (reported as
  * KD_ERR_NUMERIC with the time). */
@@ -83,9 +97,14 @@ typedef struct kd_ode2 {
      * subtract am M a + C x + K y from r, and set *changed = 1; otherwise
      * touch neither and set *changed = 0 (the integrator then forms the
      * residual with C and K from `matrices`). Saves forming, storing and
-     * reading C and K when they change every step. */
+     * reading C and K when they change every step. With piv not NULL the
+     * callback may also factor S while it assembles it (kd_gband_lu_factor_columns,
+     * pivots into piv) and forward-substitute r (L y = P r); it then sets
+     * *changed = 2 (3 when S is singular) and the integrator only substitutes
+     * back. It does so only
+     * when S is not symmetric (a symmetric S is left to banded Cholesky). */
     int (*iteration)(void* ctx, double t, double cm, double cc, double ck, double am, const double* a, const double* x,
-                     const double* y, kd_gband* S, double* r, int* changed);
+                     const double* y, kd_gband* S, double* r, int* piv, int* changed);
 } kd_ode2;
 
 typedef enum kd_integrator {

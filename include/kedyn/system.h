@@ -72,6 +72,8 @@ typedef struct kd_system {
     double* m_elem;                   /* (nprop x KD_ELEM_DOF_MAX^2) element mass per record */
     const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
     double ode_coef[3];               /* and its coefficients cm, cc, ck */
+    int* elem_final;                  /* (nelem) columns below elem_final[e] receive no terms from
+                                         the elements after e (the smallest equation of those) */
 } kd_system;
 
 /* Assemble the constant matrices; every body follows its own motion. */

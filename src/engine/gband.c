@@ -1,4 +1,5 @@
 /* General band matrices (kedyn/integrate.h). */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,4 +113,100 @@ kd_status kd_ode2_static(const kd_ode2* sys, double t, double* q, kd_error* err)
     free(lu);
     free(piv);
     return st;
+}
+
+/* Banded LU with partial pivoting, the algorithm of LAPACK dgbtf2 (same
+ * pivots, same operations) written out, with the forward substitution of one
+ * right-hand side done column by column as the factor is formed. On the
+ * narrow bands of these models (kl = ku = 5 for planar beams) dgbtf2 spends
+ * most of its time in the calls of idamax, dscal and dger, and the separate
+ * dgbtrs reads the whole factor twice more; here each column of the band is
+ * read once for factor and forward step (docs/performance.md, "Banded LU
+ * fused with the forward substitution"). A(i, j) at ab[kl + ku + i - j + j ld],
+ * ld = 2 kl + ku + 1 (LAPACK's LU band storage). */
+int kd_gband_lu_factor(double* ab, int n, int kl, int ku, int* piv, double* b) {
+    int ju = 0;
+    return kd_gband_lu_factor_columns(ab, n, kl, ku, piv, b, 0, n, &ju);
+}
+
+int kd_gband_lu_factor_columns(double* ab, int n, int kl, int ku, int* piv, double* b, int j0, int j1, int* ju_io) {
+    const int ld = 2 * kl + ku + 1, kv = kl + ku;
+    if (j0 == 0)
+        for (int j = ku + 1; j < kv && j < n; j++)  /* fill-in rows of the first columns */
+            for (int i = kv - j; i < kl; i++) ab[(size_t)i + (size_t)j * ld] = 0.0;
+    int ju = *ju_io;  /* last column reached by U so far */
+    for (int j = j0; j < j1; j++) {
+        if (j + kv < n)
+            for (int i = 0; i < kl; i++) ab[(size_t)i + (size_t)(j + kv) * ld] = 0.0;
+        double* cj = ab + (size_t)j * ld + kv;  /* cj[p] = A(j + p, j) */
+        const int km = kl < n - 1 - j ? kl : n - 1 - j;
+        int p = 0;
+        double amax = fabs(cj[0]);
+        for (int q = 1; q <= km; q++)
+            if (fabs(cj[q]) > amax) amax = fabs(cj[q]), p = q;
+        piv[j] = j + p;
+        if (cj[p] == 0.0) return j + 1;  /* (*ju_io is not needed any more) */
+        const int top = j + ku + p < n - 1 ? j + ku + p : n - 1;
+        ju = top > ju ? top : ju;
+        if (p) {  /* swap rows j and j + p over columns j..ju (stride ld - 1 in the band) */
+            double* rj = cj;
+            for (int k = j; k <= ju; k++, rj += ld - 1) {
+                const double t = rj[0];
+                rj[0] = rj[p], rj[p] = t;
+            }
+            if (b) {
+                const double t = b[j];
+                b[j] = b[j + p], b[j + p] = t;
+            }
+        }
+        const double rp = 1.0 / cj[0];
+        for (int q = 1; q <= km; q++) cj[q] *= rp;
+        for (int k = j + 1; k <= ju; k++) {  /* A(j + q, k) -= l(q) u(j, k) */
+            double* ck = ab + (size_t)k * ld + kv + j - k;  /* ck[q] = A(j + q, k) */
+            const double u = ck[0];
+            if (u != 0.0)
+                for (int q = 1; q <= km; q++) ck[q] -= cj[q] * u;
+        }
+        if (b) {
+            const double bj = b[j];
+            for (int q = 1; q <= km; q++) b[j + q] -= cj[q] * bj;
+        }
+    }
+    *ju_io = ju;
+    return 0;
+}
+
+/* L y = P b with the factor of kd_gband_lu_factor (dgbtrs' forward part). */
+void kd_gband_lu_forward(const double* ab, int n, int kl, int ku, const int* piv, double* b) {
+    const int ld = 2 * kl + ku + 1, kv = kl + ku;
+    for (int j = 0; j < n; j++) {
+        const double* cj = ab + (size_t)j * ld + kv;
+        const int km = kl < n - 1 - j ? kl : n - 1 - j;
+        if (piv[j] != j) {
+            const double t = b[j];
+            b[j] = b[piv[j]], b[piv[j]] = t;
+        }
+        const double bj = b[j];
+        for (int q = 1; q <= km; q++) b[j + q] -= cj[q] * bj;
+    }
+}
+
+/* Columns fetched ahead by the back substitution (a factor larger than the
+ * caches is read from the end, which the hardware prefetchers follow poorly). */
+#define KD_BACK_PREFETCH 16
+
+/* U x = y (U with kl + ku superdiagonals), by columns from the last. */
+void kd_gband_lu_back(const double* ab, int n, int kl, int ku, double* b) {
+    const int ld = 2 * kl + ku + 1, kv = kl + ku;
+    for (int j = n - 1; j >= 0; j--) {
+        const double* col = ab + (size_t)j * ld + kv - j;  /* col[i] = U(i, j) */
+        if (j >= KD_BACK_PREFETCH) {  /* a descending stream: fetch ahead of the hardware */
+            const double* ahead = ab + (size_t)(j - KD_BACK_PREFETCH) * ld;
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + kv);
+        }
+        const double xj = b[j] / col[j];
+        b[j] = xj;
+        for (int i = j - kv > 0 ? j - kv : 0; i < j; i++) b[i] -= col[i] * xj;
+    }
 }

@@ -42,12 +42,15 @@ static int fixed_step(kd_integrator m) {
 typedef struct iteration_matrix {
     kd_gband lu;                  /* LU band storage ((2 kl + ku + 1) x n) */
     double* chol;                 /* upper band ((ku + 1) x n) when symmetric */
-    lapack_int* piv;
+    int* piv;
     int symmetric;
 } iteration_matrix;
 
-/* Factorise S, already combined in it->lu. Returns 0 on success. */
-static int factor(iteration_matrix* it) {
+/* Factorise S, already combined in it->lu, and solve S x = b in place.
+ * The LU route forms the factor and the forward substitution in one pass over
+ * the band (kd_gband_lu_factor), then substitutes back. Returns 0 on success. */
+static void chol_band_solve(const double* u, int n, int ku, double* x);
+static int factor_solve(iteration_matrix* it, double* b) {
     const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     const double* S = it->lu.ab + kl;  /* compact band view inside the LU storage */
     const int lds = 2 * kl + ku + 1;
@@ -61,9 +64,13 @@ static int factor(iteration_matrix* it) {
     if (it->symmetric) {
         for (int j = 0; j < n; j++)
             for (int r = 0; r <= ku; r++) it->chol[(size_t)r + (size_t)j * (ku + 1)] = S[(size_t)r + (size_t)j * lds];
-        return LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'U', n, ku, it->chol, ku + 1) != 0;
+        if (LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'U', n, ku, it->chol, ku + 1) != 0) return 1;
+        chol_band_solve(it->chol, n, ku, b);
+        return 0;
     }
-    return LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, kl, ku, it->lu.ab, lds, it->piv) != 0;
+    if (kd_gband_lu_factor(it->lu.ab, n, kl, ku, it->piv, b) != 0) return 1;
+    kd_gband_lu_back(it->lu.ab, n, kl, ku, b);
+    return 0;
 }
 
 /* U^T U x = b with the upper band Cholesky factor of dpbtrf (U(i, j) at
@@ -91,7 +98,10 @@ static void chol_band_solve(const double* u, int n, int ku, double* x) {
 static void solve(const iteration_matrix* it, double* x) {
     const int n = it->lu.n, kl = it->lu.kl / 2, ku = it->lu.ku;
     if (it->symmetric) chol_band_solve(it->chol, n, ku, x);
-    else LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, it->lu.ab, 2 * kl + ku + 1, it->piv, x, n);
+    else {
+        kd_gband_lu_forward(it->lu.ab, n, kl, ku, it->piv, x);
+        kd_gband_lu_back(it->lu.ab, n, kl, ku, x);
+    }
 }
 
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
@@ -117,9 +127,9 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
 
     kd_gband C = {0}, K = {0};
     iteration_matrix S = {0};
-    S.piv = malloc(sizeof(lapack_int) * (size_t)n);
+    S.piv = malloc(sizeof(int) * (size_t)n);
     S.chol = malloc(sizeof(double) * (size_t)(ku + 1) * (size_t)n);
-    double* work = malloc(sizeof(double) * 9 * (size_t)n);
+    double* work = malloc(sizeof(double) * 7 * (size_t)n);
     kd_status st = kd_gband_init(&C, n, kl, ku);
     if (!st) st = kd_gband_init(&K, n, kl, ku);
     if (!st) st = kd_gband_init(&S.lu, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
@@ -127,8 +137,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the integrator");
         goto done;
     }
-    double *q = work, *v = q + n, *a = v + n, *qt = a + n, *vt = qt + n, *rhs = vt + n, *f = rhs + n, *tmp = f + n,
-           *tmp2 = tmp + n;
+    double *q = work, *v = q + n, *a = v + n, *rhs = a + n, *f = rhs + n, *tmp = f + n, *tmp2 = tmp + n;
     memcpy(q, q0, sizeof(double) * (size_t)n);
     memcpy(v, v0, sizeof(double) * (size_t)n);
     double t = o->t0;
@@ -144,39 +153,46 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     kd_gband_matvec(&K, q, tmp2);
     for (int i = 0; i < n; i++) a[i] = f[i] - tmp[i] - tmp2[i];
     kd_gband_combine_lu(&S.lu, 1.0, sys->M, 0.0, &C, 0.0, &K);
-    if (factor(&S)) {
+    if (factor_solve(&S, a)) {
         st = FAILT(t, "at t = %g s: the mass matrix is singular", t);
         goto done;
     }
-    solve(&S, a);
     stats->t_reached = t;
     if (output && output(octx, t, q, v, a)) {
         st = FAILT(t, "at t = %g s: output stopped the integration", t);
         goto done;
     }
 
+    /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q]: the
+     * arguments tmp, tmp2 of C and K are formed here for the first step and
+     * then by each step's update for the next one, and the predictors q~, v~
+     * are formed again where needed rather than stored (fewer passes over
+     * the state vectors, which leave the cache on large models). */
+    for (int i = 0; i < n; i++) {
+        const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+        const double vti = v[i] + dt * (1 - gamma) * a[i];
+        tmp[i] = (1 - af) * vti + af * v[i];
+        tmp2[i] = (1 - af) * qti + af * q[i];
+    }
     int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
-        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, f)) {
+        /* f(t) straight into the residual */
+        if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, rhs)) {
             st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
             break;
         }
         stats->rhs_evals++;
-        /* S a1 = f - am M a - C[(1-af) v~ + af v] - K[(1-af) q~ + af q] */
-        for (int i = 0; i < n; i++) {
-            qt[i] = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
-            vt[i] = v[i] + dt * (1 - gamma) * a[i];
-            rhs[i] = f[i];
-            tmp[i] = (1 - af) * vt[i] + af * v[i];
-            tmp2[i] = (1 - af) * qt[i] + af * q[i];
-        }
         const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
         int fresh = 0;  /* S and the residual formed by the system's fused step */
         if (sys->iteration) {
-            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, &fresh)) {
+            if (sys->iteration(sys->ctx, tf, 1 - am, cc, ck, am, a, tmp, tmp2, &S.lu, rhs, S.piv, &fresh)) {
                 st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
+                break;
+            }
+            if (fresh == 3) {
+                st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
             if (fresh) ck_valid = 0;
@@ -196,7 +212,10 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             /* one pass over M, C, K: the new iteration matrix and the residual;
              * c_zero: no gyroscopic or damping terms (e.g. a bar), C skipped later */
             if (!fresh) kd_gband_combine_lu_residual(&S.lu, 1 - am, sys->M, cc, &C, ck, &K, am, a, tmp, tmp2, rhs, &c_zero);
-            if (factor(&S)) {
+            if (fresh == 2) {  /* factored and forward-substituted by the system's step */
+                S.symmetric = 0;
+                kd_gband_lu_back(S.lu.ab, n, kl, ku, rhs);
+            } else if (factor_solve(&S, rhs)) {
                 st = FAILT(tf, "at t = %g s: the iteration matrix is singular", tf);
                 break;
             }
@@ -204,15 +223,23 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             factored = 1;
         } else {
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
+            solve(&S, rhs);
         }
-        solve(&S, rhs);
+        /* the update, and tmp, tmp2 of the next step; the new acceleration
+         * stays in rhs, which becomes a (the buffers swap) */
         double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
         for (int i = 0; i < n; i++) {
-            a[i] = rhs[i];
-            q[i] = qt[i] + beta * dt * dt * a[i];
-            v[i] = vt[i] + gamma * dt * a[i];
-            sum += 0.0 * q[i] + 0.0 * v[i];
+            const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+            const double vti = v[i] + dt * (1 - gamma) * a[i];
+            const double ai = rhs[i], qi = qti + beta * dt * dt * ai, vi = vti + gamma * dt * ai;
+            q[i] = qi, v[i] = vi;
+            const double qtn = qi + dt * vi + dt * dt * (0.5 - beta) * ai, vtn = vi + dt * (1 - gamma) * ai;
+            tmp[i] = (1 - af) * vtn + af * vi;
+            tmp2[i] = (1 - af) * qtn + af * qi;
+            sum += 0.0 * qi + 0.0 * vi;
         }
+        double* swap = a;
+        a = rhs, rhs = swap;
         if (!isfinite(sum)) {
             st = FAILT(t1, "at t = %g s: the solution is no longer finite (divergence)", t1);
             break;

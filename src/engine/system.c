@@ -53,13 +53,21 @@ kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism
     s->k_frame = malloc(sizeof(double) * (size_t)m->nprop * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
     s->c_zero = calloc((size_t)m->nprop, sizeof(int));
     s->m_elem = malloc(sizeof(double) * (size_t)(m->nprop ? m->nprop : 1) * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
-    if (!s->ode_key || !s->k_frame || !s->c_zero || !s->m_elem) st = KD_ERR_NOMEM;
+    s->elem_final = malloc(sizeof(int) * (size_t)(m->nelem ? m->nelem : 1));
+    if (!s->ode_key || !s->k_frame || !s->c_zero || !s->m_elem || !s->elem_final) st = KD_ERR_NOMEM;
     if (st || !s->route_key || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
         !s->f_key) {
         kd_system_free(s);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
     }
     for (int b = 0; b < m->nbody; b++) s->motion[b] = &m->body[b].motion;
+    for (int e = m->nelem - 1, low = s->n; e >= 0; e--) {  /* suffix minimum of the elements' equations */
+        s->elem_final[e] = low;
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        for (int i = 0; i < n; i++)
+            if (eqs[i] >= 0 && eqs[i] < low) low = eqs[i];
+    }
     for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
 
     /* Constant matrices: mass (from the route's own quadrature when another
@@ -111,6 +119,7 @@ void kd_system_free(kd_system* s) {
     free(s->k_frame);
     free(s->c_zero);
     free(s->m_elem);
+    free(s->elem_final);
     memset(s, 0, sizeof(*s));
 }
 
@@ -368,9 +377,11 @@ static void assemble(kd_system* s, kd_gband* C, kd_gband* K) {
  * the iteration matrix S = cm M + cc C + ck K straight into LAPACK's LU band
  * storage and the residual r -= am M a + C x + K y, element by element in one
  * pass, without forming C and K (theory.md sec. 3; C includes the Rayleigh
- * damping alpha m + beta k of each element's body). */
+ * damping alpha m + beta k of each element's body). With piv, a non-symmetric
+ * S is also factored (and r forward-substituted) behind the assembly
+ * (kd_gband_lu_factor_columns; docs/performance.md). */
 static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
-                         const double* x, const double* y, kd_gband* S, double* r, int* changed) {
+                         const double* x, const double* y, kd_gband* S, double* r, int* piv, int* changed) {
 
     kd_system* s = ctx;
     const kd_model* m = s->m;
@@ -384,6 +395,11 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
     s->ode_coef[0] = cm, s->ode_coef[1] = cc, s->ode_coef[2] = ck;
     const int kd = s->kd, lds = S->kl + S->ku + 1, diag = 2 * kd;  /* S(i, j) at ab[diag + i - j + j lds] */
     int cleared = 0;
+    /* With piv: once an element matrix is not symmetric (so neither is S), the
+     * banded LU and the forward substitution of r follow the assembly column
+     * by column, on columns that are final and still in cache: column j once
+     * columns up to j + 2 kd (the reach of U) and rows of r up to j + kd are. */
+    int lu = 0, factored = 0, ju = 0;
     for (int p = 0; p < m->nprop; p++) s->terms_body[p] = 0;
     double kbuf[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], se[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     double ce[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
@@ -404,6 +420,13 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
             cx = ce;
         }
         for (int i = 0; i < nn; i++) se[i] = cm * me[i] + ck * k[i] + (cx ? cc * cx[i] : 0.0);
+        if (piv && !lu)
+            for (int pp = 0; pp < n && !lu; pp++)
+                for (int q = pp + 1; q < n; q++)
+                    if (eqs[pp] >= 0 && eqs[q] >= 0 && se[pp * n + q] != se[q * n + pp]) {
+                        lu = 1;
+                        break;
+                    }
         for (int pp = 0; pp < n; pp++) {
             const int i = eqs[pp];
             if (i < 0) continue;
@@ -417,8 +440,21 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
             }
             r[i] -= acc;
         }
+        if (lu) {
+            const int final = s->elem_final[e] < cleared ? s->elem_final[e] : cleared;
+            if (final - 2 * kd > factored) {
+                if (kd_gband_lu_factor_columns(S->ab, s->n, kd, kd, piv, r, factored, final - 2 * kd, &ju)) {
+                    *changed = 3;  /* S singular */
+                    return 0;
+                }
+                factored = final - 2 * kd;
+            }
+        }
     }
     if (cleared < s->n) memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(s->n - cleared) * (size_t)lds);
+    if (lu) {
+        *changed = kd_gband_lu_factor_columns(S->ab, s->n, kd, kd, piv, r, factored, s->n, &ju) ? 3 : 2;
+    }
     return 0;
 }
 
