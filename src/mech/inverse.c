@@ -215,21 +215,5 @@ kd_status kd_mech_inverse_projection(const kd_mech* m, kd_mech_work* w, double t
         for (int i = 0; i < n; i++) s += X[(size_t)i * nd + dr] * w->R[i];
         r->lambda[m->driver[dr].row] = -s;
     }
-    /* joint multipliers: Phi_joint^T lambda_joint = -(R + Phi_driver^T lambda_driver), least squares */
-    for (int i = 0; i < n; i++) w->x[i] = -w->R[i];
-    for (int dr = 0; dr < nd; dr++)
-        for (int i = 0; i < n; i++) w->x[i] -= w->A[(size_t)i * w->ld_A + dr] * r->lambda[m->driver[dr].row];
-    for (int i = n; i < n + m->nc; i++) w->x[i] = 0.0;
-    if (ncj > 0) {
-        kd_mech_jac_dense(m, w->jac, 0, ncj, w->A, w->ld_A);
-        /* transpose into K (n x ncj) */
-        for (int row = 0; row < ncj; row++)
-            for (int c = 0; c < n; c++) w->K[(size_t)row * n + c] = w->A[(size_t)c * w->ld_A + row];
-        int rk = 0;
-        if (kd_mech_lsq(w, n, ncj, w->K, n, w->x, LSQ_RCOND, w->s, &rk))
-            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: LAPACK failure", t);
-        memcpy(r->lambda, w->x, sizeof(double) * (size_t)ncj);
-    }
-    reactions_from_lambda(m, w, t, q, r);
-    return KD_OK;
+    return joint_multipliers(m, w, t, q, r, err);
 }
