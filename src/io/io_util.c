@@ -44,6 +44,13 @@ void io_result_path(const char* outdir, const char* stem, int ordinal, kd_analys
     snprintf(path, n, "%s/%s", outdir, name);
 }
 
+kd_status io_open_result(kd_atomic_file* f, const char* outdir, const char* stem, int ordinal, kd_analysis_report* a,
+                         kd_error* err) {
+    char path[1200];
+    io_result_path(outdir, stem, ordinal, a, path, sizeof(path));
+    return kd_atomic_open(f, path, err);
+}
+
 kd_status io_finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report* a, kd_error* err) {
     if (st && st != KD_ERR_NUMERIC) {
         kd_atomic_abort(f);

@@ -22,6 +22,11 @@ char* io_read_all(const char* path);
  * once the file is complete). */
 void io_result_path(const char* outdir, const char* stem, int ordinal, kd_analysis_report* a, char* path, size_t n);
 
+/* Open the analysis' result file OUTDIR/PREFIXSTEM[_K].csv (io_result_path) under a temporary
+ * name, to be closed by io_finish_file. */
+kd_status io_open_result(kd_atomic_file* f, const char* outdir, const char* stem, int ordinal, kd_analysis_report* a,
+                         kd_error* err);
+
 /* A file streamed row by row, after its analysis: after a numerical failure
  * the rows so far are kept under the final name; any other failure discards
  * it. Counts the file in a->files when it is kept. Returns the analysis'

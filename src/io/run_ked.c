@@ -141,12 +141,8 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
     o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
     o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
     o.dt = dt;
-    char path[1200];
     kd_atomic_file f;
-    if (!st) {
-        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
-        st = kd_atomic_open(&f, path, err);
-    }
+    if (!st) st = io_open_result(&f, outdir, "dynamics", ordinal, a, err);
     if (!st) {
         FILE* fp = f.fp;
         fprintf(fp, "t");
@@ -309,12 +305,8 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
         }
         kd_anim_ked_free(&anim);
     }
-    char path[1200];
     kd_atomic_file f;
-    if (!st) {
-        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
-        st = kd_atomic_open(&f, path, err);
-    }
+    if (!st) st = io_open_result(&f, outdir, "dynamics", ordinal, a, err);
     if (!st) {
         FILE* fp = f.fp;
         write_header(fp, k);
@@ -409,12 +401,8 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
         nl++;
     }
     s->links = nl;
-    char path[1200];
     kd_atomic_file f;
-    if (!st) {
-        io_result_path(outdir, "modes_along_motion", ordinal, a, path, sizeof(path));
-        st = kd_atomic_open(&f, path, err);
-    }
+    if (!st) st = io_open_result(&f, outdir, "modes_along_motion", ordinal, a, err);
     if (!st) {
         FILE* fp = f.fp;
         fprintf(fp, "t");

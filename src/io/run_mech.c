@@ -82,10 +82,8 @@ static void kin_header(FILE* fp, const kd_mech* m, int points) {
 
 static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                                 kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
-    char path[1200];
-    io_result_path(outdir, "kinematics", ordinal, a, path, sizeof(path));
     kd_atomic_file f;
-    kd_status st = kd_atomic_open(&f, path, err);
+    kd_status st = io_open_result(&f, outdir, "kinematics", ordinal, a, err);
     if (st) return st;
     kin_header(f.fp, m, ad->points);
     kin_sink k = {f.fp, m, ad->points, anim};
@@ -161,8 +159,6 @@ static void inv_header(FILE* fp, const kd_mech* m) {
 
 static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                              kd_anim_mech* anim, kd_analysis_report* a, kd_error* err) {
-    char path[1200];
-    io_result_path(outdir, "inverse_dynamics", ordinal, a, path, sizeof(path));
     inv_sink s;
     memset(&s, 0, sizeof(s));
     s.m = m;
@@ -173,7 +169,7 @@ static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const
                        ? KD_OK
                        : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_atomic_file f;
-    if (!st) st = kd_atomic_open(&f, path, err);
+    if (!st) st = io_open_result(&f, outdir, "inverse_dynamics", ordinal, a, err);
     if (!st) {
         s.fp = f.fp;
         inv_header(f.fp, m);
@@ -263,11 +259,9 @@ static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m,
         memset(q + m->n, 0, sizeof(double) * (size_t)m->n);
         st = kd_mech_solve_position(m, w, 0.0, q, NULL, err);
     }
-    char path[1200];
     kd_atomic_file f;
     if (!st) {
-        io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
-        st = kd_atomic_open(&f, path, err);
+        st = io_open_result(&f, outdir, "dynamics", ordinal, a, err);
         if (!st) {
             static const char* const names[3] = {"x", "y", "phi"};
             fprintf(f.fp, "t");
