@@ -63,23 +63,30 @@ void kd_ffr_free(kd_ffr_system** ps) {
     *ps = NULL;
 }
 
-static ffr_body* new_body(kd_ffr_system* s, const char* name, kd_error* err) {
+/* A zeroed slot at the end of an array of the system (bodies, joints), grown by doubling; NULL
+ * (err set) when the system is finished or memory runs out. */
+static void* new_item(const kd_ffr_system* s, void** items, int n, int* cap, size_t size, kd_error* err) {
     if (s->finished) {
         kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "floating-frame system already finished");
         return NULL;
     }
-    if (s->nb == s->nb_cap) {
-        const int cap = s->nb_cap ? 2 * s->nb_cap : 8;
-        ffr_body* nbod = realloc(s->body, sizeof(ffr_body) * cap);
-        if (!nbod) {
+    if (n == *cap) {
+        const int c = *cap ? 2 * *cap : 8;
+        void* grown = realloc(*items, size * (size_t)c);
+        if (!grown) {
             kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
             return NULL;
         }
-        s->body = nbod, s->nb_cap = cap;
+        *items = grown, *cap = c;
     }
-    ffr_body* b = &s->body[s->nb];
-    memset(b, 0, sizeof(*b));
-    snprintf(b->name, sizeof(b->name), "%s", name ? name : "");
+    char* item = (char*)*items + size * (size_t)n;
+    memset(item, 0, size);
+    return item;
+}
+
+static ffr_body* new_body(kd_ffr_system* s, const char* name, kd_error* err) {
+    ffr_body* b = new_item(s, (void**)&s->body, s->nb, &s->nb_cap, sizeof(ffr_body), err);
+    if (b) snprintf(b->name, sizeof(b->name), "%s", name ? name : "");
     return b;
 }
 
@@ -115,22 +122,8 @@ int kd_ffr_add_beam(kd_ffr_system* s, const char* name, const kd_ffr_beam* beam,
 }
 
 static ffr_joint* new_joint(kd_ffr_system* s, kd_error* err) {
-    if (s->finished) {
-        kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "floating-frame system already finished");
-        return NULL;
-    }
-    if (s->nj == s->nj_cap) {
-        const int cap = s->nj_cap ? 2 * s->nj_cap : 8;
-        ffr_joint* nj = realloc(s->joint, sizeof(ffr_joint) * cap);
-        if (!nj) {
-            kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-            return NULL;
-        }
-        s->joint = nj, s->nj_cap = cap;
-    }
-    ffr_joint* j = &s->joint[s->nj];
-    memset(j, 0, sizeof(*j));
-    j->tag = -1;
+    ffr_joint* j = new_item(s, (void**)&s->joint, s->nj, &s->nj_cap, sizeof(ffr_joint), err);
+    if (j) j->tag = -1;
     return j;
 }
 
