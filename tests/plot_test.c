@@ -75,8 +75,8 @@ static void test_hermite_exact(void** state) {
 #define P5(x) (P3(x) + 0.8 * pow(x, 4) - 0.25 * pow(x, 5))
 #define D5(x) (D3(x) + 3.2 * pow(x, 3) - 1.25 * pow(x, 4))
 #define C5(x) (-6 + 3 * (x) + 9.6 * (x) * (x) - 5 * pow(x, 3))
-        const double c3 = kd_plot_hermite(t, h, P3(a), D3(a), NAN, P3(a + h), D3(a + h), NAN);
-        const double c5 = kd_plot_hermite(t, h, P5(a), D5(a), C5(a), P5(a + h), D5(a + h), C5(a + h));
+        const double c3 = plot_hermite(t, h, P3(a), D3(a), NAN, P3(a + h), D3(a + h), NAN);
+        const double c5 = plot_hermite(t, h, P5(a), D5(a), C5(a), P5(a + h), D5(a + h), C5(a + h));
         err3 = fmax(err3, fabs(c3 - P3(x)));
         err5 = fmax(err5, fabs(c5 - P5(x)));
     }
@@ -84,7 +84,7 @@ static void test_hermite_exact(void** state) {
     assert_true(err3 < 1e-13);
     assert_true(err5 < 1e-13);
     /* without slopes: the chord */
-    assert_true(fabs(kd_plot_hermite(0.25, 1.0, 1.0, NAN, NAN, 3.0, NAN, NAN) - 1.5) < 1e-15);
+    assert_true(fabs(plot_hermite(0.25, 1.0, 1.0, NAN, NAN, 3.0, NAN, NAN) - 1.5) < 1e-15);
 }
 
 static void test_csv_read(void** state) {
@@ -94,20 +94,20 @@ static void test_csv_read(void** state) {
     write_text(dir, "a.csv", "hub_m,length_m,omega_cr_rad_s\n0,0.3,inf\n0.1,0.5,16317.5\r\n\nblade,x,-2e-3\n");
     char path[1200];
     snprintf(path, sizeof(path), "%s/a.csv", dir);
-    kd_csv t;
+    csv_table t;
     kd_error err;
-    assert_int_equal(kd_csv_read(path, &t, &err), KD_OK);
+    assert_int_equal(csv_read(path, &t, &err), KD_OK);
     assert_int_equal(t.ncol, 3);
     assert_int_equal(t.nrow, 3);
-    assert_int_equal(kd_csv_col(&t, "omega_cr_rad_s"), 2);
+    assert_int_equal(csv_col(&t, "omega_cr_rad_s"), 2);
     assert_true(isnan(t.val[2]));             /* inf: not drawn */
     assert_true(t.val[5] == 16317.5);
     assert_string_equal(t.text[6], "blade");
     assert_true(isnan(t.val[6]) && t.val[8] == -2e-3);
-    kd_csv_free(&t);
+    csv_free(&t);
     remove(path);
     snprintf(path, sizeof(path), "%s/missing.csv", dir);
-    assert_int_equal(kd_csv_read(path, &t, &err), KD_ERR_IO);
+    assert_int_equal(csv_read(path, &t, &err), KD_ERR_IO);
     rmdir(dir);
 }
 
@@ -547,7 +547,7 @@ static int anim_node_point(const cJSON* body, int node) {
 }
 
 /* The CSV row whose t is nearest to t. */
-static int csv_row_at(const kd_csv* c, double t) {
+static int csv_row_at(const csv_table* c, double t) {
     int best = 0;
     for (int r = 1; r < c->nrow; r++)
         if (fabs(c->val[(size_t)r * c->ncol] - t) < fabs(c->val[(size_t)best * c->ncol] - t)) best = r;
@@ -579,11 +579,11 @@ static void test_ked_animation(void** state) {
     const cJSON* bodies = jitem(a, "bodies");
     const int bc = anim_body(bodies, "crank"), br = anim_body(bodies, "rod");
     const int pmid = anim_node_point(cJSON_GetArrayItem(bodies, br), 6);
-    kd_csv c;
+    csv_table c;
     kd_error err;
     snprintf(path, sizeof(path), "%s/dynamics.csv", dir);
-    assert_int_equal(kd_csv_read(path, &c, &err), KD_OK);
-    const int ju = kd_csv_col(&c, "rod.6.u"), jv = kd_csv_col(&c, "rod.6.v");
+    assert_int_equal(csv_read(path, &c, &err), KD_OK);
+    const int ju = csv_col(&c, "rod.6.u"), jv = csv_col(&c, "rod.6.v");
     assert_true(ju > 0 && jv > 0);
     const double r = 0.15, l = 0.30, omega = 150.0;
     const cJSON* sets = jitem(a, "sets");
@@ -624,7 +624,7 @@ static void test_ked_animation(void** state) {
             assert_true(e_disp < 1e-5 * vmax);
         }
     }
-    kd_csv_free(&c);
+    csv_free(&c);
     cJSON_Delete(a);
     char gp[1024];
     if (kd_plot_find_gnuplot(gp, (int)sizeof(gp))) {
@@ -667,11 +667,11 @@ static void test_two_way_animation(void** state) {
     const cJSON* bodies = jitem(a, "bodies");
     const int bc = anim_body(bodies, "crank"), br = anim_body(bodies, "rod"), bs = anim_body(bodies, "slider");
     const int p3 = anim_node_point(cJSON_GetArrayItem(bodies, br), 3);
-    kd_csv c;
+    csv_table c;
     kd_error err;
     snprintf(path, sizeof(path), "%s/dynamics.csv", dir);
-    assert_int_equal(kd_csv_read(path, &c, &err), KD_OK);
-    const int jv = kd_csv_col(&c, "rod.3.v");
+    assert_int_equal(csv_read(path, &c, &err), KD_OK);
+    const int jv = csv_col(&c, "rod.3.v");
     assert_true(jv > 0);
     const cJSON* s = cJSON_GetArrayItem(jitem(a, "sets"), 0);
     assert_string_equal(jitem(s, "type")->valuestring, "dynamics");
@@ -697,7 +697,7 @@ static void test_two_way_animation(void** state) {
     assert_true(e_slider < 3e-6);
     assert_true(vmax > 1e-4);
     assert_true(e_disp < 1e-5 * vmax);
-    kd_csv_free(&c);
+    csv_free(&c);
     cJSON_Delete(a);
     remove_tree(dir);
     kd_model_free(&m);

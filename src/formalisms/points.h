@@ -1,0 +1,36 @@
+/* Quadrature points shared by the formalism routes: the element's Gauss
+ * points along the axis times section points, each with its mass weight
+ * rho dV, its position r = (s0 + x, y, z) in the body frame and the rows of
+ * N (displacement of the material point, theory.md sec. 2). The routes
+ * differ in what they evaluate at these points, not in where. */
+#ifndef KEDYN_FORMALISM_POINTS_H
+#define KEDYN_FORMALISM_POINTS_H
+
+#include "kedyn/formalism.h"
+
+#define KD_AXIS_POINTS 6
+#define KD_SECTION_POINTS_MAX 4
+#define KD_QPOINTS_MAX (KD_AXIS_POINTS * KD_SECTION_POINTS_MAX)
+
+typedef struct qpoint {
+    double w;                          /* rho dV, kg */
+    double r[3];                       /* position in the body frame, m */
+    double N[3][KD_ELEM_DOF_MAX];      /* displacement rows x, y, z over the element DOFs */
+} qpoint;
+
+/* Fill pts (KD_QPOINTS_MAX) for element p at s0; returns the count. */
+int formalism_points(const kd_element_props* p, double s0, qpoint* pts);
+
+/* Column a of N at a point as a 3-vector. */
+static inline void qpoint_column(const qpoint* q, int a, double out[3]) {
+    out[0] = q->N[0][a], out[1] = q->N[1][a], out[2] = q->N[2][a];
+}
+
+static inline void kd_cross3(double out[3], const double a[3], const double b[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+static inline double kd_dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+#endif

@@ -1,0 +1,257 @@
+/* The mechanism part of the model-file loader: rigid bodies, joints,
+ * drivers, mechanism forces and the kinematics / inverse_dynamics analyses
+ * (docs/model-format.md, "Mechanisms"). Called from src/io/yaml_model.c;
+ * the cross-checks that need the whole mechanism (point names, body kinds,
+ * driven joint kinds) are made here with the location of the item, the
+ * rest by kd_mech_compile. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "yaml_schema.h"
+
+#define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
+
+kd_status yaml_read_rigid_body(loader* ld, const node_t* v, kd_body_desc* b) {
+    field f[] = {{"name", 0, 0}, {"type", 0, 0},   {"mass", 0, 0},     {"inertia", 0, 0}, {"com", 0, 0},
+                 {"points", 0, 0}, {"position", 0, 0}, {"angle", 0, 0}, {NULL, 0, 0}};
+    node_t *name, *x;
+    int n;
+    kd_status st;
+    b->type = KD_BODY_RIGID;
+    if ((st = read_fields(ld, v, "rigid body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
+        (st = get_name(ld, name, "body name", b->name)))
+        return st;
+    if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
+    char what[KD_NAME_MAX + 16];
+    snprintf(what, sizeof(what), "body '%s'", b->name);
+    if ((st = require(ld, v, f, "mass", what, &x)) || (st = get_positive(ld, x, "mass", &b->mass)) ||
+        (st = require(ld, v, f, "inertia", what, &x)) || (st = get_positive(ld, x, "inertia", &b->inertia)))
+        return st;
+    if ((x = field_value(f, "com")) && (st = get_numbers(ld, x, "com", 2, 2, b->com, &n))) return st;
+    if ((x = field_value(f, "position")) && (st = get_numbers(ld, x, "position", 2, 2, b->position, &n))) return st;
+    if ((x = field_value(f, "angle")) && (st = get_number(ld, x, "angle", &b->angle))) return st;
+    if ((x = field_value(f, "points")) && (st = read_points(ld, x, b))) return st;
+    for (int i = 0; i < b->npoints; i++) {
+        if (b->points[i].x[2] != 0.0) return fail(ld, x, "points of a rigid body are planar (z = 0)");
+        for (int k = 0; k < i; k++)
+            if (strcmp(b->points[k].name, b->points[i].name) == 0)
+                return fail(ld, x, "point '%s' is defined twice in body '%s'", b->points[i].name, b->name);
+    }
+    return KD_OK;
+}
+
+/* A body of a mechanism (ground or rigid) named at n. */
+static kd_status get_mech_body(loader* ld, const node_t* n, int* out) {
+    kd_status st = get_body(ld, n, out);
+    if (st) return st;
+    const kd_body_desc* b = &ld->d->bodies[*out];
+    if (b->type == KD_BODY_BEAM)
+        return fail(ld, n, "body '%s' is a beam; mechanism forces act on ground and rigid bodies", b->name);
+    return KD_OK;
+}
+
+/* A point name of body b. */
+static kd_status get_point(loader* ld, const node_t* n, int b, int* out) {
+    char name[KD_NAME_MAX];
+    kd_status st = get_name(ld, n, "point", name);
+    if (st) return st;
+    *out = kd_desc_find_point(ld->d, b, name);
+    if (*out < 0) return fail(ld, n, "body '%s' has no point '%s'", ld->d->bodies[b].name, name);
+    return KD_OK;
+}
+
+/* `bodies: [A, B]` and `points: [P, Q]`. */
+/* A body of a joint: ground, rigid, or a beam (an elastic link, kedyn/ked.h). */
+static kd_status get_joint_body(loader* ld, const node_t* n, int* out) {
+    kd_status st = get_body(ld, n, out);
+    if (st) return st;
+    const kd_body_desc* b = &ld->d->bodies[*out];
+    if (b->type == KD_BODY_BEAM && b->npoints < 2)
+        return fail(ld, n, "beam '%s' is given by length; a beam in joints is given by its points", b->name);
+    return KD_OK;
+}
+
+static kd_status get_pair(loader* ld, const node_t* v, field* f, const char* what, int body[2], int point[2], int joint) {
+    node_t *bn, *pn;
+    kd_status st;
+    if ((st = require(ld, v, f, "bodies", what, &bn))) return st;
+    if (bn->type != YAML_SEQUENCE_NODE || bn->data.sequence.items.top - bn->data.sequence.items.start != 2)
+        return fail(ld, bn, "bodies must list two bodies");
+    for (int k = 0; k < 2; k++)
+        if ((st = (joint ? get_joint_body : get_mech_body)(ld, node_at(ld, bn->data.sequence.items.start[k]), &body[k])))
+            return st;
+    if (body[0] == body[1]) return fail(ld, bn, "a %s connects two different bodies", what);
+    if ((st = require(ld, v, f, "points", what, &pn))) return st;
+    if (pn->type != YAML_SEQUENCE_NODE || pn->data.sequence.items.top - pn->data.sequence.items.start != 2)
+        return fail(ld, pn, "points must list one point on each body");
+    for (int k = 0; k < 2; k++)
+        if ((st = get_point(ld, node_at(ld, pn->data.sequence.items.start[k]), body[k], &point[k]))) return st;
+    return KD_OK;
+}
+
+kd_status yaml_read_joint(loader* ld, const node_t* v) {
+    static const char* const types[] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
+    kd_joint_desc* j = kd_desc_add_joint(ld->d);
+    if (!j) return NOMEM(ld);
+    j->loc = loc_of(v);
+    field f[] = {{"name", 0, 0},   {"type", 0, 0},   {"bodies", 0, 0}, {"points", 0, 0},
+                 {"axis", 0, 0},   {"length", 0, 0}, {"radius", 0, 0}, {NULL, 0, 0}};
+    node_t *name, *type, *x;
+    int t = 0, n;
+    kd_status st;
+    if ((st = read_fields(ld, v, "joint", f)) || (st = require(ld, v, f, "name", "joint", &name)) ||
+        (st = get_name(ld, name, "joint name", j->name)) || (st = require(ld, v, f, "type", "joint", &type)) ||
+        (st = get_choice(ld, type, "joint type", types, KD_JOINT_TYPES, &t)))
+        return st;
+    j->type = (kd_joint_type)t;
+    if (kd_desc_find_joint(ld->d, j->name) != ld->d->njoints - 1) return fail(ld, name, "joint '%s' is defined twice", j->name);
+    char what[KD_NAME_MAX + 16];
+    snprintf(what, sizeof(what), "joint '%s'", j->name);
+    if ((st = get_pair(ld, v, f, what, j->body, j->point, 1))) return st;
+    const int axial = j->type == KD_JOINT_PRISMATIC || j->type == KD_JOINT_ROLLING;
+    if ((x = field_value(f, "axis"))) {
+        if (!axial) return fail(ld, x, "axis applies to prismatic and rolling joints");
+        if ((st = get_numbers(ld, x, "axis", 2, 2, j->axis, &n))) return st;
+        const double len = hypot(j->axis[0], j->axis[1]);
+        if (!(len > 0)) return fail(ld, x, "axis must not be zero");
+        j->axis[0] /= len, j->axis[1] /= len;
+    } else if (axial) {
+        j->axis[0] = 1.0;  /* default: the first body's x axis */
+    }
+    if ((x = field_value(f, "length"))) {
+        if (j->type != KD_JOINT_DISTANCE) return fail(ld, x, "length applies to distance joints");
+        if ((st = get_positive(ld, x, "length", &j->length))) return st;
+    }
+    if ((x = field_value(f, "radius"))) {
+        if (j->type != KD_JOINT_ROLLING) return fail(ld, x, "radius applies to rolling joints");
+        if ((st = get_positive(ld, x, "radius", &j->radius))) return st;
+    } else if (j->type == KD_JOINT_ROLLING) {
+        return fail(ld, v, "missing required key 'radius' in %s", what);
+    }
+    return KD_OK;
+}
+
+kd_status yaml_read_driver(loader* ld, const node_t* v) {
+    kd_driver_desc* dr = kd_desc_add_driver(ld->d);
+    if (!dr) return NOMEM(ld);
+    dr->loc = loc_of(v);
+    dr->law = kd_law_constant(0.0);
+    field f[] = {{"joint", 0, 0}, {"law", 0, 0}, {"initial", 0, 0}, {NULL, 0, 0}};
+    node_t *jn, *law, *x;
+    char name[KD_NAME_MAX];
+    kd_status st;
+    if ((st = read_fields(ld, v, "driver", f)) || (st = require(ld, v, f, "joint", "driver", &jn)) ||
+        (st = get_name(ld, jn, "joint", name)))
+        return st;
+    dr->joint = kd_desc_find_joint(ld->d, name);
+    if (dr->joint < 0) return fail(ld, jn, "unknown joint '%s'", name);
+    const kd_joint_type t = ld->d->joints[dr->joint].type;
+    if (t != KD_JOINT_REVOLUTE && t != KD_JOINT_PRISMATIC)
+        return fail(ld, jn, "joint '%s' is %s; drivers act on revolute and prismatic joints", name, kd_joint_type_str(t));
+    for (const kd_driver_desc* o = ld->d->drivers; o < dr; o++)
+        if (o->joint == dr->joint) return fail(ld, jn, "joint '%s' has two drivers", name);
+    if ((st = require(ld, v, f, "law", "driver", &law))) return st;
+    /* {angle: a}: a fixed coordinate (the same as the number a) */
+    node_t* angle = NULL;
+    if (law->type == YAML_MAPPING_NODE && law->data.mapping.pairs.top - law->data.mapping.pairs.start == 1 &&
+        scalar(node_at(ld, law->data.mapping.pairs.start->key)) &&
+        strcmp(scalar(node_at(ld, law->data.mapping.pairs.start->key)), "angle") == 0)
+        angle = node_at(ld, law->data.mapping.pairs.start->value);
+    if (angle) {
+        dr->law = kd_law_constant(0.0);
+        if ((st = get_number(ld, angle, "angle", &dr->law.value))) return st;
+    } else if ((st = read_law(ld, law, "law", &dr->law))) {
+        return st;
+    }
+    if (kd_law_smoothness(&dr->law) < 2)
+        return fail(ld, law, "a driver law needs accelerations: use a spline table, not linear interpolation");
+    if ((x = field_value(f, "initial")) && (st = get_number(ld, x, "initial", &dr->initial))) return st;
+    return KD_OK;
+}
+
+kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type) {
+    kd_load_desc* l = kd_desc_add_load(ld->d);
+    if (!l) return NOMEM(ld);
+    l->loc = loc_of(v);
+    l->value = kd_law_constant(0.0);
+    l->value_y = kd_law_constant(0.0);
+    l->joint = l->body2 = -1;
+    kd_status st;
+    node_t *x, *b;
+    if (strcmp(type, "spring") == 0) {
+        field f[] = {{"type", 0, 0}, {"bodies", 0, 0}, {"points", 0, 0}, {"k", 0, 0},
+                     {"length", 0, 0}, {"c", 0, 0},    {NULL, 0, 0}};
+        int body[2], point[2];
+        l->type = KD_LOAD_SPRING;
+        if ((st = read_fields(ld, v, "spring", f)) || (st = get_pair(ld, v, f, "spring", body, point, 0))) return st;
+        l->body = body[0], l->body2 = body[1], l->point[0] = point[0], l->point[1] = point[1];
+        if ((st = require(ld, v, f, "k", "spring", &x)) || (st = get_number(ld, x, "k", &l->k))) return st;
+        if (l->k < 0) return fail(ld, x, "k must be >= 0 (got %g)", l->k);
+        if ((x = field_value(f, "length")) && (st = get_number(ld, x, "length", &l->length))) return st;
+        if (l->length < 0) return fail(ld, x, "length must be >= 0 (got %g)", l->length);
+        if ((x = field_value(f, "c")) && (st = get_number(ld, x, "c", &l->c))) return st;
+        if (l->c < 0) return fail(ld, x, "c must be >= 0 (got %g)", l->c);
+        return KD_OK;
+    }
+    if (strcmp(type, "friction") == 0) {
+        field f[] = {{"type", 0, 0}, {"joint", 0, 0}, {"force", 0, 0}, {"v_smooth", 0, 0}, {NULL, 0, 0}};
+        char name[KD_NAME_MAX];
+        l->type = KD_LOAD_FRICTION;
+        l->v_smooth = 1e-3;
+        if ((st = read_fields(ld, v, "friction", f)) || (st = require(ld, v, f, "joint", "friction", &x)) ||
+            (st = get_name(ld, x, "joint", name)))
+            return st;
+        l->joint = kd_desc_find_joint(ld->d, name);
+        if (l->joint < 0) return fail(ld, x, "unknown joint '%s'", name);
+        const kd_joint_type t = ld->d->joints[l->joint].type;
+        if (t != KD_JOINT_REVOLUTE && t != KD_JOINT_PRISMATIC)
+            return fail(ld, x, "friction acts at revolute and prismatic joints, not %s", kd_joint_type_str(t));
+        if ((st = require(ld, v, f, "force", "friction", &x)) || (st = get_number(ld, x, "force", &l->force))) return st;
+        if (l->force < 0) return fail(ld, x, "force must be >= 0 (got %g)", l->force);
+        if ((x = field_value(f, "v_smooth")) && (st = get_positive(ld, x, "v_smooth", &l->v_smooth))) return st;
+        return KD_OK;
+    }
+    if (strcmp(type, "torque") == 0) {
+        field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
+        l->type = KD_LOAD_TORQUE;
+        if ((st = read_fields(ld, v, "torque", f)) || (st = require(ld, v, f, "body", "torque", &b)) ||
+            (st = get_mech_body(ld, b, &l->body)) || (st = require(ld, v, f, "value", "torque", &x)) ||
+            (st = read_law(ld, x, "value", &l->value)))
+            return st;
+        if (ld->d->bodies[l->body].type != KD_BODY_RIGID) return fail(ld, b, "a torque acts on a rigid body");
+        return KD_OK;
+    }
+    /* force */
+    field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"point", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
+    node_t *p, *val;
+    l->type = KD_LOAD_FORCE;
+    if ((st = read_fields(ld, v, "force", f)) || (st = require(ld, v, f, "body", "force", &b)) ||
+        (st = get_mech_body(ld, b, &l->body)) || (st = require(ld, v, f, "point", "force", &p)) ||
+        (st = get_point(ld, p, l->body, &l->point[0])) || (st = require(ld, v, f, "value", "force", &val)))
+        return st;
+    if (ld->d->bodies[l->body].type != KD_BODY_RIGID) return fail(ld, b, "a force acts on a rigid body");
+    if (val->type != YAML_SEQUENCE_NODE || val->data.sequence.items.top - val->data.sequence.items.start != 2)
+        return fail(ld, val, "value must list the two global components [Fx, Fy] (numbers or laws)");
+    if ((st = read_law(ld, node_at(ld, val->data.sequence.items.start[0]), "Fx", &l->value)) ||
+        (st = read_law(ld, node_at(ld, val->data.sequence.items.start[1]), "Fy", &l->value_y)))
+        return st;
+    return KD_OK;
+}
+
+kd_status yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
+    const char* what = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics analysis" : "inverse_dynamics analysis";
+    field f[] = {{"type", 0, 0}, {"t_end", 0, 0}, {"steps", 0, 0}, {"cond_max", 0, 0}, {"points", 0, 0}, {NULL, 0, 0}};
+    node_t* x;
+    kd_status st;
+    if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "t_end", what, &x)) ||
+        (st = get_positive(ld, x, "t_end", &a->t_end)))
+        return st;
+    if ((x = field_value(f, "steps")) && (st = get_int(ld, x, "steps", 1, &a->steps))) return st;
+    if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
+    if ((x = field_value(f, "points"))) {
+        if (a->type != KD_ANALYSIS_KINEMATICS) return fail(ld, x, "points applies to kinematics analyses");
+        if ((st = get_bool(ld, x, "points", &a->points))) return st;
+    }
+    return KD_OK;
+}
