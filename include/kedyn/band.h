@@ -1,7 +1,7 @@
-/* kedyn: symmetric banded matrices and global assembly.
+/* kedyn: symmetric banded matrices.
  *
  * Global matrices of the reduced (supported) system are symmetric and banded
- * because nodes are numbered along each beam (kedyn/model.h). They are kept in
+ * because nodes are numbered along each beam (kedyn/model.h, which also assembles them). They are kept in
  * LAPACK's upper band storage, so banded LAPACK (dpbtrf, dsbmv) works on them
  * directly and memory grows linearly with the model: (bandwidth + 1) x neq.
  *
@@ -10,7 +10,7 @@
 #ifndef KEDYN_BAND_H
 #define KEDYN_BAND_H
 
-#include "kedyn/model.h"
+#include "kedyn/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,10 +35,6 @@ void kd_band_matvec(const kd_band* a, const double* x, double* y);
 /* Copy into a dense column-major n x n array (both triangles). */
 void kd_band_to_dense(const kd_band* a, double* dense);
 
-/* Assemble the elastic stiffness K and consistent mass M of the reduced
- * system: sum over elements of their k and m at the free DOFs. Both must be
- * initialised with n = m->neq and kd = m->bandwidth. */
-void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #ifndef KEDYN_MODEL_H
 #define KEDYN_MODEL_H
 
+#include "kedyn/band.h"
 #include "kedyn/desc.h"
 #include "kedyn/element.h"
 
@@ -101,6 +102,11 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err);
  * error of the lowest frequencies. Fills up to `max` reports (status KD_OK,
  * located at the item) and returns how many there are in all. */
 int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int max);
+
+/* Assemble the elastic stiffness K and consistent mass M of the reduced
+ * system: sum over elements of their k and m at the free DOFs. Both must be
+ * initialised with n = m->neq and kd = m->bandwidth. */
+void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M);
 
 /* Free a model; clears *m. NULL is allowed. */
 void kd_model_free(kd_model** m);

@@ -11,6 +11,7 @@
 #define KEDYN_MODES_H
 
 #include "kedyn/band.h"
+#include "kedyn/model.h"
 
 #ifdef __cplusplus
 extern "C" {
