@@ -7,6 +7,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "output_util.h"
+#include "core/util.h"
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/modes.h"
@@ -180,12 +181,9 @@ void kd_anim_recorder_free(kd_anim_recorder** r) {
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* Numbers with 6 significant digits: ample for a drawing, and compact. */
-static void json_numbers(FILE* fp, const double* v, int n) {
-    fputc('[', fp);
-    for (int i = 0; i < n; i++) fprintf(fp, i ? ",%.6g" : "%.6g", isfinite(v[i]) ? v[i] : 0.0);
-    fputc(']', fp);
-}
+/* Numbers with 6 significant digits: ample for a drawing, and compact (a
+ * non-finite value drawn as 0). */
+static void json_numbers(FILE* fp, const double* v, int n) { util_json_numbers(fp, "%.6g", ",", v, n, "0"); }
 
 static const char* body_type_name(kd_body_type t) {
     switch (t) {
