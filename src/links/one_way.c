@@ -14,7 +14,6 @@
 #include "kedyn/inertia.h"
 #include "kedyn/mbs.h"
 #include "kedyn/system.h"
-#include "links_blas.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -344,11 +343,7 @@ kd_status kd_ked_new_settled(const kd_desc* d, const kd_ked_opts* o, double sett
             k->mech->driver[0].law.value = o->speed;
         }
     }
-    if (!st) {
-        const int blas_threads = ked_blas_single();  /* the mechanism's small dense solves (ked_blas.h) */
-        st = solve_rigid(k, o, settle, err);
-        ked_blas_restore(blas_threads);
-    }
+    if (!st) st = solve_rigid(k, o, settle, err);
     if (!st) {
         k->link = calloc((size_t)k->nlinks, sizeof(kd_ked_link));
         if (!k->link) st = NOMEM();
@@ -493,9 +488,7 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
         o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;
         o.output_every = ad->output_every;
         link_out lout = {out, ctx, link};
-        const int blas_threads = ked_blas_single();  /* banded solves of a few dozen rows (ked_blas.h) */
         st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lout, stats, err);
-        ked_blas_restore(blas_threads);
     }
     free(q0);
     kd_system_free(&lo.s);
