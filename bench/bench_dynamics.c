@@ -20,6 +20,7 @@
 
 #include "kedyn/kedyn.h"
 #include "kedyn/analysis.h"
+#include "blas_threads.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -67,6 +68,7 @@ static kd_desc* model(int bar, int nelem, int nsteps) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc < 3) {
         fprintf(stderr, "usage: bench_dynamics bar|step N [steps]\n");
         return 2;

@@ -19,6 +19,7 @@
 #include "kedyn/ked.h"
 #include "kedyn/load_yaml.h"
 #include "kedyn/mbs.h"
+#include "blas_threads.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -43,6 +44,7 @@ static int on_sample(void* ctx, const kd_mbs_sample* smp) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_ffr MODEL.yaml [FORM] [RUNS]\n");
         return 2;

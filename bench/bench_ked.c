@@ -17,6 +17,7 @@
 
 #include "kedyn/ked.h"
 #include "kedyn/load_yaml.h"
+#include "blas_threads.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -25,6 +26,7 @@ static double now_s(void) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_ked MODEL.yaml [SPEED]\n");
         return 2;

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "kedyn/mbs.h"
+#include "blas_threads.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
@@ -281,6 +282,7 @@ static int linkage(const char* form) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0, 0);
     if (argc == 3 && strcmp(argv[1], "ida-chain") == 0) return chain(atoi(argv[2]), 0, 1);
     if (argc == 3 && strcmp(argv[1], "linkage") == 0) return linkage(argv[2]);

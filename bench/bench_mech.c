@@ -14,6 +14,7 @@
 
 #include "kedyn/load_yaml.h"
 #include "kedyn/mech.h"
+#include "blas_threads.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -79,6 +80,7 @@ static int bench(const char* name, kd_desc* d, double t_end, int steps) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc != 4) {
         fprintf(stderr, "usage: bench_mech file MODEL.yaml STEPS | chain N STEPS\n");
         return 2;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "kedyn/kedyn.h"
+#include "blas_threads.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -35,6 +36,7 @@ static kd_desc* cantilever(int nelem) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     const int nelem = argc > 1 ? atoi(argv[1]) : 1000;
     const int repeats = argc > 2 ? atoi(argv[2]) : 5;
     if (nelem < 1 || repeats < 1) {

@@ -1,22 +1,9 @@
 /* kedyn command line: argument dispatch, --help and --version. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "blas_threads.h"
 #include "cli.h"
-
-#ifdef KEDYN_HAVE_OPENBLAS_THREADS
-void openblas_set_num_threads(int n);  /* OpenBLAS (CMakeLists.txt checks that the BLAS has it) */
-#endif
-
-/* One BLAS thread unless the user chose a count (docs/cli.md, "Environment"): kedyn's runs are
- * serial and their matrices small, and OpenBLAS's worker threads would spin on another core
- * for nothing. An application's choice: the library never changes it. */
-static void blas_threads_default(void) {
-#ifdef KEDYN_HAVE_OPENBLAS_THREADS
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS")) openblas_set_num_threads(1);
-#endif
-}
 
 static const char* usage_text =
     "usage: kedyn COMMAND [ARGS]\n"
@@ -90,7 +77,7 @@ static int help_command(const char* cmd) {
 }
 
 int main(int argc, char** argv) {
-    blas_threads_default();
+    app_blas_threads_default();  /* one BLAS thread unless the user chose (docs/cli.md) */
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;
