@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kedyn/ffr.h"
 #include "kedyn/integrate.h"
@@ -20,12 +19,7 @@
 #include "kedyn/load_yaml.h"
 #include "kedyn/mbs.h"
 #include "blas_threads.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/util.h"
 
 typedef struct sink {
     const kd_ffr_system* s;
@@ -75,7 +69,7 @@ int main(int argc, char** argv) {
     sink k = {0};
     int n = 0, nc = 0;
     for (int r = 0; r < runs; r++) {
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         kd_ked_opts ko = {fmax(1e-3 * ad->t_end, 2 * ad->dt), 1, 0.0, ad->cond_max};
         kd_ked* ked = NULL;
         kd_ffr_system* s = NULL;
@@ -89,12 +83,12 @@ int main(int argc, char** argv) {
         }
         k.s = s, k.vmax = 0;
         n = kd_ffr_size(s), nc = kd_ffr_cms(s)->nc;
-        const double t1 = now_s();
+        const double t1 = util_now_s();
         if (kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, on_sample, &k, &ms, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 3;
         }
-        const double t2 = now_s();
+        const double t2 = util_now_s();
         best_int = fmin(best_int, t2 - t1);
         best_total = fmin(best_total, t2 - t0);
         free(q0), free(qd0);
