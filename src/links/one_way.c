@@ -543,7 +543,7 @@ void kd_ked_link_section_forces(const kd_ked* k, int link, const double* q, doub
             kd_element_shape(pr->kind, &pr->c, pr->L, (double)end, N, dN);
             double du = 0.0, dth = 0.0;
             for (int a = 0; a < nd; a++) du += dN[0][a] * de[a], dth += dN[5][a] * de[a];
-            const int node = m->elem_node[2 * e + end];
+            const int node = m->elem_node[m->elem_node_adr[e] + end];
             /* inner nodes: the mean of the two elements' end values */
             const int inner = node > 0 && node < m->nnode - 1;
             const double w = inner ? 0.5 : 1.0;
@@ -579,7 +579,9 @@ void kd_ked_link_reactions(kd_ked* k, int link, double t, const double* q, const
             /* residual of the elements at this DOF: (m a + c v + (k + k_g + k_eps + k_w) d + q_inertia)_dof */
             double r = 0.0;
             for (int e = 0; e < m->nelem; e++) {
-                const int slot = m->elem_node[2 * e] == node ? 0 : (m->elem_node[2 * e + 1] == node ? 1 : -1);
+                const int* en;
+                kd_model_elem_nodes(m, e, &en);
+                const int slot = en[0] == node ? 0 : (en[1] == node ? 1 : -1);
                 if (slot < 0) continue;
                 const kd_element_props* pr = &m->prop[m->elem_prop[e]];
                 const int nd = pr->ndof, nn = nd / 2;
