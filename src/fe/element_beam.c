@@ -206,6 +206,8 @@ static kd_status beam_init(kd_element_props* p) {
         !(kind.theory == KD_THEORY_EULER_BERNOULLI || kind.theory == KD_THEORY_RAYLEIGH))
         return KD_ERR_USAGE;
     if (!(p->L > 0.0)) return KD_ERR_USAGE;
+    /* element coordinates: node 1 at the origin, the axis along x */
+    if (p->node_x[1][1] != 0.0 || p->node_x[1][2] != 0.0 || p->node_x[0][0] != 0.0) return KD_ERR_USAGE;
     p->ncomp = kind.planar ? 2 : 3;
     const int timo = kind.theory == KD_THEORY_TIMOSHENKO;
     const int ns = timo ? 6 : 4;

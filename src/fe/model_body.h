@@ -16,8 +16,11 @@ typedef struct model_cursor {
     int prop_cap;                 /* allocated records in m->prop */
 } model_cursor;
 
-/* The index of an element record equal to (kind, c, L, nodes x), added when
- * new (kd_element_props_init_nodes; L given for line elements, else 0). */
+/* The index of the element record of a line element (kind, constants c,
+ * length L), added when new (kd_element_props_init). Elements of the same
+ * record share their invariants; a family with other geometry (node
+ * coordinates, kd_element_props_init_nodes) adds a variant comparing
+ * kd_element_props.node_x. */
 int model_find_or_add_prop(kd_model* m, int* cap, kd_element_kind kind, const kd_element_consts* c, double L,
                            kd_status* st);
 

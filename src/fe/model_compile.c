@@ -34,9 +34,7 @@ void kd_model_free(kd_model** pm) {
     *pm = NULL;
 }
 
-/* Index of an existing identical props record, or a new one (model_body.h).
- * Line elements are told by their length L; a family with other geometry
- * compares its node coordinates (kd_element_props.node_x) here too. */
+/* Index of an existing identical props record, or a new one (model_body.h). */
 int model_find_or_add_prop(kd_model* m, int* cap, kd_element_kind kind, const kd_element_consts* c, double L,
                            kd_status* st) {
     for (int i = 0; i < m->nprop; i++) {
@@ -105,33 +103,35 @@ static kd_status alloc_arrays(kd_model* m, int nconn) {
  * to agree among the elements sharing a node; then the all-DOF numbering in
  * node order. A node of no element has no DOF. */
 static kd_status node_dofs(kd_model* m) {
-    for (int e = 0; e < m->nelem; e++) {
-        const kd_element_kind kind = m->prop[m->elem_prop[e]].kind;
-        const int* nodes;
-        const int nn = kd_model_elem_nodes(m, e, &nodes);
-        for (int a = 0; a < nn; a++) {
-            kd_dof_name dofs[KD_NODE_DOF_MAX];
-            const int nd = kd_element_node_dofs_at(kind, a, dofs);
-            if (m->node_dof_num[nodes[a]] == 0) m->node_dof_num[nodes[a]] = nd;
-            else if (m->node_dof_num[nodes[a]] != nd) return KD_ERR_USAGE;  /* elements disagree on a node's DOFs */
+    kd_dof_name dofs[KD_ELEM_NODE_MAX][KD_NODE_DOF_MAX];
+    int nd[KD_ELEM_NODE_MAX], last = -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int e = 0; e < m->nelem; e++) {
+            const int* nodes;
+            const int nn = kd_model_elem_nodes(m, e, &nodes);
+            if (m->elem_prop[e] != last) {  /* the node kinds of this element record */
+                last = m->elem_prop[e];
+                for (int a = 0; a < nn; a++) nd[a] = kd_element_node_dofs_at(m->prop[last].kind, a, dofs[a]);
+            }
+            for (int a = 0; a < nn; a++) {
+                const int n = nodes[a];
+                if (pass == 1) {
+                    for (int k = 0; k < nd[a]; k++) m->dof_name[m->node_dof_adr[n] + k] = dofs[a][k];
+                } else if (m->node_dof_num[n] == 0) {
+                    m->node_dof_num[n] = nd[a];
+                } else if (m->node_dof_num[n] != nd[a]) {
+                    return KD_ERR_USAGE;  /* elements disagree on a node's DOFs */
+                }
+            }
         }
-    }
-    for (int n = 0; n < m->nnode; n++) {
-        m->node_dof_adr[n] = m->ndof_all;
-        m->ndof_all += m->node_dof_num[n];
-    }
-    m->dof_name = calloc((size_t)(m->ndof_all ? m->ndof_all : 1), sizeof(kd_dof_name));
-    m->dof_eq = calloc((size_t)(m->ndof_all ? m->ndof_all : 1), sizeof(int));
-    if (!m->dof_name || !m->dof_eq) return KD_ERR_NOMEM;
-    for (int e = 0; e < m->nelem; e++) {
-        const kd_element_kind kind = m->prop[m->elem_prop[e]].kind;
-        const int* nodes;
-        const int nn = kd_model_elem_nodes(m, e, &nodes);
-        for (int a = 0; a < nn; a++) {
-            kd_dof_name dofs[KD_NODE_DOF_MAX];
-            const int nd = kd_element_node_dofs_at(kind, a, dofs);
-            for (int k = 0; k < nd; k++) m->dof_name[m->node_dof_adr[nodes[a]] + k] = dofs[k];
+        if (pass == 1) break;
+        for (int n = 0; n < m->nnode; n++) {
+            m->node_dof_adr[n] = m->ndof_all;
+            m->ndof_all += m->node_dof_num[n];
         }
+        m->dof_name = calloc((size_t)(m->ndof_all ? m->ndof_all : 1), sizeof(kd_dof_name));
+        m->dof_eq = calloc((size_t)(m->ndof_all ? m->ndof_all : 1), sizeof(int));
+        if (!m->dof_name || !m->dof_eq) return KD_ERR_NOMEM;
     }
     return KD_OK;
 }
@@ -228,10 +228,13 @@ int kd_model_elem_nodes(const kd_model* m, int e, const int** nodes) {
 }
 
 int kd_model_elem_eqs(const kd_model* m, int e, int* eqs) {
+    /* (hot: once per element and assembly; bounds in locals, as eqs may alias) */
+    const int k0 = m->elem_node_adr[e], k1 = m->elem_node_adr[e + 1];
     int n = 0;
-    for (int k = m->elem_node_adr[e]; k < m->elem_node_adr[e + 1]; k++) {
-        const int node = m->elem_node[k];
-        for (int a = 0; a < m->node_dof_num[node]; a++) eqs[n++] = m->dof_eq[m->node_dof_adr[node] + a];
+    for (int k = k0; k < k1; k++) {
+        const int node = m->elem_node[k], nd = m->node_dof_num[node];
+        const int* eq = m->dof_eq + m->node_dof_adr[node];
+        for (int a = 0; a < nd; a++) eqs[n++] = eq[a];
     }
     return n;
 }

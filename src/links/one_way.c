@@ -580,14 +580,13 @@ void kd_ked_link_reactions(kd_ked* k, int link, double t, const double* q, const
             double r = 0.0;
             for (int e = 0; e < m->nelem; e++) {
                 const int* en;
-                kd_model_elem_nodes(m, e, &en);
-                const int slot = en[0] == node ? 0 : (en[1] == node ? 1 : -1);
-                if (slot < 0) continue;
+                const int enn = kd_model_elem_nodes(m, e, &en);
+                int row = -1;  /* the DOF's row in the element: after the DOFs of the nodes before it */
+                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
+                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
+                if (row < 0) continue;
                 const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-                const int nd = pr->ndof, nn = nd / 2;
-                int row = -1;
-                for (int i = 0; i < m->node_dof_num[node]; i++)
-                    if (m->node_dof_adr[node] + i == dof) row = slot * nn + i;
+                const int nd = pr->ndof;
                 double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
                 elem_values(m, e, q, dq);
                 elem_values(m, e, v, dv);
