@@ -1,5 +1,7 @@
 /* The registry of element families and their shared quadrature rules
  * (kedyn/element.h). */
+#include <stddef.h>
+
 #include "element_family_list.h"
 
 /* 6-point Gauss-Legendre rule on [0, 1]: exact to degree 11, enough for the
@@ -17,7 +19,7 @@ static const kd_element_family* const families[KD_FAMILIES] = {
 };
 
 const kd_element_family* kd_element_family_get(kd_family f) {
-    return (unsigned)f < (unsigned)KD_FAMILIES ? families[f] : 0;
+    return (unsigned)f < (unsigned)KD_FAMILIES ? families[f] : NULL;
 }
 
 /* The family of each theory (kd_theory, kedyn/desc.h). */
