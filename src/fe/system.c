@@ -191,7 +191,7 @@ static int geometric_stiffness(const kd_system* s, int e, double* kg) {
     const int b = m->elem_body[e];
     const kd_body* body = &m->body[b];
     const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-    if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) return 0;
+    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
     double a[3];
     effective_acceleration(s, b, a);
     const double* w = s->frame[b].omega_L;

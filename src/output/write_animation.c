@@ -72,12 +72,13 @@ static int body_points(const kd_model* m, int b, anim_point* pts) {
 static void point_shape(const kd_model* m, const anim_point* p, double N3[3][KD_ELEM_DOF_MAX],
                         int eqs[KD_ELEM_DOF_MAX]) {
     const kd_element_props* pr = &m->prop[m->elem_prop[p->elem]];
-    double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
-    kd_element_shape(pr->kind, &pr->c, pr->L, p->xi, N, dN);
+    const double xi[3] = {p->xi, 0.0, 0.0};
+    kd_element_point pt;
+    pr->family->eval(pr, xi, &pt);  /* the displacement of the axis point: N0 */
     const int nd = kd_model_elem_eqs(m, p->elem, eqs);
     for (int a = nd; a < KD_ELEM_DOF_MAX; a++) eqs[a] = -1;
     for (int f = 0; f < 3; f++)
-        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) N3[f][a] = a < nd ? N[KD_F_U + f][a] : 0.0;
+        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) N3[f][a] = a < nd ? pt.N0[f][a] : 0.0;
 }
 
 /* Displacement (u, v, w) in the body frame: the element fields at the
