@@ -29,7 +29,7 @@ ALLOWED_EDGES=(
     # src/core/desc.c checks element kinds and names formalisms (fe, formalisms above core), and
     # desc.c <-> desc_param.c call each other: removed when the analysis descriptions get one
     # table per struct (issue 11, deliverable 3, work in progress on another branch).
-    "desc.c -> element_shape.c"
+    "desc.c -> element_families.c"
     "desc.c -> formalism.c"
     "desc.c -> desc_param.c"
     "desc_param.c -> desc.c"

@@ -9,7 +9,7 @@
 
 extern const kd_element_family element_family_beam;     /* element_beam.c */
 
-/* Quadrature rules (element_families.c). */
+/* Quadrature rules (quadrature.c). */
 extern const kd_quadrature quadrature_line_gauss6;       /* 6-point Gauss-Legendre on [0, 1] */
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <lapacke.h>
 
+#include "core/util.h"
 #include "model_body.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
@@ -14,12 +15,6 @@
 static void normalize(double v[3]) {
     const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     for (int i = 0; i < 3; i++) v[i] /= n;
-}
-
-static void cross(double out[3], const double a[3], const double b[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
 /* Body frame of a beam: origin at the first point, local x towards the last
@@ -41,7 +36,7 @@ static kd_status body_frame(const kd_desc* d, const kd_body_desc* bd, kd_body* b
         for (int k = 1; k < bd->npoints - 1; k++) {
             double r[3], c[3];
             for (int i = 0; i < 3; i++) r[i] = bd->points[k].x[i] - p0[i];
-            cross(c, ex, r);
+            util_cross3(c, ex, r);
             if (sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) > 1e-9 * b->length)
                 return FAIL(bd->points[k].loc, "point '%s' of body '%s' is not on the beam axis", bd->points[k].name,
                             bd->name);
@@ -56,7 +51,7 @@ static kd_status body_frame(const kd_desc* d, const kd_body_desc* bd, kd_body* b
         const double* yref = bd->y_axis;
         double tmp[3];
         if (yref[0] == 0.0 && yref[1] == 0.0 && yref[2] == 0.0) {
-            cross(tmp, zg, ex);  /* default: global Z x local x */
+            util_cross3(tmp, zg, ex);  /* default: global Z x local x */
             if (sqrt(tmp[0] * tmp[0] + tmp[1] * tmp[1] + tmp[2] * tmp[2]) < 1e-12) tmp[0] = 0, tmp[1] = 1, tmp[2] = 0;
         } else {
             const double dot = yref[0] * ex[0] + yref[1] * ex[1] + yref[2] * ex[2];
@@ -67,7 +62,7 @@ static kd_status body_frame(const kd_desc* d, const kd_body_desc* bd, kd_body* b
         memcpy(ey, tmp, sizeof(ey));
         normalize(ey);
     }
-    cross(ez, ex, ey);
+    util_cross3(ez, ex, ey);
     for (int i = 0; i < 3; i++) {
         b->rot[i * 3 + 0] = ex[i];
         b->rot[i * 3 + 1] = ey[i];

@@ -16,7 +16,7 @@ typedef struct model_cursor {
     int prop_cap;                 /* allocated records in m->prop */
 } model_cursor;
 
-/* The index of the element record of a line element (kind, constants c,
+/* (model_props.c) The index of the element record of a line element (kind, constants c,
  * length L), added when new (kd_element_props_init). Elements of the same
  * record share their invariants; a family with other geometry (node
  * coordinates, kd_element_props_init_nodes) adds a variant comparing

@@ -34,28 +34,6 @@ void kd_model_free(kd_model** pm) {
     *pm = NULL;
 }
 
-/* Index of an existing identical props record, or a new one (model_body.h). */
-int model_find_or_add_prop(kd_model* m, int* cap, kd_element_kind kind, const kd_element_consts* c, double L,
-                           kd_status* st) {
-    for (int i = 0; i < m->nprop; i++) {
-        const kd_element_props* p = &m->prop[i];
-        if (p->L == L && memcmp(&p->kind, &kind, sizeof(kind)) == 0 && memcmp(&p->c, c, sizeof(*c)) == 0) return i;
-    }
-    if (m->nprop == *cap) {
-        const int ncap = *cap ? 2 * *cap : 4;
-        kd_element_props* np = realloc(m->prop, (size_t)ncap * sizeof(*np));
-        if (!np) {
-            *st = KD_ERR_NOMEM;
-            return -1;
-        }
-        m->prop = np;
-        *cap = ncap;
-    }
-    *st = kd_element_props_init(&m->prop[m->nprop], kind, c, L);
-    return *st ? -1 : m->nprop++;
-}
-
-
 /* Nodal loads on free DOFs and the gravity field. */
 static kd_status compile_loads(const kd_desc* d, kd_model* m) {
     m->nodal = calloc((size_t)(d->nloads ? d->nloads : 1), sizeof(*m->nodal));
