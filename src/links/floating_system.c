@@ -198,12 +198,12 @@ kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_
 static void joint_values(const kd_ffr_system* s, int k, double t, const double* q, const double* qd, double* phi,
                          double* jl, double* gam) {
     const ffr_joint* j = &s->joint[k];
-    kd_mpoint_state A, B;
-    kd_mpoint_eval(s->mbody, &j->a, q, qd, &A);
-    kd_mpoint_eval(s->mbody, &j->b, q, qd, &B);
+    kd_mpoint_state pa, pb;
+    kd_mpoint_eval(s->mbody, &j->a, q, qd, &pa);
+    kd_mpoint_eval(s->mbody, &j->b, q, qd, &pb);
     double f = 0, df, d2f = 0;
     if (j->def.type == JOINT_ANGLE && (phi || gam)) kd_law_eval(&j->law, t, &f, &df, &d2f);
-    joint_eval(&j->def, &A, &B, j->theta0, f, d2f, phi, jl, gam);
+    joint_eval(&j->def, &pa, &pb, j->theta0, f, d2f, phi, jl, gam);
 }
 
 static int cb_phi(void* ctx, double t, const double* q, double* phi) {

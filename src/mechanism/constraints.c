@@ -54,9 +54,9 @@ static void mech_rows(const kd_mech* m, int k, int drv, double t, const double* 
                       double* jl, double* gam) {
     const kd_mjoint* j = &m->joint[k];
     const joint_def def = mech_joint_def(j, drv);
-    kd_mpoint_state I, J;
-    kd_mpoint_eval(m->bodies, &j->point[0], q, qd, &I);
-    kd_mpoint_eval(m->bodies, &j->point[1], q, qd, &J);
+    kd_mpoint_state pi, pj;
+    kd_mpoint_eval(m->bodies, &j->point[0], q, qd, &pi);
+    kd_mpoint_eval(m->bodies, &j->point[1], q, qd, &pj);
     double c = 0.0, d2f = 0.0;
     if (drv) {
         const kd_mdriver* dr = &m->driver[j->driver];
@@ -64,7 +64,7 @@ static void mech_rows(const kd_mech* m, int k, int drv, double t, const double* 
         kd_law_eval(&dr->law, t, &f, &df, &d2f);
         c = dr->initial + f;
     }
-    joint_eval(&def, &I, &J, c, 0.0, d2f, phi, jl, gam);
+    joint_eval(&def, &pi, &pj, c, 0.0, d2f, phi, jl, gam);
 }
 
 void kd_mech_phi(const kd_mech* m, double t, const double* q, double* phi) {

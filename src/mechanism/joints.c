@@ -33,16 +33,16 @@ int joint_rows(joint_type t) {
 static double dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1]; }
 
 /* d = P_J - P_I */
-static void rel_position(const kd_mpoint_state* I, const kd_mpoint_state* J, double d[2]) {
-    d[0] = J->r[0] + J->a[0] - I->r[0] - I->a[0];
-    d[1] = J->r[1] + J->a[1] - I->r[1] - I->a[1];
+static void rel_position(const kd_mpoint_state* pi, const kd_mpoint_state* pj, double d[2]) {
+    d[0] = pj->r[0] + pj->a[0] - pi->r[0] - pi->a[0];
+    d[1] = pj->r[1] + pj->a[1] - pi->r[1] - pi->a[1];
 }
 
 /* d' = P_J' - P_I' and d2 = d'' (q'' = 0) */
-static void rel_motion(const kd_mpoint_state* I, const kd_mpoint_state* J, double dd[2], double d2[2]) {
+static void rel_motion(const kd_mpoint_state* pi, const kd_mpoint_state* pj, double dd[2], double d2[2]) {
     for (int c = 0; c < 2; c++) {
-        dd[c] = J->v[c] + J->w * J->pa[c] + J->vr[c] - I->v[c] - I->w * I->pa[c] - I->vr[c];
-        d2[c] = -J->g[c] + I->g[c];
+        dd[c] = pj->v[c] + pj->w * pj->pa[c] + pj->vr[c] - pi->v[c] - pi->w * pi->pa[c] - pi->vr[c];
+        d2[c] = -pj->g[c] + pi->g[c];
     }
 }
 
@@ -61,35 +61,35 @@ static void point_row(const kd_mpoint_state* P, const double* e, int neg, double
 
 /* One row e . d - c - c1 with e = A(angle_I) e_loc: value, local Jacobian, gamma (without the
  * law's second derivative). */
-static void axis_row(const kd_mpoint_state* I, const kd_mpoint_state* J, const double* e_loc, double c, double c1,
+static void axis_row(const kd_mpoint_state* pi, const kd_mpoint_state* pj, const double* e_loc, double c, double c1,
                      double* phi, double* jl, double* gam) {
-    const double e[2] = {I->ca * e_loc[0] - I->sa * e_loc[1], I->sa * e_loc[0] + I->ca * e_loc[1]};
+    const double e[2] = {pi->ca * e_loc[0] - pi->sa * e_loc[1], pi->sa * e_loc[0] + pi->ca * e_loc[1]};
     const double pe[2] = {-e[1], e[0]};
     double d[2];
-    rel_position(I, J, d);
+    rel_position(pi, pj, d);
     if (phi) *phi = (dot(e, d) - c) - c1;
     if (jl) {
         double* ji = jl;
         double* jj = jl + KD_POINT_SLOTS;
-        point_row(I, e, 1, ji);
-        point_row(J, e, 0, jj);
-        ji[KD_SLOT_THETA] = dot(pe, d) - dot(e, I->pa);
-        jj[KD_SLOT_THETA] = dot(e, J->pa);
-        if (I->elastic) ji[KD_SLOT_RZ] = dot(pe, d);  /* e turns with the node */
+        point_row(pi, e, 1, ji);
+        point_row(pj, e, 0, jj);
+        ji[KD_SLOT_THETA] = dot(pe, d) - dot(e, pi->pa);
+        jj[KD_SLOT_THETA] = dot(e, pj->pa);
+        if (pi->elastic) ji[KD_SLOT_RZ] = dot(pe, d);  /* e turns with the node */
     }
     if (gam) {
         /* d2/dt2 (e.d) = e''.d + 2 e'.d' + e.d'', e' = wa_i perp(e), e'' = -wa_i^2 e */
         double dd[2], d2[2];
-        rel_motion(I, J, dd, d2);
-        *gam = -(-I->wa * I->wa * dot(e, d) + 2.0 * I->wa * dot(pe, dd) + dot(e, d2));
+        rel_motion(pi, pj, dd, d2);
+        *gam = -(-pi->wa * pi->wa * dot(e, d) + 2.0 * pi->wa * dot(pe, dd) + dot(e, d2));
     }
 }
 
 /* Relative angle angle_J - angle_I - c - c1 (linear in q: gamma = 0). */
-static void angle_row(const kd_mpoint_state* I, const kd_mpoint_state* J, double c, double c1, double* phi,
+static void angle_row(const kd_mpoint_state* pi, const kd_mpoint_state* pj, double c, double c1, double* phi,
                       double* jl, double* gam) {
-    (void)I, (void)J;
-    if (phi) *phi = (J->angle - I->angle - c) - c1;
+    (void)pi, (void)pj;
+    if (phi) *phi = (pj->angle - pi->angle - c) - c1;
     if (jl) {
         memset(jl, 0, JOINT_SLOTS * sizeof(double));
         jl[KD_SLOT_THETA] = -1.0, jl[KD_SLOT_RZ] = -1.0;
@@ -99,20 +99,20 @@ static void angle_row(const kd_mpoint_state* I, const kd_mpoint_state* J, double
 }
 
 /* P_I - P_J = 0 */
-static void revolute_rows(const kd_mpoint_state* I, const kd_mpoint_state* J, double* phi, double* jl, double* gam) {
+static void revolute_rows(const kd_mpoint_state* pi, const kd_mpoint_state* pj, double* phi, double* jl, double* gam) {
     for (int c = 0; c < 2; c++) {
-        if (phi) phi[c] = I->r[c] + I->a[c] - J->r[c] - J->a[c];
-        if (gam) gam[c] = I->g[c] - J->g[c];
+        if (phi) phi[c] = pi->r[c] + pi->a[c] - pj->r[c] - pj->a[c];
+        if (gam) gam[c] = pi->g[c] - pj->g[c];
     }
     if (jl) {
         /* row c: e_c . (dP_I/dq) - e_c . (dP_J/dq), e_0 = (1, 0), e_1 = (0, 1) */
         for (int c = 0; c < 2; c++) {
             double* ji = jl + JOINT_SLOTS * c;
             double* jj = ji + KD_POINT_SLOTS;
-            ji[KD_SLOT_X] = c == 0 ? 1.0 : 0.0, ji[KD_SLOT_Y] = c == 0 ? 0.0 : 1.0, ji[KD_SLOT_THETA] = I->pa[c];
-            jj[KD_SLOT_X] = c == 0 ? -1.0 : 0.0, jj[KD_SLOT_Y] = c == 0 ? 0.0 : -1.0, jj[KD_SLOT_THETA] = -J->pa[c];
-            ji[KD_SLOT_U] = I->du[c], ji[KD_SLOT_V] = I->dv[c], ji[KD_SLOT_RZ] = 0.0;
-            jj[KD_SLOT_U] = -J->du[c], jj[KD_SLOT_V] = -J->dv[c], jj[KD_SLOT_RZ] = 0.0;
+            ji[KD_SLOT_X] = c == 0 ? 1.0 : 0.0, ji[KD_SLOT_Y] = c == 0 ? 0.0 : 1.0, ji[KD_SLOT_THETA] = pi->pa[c];
+            jj[KD_SLOT_X] = c == 0 ? -1.0 : 0.0, jj[KD_SLOT_Y] = c == 0 ? 0.0 : -1.0, jj[KD_SLOT_THETA] = -pj->pa[c];
+            ji[KD_SLOT_U] = pi->du[c], ji[KD_SLOT_V] = pi->dv[c], ji[KD_SLOT_RZ] = 0.0;
+            jj[KD_SLOT_U] = -pj->du[c], jj[KD_SLOT_V] = -pj->dv[c], jj[KD_SLOT_RZ] = 0.0;
         }
     }
 }
@@ -120,54 +120,54 @@ static void revolute_rows(const kd_mpoint_state* I, const kd_mpoint_state* J, do
 #define ROW(p, r) ((p) ? (p) + (r) : NULL)
 #define JROW(r) (jl ? jl + JOINT_SLOTS * (r) : NULL)
 
-void joint_eval(const joint_def* j, const kd_mpoint_state* I, const kd_mpoint_state* J, double c, double c1,
+void joint_eval(const joint_def* j, const kd_mpoint_state* pi, const kd_mpoint_state* pj, double c, double c1,
                 double d2c, double* phi, double* jl, double* gam) {
     switch (j->type) {
     case JOINT_ANGLE:
-        angle_row(I, J, c, c1, phi, jl, gam);
+        angle_row(pi, pj, c, c1, phi, jl, gam);
         if (gam) *gam += d2c;
         break;
     case JOINT_SLIDE:
-        axis_row(I, J, j->axis, c, c1, phi, jl, gam);
+        axis_row(pi, pj, j->axis, c, c1, phi, jl, gam);
         if (gam) *gam += d2c;
         break;
     case JOINT_FIXED:
         /* the relative angle is fixed, and the points coincide as in a revolute joint */
-        angle_row(I, J, j->ref, 0.0, ROW(phi, 2), JROW(2), ROW(gam, 2));
+        angle_row(pi, pj, j->ref, 0.0, ROW(phi, 2), JROW(2), ROW(gam, 2));
         /* fall through */
-    case JOINT_REVOLUTE: revolute_rows(I, J, phi, jl, gam); break;
+    case JOINT_REVOLUTE: revolute_rows(pi, pj, phi, jl, gam); break;
     case JOINT_PRISMATIC: {
         /* the normal offset of P_J from the axis line is zero; the relative angle is fixed */
         const double n_loc[2] = {-j->axis[1], j->axis[0]};
-        axis_row(I, J, n_loc, 0.0, 0.0, ROW(phi, 0), JROW(0), ROW(gam, 0));
-        angle_row(I, J, j->ref, 0.0, ROW(phi, 1), JROW(1), ROW(gam, 1));
+        axis_row(pi, pj, n_loc, 0.0, 0.0, ROW(phi, 0), JROW(0), ROW(gam, 0));
+        angle_row(pi, pj, j->ref, 0.0, ROW(phi, 1), JROW(1), ROW(gam, 1));
         break;
     }
     case JOINT_POINT_ON_LINE: {
         const double n_loc[2] = {-j->axis[1], j->axis[0]};
-        axis_row(I, J, n_loc, 0.0, 0.0, phi, jl, gam);
+        axis_row(pi, pj, n_loc, 0.0, 0.0, phi, jl, gam);
         break;
     }
     case JOINT_DISTANCE: {
         /* (d.d - L^2) / (2 L): the multiplier is the force along the link */
         const double L = j->length;
         double d[2];
-        rel_position(I, J, d);
+        rel_position(pi, pj, d);
         if (phi) phi[0] = (dot(d, d) - L * L) / (2.0 * L);
         if (jl) {
             const double e[2] = {d[0] / L, d[1] / L};
             double* ji = jl;
             double* jj = jl + KD_POINT_SLOTS;
-            point_row(I, e, 1, ji);
-            point_row(J, e, 0, jj);
-            ji[KD_SLOT_X] = -d[0] / L, ji[KD_SLOT_Y] = -d[1] / L, ji[KD_SLOT_THETA] = -dot(d, I->pa) / L;
-            jj[KD_SLOT_X] = d[0] / L, jj[KD_SLOT_Y] = d[1] / L, jj[KD_SLOT_THETA] = dot(d, J->pa) / L;
-            if (I->elastic) ji[KD_SLOT_U] = -dot(d, I->du) / L, ji[KD_SLOT_V] = -dot(d, I->dv) / L;
-            if (J->elastic) jj[KD_SLOT_U] = dot(d, J->du) / L, jj[KD_SLOT_V] = dot(d, J->dv) / L;
+            point_row(pi, e, 1, ji);
+            point_row(pj, e, 0, jj);
+            ji[KD_SLOT_X] = -d[0] / L, ji[KD_SLOT_Y] = -d[1] / L, ji[KD_SLOT_THETA] = -dot(d, pi->pa) / L;
+            jj[KD_SLOT_X] = d[0] / L, jj[KD_SLOT_Y] = d[1] / L, jj[KD_SLOT_THETA] = dot(d, pj->pa) / L;
+            if (pi->elastic) ji[KD_SLOT_U] = -dot(d, pi->du) / L, ji[KD_SLOT_V] = -dot(d, pi->dv) / L;
+            if (pj->elastic) jj[KD_SLOT_U] = dot(d, pj->du) / L, jj[KD_SLOT_V] = dot(d, pj->dv) / L;
         }
         if (gam) {
             double dd[2], d2[2];
-            rel_motion(I, J, dd, d2);
+            rel_motion(pi, pj, dd, d2);
             gam[0] = -(dot(dd, dd) + dot(d, d2)) / L;
         }
         break;
@@ -177,9 +177,9 @@ void joint_eval(const joint_def* j, const kd_mpoint_state* I, const kd_mpoint_st
          * times the relative rotation: u.d + R (angle_J - angle_I) = const */
         const double R = j->radius;
         const double n_loc[2] = {-j->axis[1], j->axis[0]};
-        axis_row(I, J, n_loc, R, 0.0, ROW(phi, 0), JROW(0), ROW(gam, 0));
-        axis_row(I, J, j->axis, j->ref, 0.0, ROW(phi, 1), JROW(1), ROW(gam, 1));
-        if (phi) phi[1] += R * (J->angle - I->angle);
+        axis_row(pi, pj, n_loc, R, 0.0, ROW(phi, 0), JROW(0), ROW(gam, 0));
+        axis_row(pi, pj, j->axis, j->ref, 0.0, ROW(phi, 1), JROW(1), ROW(gam, 1));
+        if (phi) phi[1] += R * (pj->angle - pi->angle);
         if (jl) {
             double* r1 = jl + JOINT_SLOTS;
             r1[KD_SLOT_THETA] -= R, r1[KD_POINT_SLOTS + KD_SLOT_THETA] += R;
