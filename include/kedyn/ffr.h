@@ -34,7 +34,9 @@
  * Joints join points: a node of an elastic body (r = R + A (u0 + u_node)), a point of a rigid body
  * in its frame, or a point of the ground; a point may also be held on a fixed line. Angle
  * constraints fix or drive the relative angle of two points (theta, plus rz at a beam node): welds,
- * prismatic joints, drivers. The compiled
+ * prismatic joints, drivers. Bodies and points are kedyn/body.h's kd_mbody (rigid or elastic,
+ * planar reference block (x, y, theta), a beam's elastic block and node map) and kd_mpoint, and
+ * the joint equations are the rigid mechanism's (src/mechanism/joints.c: one module for both). The compiled
  * system is a kd_cms (kedyn/cms.h) with block-diagonal M(q), one block per body, solved by any
  * formulation of kedyn/mbs.h: augmented (Newton-Euler with multipliers) or maggi (projection on
  * the independent speeds: Kane's equations).
