@@ -116,7 +116,7 @@ int kd_ffr_node_coordinate(const kd_ffr_system* s, int body, int node, kd_dof_na
  * bodies). Used after setting a deformed start, which the solvers' M-orthogonal projection would
  * otherwise partly undo. KD_ERR_NUMERIC when it does not converge. */
 kd_status kd_ffr_assemble(const kd_ffr_system* s, double t, double* q, double* qd, kd_error* err);
-/* Position of a point at q. */
+/* Position of a point at q (after kd_ffr_finish; NaN before). */
 void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]);
 /* Kinetic energy q'^T M q' / 2, potential energy of gravity and strain energy q_f^T K q_f / 2. */
 void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* V_gravity,

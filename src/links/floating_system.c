@@ -199,8 +199,8 @@ static void joint_values(const kd_ffr_system* s, int k, double t, const double* 
                          double* jl, double* gam) {
     const ffr_joint* j = &s->joint[k];
     kd_mpoint_state pa, pb;
-    kd_mpoint_eval(s->mbody, &j->a, q, qd, &pa);
-    kd_mpoint_eval(s->mbody, &j->b, q, qd, &pb);
+    mpoint_eval(s->mbody, &j->a, q, qd, &pa);
+    mpoint_eval(s->mbody, &j->b, q, qd, &pb);
     double f = 0, df, d2f = 0;
     if (j->def.type == JOINT_ANGLE && (phi || gam)) kd_law_eval(&j->law, t, &f, &df, &d2f);
     joint_eval(&j->def, &pa, &pb, j->theta0, f, d2f, phi, jl, gam);
@@ -344,9 +344,13 @@ int kd_ffr_node_coordinate(const kd_ffr_system* s, int b, int node, kd_dof_name 
 }
 
 void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]) {
+    if (!s->finished) {
+        r[0] = r[1] = NAN;
+        return;
+    }
     const kd_mpoint p = body_point(s, a);
     kd_mpoint_state o;
-    kd_mpoint_eval(s->mbody, &p, q, NULL, &o);
+    mpoint_eval(s->mbody, &p, q, NULL, &o);
     r[0] = o.r[0] + o.a[0], r[1] = o.r[1] + o.a[1];
 }
 

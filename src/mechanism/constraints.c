@@ -13,7 +13,7 @@ void kd_mech_point(const kd_mech* m, int b, const double* s, const double* q, co
                    double v[2]) {
     const kd_mpoint p = {b, -1, {s[0], s[1]}};
     kd_mpoint_state o;
-    kd_mpoint_eval(m->bodies, &p, q, qd, &o);
+    mpoint_eval(m->bodies, &p, q, qd, &o);
     r[0] = o.r[0] + o.a[0], r[1] = o.r[1] + o.a[1];
     v[0] = o.v[0] + o.w * o.pa[0], v[1] = o.v[1] + o.w * o.pa[1];
 }
@@ -22,7 +22,7 @@ void kd_mech_point_acc(const kd_mech* m, int b, const double* s, const double* q
                        double a[2]) {
     const kd_mpoint p = {b, -1, {s[0], s[1]}};
     kd_mpoint_state o;
-    kd_mpoint_eval(m->bodies, &p, q, qd, &o);
+    mpoint_eval(m->bodies, &p, q, qd, &o);
     const double al = b >= 0 ? qdd[3 * b + 2] : 0.0, ax = b >= 0 ? qdd[3 * b] : 0.0, ay = b >= 0 ? qdd[3 * b + 1] : 0.0;
     a[0] = ax + al * o.pa[0] - o.w * o.w * o.a[0];
     a[1] = ay + al * o.pa[1] - o.w * o.w * o.a[1];
@@ -55,8 +55,8 @@ static void mech_rows(const kd_mech* m, int k, int drv, double t, const double* 
     const kd_mjoint* j = &m->joint[k];
     const joint_def def = mech_joint_def(j, drv);
     kd_mpoint_state pi, pj;
-    kd_mpoint_eval(m->bodies, &j->point[0], q, qd, &pi);
-    kd_mpoint_eval(m->bodies, &j->point[1], q, qd, &pj);
+    mpoint_eval(m->bodies, &j->point[0], q, qd, &pi);
+    mpoint_eval(m->bodies, &j->point[1], q, qd, &pj);
     double c = 0.0, d2f = 0.0;
     if (drv) {
         const kd_mdriver* dr = &m->driver[j->driver];

@@ -32,6 +32,64 @@ typedef struct joint_def {
     double length, radius, ref;
 } joint_def;
 
+#include <math.h>
+#include <stddef.h>
+
+/* kd_mpoint_eval (kedyn/body.h), inline for the joint loops of the two routes: every field set,
+ * the velocity terms only from q' (zero when qd is NULL). */
+static inline void mpoint_eval(const kd_mbody* bodies, const kd_mpoint* p, const double* q, const double* qd,
+                               kd_mpoint_state* o) {
+    o->v[0] = o->v[1] = o->vr[0] = o->vr[1] = o->g[0] = o->g[1] = 0.0;
+    o->du[0] = o->du[1] = o->dv[0] = o->dv[1] = 0.0;
+    o->w = o->wa = 0.0;
+    o->elastic = 0;
+    if (p->body < 0) {
+        o->r[0] = o->r[1] = 0.0;
+        o->a[0] = p->s[0], o->a[1] = p->s[1];
+        o->pa[0] = -o->a[1], o->pa[1] = o->a[0];
+        o->angle = 0.0, o->ca = 1.0, o->sa = 0.0;
+        return;
+    }
+    const kd_mbody* b = &bodies[p->body];
+    const int off = b->off;
+    o->r[0] = q[off], o->r[1] = q[off + 1], o->angle = q[off + 2];
+    const double c = cos(o->angle), sn = sin(o->angle);
+    o->ca = c, o->sa = sn;
+    if (qd) o->v[0] = qd[off], o->v[1] = qd[off + 1], o->w = o->wa = qd[off + 2];
+    if (b->kind != KD_MBODY_ELASTIC) {
+        o->a[0] = c * p->s[0] - sn * p->s[1];
+        o->a[1] = sn * p->s[0] + c * p->s[1];
+        o->pa[0] = -o->a[1], o->pa[1] = o->a[0];
+        if (qd) o->g[0] = o->w * o->w * o->a[0], o->g[1] = o->w * o->w * o->a[1];
+        return;
+    }
+    /* a node: s + u, the elastic displacement in the frame, and the node's rotation rz */
+    const int* nc = b->node_coord + KD_NODE_DOFS_PLANAR * p->node;
+    const double* qe = q + b->elastic_off;
+    const double* qde = qd ? qd + b->elastic_off : NULL;
+    double s[2] = {p->s[0], p->s[1]}, sd[2] = {0.0, 0.0};
+    o->elastic = 1;
+    if (nc[0] >= 0) s[0] += qe[nc[0]], sd[0] = qde ? qde[nc[0]] : 0.0;
+    if (nc[1] >= 0) s[1] += qe[nc[1]], sd[1] = qde ? qde[nc[1]] : 0.0;
+    o->du[0] = c, o->du[1] = sn;
+    o->dv[0] = -sn, o->dv[1] = c;
+    if (nc[2] >= 0) {
+        o->angle += qe[nc[2]];
+        if (qde) o->wa += qde[nc[2]];
+        o->ca = cos(o->angle), o->sa = sin(o->angle);
+    }
+    o->a[0] = c * s[0] - sn * s[1];
+    o->a[1] = sn * s[0] + c * s[1];
+    o->pa[0] = -o->a[1], o->pa[1] = o->a[0];
+    if (qd) {
+        /* g = w^2 A (s + u) - 2 w perp(A u') */
+        o->vr[0] = c * sd[0] - sn * sd[1];
+        o->vr[1] = sn * sd[0] + c * sd[1];
+        o->g[0] = o->w * o->w * o->a[0] + 2 * o->w * o->vr[1];
+        o->g[1] = o->w * o->w * o->a[1] - 2 * o->w * o->vr[0];
+    }
+}
+
 #define JOINT_SLOTS (2 * KD_POINT_SLOTS)
 
 /* Rows of a joint type. */
