@@ -98,6 +98,8 @@ typedef struct kd_mech {
     kd_mdriver* driver;           /* (ndriver) */
     kd_mforce* force;             /* (nforce) */
     int* row_joint;               /* (nc) joint owning each row (driver rows: the driven joint) */
+    struct joint_def* jdef;       /* (njoint + ndriver) private: the joint equations' data of each joint,
+                                     then of each driver row (src/mechanism/joints.h) */
     /* Phi_q pattern: every row spans all coordinates of its (one or two) moving bodies */
     int jac_nnz;
     int* jac_rowptr;              /* (nc + 1) */

@@ -28,14 +28,6 @@ void kd_mech_point_acc(const kd_mech* m, int b, const double* s, const double* q
     a[1] = ay + al * o.pa[1] - o.w * o.w * o.a[1];
 }
 
-/* The joint equations of joint k (drv = 0) or of its driver's row (drv = 1). */
-static joint_def mech_joint_def(const kd_mjoint* j, int drv) {
-    joint_def def = {JOINT_REVOLUTE, {j->axis[0], j->axis[1]}, j->length, j->radius, j->ref};
-    if (drv) def.type = j->type == KD_JOINT_REVOLUTE ? JOINT_ANGLE : JOINT_SLIDE;
-    else def.type = mech_joint_type(j->type);
-    return def;
-}
-
 joint_type mech_joint_type(kd_joint_type t) {
     switch (t) {
     case KD_JOINT_REVOLUTE: return JOINT_REVOLUTE;
@@ -53,7 +45,7 @@ joint_type mech_joint_type(kd_joint_type t) {
 static void mech_rows(const kd_mech* m, int k, int drv, double t, const double* q, const double* qd, double* phi,
                       double* jl, double* gam) {
     const kd_mjoint* j = &m->joint[k];
-    const joint_def def = mech_joint_def(j, drv);
+    const joint_def* def = &m->jdef[drv ? m->njoint + j->driver : k];
     kd_mpoint_state pi, pj;
     mpoint_eval(m->bodies, &j->point[0], q, qd, &pi);
     mpoint_eval(m->bodies, &j->point[1], q, qd, &pj);
@@ -64,7 +56,7 @@ static void mech_rows(const kd_mech* m, int k, int drv, double t, const double* 
         kd_law_eval(&dr->law, t, &f, &df, &d2f);
         c = dr->initial + f;
     }
-    joint_eval(&def, &pi, &pj, c, 0.0, d2f, phi, jl, gam);
+    joint_eval(def, &pi, &pj, c, 0.0, d2f, phi, jl, gam);
 }
 
 void kd_mech_phi(const kd_mech* m, double t, const double* q, double* phi) {

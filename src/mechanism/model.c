@@ -72,6 +72,7 @@ void kd_mech_free(kd_mech** pm) {
     free(m->driver);
     free(m->force);
     free(m->row_joint);
+    free(m->jdef);
     free(m->jac_rowptr);
     free(m->jac_col);
     free(m->jac_slot);
@@ -184,6 +185,20 @@ static kd_status compile_joints(const kd_desc* d, kd_mech* m, kd_error* err) {
         kd_status st = kd_law_copy(&dr->law, &dd->law);
         if (st) return st;
         m->ndriver = k + 1;  /* laws owned so far, for kd_mech_free */
+    }
+    return KD_OK;
+}
+
+/* The joint equations' data of every joint and driver row (src/mechanism/joints.c), once. */
+static kd_status joint_defs(kd_mech* m) {
+    m->jdef = calloc((size_t)(m->njoint + m->ndriver + 1), sizeof(joint_def));
+    if (!m->jdef) return KD_ERR_NOMEM;
+    for (int k = 0; k < m->njoint + m->ndriver; k++) {
+        const int drv = k >= m->njoint;
+        const kd_mjoint* j = &m->joint[drv ? m->driver[k - m->njoint].joint : k];
+        joint_def* def = &m->jdef[k];
+        *def = (joint_def){mech_joint_type(j->type), {j->axis[0], j->axis[1]}, j->length, j->radius, j->ref};
+        if (drv) def->type = j->type == KD_JOINT_REVOLUTE ? JOINT_ANGLE : JOINT_SLIDE;
     }
     return KD_OK;
 }
@@ -312,6 +327,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
     if (!st) st = compile_joints(d, m, err);
     if (!st) st = compile_forces(d, m, err);
     if (!st) st = build_pattern(m);
+    if (!st) st = joint_defs(m);
     if (st) {
         if (st == KD_ERR_NOMEM) kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
         kd_mech_free(&m);
