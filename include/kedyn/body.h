@@ -84,7 +84,6 @@ typedef struct kd_mpoint_state {
     double g[2];                  /* velocity-squared term -r_P'' (q'' = 0) = w^2 a - 2 w perp(vr) */
     double w;                     /* frame angular velocity theta' */
     double angle, wa;             /* angle of the point (theta + rz) and its rate */
-    double ca, sa;                /* cos, sin of the point's angle */
     double du[2], dv[2];          /* Jacobian columns of r_P for u and v: A e_x, A e_y */
     int elastic;                  /* 1 at a node of an elastic body */
 } kd_mpoint_state;

@@ -11,6 +11,7 @@
  * The operations keep the order of the rigid mechanism's original formulas, so that rigid points
  * (u = u' = 0, vr = 0) give the same numbers bit for bit.
  */
+#include <math.h>
 #include <string.h>
 
 #include "joints.h"
@@ -63,7 +64,8 @@ static void point_row(const kd_mpoint_state* P, const double* e, int neg, double
  * law's second derivative). */
 static void axis_row(const kd_mpoint_state* pi, const kd_mpoint_state* pj, const double* e_loc, double c, double c1,
                      double* phi, double* jl, double* gam) {
-    const double e[2] = {pi->ca * e_loc[0] - pi->sa * e_loc[1], pi->sa * e_loc[0] + pi->ca * e_loc[1]};
+    const double cs = cos(pi->angle), sn = sin(pi->angle);
+    const double e[2] = {cs * e_loc[0] - sn * e_loc[1], sn * e_loc[0] + cs * e_loc[1]};
     const double pe[2] = {-e[1], e[0]};
     double d[2];
     rel_position(pi, pj, d);

@@ -47,14 +47,13 @@ static inline void mpoint_eval(const kd_mbody* bodies, const kd_mpoint* p, const
         o->r[0] = o->r[1] = 0.0;
         o->a[0] = p->s[0], o->a[1] = p->s[1];
         o->pa[0] = -o->a[1], o->pa[1] = o->a[0];
-        o->angle = 0.0, o->ca = 1.0, o->sa = 0.0;
+        o->angle = 0.0;
         return;
     }
     const kd_mbody* b = &bodies[p->body];
     const int off = b->off;
     o->r[0] = q[off], o->r[1] = q[off + 1], o->angle = q[off + 2];
     const double c = cos(o->angle), sn = sin(o->angle);
-    o->ca = c, o->sa = sn;
     if (qd) o->v[0] = qd[off], o->v[1] = qd[off + 1], o->w = o->wa = qd[off + 2];
     if (b->kind != KD_MBODY_ELASTIC) {
         o->a[0] = c * p->s[0] - sn * p->s[1];
@@ -76,7 +75,6 @@ static inline void mpoint_eval(const kd_mbody* bodies, const kd_mpoint* p, const
     if (nc[2] >= 0) {
         o->angle += qe[nc[2]];
         if (qde) o->wa += qde[nc[2]];
-        o->ca = cos(o->angle), o->sa = sin(o->angle);
     }
     o->a[0] = c * s[0] - sn * s[1];
     o->a[1] = sn * s[0] + c * s[1];
