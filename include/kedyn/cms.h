@@ -12,7 +12,10 @@
  *
  * The constraint equations (joints and drivers, nc of them) and their Jacobian Phi_q (nc x n,
  * compressed sparse rows with a pattern fixed for the system) are supplied as callbacks by
- * whoever builds the system: the mechanism model (src/mech/) or a test. The solvers
+ * whoever builds the system: the rigid mechanism (kedyn/mech.h), the floating-frame system
+ * (kedyn/ffr.h) or a test; the first two take their joint rows from one module over body points
+ * (kedyn/body.h, src/mechanism/joints.c), each row spanning the coordinates of its two points'
+ * bodies. The solvers
  * (kinematics, inverse and forward dynamics) consume only this interface.
  *
  *     velocity:      Phi_q q' = -Phi_t

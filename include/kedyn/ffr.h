@@ -34,7 +34,9 @@
  * Joints join points: a node of an elastic body (r = R + A (u0 + u_node)), a point of a rigid body
  * in its frame, or a point of the ground; a point may also be held on a fixed line. Angle
  * constraints fix or drive the relative angle of two points (theta, plus rz at a beam node): welds,
- * prismatic joints, drivers. The compiled
+ * prismatic joints, drivers. Bodies and points are kedyn/body.h's kd_mbody (rigid or elastic,
+ * planar reference block (x, y, theta), a beam's elastic block and node map) and kd_mpoint, and
+ * the joint equations are the rigid mechanism's (src/mechanism/joints.c: one module for both). The compiled
  * system is a kd_cms (kedyn/cms.h) with block-diagonal M(q), one block per body, solved by any
  * formulation of kedyn/mbs.h: augmented (Newton-Euler with multipliers) or maggi (projection on
  * the independent speeds: Kane's equations).
@@ -114,7 +116,7 @@ int kd_ffr_node_coordinate(const kd_ffr_system* s, int body, int node, kd_dof_na
  * bodies). Used after setting a deformed start, which the solvers' M-orthogonal projection would
  * otherwise partly undo. KD_ERR_NUMERIC when it does not converge. */
 kd_status kd_ffr_assemble(const kd_ffr_system* s, double t, double* q, double* qd, kd_error* err);
-/* Position of a point at q. */
+/* Position of a point at q (after kd_ffr_finish; NaN before). */
 void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]);
 /* Kinetic energy q'^T M q' / 2, potential energy of gravity and strain energy q_f^T K q_f / 2. */
 void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* V_gravity,

@@ -10,8 +10,11 @@
  * Coordinates: q[3b .. 3b+2] = (x, y, phi) of the centre of mass of moving
  * body b (ground has none), so M = diag(m, m, J_G). A point P of body b with
  * body-frame coordinates p and centre of mass c sits at r_P = r_b + A(phi_b) s,
- * s = p - c. Ground points are global. Spatial bodies will add coordinate
- * blocks of 7 (position, quaternion) through body_adr/body_ncoord.
+ * s = p - c. Ground points are global. The bodies and joint points are
+ * described as kedyn/body.h's kd_mbody (rigid, planar pose, off = 3b) and
+ * kd_mpoint; the joint equations are those of src/mechanism/joints.c, shared
+ * with the floating-frame system (kedyn/ffr.h). Spatial bodies will add
+ * reference blocks of 7 (position, quaternion) through kd_mbody's pose/nref.
  *
  * Constraint rows: every joint's equations (in joint order), then one row per
  * driver: nc = nc_joint + ndriver. A driver prescribes the relative angle
@@ -27,6 +30,7 @@
 #ifndef KEDYN_MECH_H
 #define KEDYN_MECH_H
 
+#include "kedyn/body.h"
 #include "kedyn/cms.h"
 #include "kedyn/desc.h"
 
@@ -40,6 +44,7 @@ typedef struct kd_mjoint {
     int body[2];                  /* moving body index, -1 = ground */
     double s[2][2];               /* point on each body from its centre of mass, body frame
                                      (ground: global position) */
+    kd_mpoint point[2];           /* the same two points as body points (kedyn/body.h) */
     double axis[2];               /* prismatic, rolling: unit direction in body[0]'s frame */
     double length;                /* distance: m */
     double radius;                /* rolling: m */
@@ -82,6 +87,7 @@ typedef struct kd_mech {
     int nc, nc_joint;             /* constraint rows; joint rows come first */
     /* bodies */
     char (*body_name)[KD_NAME_MAX];  /* (nbody) */
+    kd_mbody* bodies;             /* (nbody) rigid, planar: reference block q[3b .. 3b + 2] */
     int* body_desc;               /* (nbody) index into kd_desc.bodies */
     int* desc_body;               /* (ndesc_bodies) moving index of each desc body, -1 otherwise */
     double* mass;                 /* (n) diagonal of M: m, m, J_G per body */
@@ -92,11 +98,14 @@ typedef struct kd_mech {
     kd_mdriver* driver;           /* (ndriver) */
     kd_mforce* force;             /* (nforce) */
     int* row_joint;               /* (nc) joint owning each row (driver rows: the driven joint) */
+    struct joint_def* jdef;       /* (njoint + ndriver) private: the joint equations' data of each joint,
+                                     then of each driver row (src/mechanism/joints.h) */
     /* Phi_q pattern: every row spans all coordinates of its (one or two) moving bodies */
     int jac_nnz;
     int* jac_rowptr;              /* (nc + 1) */
     int* jac_col;                 /* (jac_nnz) ascending in each row */
-    int* jac_slot;                /* (jac_nnz) slot 0..5 in the row's local [body0 (x y phi), body1 (x y phi)] */
+    int* jac_slot;                /* (jac_nnz) slot in the row's local Jacobian [point0 slots, point1 slots]
+                                     (kedyn/body.h: KD_POINT_SLOTS per point; x y phi used here) */
     double length_scale;          /* a characteristic length (largest point distance), m: tolerances */
     /* named points of the moving bodies (outputs) */
     int npoint;

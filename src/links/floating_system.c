@@ -1,27 +1,29 @@
 /* A planar system of rigid and floating-frame elastic bodies with joints and drivers, as a
  * kd_cms with block-diagonal M(q) (kedyn/ffr.h, kedyn/cms.h; theory.md sec. 6).
  *
- * Joint points: r_P = R + A(theta) s, with s = p (rigid body) or s = (X_node + u, v) (a beam node
- * and its elastic displacement in the frame). Its Jacobian columns are I (R), A J s (theta),
- * A e_x (u), A e_y (v), and its acceleration r_P'' = [Jacobian] q'' + A (-theta'^2 s
- * + 2 theta' J s'), so gamma_P = theta'^2 A s - 2 theta' A J s'. */
+ * Bodies and joint points are kedyn/body.h's kd_mbody and kd_mpoint: r_P = R + A(theta) s, with
+ * s = p (rigid body) or s = (X_node + u, v) (a beam node and its elastic displacement in the
+ * frame). The joint equations (revolute, point on a fixed line, relative angle) are those of
+ * src/mechanism/joints.c, shared with the rigid mechanism. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanism/joints.h"
 #include "floating_internal.h"
 
-enum { J_REVOLUTE, J_LINE, J_ANGLE };
-
+/* A joint of the system: the joint equations of joints.h between points a (I) and b (J).
+ * revolute: JOINT_REVOLUTE; line: JOINT_POINT_ON_LINE from the ground point c (a = c, b = the
+ * body's point); angle: JOINT_ANGLE, angle(b) - angle(a) = theta0 + law(t). */
 typedef struct ffr_joint {
-    int type;
-    kd_ffr_point a, b;            /* revolute: a and b; line: a */
-    double c[2], nrm[2];          /* line: a point and the unit normal */
-    double theta0;                /* angle: angle(b) - angle(a) = theta0 + law(t) */
-    kd_law law;
-    int row;                      /* first constraint row */
+    joint_def def;
+    kd_mpoint a, b;
+    double nrm[2];                /* line: the unit normal */
+    double theta0;                /* angle */
+    kd_law law;                   /* angle */
+    int row, nrow;                /* first constraint row, rows */
     int tag;                      /* caller's label (kd_ffr_reaction), -1 when none */
 } ffr_joint;
 
@@ -32,18 +34,12 @@ struct kd_ffr_system {
     ffr_joint* joint;
     int finished;
     int n, nc, nnz;
-    int *block_start, *rowptr, *col;
+    kd_mbody* mbody;              /* (nb) the bodies as kedyn/body.h describes them */
+    int *block_start, *rowptr, *col, *slot;
     double* scratch;              /* (2 max nf) */
     double* mblock;               /* (max size^2) one body's mass block for kd_ffr_energy */
     kd_cms cms;
 };
-
-typedef struct pt_terms {
-    double r[2], gam[2];
-    int ncol;
-    int col[5];
-    double d[5][2];
-} pt_terms;
 
 kd_ffr_system* kd_ffr_new(double gx, double gy) {
     kd_ffr_system* s = calloc(1, sizeof(*s));
@@ -56,8 +52,9 @@ void kd_ffr_free(kd_ffr_system** ps) {
     kd_ffr_system* s = *ps;
     for (int b = 0; b < s->nb; b++) ffr_body_free(&s->body[b]);
     for (int j = 0; j < s->nj; j++)
-        if (s->joint[j].type == J_ANGLE) kd_law_free(&s->joint[j].law);
-    free(s->body), free(s->joint), free(s->block_start), free(s->rowptr), free(s->col), free(s->scratch);
+        if (s->joint[j].def.type == JOINT_ANGLE) kd_law_free(&s->joint[j].law);
+    free(s->body), free(s->joint), free(s->mbody), free(s->block_start), free(s->rowptr), free(s->col), free(s->slot);
+    free(s->scratch);
     free(s->mblock);
     free(s);
     *ps = NULL;
@@ -136,6 +133,18 @@ static kd_status check_point(const kd_ffr_system* s, kd_ffr_point a, kd_error* e
     return KD_OK;
 }
 
+/* The body point of a kd_ffr_point (checked): a beam node at its undeformed place in the frame,
+ * a rigid body's point from its centre of mass, or a ground point. */
+static kd_mpoint body_point(const kd_ffr_system* s, kd_ffr_point a) {
+    kd_mpoint p = {a.body, -1, {a.p[0], a.p[1]}};
+    if (a.body >= 0 && s->body[a.body].elastic) {
+        const ffr_body* b = &s->body[a.body];
+        p.node = a.node;
+        p.s[0] = a.node * b->beam.length / b->beam.elements, p.s[1] = 0;
+    }
+    return p;
+}
+
 kd_status kd_ffr_add_revolute(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, kd_error* err) {
     kd_status st;
     if ((st = check_point(s, a, err)) || (st = check_point(s, b, err))) return st;
@@ -143,7 +152,7 @@ kd_status kd_ffr_add_revolute(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, 
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a revolute joint needs two different bodies");
     ffr_joint* j = new_joint(s, err);
     if (!j) return err ? err->status : KD_ERR_USAGE;
-    j->type = J_REVOLUTE, j->a = a, j->b = b;
+    j->def.type = JOINT_REVOLUTE, j->a = body_point(s, a), j->b = body_point(s, b);
     s->nj++;
     return KD_OK;
 }
@@ -156,8 +165,10 @@ kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], c
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a line joint needs a body point and a direction");
     ffr_joint* j = new_joint(s, err);
     if (!j) return err ? err->status : KD_ERR_USAGE;
-    j->type = J_LINE, j->a = a;
-    j->c[0] = c[0], j->c[1] = c[1];
+    /* the ground point c, fixed axis d, and the body's point on the line */
+    j->def.type = JOINT_POINT_ON_LINE;
+    j->def.axis[0] = d[0] / nd, j->def.axis[1] = d[1] / nd;
+    j->a = (kd_mpoint){-1, -1, {c[0], c[1]}}, j->b = body_point(s, a);
     j->nrm[0] = -d[1] / nd, j->nrm[1] = d[0] / nd;
     s->nj++;
     return KD_OK;
@@ -171,7 +182,7 @@ kd_status kd_ffr_add_angle(kd_ffr_system* s, kd_ffr_point a, kd_ffr_point b, dou
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "an angle constraint needs two different bodies");
     ffr_joint* j = new_joint(s, err);
     if (!j) return err ? err->status : KD_ERR_USAGE;
-    j->type = J_ANGLE, j->a = a, j->b = b, j->theta0 = c;
+    j->def.type = JOINT_ANGLE, j->a = body_point(s, a), j->b = body_point(s, b), j->theta0 = c;
     const kd_law zero = kd_law_constant(0);
     if (kd_law_copy(&j->law, law ? law : &zero))
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
@@ -183,121 +194,30 @@ kd_status kd_ffr_add_driver(kd_ffr_system* s, int body, double theta0, const kd_
     return kd_ffr_add_angle(s, (kd_ffr_point){.body = -1}, (kd_ffr_point){.body = body}, theta0, law, err);
 }
 
-/* The angle of a point (theta, plus rz at a beam node) and its Jacobian columns (at most 2). */
-static double point_angle(const kd_ffr_system* s, const double* q, kd_ffr_point a, int col[2], int* ncol) {
-    *ncol = 0;
-    if (a.body < 0) return 0;
-    const ffr_body* b = &s->body[a.body];
-    double th = q[b->off + 2];
-    col[(*ncol)++] = b->off + 2;
-    if (b->elastic) {
-        const int ir = b->node_coord[3 * a.node + 2];
-        if (ir >= 0) th += q[b->off + 3 + ir], col[(*ncol)++] = b->off + 3 + ir;
-    }
-    return th;
-}
-
-/* Position, Jacobian columns and gamma_P of a point (qd may be NULL: no gamma). */
-static void point_terms(const kd_ffr_system* s, const double* q, const double* qd, kd_ffr_point a, pt_terms* o) {
-    o->ncol = 0;
-    o->gam[0] = o->gam[1] = 0;
-    if (a.body < 0) {
-        o->r[0] = a.p[0], o->r[1] = a.p[1];
-        return;
-    }
-    const ffr_body* b = &s->body[a.body];
-    const int off = b->off;
-    const double c = cos(q[off + 2]), sn = sin(q[off + 2]);
-    double sl[2] = {a.p[0], a.p[1]}, sd[2] = {0, 0};
-    int cu = -1, cv = -1;
-    if (b->elastic) {
-        sl[0] = a.node * b->beam.length / b->beam.elements, sl[1] = 0;
-        const int iu = b->node_coord[3 * a.node], iv = b->node_coord[3 * a.node + 1];
-        if (iu >= 0) cu = off + 3 + iu, sl[0] += q[cu], sd[0] = qd ? qd[cu] : 0;
-        if (iv >= 0) cv = off + 3 + iv, sl[1] += q[cv], sd[1] = qd ? qd[cv] : 0;
-    }
-    const double As[2] = {c * sl[0] - sn * sl[1], sn * sl[0] + c * sl[1]};
-    o->r[0] = q[off] + As[0], o->r[1] = q[off + 1] + As[1];
-    o->col[0] = off, o->d[0][0] = 1, o->d[0][1] = 0;
-    o->col[1] = off + 1, o->d[1][0] = 0, o->d[1][1] = 1;
-    o->col[2] = off + 2, o->d[2][0] = -As[1], o->d[2][1] = As[0];   /* A J s = J A s */
-    o->ncol = 3;
-    if (cu >= 0) o->col[o->ncol] = cu, o->d[o->ncol][0] = c, o->d[o->ncol][1] = sn, o->ncol++;
-    if (cv >= 0) o->col[o->ncol] = cv, o->d[o->ncol][0] = -sn, o->d[o->ncol][1] = c, o->ncol++;
-    if (qd) {
-        /* gamma_P = w^2 A s - 2 w J A s' */
-        const double w = qd[off + 2];
-        const double Asd[2] = {c * sd[0] - sn * sd[1], sn * sd[0] + c * sd[1]};
-        o->gam[0] = w * w * As[0] + 2 * w * Asd[1];
-        o->gam[1] = w * w * As[1] - 2 * w * Asd[0];
-    }
-}
-
-static int cmp_int(const void* x, const void* y) { return *(const int*)x - *(const int*)y; }
-
-/* Add value v at column col of row r (the column is in the row's pattern). */
-static void jac_add(const kd_ffr_system* s, double* jac, int r, int col, double v) {
-    for (int k = s->rowptr[r]; k < s->rowptr[r + 1]; k++)
-        if (s->col[k] == col) {
-            jac[k] += v;
-            return;
-        }
+/* Phi, local Jacobian rows and gamma of joint k (any may be NULL; gam needs qd). */
+static void joint_values(const kd_ffr_system* s, int k, double t, const double* q, const double* qd, double* phi,
+                         double* jl, double* gam) {
+    const ffr_joint* j = &s->joint[k];
+    kd_mpoint_state pa, pb;
+    mpoint_eval(s->mbody, &j->a, q, qd, &pa);
+    mpoint_eval(s->mbody, &j->b, q, qd, &pb);
+    double f = 0, df, d2f = 0;
+    if (j->def.type == JOINT_ANGLE && (phi || gam)) kd_law_eval(&j->law, t, &f, &df, &d2f);
+    joint_eval(&j->def, &pa, &pb, j->theta0, f, d2f, phi, jl, gam);
 }
 
 static int cb_phi(void* ctx, double t, const double* q, double* phi) {
     const kd_ffr_system* s = ctx;
-    pt_terms A, B;
-    for (int k = 0; k < s->nj; k++) {
-        const ffr_joint* j = &s->joint[k];
-        switch (j->type) {
-        case J_REVOLUTE:
-            point_terms(s, q, NULL, j->a, &A), point_terms(s, q, NULL, j->b, &B);
-            phi[j->row] = A.r[0] - B.r[0], phi[j->row + 1] = A.r[1] - B.r[1];
-            break;
-        case J_LINE:
-            point_terms(s, q, NULL, j->a, &A);
-            phi[j->row] = j->nrm[0] * (A.r[0] - j->c[0]) + j->nrm[1] * (A.r[1] - j->c[1]);
-            break;
-        case J_ANGLE: {
-            double f, df, d2f;
-            int ca[2], cb[2], na, nb;
-            kd_law_eval(&j->law, t, &f, &df, &d2f);
-            phi[j->row] = point_angle(s, q, j->b, cb, &nb) - point_angle(s, q, j->a, ca, &na) - j->theta0 - f;
-            break;
-        }
-        }
-    }
+    for (int k = 0; k < s->nj; k++) joint_values(s, k, t, q, NULL, phi + s->joint[k].row, NULL, NULL);
     return 0;
 }
 
 static int cb_jacobian(void* ctx, double t, const double* q, double* jac) {
-    (void)t;
     const kd_ffr_system* s = ctx;
-    memset(jac, 0, sizeof(double) * s->nnz);
-    pt_terms A, B;
+    double jl[JOINT_SLOTS * 3];
     for (int k = 0; k < s->nj; k++) {
-        const ffr_joint* j = &s->joint[k];
-        switch (j->type) {
-        case J_REVOLUTE:
-            point_terms(s, q, NULL, j->a, &A), point_terms(s, q, NULL, j->b, &B);
-            for (int c = 0; c < A.ncol; c++)
-                jac_add(s, jac, j->row, A.col[c], A.d[c][0]), jac_add(s, jac, j->row + 1, A.col[c], A.d[c][1]);
-            for (int c = 0; c < B.ncol; c++)
-                jac_add(s, jac, j->row, B.col[c], -B.d[c][0]), jac_add(s, jac, j->row + 1, B.col[c], -B.d[c][1]);
-            break;
-        case J_LINE:
-            point_terms(s, q, NULL, j->a, &A);
-            for (int c = 0; c < A.ncol; c++)
-                jac_add(s, jac, j->row, A.col[c], j->nrm[0] * A.d[c][0] + j->nrm[1] * A.d[c][1]);
-            break;
-        case J_ANGLE: {
-            int ca[2], cb[2], na, nb;
-            point_angle(s, q, j->a, ca, &na), point_angle(s, q, j->b, cb, &nb);
-            for (int c = 0; c < na; c++) jac_add(s, jac, j->row, ca[c], -1);
-            for (int c = 0; c < nb; c++) jac_add(s, jac, j->row, cb[c], 1);
-            break;
-        }
-        }
+        joint_values(s, k, t, q, NULL, NULL, jl, NULL);
+        joint_scatter(s->rowptr, s->slot, s->joint[k].row, s->joint[k].nrow, jl, jac);
     }
     return 0;
 }
@@ -308,7 +228,7 @@ static int cb_phi_t(void* ctx, double t, const double* q, double* phi_t) {
     memset(phi_t, 0, sizeof(double) * s->nc);
     for (int k = 0; k < s->nj; k++) {
         const ffr_joint* j = &s->joint[k];
-        if (j->type != J_ANGLE) continue;
+        if (j->def.type != JOINT_ANGLE) continue;
         double f, df, d2f;
         kd_law_eval(&j->law, t, &f, &df, &d2f);
         phi_t[j->row] = -df;
@@ -318,26 +238,7 @@ static int cb_phi_t(void* ctx, double t, const double* q, double* phi_t) {
 
 static int cb_gamma(void* ctx, double t, const double* q, const double* qd, double* gam) {
     const kd_ffr_system* s = ctx;
-    pt_terms A, B;
-    for (int k = 0; k < s->nj; k++) {
-        const ffr_joint* j = &s->joint[k];
-        switch (j->type) {
-        case J_REVOLUTE:
-            point_terms(s, q, qd, j->a, &A), point_terms(s, q, qd, j->b, &B);
-            gam[j->row] = A.gam[0] - B.gam[0], gam[j->row + 1] = A.gam[1] - B.gam[1];
-            break;
-        case J_LINE:
-            point_terms(s, q, qd, j->a, &A);
-            gam[j->row] = j->nrm[0] * A.gam[0] + j->nrm[1] * A.gam[1];
-            break;
-        case J_ANGLE: {   /* linear in q: gamma = -Phi_tt */
-            double f, df, d2f;
-            kd_law_eval(&j->law, t, &f, &df, &d2f);
-            gam[j->row] = d2f;
-            break;
-        }
-        }
-    }
+    for (int k = 0; k < s->nj; k++) joint_values(s, k, t, q, qd, NULL, NULL, gam + s->joint[k].row);
     return 0;
 }
 
@@ -380,44 +281,40 @@ kd_status kd_ffr_finish(kd_ffr_system* s, kd_error* err) {
     int nc = 0;
     for (int k = 0; k < s->nj; k++) {
         s->joint[k].row = nc;
-        nc += s->joint[k].type == J_REVOLUTE ? 2 : 1;
+        s->joint[k].nrow = joint_rows(s->joint[k].def.type);
+        nc += s->joint[k].nrow;
     }
     s->nc = nc;
     s->scratch = malloc(sizeof(double) * (2 * nfmax + 2));
     s->mblock = malloc(sizeof(double) * (size_t)(3 + nfmax) * (size_t)(3 + nfmax));
+    s->mbody = calloc(s->nb, sizeof(kd_mbody));
     s->rowptr = calloc(nc + 1, sizeof(int));
-    s->col = malloc(sizeof(int) * (10 * (nc + 1)));
-    double* q = calloc(n, sizeof(double));
-    if (!s->scratch || !s->mblock || !s->rowptr || !s->col || !q) {
-        free(q);
+    s->col = malloc(sizeof(int) * (JOINT_SLOTS * (nc + 1)));
+    s->slot = malloc(sizeof(int) * (JOINT_SLOTS * (nc + 1)));
+    if (!s->scratch || !s->mblock || !s->mbody || !s->rowptr || !s->col || !s->slot)
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int b = 0; b < s->nb; b++) {
+        const ffr_body* bd = &s->body[b];
+        s->mbody[b] = (kd_mbody){.kind = bd->elastic ? KD_MBODY_ELASTIC : KD_MBODY_RIGID,
+                                 .pose = KD_POSE_PLANAR,
+                                 .off = bd->off,
+                                 .nref = KD_POSE_PLANAR_SIZE,
+                                 .elastic_off = bd->off + KD_POSE_PLANAR_SIZE,
+                                 .nelastic = bd->nf,
+                                 .nnode = bd->nodes,
+                                 .node_coord = bd->node_coord};
     }
-    /* the pattern: the sorted columns each row touches */
-    pt_terms A, B;
+    /* the pattern: the sorted columns each row can make nonzero (joint_row_slots) */
     int nnz = 0;
     for (int k = 0; k < s->nj; k++) {
         const ffr_joint* j = &s->joint[k];
-        const int rows = j->type == J_REVOLUTE ? 2 : 1;
-        for (int r = 0; r < rows; r++) {
-            const int start = nnz;
-            if (j->type == J_ANGLE) {
-                int ca[2], cb[2], na, nb;
-                point_angle(s, q, j->a, ca, &na), point_angle(s, q, j->b, cb, &nb);
-                for (int c = 0; c < na; c++) s->col[nnz++] = ca[c];
-                for (int c = 0; c < nb; c++) s->col[nnz++] = cb[c];
-            } else {
-                point_terms(s, q, NULL, j->a, &A);
-                for (int c = 0; c < A.ncol; c++) s->col[nnz++] = A.col[c];
-                if (j->type == J_REVOLUTE) {
-                    point_terms(s, q, NULL, j->b, &B);
-                    for (int c = 0; c < B.ncol; c++) s->col[nnz++] = B.col[c];
-                }
-            }
-            qsort(s->col + start, nnz - start, sizeof(int), cmp_int);
+        const kd_mpoint p[2] = {j->a, j->b};
+        for (int r = 0; r < j->nrow; r++) {
+            const unsigned mask[2] = {joint_row_slots(j->def.type, r, 0), joint_row_slots(j->def.type, r, 1)};
+            nnz += joint_pattern_row(s->mbody, p, mask, s->col + nnz, s->slot + nnz);
             s->rowptr[j->row + r + 1] = nnz;
         }
     }
-    free(q);
     s->nnz = nnz;
     s->finished = 1;
     kd_cms* c = &s->cms;
@@ -447,9 +344,14 @@ int kd_ffr_node_coordinate(const kd_ffr_system* s, int b, int node, kd_dof_name 
 }
 
 void kd_ffr_point_position(const kd_ffr_system* s, const double* q, kd_ffr_point a, double r[2]) {
-    pt_terms o;
-    point_terms(s, q, NULL, a, &o);
-    r[0] = o.r[0], r[1] = o.r[1];
+    if (!s->finished) {
+        r[0] = r[1] = NAN;
+        return;
+    }
+    const kd_mpoint p = body_point(s, a);
+    kd_mpoint_state o;
+    mpoint_eval(s->mbody, &p, q, NULL, &o);
+    r[0] = o.r[0] + o.a[0], r[1] = o.r[1] + o.a[1];
 }
 
 void kd_ffr_energy(const kd_ffr_system* s, const double* q, const double* qd, double* T, double* Vg, double* Vs) {
@@ -488,7 +390,7 @@ void kd_ffr_section_forces(const kd_ffr_system* s, int body, const double* q, do
 double kd_ffr_max_pin_force(const kd_ffr_system* s, const double* lambda) {
     double f = 0;
     for (int k = 0; k < s->nj; k++)
-        if (s->joint[k].type == J_REVOLUTE) f = fmax(f, hypot(lambda[s->joint[k].row], lambda[s->joint[k].row + 1]));
+        if (s->joint[k].def.type == JOINT_REVOLUTE) f = fmax(f, hypot(lambda[s->joint[k].row], lambda[s->joint[k].row + 1]));
     return f;
 }
 
@@ -576,10 +478,11 @@ void kd_ffr_reaction(const kd_ffr_system* s, int tag, const double* lambda, doub
     for (int k = 0; k < s->nj; k++) {
         const ffr_joint* j = &s->joint[k];
         if (j->tag != tag) continue;
-        switch (j->type) {
-        case J_REVOLUTE: F[0] += lambda[j->row], F[1] += lambda[j->row + 1]; break;
-        case J_LINE: F[0] -= j->nrm[0] * lambda[j->row], F[1] -= j->nrm[1] * lambda[j->row]; break;
-        case J_ANGLE: F[2] -= lambda[j->row]; break;
+        switch (j->def.type) {
+        case JOINT_REVOLUTE: F[0] += lambda[j->row], F[1] += lambda[j->row + 1]; break;
+        case JOINT_POINT_ON_LINE: F[0] -= j->nrm[0] * lambda[j->row], F[1] -= j->nrm[1] * lambda[j->row]; break;
+        case JOINT_ANGLE: F[2] -= lambda[j->row]; break;
+        default: break;
         }
     }
 }

@@ -46,7 +46,7 @@ kd_mech_work* kd_mech_work_new(const kd_mech* m) {
     w->C = malloc(sizeof(double) * (size_t)imax(m->ndriver * m->ndriver, 1));
     w->R = malloc(sizeof(double) * (size_t)imax(n, 1));
     w->Q = malloc(sizeof(double) * (size_t)imax(n, 1));
-    w->jl = malloc(sizeof(double) * (size_t)imax(6 * nc, 1));
+    w->jl = malloc(sizeof(double) * (size_t)imax(JOINT_SLOTS * nc, 1));
     w->ipiv = malloc(sizeof(int) * (size_t)(N + 1));
     w->iwork = malloc(sizeof(int) * (size_t)(N + 1));
     w->rs = malloc(sizeof(double) * (size_t)(nc + 1));

@@ -51,10 +51,10 @@ static void reactions_from_lambda(const kd_mech* m, kd_mech_work* w, double t, c
         const int side = on_second ? 1 : 0;
         double g[3] = {0, 0, 0};
         for (int row = j->row; row < j->row + j->nrow; row++)
-            for (int c = 0; c < 3; c++) g[c] -= w->jl[6 * row + 3 * side + c] * r->lambda[row];
+            for (int c = 0; c < 3; c++) g[c] -= w->jl[JOINT_SLOTS * row + KD_POINT_SLOTS * side + c] * r->lambda[row];
         if (j->driver >= 0) {
             const int row = m->driver[j->driver].row;
-            for (int c = 0; c < 3; c++) g[c] -= w->jl[6 * row + 3 * side + c] * r->lambda[row];
+            for (int c = 0; c < 3; c++) g[c] -= w->jl[JOINT_SLOTS * row + KD_POINT_SLOTS * side + c] * r->lambda[row];
         }
         /* moment about P_j: M_G - (P_j - r_G) x F, on the body the rows act on */
         const int b = j->body[side];

@@ -2,13 +2,18 @@
 #ifndef KEDYN_MECH_INTERNAL_H
 #define KEDYN_MECH_INTERNAL_H
 
+#include "joints.h"
 #include "kedyn/mech.h"
 
 /* Constraint rows of a joint type. */
 int mech_joint_rows(kd_joint_type t);
 
-/* Local Jacobian rows: jl[6 r + slot], slot 0..5 = (x, y, phi) of the joint's
- * first body, then of its second, for every row r (nc x 6). */
+/* The joint equations (src/mechanism/joints.c) of a description's joint type. */
+joint_type mech_joint_type(kd_joint_type t);
+
+/* Local Jacobian rows: jl[JOINT_SLOTS r + slot], slot 0..JOINT_SLOTS-1 = the slots (x, y, phi,
+ * then u, v, rz, zero for a rigid body; kedyn/body.h) of the joint's first point, then of its
+ * second, for every row r (nc x JOINT_SLOTS). */
 void mech_jacobian_local(const kd_mech* m, double t, const double* q, double* jl);
 
 struct kd_mech_work {
@@ -26,7 +31,7 @@ struct kd_mech_work {
     double* C;                    /* (ndriver^2) */
     double* R;                    /* (n) M q'' - Q */
     double* Q;                    /* (n) */
-    double* jl;                   /* (6 nc) local Jacobian rows */
+    double* jl;                   /* (JOINT_SLOTS nc) local Jacobian rows */
     int* ipiv;                    /* (n + nc) */
     int* iwork;                   /* (n + nc) */
     int lu_valid;                 /* 1: A holds the LU factors of the last Phi_q solved */

@@ -11,18 +11,8 @@
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 
-/* Rows of each joint type (theory.md sec. 6; src/mech/constraints.c). */
-int mech_joint_rows(kd_joint_type t) {
-    switch (t) {
-    case KD_JOINT_REVOLUTE: return 2;
-    case KD_JOINT_PRISMATIC: return 2;
-    case KD_JOINT_FIXED: return 3;
-    case KD_JOINT_DISTANCE: return 1;
-    case KD_JOINT_ROLLING: return 2;
-    case KD_JOINT_TYPES: break;
-    }
-    return 0;
-}
+/* Rows of each joint type (theory.md sec. 6; src/mechanism/joints.c). */
+int mech_joint_rows(kd_joint_type t) { return joint_rows(mech_joint_type(t)); }
 
 /* A moving body of the mechanism: a rigid body, or a beam taking part in
  * joints (an elastic link, taken as rigid here; kedyn/ked.h). */
@@ -73,6 +63,7 @@ void kd_mech_free(kd_mech** pm) {
         kd_law_free(&m->force[i].value_y);
     }
     free(m->body_name);
+    free(m->bodies);
     free(m->body_desc);
     free(m->desc_body);
     free(m->mass);
@@ -81,6 +72,7 @@ void kd_mech_free(kd_mech** pm) {
     free(m->driver);
     free(m->force);
     free(m->row_joint);
+    free(m->jdef);
     free(m->jac_rowptr);
     free(m->jac_col);
     free(m->jac_slot);
@@ -91,8 +83,8 @@ void kd_mech_free(kd_mech** pm) {
     *pm = NULL;
 }
 
-/* Sparsity pattern: each row spans the three coordinates of each moving body
- * of its joint, in ascending column order. */
+/* Sparsity pattern: each row spans the three reference coordinates of each moving body of its
+ * joint, in ascending column order (src/mechanism/joints.c: joint_pattern_row). */
 static kd_status build_pattern(kd_mech* m) {
     m->jac_rowptr = calloc((size_t)m->nc + 1, sizeof(int));
     if (!m->jac_rowptr) return KD_ERR_NOMEM;
@@ -104,18 +96,11 @@ static kd_status build_pattern(kd_mech* m) {
     m->jac_col = malloc(sizeof(int) * (size_t)(m->jac_nnz ? m->jac_nnz : 1));
     m->jac_slot = malloc(sizeof(int) * (size_t)(m->jac_nnz ? m->jac_nnz : 1));
     if (!m->jac_col || !m->jac_slot) return KD_ERR_NOMEM;
+    const unsigned mask[2] = {JOINT_REFERENCE_SLOTS, JOINT_REFERENCE_SLOTS};
     for (int r = 0; r < m->nc; r++) {
         const kd_mjoint* j = &m->joint[m->row_joint[r]];
-        int e = m->jac_rowptr[r];
-        const int first = (j->body[1] >= 0 && (j->body[0] < 0 || j->body[1] < j->body[0])) ? 1 : 0;
-        for (int k = 0; k < 2; k++) {
-            const int side = k == 0 ? first : 1 - first;
-            if (j->body[side] < 0) continue;
-            for (int c = 0; c < 3; c++, e++) {
-                m->jac_col[e] = 3 * j->body[side] + c;
-                m->jac_slot[e] = 3 * side + c;
-            }
-        }
+        const int e = m->jac_rowptr[r];
+        joint_pattern_row(m->bodies, j->point, mask, m->jac_col + e, m->jac_slot + e);
     }
     return KD_OK;
 }
@@ -135,6 +120,7 @@ static kd_status compile_joints(const kd_desc* d, kd_mech* m, kd_error* err) {
                 return FAIL(jd->loc, "joint '%s': unknown body or point", jd->name);
             j->body[s] = m->desc_body[jd->body[s]];
             point_s(d, jd->body[s], jd->point[s], j->s[s]);
+            j->point[s] = (kd_mpoint){j->body[s], -1, {j->s[s][0], j->s[s][1]}};
             const kd_body_desc* bd = &d->bodies[jd->body[s]];
             if (bd->type == KD_BODY_BEAM) {
                 /* an elastic link: the joint acts at a node, on the beam's axis */
@@ -203,6 +189,20 @@ static kd_status compile_joints(const kd_desc* d, kd_mech* m, kd_error* err) {
     return KD_OK;
 }
 
+/* The joint equations' data of every joint and driver row (src/mechanism/joints.c), once. */
+static kd_status joint_defs(kd_mech* m) {
+    m->jdef = calloc((size_t)(m->njoint + m->ndriver + 1), sizeof(joint_def));
+    if (!m->jdef) return KD_ERR_NOMEM;
+    for (int k = 0; k < m->njoint + m->ndriver; k++) {
+        const int drv = k >= m->njoint;
+        const kd_mjoint* j = &m->joint[drv ? m->driver[k - m->njoint].joint : k];
+        joint_def* def = &m->jdef[k];
+        *def = (joint_def){mech_joint_type(j->type), {j->axis[0], j->axis[1]}, j->length, j->radius, j->ref};
+        if (drv) def->type = j->type == KD_JOINT_REVOLUTE ? JOINT_ANGLE : JOINT_SLIDE;
+    }
+    return KD_OK;
+}
+
 static kd_status compile_forces(const kd_desc* d, kd_mech* m, kd_error* err) {
     for (int i = 0; i < d->nloads; i++) {
         const kd_load_desc* l = &d->loads[i];
@@ -263,6 +263,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
     for (int i = 0; i < d->nloads; i++) nf += d->loads[i].type >= KD_LOAD_SPRING;
     const size_t nb = (size_t)(m->nbody ? m->nbody : 1), nn = (size_t)(m->n ? m->n : 1);
     m->body_name = calloc(nb, sizeof(*m->body_name));
+    m->bodies = calloc(nb, sizeof(kd_mbody));
     m->body_desc = calloc(nb, sizeof(int));
     m->desc_body = calloc((size_t)(d->nbodies ? d->nbodies : 1), sizeof(int));
     m->mass = calloc(nn, sizeof(double));
@@ -271,7 +272,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
     m->driver = calloc((size_t)(d->ndrivers ? d->ndrivers : 1), sizeof(kd_mdriver));
     m->force = calloc((size_t)(nf ? nf : 1), sizeof(kd_mforce));
     m->row_joint = calloc((size_t)(m->nc ? m->nc : 1), sizeof(int));
-    kd_status st = (m->body_name && m->body_desc && m->desc_body && m->mass && m->q0 && m->joint && m->driver &&
+    kd_status st = (m->body_name && m->bodies && m->body_desc && m->desc_body && m->mass && m->q0 && m->joint && m->driver &&
                     m->force && m->row_joint)
                        ? KD_OK
                        : KD_ERR_NOMEM;
@@ -290,6 +291,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
         if (!moving(d, b)) continue;
         m->desc_body[b] = k;
         m->body_desc[k] = b;
+        m->bodies[k] = (kd_mbody){.kind = KD_MBODY_RIGID, .pose = KD_POSE_PLANAR, .off = 3 * k, .nref = KD_POSE_PLANAR_SIZE};
         snprintf(m->body_name[k], KD_NAME_MAX, "%s", bd->name);
         double mass = bd->mass, inertia = bd->inertia, angle = bd->angle, pos[2] = {bd->position[0], bd->position[1]};
         double com[2] = {bd->com[0], bd->com[1]};
@@ -325,6 +327,7 @@ kd_status kd_mech_compile(const kd_desc* d, kd_mech** out, kd_error* err) {
     if (!st) st = compile_joints(d, m, err);
     if (!st) st = compile_forces(d, m, err);
     if (!st) st = build_pattern(m);
+    if (!st) st = joint_defs(m);
     if (st) {
         if (st == KD_ERR_NOMEM) kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
         kd_mech_free(&m);
