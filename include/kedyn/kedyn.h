@@ -33,6 +33,7 @@
 #include "kedyn/inertia.h"
 #include "kedyn/system.h"
 /* mechanism and constrained: rigid mechanisms, constrained systems and their forward dynamics */
+#include "kedyn/body.h"
 #include "kedyn/mech.h"
 #include "kedyn/cms.h"
 #include "kedyn/mbs.h"
