@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
-          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium)
+          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3)
 
 missing=()
 for p in "${packages[@]}"; do
