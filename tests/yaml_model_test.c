@@ -72,9 +72,9 @@ static void test_good_model(void** state) {
     assert_int_equal(d->loads[0].value.type, KD_LAW_SINE);
     assert_true(d->loads[1].g[1] == -9.81);
     assert_int_equal(d->nanalyses, 3);
-    assert_true(d->analyses[0].at == 20.0);
-    assert_int_equal(d->analyses[1].nvalues, 3);
-    assert_int_equal(d->analyses[2].nlengths, 2);
+    assert_true(d->analyses[0].modes.at == 20.0);
+    assert_int_equal(d->analyses[1].campbell.nspeeds, 3);
+    assert_int_equal(d->analyses[2].stability.nlengths, 2);
     assert_int_equal(d->output_nodes[0].nnodes, 2);
     /* and it compiles */
     kd_model* m = NULL;
@@ -162,10 +162,10 @@ static void test_good_file(void** state) {
     /* analyses: modes with the default count and solver, then both given */
     assert_int_equal(d->nanalyses, 2);
     assert_int_equal(d->analyses[0].type, KD_ANALYSIS_MODES);
-    assert_int_equal(d->analyses[0].count, 6);
-    assert_int_equal(d->analyses[0].solver, KD_EIGEN_AUTO);
-    assert_int_equal(d->analyses[1].count, 3);
-    assert_int_equal(d->analyses[1].solver, KD_EIGEN_LANCZOS);
+    assert_int_equal(d->analyses[0].modes.count, 6);
+    assert_int_equal(d->analyses[0].modes.solver, KD_EIGEN_AUTO);
+    assert_int_equal(d->analyses[1].modes.count, 3);
+    assert_int_equal(d->analyses[1].modes.solver, KD_EIGEN_LANCZOS);
 
     /* output nodes per body, in file order */
     assert_int_equal(d->noutput_nodes, 2);
@@ -258,21 +258,21 @@ static void test_moving_keys(void** state) {
     assert_int_equal(mo->type, KD_MOTION_POSE);
     assert_int_equal(mo->pose[0].n, 3);
     assert_true(mo->pose[0].f[2] == 0.2 && mo->pose[2].f[2] == 0.01 && mo->pose[4].f[1] == 0.1 && mo->pose[5].f[2] == 1.0);
-    const kd_analysis_desc* a = &d->analyses[0];
+    const kd_dynamics_desc* a = &d->analyses[0].dynamics;
     assert_int_equal(a->initial_static, 1);
     assert_int_equal(a->initial_mode, 2);
     assert_true(a->initial_amplitude == 1e-3);
     assert_int_equal(a->ninitial, 2);
     assert_true(a->initial[0].node == 5 && a->initial[0].dof == KD_DOF_W && !a->initial[0].velocity && a->initial[0].value == 0.002);
     assert_true(a->initial[1].node == 3 && a->initial[1].dof == KD_DOF_RY && a->initial[1].velocity && a->initial[1].value == -0.5);
-    const kd_analysis_desc* sw = &d->analyses[1];
-    assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
+    assert_int_equal(d->analyses[1].type, KD_ANALYSIS_SWEEP);
+    const kd_sweep_desc* sw = &d->analyses[1].sweep;
     assert_int_equal(sw->nset, 2);
     assert_string_equal(sw->set[1], "sections.s.d");
-    assert_int_equal(sw->nvalues, 2);
+    assert_int_equal(sw->nruns, 2);
     assert_true(sw->values[2] == 210e9 && sw->values[3] == 0.012);
     assert_int_equal(sw->inner->type, KD_ANALYSIS_MODES);
-    assert_int_equal(sw->inner->count, 2);
+    assert_int_equal(sw->inner->modes.count, 2);
     /* the parameters by path, on a copy */
     kd_desc dv;
     assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + 2, &dv, &err), KD_OK);

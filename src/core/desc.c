@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kedyn/element.h"
-#include "kedyn/formalism.h"
-#include "kedyn/mech_formalism.h"
-#include "kedyn/integrate.h"
+#include "kedyn/desc_fields.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
 
@@ -25,11 +22,7 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->ndrivers; i++) kd_law_free(&d->drivers[i].law);
     free(d->joints);
     free(d->drivers);
-    for (int i = 0; i < d->nanalyses; i++) {
-        free(d->analyses[i].initial);
-        if (d->analyses[i].inner) free(d->analyses[i].inner->initial);
-        free(d->analyses[i].inner);
-    }
+    for (int i = 0; i < d->nanalyses; i++) kd_analysis_desc_clear(&d->analyses[i]);
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -56,12 +49,18 @@ static void* append_item(void** arr, int* n, size_t size) {
 
 kd_material_desc* kd_desc_add_material(kd_desc* d) {
     kd_material_desc* m = append_item((void**)&d->materials, &d->nmaterials, sizeof(*m));
-    if (m) m->nu = 0.3;
+    int n = 0;
+    const kd_field* f = kd_material_fields(&n);
+    if (m) kd_fields_defaults(f, n, m);
     return m;
 }
 
 kd_section_desc* kd_desc_add_section(kd_desc* d) {
-    return append_item((void**)&d->sections, &d->nsections, sizeof(kd_section_desc));
+    kd_section_desc* s = append_item((void**)&d->sections, &d->nsections, sizeof(*s));
+    int n = 0;
+    const kd_field* f = kd_section_fields(&n);
+    if (s) kd_fields_defaults(f, n, s);
+    return s;
 }
 
 kd_body_desc* kd_desc_add_body(kd_desc* d) {
@@ -80,29 +79,18 @@ kd_support_desc* kd_desc_add_support(kd_desc* d) {
     return append_item((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc));
 }
 
-kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
+kd_analysis_desc* kd_desc_add_analysis(kd_desc* d, kd_analysis_type type) {
     kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
-    if (a) kd_analysis_desc_init(a);
+    if (a) kd_analysis_desc_init(a, type);
     return a;
-}
-
-void kd_analysis_desc_init(kd_analysis_desc* a) {
-    memset(a, 0, sizeof(*a));
-    a->count = 6;
-    a->body = -1;
-    a->rtol = 1e-8, a->atol = 1e-10;
-    a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
-    a->output_every = 1;
-    a->steps = 100;
-    a->cond_max = 1e8;
 }
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
     return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
 }
 
-kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a) {
-    return append_item((void**)&a->initial, &a->ninitial, sizeof(kd_initial_value));
+kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy) {
+    return append_item((void**)&dy->initial, &dy->ninitial, sizeof(kd_initial_value));
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
@@ -215,35 +203,27 @@ const char* kd_shape_str(kd_shape s) {
 static int positive(double x) { return isfinite(x) && x > 0.0; }
 
 static kd_status check_material(const kd_desc* d, const kd_material_desc* m, kd_error* err) {
-    if (!positive(m->E)) return FAIL(m->loc, "material '%s': E must be positive (got %g)", m->name, m->E);
-    if (!positive(m->rho)) return FAIL(m->loc, "material '%s': rho must be positive (got %g)", m->name, m->rho);
-    if (!(m->nu > -1.0 && m->nu < 0.5))
-        return FAIL(m->loc, "material '%s': nu must lie in (-1, 0.5) (got %g)", m->name, m->nu);
-    if (!(isfinite(m->G) && m->G >= 0.0))
-        return FAIL(m->loc, "material '%s': G must be positive (got %g)", m->name, m->G);
+    int n = 0;
+    const kd_field* f = kd_material_fields(&n);
+    char why[160];
+    if (kd_fields_check(f, n, m, why, sizeof why)) return FAIL(m->loc, "material '%s': %s", m->name, why);
     return KD_OK;
 }
 
 static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_error* err) {
-    switch (s->shape) {
-    case KD_SHAPE_CIRCLE:
-        if (!positive(s->d)) return FAIL(s->loc, "section '%s': d must be positive", s->name);
-        break;
-    case KD_SHAPE_TUBE:
-        if (!positive(s->d) || !positive(s->t))
-            return FAIL(s->loc, "section '%s': d and t must be positive", s->name);
-        if (2.0 * s->t > s->d)
-            return FAIL(s->loc, "section '%s': wall t = %g exceeds the radius d/2 = %g", s->name, s->t, s->d / 2);
-        break;
-    case KD_SHAPE_RECTANGLE:
-        if (!positive(s->b) || !positive(s->h))
-            return FAIL(s->loc, "section '%s': b and h must be positive", s->name);
-        break;
-    case KD_SHAPE_GENERIC:
-        if (!positive(s->A) || !positive(s->Iy) || !positive(s->Iz) || !positive(s->J))
-            return FAIL(s->loc, "section '%s': A, Iy, Iz and J must be positive", s->name);
-        break;
+    int n = 0;
+    const kd_field* f = kd_section_fields(&n);
+    char words[64];
+    /* the keys of its shape (src/core/desc_fields.c) */
+    for (int i = 0; i < n; i++) {
+        if (f[i].type != KD_FIELD_NUMBER || (f[i].only && !(f[i].only & (1u << s->shape)))) continue;
+        const double x = *(const double*)((const char*)s + f[i].offset);
+        if ((f[i].required || x != f[i].def) && !kd_field_in_range(&f[i], x))
+            return FAIL(s->loc, "section '%s' (%s): %s must %s (got %g)", s->name, kd_shape_str(s->shape), f[i].key,
+                        kd_field_range_text(&f[i], words, sizeof words), x);
     }
+    if (s->shape == KD_SHAPE_TUBE && 2.0 * s->t > s->d)
+        return FAIL(s->loc, "section '%s': wall t = %g exceeds the radius d/2 = %g", s->name, s->t, s->d / 2);
     if (!(isfinite(s->shear_y) && s->shear_y >= 0.0 && isfinite(s->shear_z) && s->shear_z >= 0.0))
         return FAIL(s->loc, "section '%s': shear coefficients must be positive", s->name);
     return KD_OK;
@@ -304,16 +284,7 @@ static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_er
     if (st) return st;
     const kd_body_desc* b = &d->bodies[s->body];
     if (s->fix == 0) return FAIL(s->loc_fix, "support on body '%s' fixes no DOF", b->name);
-    if (s->fix == KD_FIX_ALL) return KD_OK;
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    int n = kd_element_node_dofs(kind, dofs);
-    unsigned have = 0;
-    for (int i = 0; i < n; i++) have |= 1u << dofs[i];
-    for (int k = 0; k < KD_DOF_NAMES; k++)
-        if ((s->fix & (1u << k)) && !(have & (1u << k)))
-            return FAIL(s->loc_fix, "body '%s' (%s %s %s) has no DOF '%s'", b->name, b->planar ? "planar" : "3D",
-                        kd_theory_str(b->theory), kd_interp_str(b->interpolation), kd_dof_name_str((kd_dof_name)k));
+    /* the DOF names against the body's element kind: kd_model_check_dofs (src/fe) */
     return KD_OK;
 }
 
@@ -353,15 +324,8 @@ static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* 
             if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");
         return KD_OK;
     }
-    kd_status st = check_node(d, ld->body, ld->node, ld->loc, err);
-    if (st) return st;
-    const kd_body_desc* b = &d->bodies[ld->body];
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    const int n = kd_element_node_dofs(kind, dofs);
-    for (int i = 0; i < n; i++)
-        if (dofs[i] == ld->dof) return KD_OK;
-    return FAIL(ld->loc, "body '%s' has no DOF '%s' for this load", b->name, kd_dof_name_str(ld->dof));
+    /* the DOF name against the body's element kind: kd_model_check_dofs (src/fe) */
+    return check_node(d, ld->body, ld->node, ld->loc, err);
 }
 
 int kd_desc_rotating_body(const kd_desc* d, int body) {
@@ -385,12 +349,7 @@ static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_
     if (st) return st;
     const kd_body_desc* b = &d->bodies[iv->body];
     if (!isfinite(iv->value)) return FAIL(iv->loc, "initial value must be finite");
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    const int n = kd_element_node_dofs(kind, dofs);
-    int have = 0;
-    for (int i = 0; i < n; i++) have |= dofs[i] == iv->dof;
-    if (!have) return FAIL(iv->loc, "body '%s' has no DOF '%s' for an initial value", b->name, kd_dof_name_str(iv->dof));
+    if (iv->dof < 0 || iv->dof >= KD_DOF_NAMES) return FAIL(iv->loc, "initial value: unknown DOF");
     for (int i = 0; i < d->nsupports; i++) {
         const kd_support_desc* s = &d->supports[i];
         const unsigned mask = s->fix == KD_FIX_ALL ? KD_FIX_CLAMP : s->fix;
@@ -401,33 +360,123 @@ static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_
     return KD_OK;
 }
 
-static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
-    switch (a->type) {
-    case KD_ANALYSIS_SWEEP: {
-        char why[256];
-        if (!a->inner || a->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
-        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
-        for (int k = 0; k < a->nset; k++)  /* only looked up */
-            if (!kd_desc_param((kd_desc*)d, a->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
-        if (a->nvalues < 1 || a->nvalues * a->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
-        for (int i = 0; i < a->nvalues * a->nset; i++)
-            if (!isfinite(a->values[i])) return FAIL(a->loc, "sweep: values must be finite");
-        /* every run's model must be valid too: checked now, before anything runs */
-        for (int i = 0; i < a->nvalues; i++) {
-            kd_desc dv;
-            kd_error e;
-            const double* v = a->values + (size_t)i * a->nset;
-            kd_status st = kd_desc_with_param(d, a->nset, a->set, v, &dv, &e);
-            if (st == KD_ERR_NOMEM) return kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
-            if (!st) {
-                dv.nanalyses = 0;  /* its model only */
-                st = kd_desc_check(&dv, &e);
-                kd_desc_with_param_free(&dv);
-            }
-            if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", a->set[0], v[0], a->nset > 1 ? ", ..." : "", e.msg);
-        }
-        return check_analysis(d, a->inner, err);
+static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err);
+
+static const char* route_words(kd_dynamics_route r) {
+    static const char* const words[] = {"elastic bodies", "a mechanism", "one-way coupled links",
+                                        "two-way coupled links"};
+    return words[r];
+}
+
+static int fixed_step(kd_dynamics_integrator i) {
+    return i == KD_INTEGRATOR_NEWMARK || i == KD_INTEGRATOR_HHT || i == KD_INTEGRATOR_GENERALIZED_ALPHA ||
+           i == KD_INTEGRATOR_IMPLICIT_MIDPOINT || i == KD_INTEGRATOR_RK4;
+}
+
+static int canonical(kd_dynamics_integrator i) {
+    return i == KD_INTEGRATOR_HAMILTON_CVODE || i == KD_INTEGRATOR_IMPLICIT_MIDPOINT;
+}
+
+/* Where a key was written, or the analysis when it was not (or built in code). */
+static kd_loc at(kd_loc key, kd_loc analysis) { return key.line > 0 ? key : analysis; }
+
+static kd_status check_dynamics(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
+    const kd_dynamics_desc* dy = &a->dynamics;
+    const kd_dynamics_route route = kd_desc_dynamics_route(d, dy);
+    const kd_loc loc_int = at(dy->loc_integrator, a->loc), loc_form = at(dy->loc_formalism, a->loc);
+    if (dy->coupling != KD_COUPLING_UNSET && kd_desc_elastic_links(d) == 0)
+        return FAIL(at(dy->loc_coupling, a->loc),
+                    "dynamics: coupling applies to mechanisms with elastic links (beams in joints)");
+    /* formalisms: kedyn/formalism.h for elastic elements, kedyn/mech_formalism.h for mechanisms */
+    if (route != KD_ROUTE_ELASTIC &&
+        (dy->formalism == KD_DYN_FORMALISM_INVARIANTS || dy->formalism == KD_DYN_FORMALISM_HAMILTON))
+        return FAIL(loc_form, "dynamics of a mechanism: formalism '%s' is a route for elastic elements; mechanisms "
+                              "take newton-euler, maggi, kane, gibbs-appell or lagrange",
+                    kd_dynamics_formalism_name(dy->formalism));
+    if (route == KD_ROUTE_ELASTIC &&
+        (dy->formalism == KD_DYN_FORMALISM_NEWTON_EULER || dy->formalism == KD_DYN_FORMALISM_MAGGI))
+        return FAIL(loc_form, "dynamics: formalisms newton-euler and maggi are for systems with joints "
+                              "(rigid bodies and joints); elastic bodies take invariants, lagrange, kane, "
+                              "gibbs-appell or hamilton");
+    /* an integrator the route cannot honour is an error, never replaced */
+    if (dy->integrator != KD_INTEGRATOR_UNSET && !kd_dynamics_route_takes(route, dy->integrator))
+        return FAIL(loc_int, "dynamics: integrator '%s' does not apply to %s, which integrate%s with %s",
+                    kd_dynamics_integrator_name(dy->integrator), route_words(route),
+                    route == KD_ROUTE_MECHANISM ? "s" : "", kd_dynamics_route_integrators(route));
+    kd_dynamics_desc r = *dy;
+    kd_dynamics_resolve(&r, route);
+    if (route == KD_ROUTE_ELASTIC && canonical(r.integrator) != (r.formalism == KD_DYN_FORMALISM_HAMILTON))
+        return FAIL(dy->integrator != KD_INTEGRATOR_UNSET ? loc_int : loc_form,
+                    "dynamics: the hamilton formalism and the integrators hamilton-cvode and implicit-midpoint go "
+                    "together (Hamilton's canonical equations in (q, p))");
+    if (route == KD_ROUTE_ELASTIC && (dy->formulation != KD_FORMULATION_UNSET || dy->stabilization != KD_STABILIZATION_UNSET))
+        return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
+    if (fixed_step(r.integrator) && !positive(dy->dt))
+        return FAIL(a->loc, "dynamics: the fixed-step integrator %s needs dt > 0 (got %g)",
+                    kd_dynamics_integrator_name(r.integrator), dy->dt);
+    if (route == KD_ROUTE_ONE_WAY) return KD_OK;
+    if (dy->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
+    if (dy->initial_mode > 0 && !isfinite(dy->initial_amplitude))
+        return FAIL(a->loc, "dynamics: the initial mode's amplitude must be finite");
+    for (int i = 0; i < dy->ninitial; i++) {
+        kd_status st = check_initial(d, &dy->initial[i], err);
+        if (st) return st;
     }
+    return KD_OK;
+}
+
+/* kinematics, inverse_dynamics: a driver given by a table is defined over the table's time range only */
+static kd_status check_drivers_cover(const kd_desc* d, const kd_analysis_desc* a, double t_end, kd_error* err) {
+    for (int k = 0; k < d->ndrivers; k++) {
+        double t0, t1;
+        kd_law_range(&d->drivers[k].law, &t0, &t1);
+        if (t0 > 0.0 || t1 < t_end)
+            return FAIL(a->loc, "%s: the driver of joint '%s' is a table over [%g, %g] s, which does not cover [0, %g] s",
+                        kd_analysis_type_name(a->type),
+                        d->drivers[k].joint >= 0 && d->drivers[k].joint < d->njoints ? d->joints[d->drivers[k].joint].name : "?",
+                        t0, t1, t_end);
+    }
+    return KD_OK;
+}
+
+static kd_status check_sweep(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
+    const kd_sweep_desc* sw = &a->sweep;
+    char why[256];
+    if (!sw->inner || sw->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
+    if (sw->nset < 1 || sw->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
+    for (int k = 0; k < sw->nset; k++)  /* only looked up */
+        if (!kd_desc_param((kd_desc*)d, sw->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
+    if (sw->nruns < 1 || sw->nruns * sw->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
+    for (int i = 0; i < sw->nruns * sw->nset; i++)
+        if (!isfinite(sw->values[i])) return FAIL(a->loc, "sweep: values must be finite");
+    /* every run's model must be valid too: checked now, before anything runs */
+    for (int i = 0; i < sw->nruns; i++) {
+        kd_desc dv;
+        kd_error e;
+        const double* v = sw->values + (size_t)i * sw->nset;
+        kd_status st = kd_desc_with_param(d, sw->nset, sw->set, v, &dv, &e);
+        if (st == KD_ERR_NOMEM) return kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
+        if (!st) {
+            dv.nanalyses = 0;  /* its model only */
+            st = kd_desc_check(&dv, &e);
+            kd_desc_with_param_free(&dv);
+        }
+        if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", sw->set[0], v[0], sw->nset > 1 ? ", ..." : "", e.msg);
+    }
+    return check_analysis(d, sw->inner, err);
+}
+
+static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
+    if (a->type < 0 || a->type >= KD_ANALYSIS_TYPES) return FAIL(a->loc, "analysis of unknown type %d", (int)a->type);
+    const char* name = kd_analysis_type_name(a->type);
+    /* the ranges of every key (src/core/desc_fields.c) */
+    int n = 0;
+    const kd_field* f = kd_analysis_fields(a->type, &n);
+    char why[200];
+    if (kd_fields_check(f, n, kd_analysis_fields_base((kd_analysis_desc*)a), why, sizeof why))
+        return FAIL(a->loc, "%s: %s", name, why);
+    switch (a->type) {
+    case KD_ANALYSIS_SWEEP: return check_sweep(d, a, err);
     case KD_ANALYSIS_MODES:
         if (kd_desc_is_mechanism(d)) {
             int nbeam = 0;
@@ -437,109 +486,32 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
                 return FAIL(a->loc, "modes: the beams of this mechanism are elastic links; their frequencies along the "
                                     "motion come from modes_along_motion");
         }
-        if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
-        if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
         return KD_OK;
     case KD_ANALYSIS_CAMPBELL:
     case KD_ANALYSIS_STABILITY: {
-        const char* name = a->type == KD_ANALYSIS_CAMPBELL ? "campbell" : "stability";
-        if (a->count < 1) return FAIL(a->loc, "%s: count must be at least 1", name);
-        if (kd_desc_rotating_body(d, a->body) < 0)
-            return FAIL(a->loc, "%s: needs %s rotating body (a motion with a rotation)", name,
-                        a->body >= 0 ? "a" : "exactly one");
-        if (a->nvalues < 1) return FAIL(a->loc, "%s: the list of %s is empty", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
-        for (int i = 0; i < a->nvalues; i++)
-            if (!(isfinite(a->values[i]) && a->values[i] >= 0))
-                return FAIL(a->loc, "%s: %s must be >= 0", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
-        if (a->type == KD_ANALYSIS_STABILITY) {
-            if (a->nlengths < 1) return FAIL(a->loc, "stability: the list of lengths is empty");
-            for (int i = 0; i < a->nlengths; i++)
-                if (!positive(a->lengths[i])) return FAIL(a->loc, "stability: lengths must be positive");
-            if (!positive(a->omega_max)) return FAIL(a->loc, "stability: omega_max must be positive");
-        }
+        const int body = a->type == KD_ANALYSIS_CAMPBELL ? a->campbell.body : a->stability.body;
+        if (kd_desc_rotating_body(d, body) < 0)
+            return FAIL(a->loc, "%s: needs %s rotating body (a motion with a rotation)", name, body >= 0 ? "a" : "exactly one");
         return KD_OK;
     }
-    case KD_ANALYSIS_DYNAMICS: {
-        const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
-                          a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        if (a->formalism < 0 || a->formalism >= KD_FORMALISM_COUNT) return FAIL(a->loc, "dynamics: unknown formalism");
-        if (canonical != (a->formalism == KD_FORMALISM_HAMILTON))
-            return FAIL(a->loc, "dynamics: the hamilton formalism and the integrators hamilton-cvode and "
-                                "implicit-midpoint go together (Hamilton's canonical equations in (q, p))");
-        /* formalisms: kedyn/formalism.h for elastic elements, kedyn/mech_formalism.h for mechanisms */
-        if (kd_desc_is_mechanism(d) && a->mech_formalism < 0)
-            return FAIL(a->loc, "dynamics of a mechanism: formalism '%s' is a route for elastic elements; mechanisms "
-                                "take newton-euler, maggi, kane, gibbs-appell or lagrange",
-                        kd_formalism_name((kd_formalism)a->formalism));
-        if (!kd_desc_is_mechanism(d) && (a->mech_formalism == KD_MECH_NEWTON_EULER + 1 || a->mech_formalism == KD_MECH_MAGGI + 1))
-            return FAIL(a->loc, "dynamics: formalisms newton-euler and maggi are for systems with joints "
-                                "(rigid bodies and joints); elastic bodies take invariants, lagrange, kane, "
-                                "gibbs-appell or hamilton");
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "dynamics: t_end must be positive (got %g)", a->t_end);
-        if (fixed && !positive(a->dt)) return FAIL(a->loc, "dynamics: dt must be positive (got %g)", a->dt);
-        if (!fixed && !(isfinite(a->dt) && a->dt >= 0)) return FAIL(a->loc, "dynamics: dt must be >= 0 (got %g)", a->dt);
-        if (!positive(a->rtol) || !positive(a->atol)) return FAIL(a->loc, "dynamics: rtol and atol must be positive");
-        if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
-        if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
-        if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
-        /* forward dynamics of a mechanism (kedyn/mbs.h): Runge-Kutta (integrator omitted) or CVODE;
-         * formulation and stabilization mean nothing for elastic bodies */
-        if (a->coupling != KD_COUPLING_DEFAULT && kd_desc_elastic_links(d) == 0)
-            return FAIL(a->loc_coupling, "dynamics: coupling applies to mechanisms with elastic links (beams in joints)");
-        if (kd_desc_elastic_links(d) > 0 && a->coupling != KD_COUPLING_TWO_WAY) {
-            /* one-way: the links' elastic equations (kedyn/ked.h) with the elastic integrators */
-            if (a->integrator != KD_INT_NEWMARK && a->integrator != KD_INT_HHT && a->integrator != KD_INT_GENERALIZED_ALPHA)
-                return FAIL(a->loc, "dynamics with coupling one-way integrates the links with newmark, hht or "
-                                    "generalized-alpha");
-            if (a->steps < 2) return FAIL(a->loc, "dynamics: steps (samples of the rigid motion) must be at least 2");
-            return KD_OK;
-        }
-        if (kd_desc_is_mechanism(d) && a->integrator != KD_INT_GENERALIZED_ALPHA && a->integrator != KD_INT_CVODE_BDF &&
-            a->integrator != KD_INT_CVODE_ADAMS)
-            return FAIL(a->loc, "dynamics of a mechanism integrates with fixed-step Runge-Kutta (integrator omitted) "
-                                "or CVODE (integrator: cvode-bdf)");
-        if (!kd_desc_is_mechanism(d) && (a->formulation != 0 || a->stabilization != 0))
-            return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
-        if (a->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
-        if (a->initial_mode > 0 && !isfinite(a->initial_amplitude))
-            return FAIL(a->loc, "dynamics: the initial mode's amplitude must be finite");
-        for (int i = 0; i < a->ninitial; i++) {
-            kd_status st = check_initial(d, &a->initial[i], err);
-            if (st) return st;
-        }
-        return KD_OK;
-    }
+    case KD_ANALYSIS_DYNAMICS: return check_dynamics(d, a, err);
     case KD_ANALYSIS_KINEMATICS:
-    case KD_ANALYSIS_INVERSE_DYNAMICS: {
-        const char* name = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics" : "inverse_dynamics";
-        if (!kd_desc_is_mechanism(d))
-            return FAIL(a->loc, "%s applies to mechanisms (rigid bodies and joints)", name);
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "%s: t_end must be positive (got %g)", name, a->t_end);
-        if (a->steps < 1) return FAIL(a->loc, "%s: steps must be at least 1", name);
-        if (!(isfinite(a->cond_max) && a->cond_max > 1)) return FAIL(a->loc, "%s: cond_max must exceed 1", name);
-        /* a driver given by a table is defined over the table's time range only */
-        for (int k = 0; k < d->ndrivers; k++) {
-            double t0, t1;
-            kd_law_range(&d->drivers[k].law, &t0, &t1);
-            if (t0 > 0.0 || t1 < a->t_end)
-                return FAIL(a->loc, "%s: the driver of joint '%s' is a table over [%g, %g] s, which does not cover [0, %g] s",
-                            name, d->drivers[k].joint >= 0 && d->drivers[k].joint < d->njoints ? d->joints[d->drivers[k].joint].name : "?",
-                            t0, t1, a->t_end);
-        }
-        return KD_OK;
-    }
-    case KD_ANALYSIS_MODES_ALONG_MOTION:
+    case KD_ANALYSIS_INVERSE_DYNAMICS:
+        if (!kd_desc_is_mechanism(d)) return FAIL(a->loc, "%s applies to mechanisms (rigid bodies and joints)", name);
+        return check_drivers_cover(d, a, a->type == KD_ANALYSIS_KINEMATICS ? a->kinematics.t_end : a->inverse_dynamics.t_end,
+                                   err);
+    case KD_ANALYSIS_MODES_ALONG_MOTION: {
+        const kd_modes_along_motion_desc* ma = &a->modes_along_motion;
         if (kd_desc_elastic_links(d) == 0)
             return FAIL(a->loc, "modes_along_motion applies to mechanisms with elastic links (beams in joints)");
-        if (a->count < 1) return FAIL(a->loc, "modes_along_motion: count must be at least 1 (got %d)", a->count);
-        if (a->steps < 1) return FAIL(a->loc, "modes_along_motion: steps must be at least 1");
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "modes_along_motion: t_end must be positive");
-        if (!(isfinite(a->speed) && a->speed >= 0)) return FAIL(a->loc, "modes_along_motion: speed must be >= 0");
-        if (a->speed > 0 && d->ndrivers == 0) return FAIL(a->loc, "modes_along_motion: speed needs a driver");
-        if (a->body >= 0 && !kd_desc_beam_in_joints(d, a->body))
-            return FAIL(a->loc, "modes_along_motion: body '%s' is not a beam in joints", d->bodies[a->body].name);
+        if (ma->t_end == 0.0 && ma->speed == 0.0)
+            return FAIL(a->loc, "modes_along_motion: t_end must be positive (or give speed: one revolution)");
+        if (ma->speed > 0 && d->ndrivers == 0) return FAIL(a->loc, "modes_along_motion: speed needs a driver");
+        if (ma->body >= 0 && !kd_desc_beam_in_joints(d, ma->body))
+            return FAIL(a->loc, "modes_along_motion: body '%s' is not a beam in joints",
+                        ma->body < d->nbodies ? d->bodies[ma->body].name : "?");
         return KD_OK;
+    }
     case KD_ANALYSIS_TYPES: break;
     }
     return KD_OK;

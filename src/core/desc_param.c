@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kedyn/desc.h"
+#include "kedyn/desc_fields.h"
 
 #define WHY(...) (snprintf(why, nwhy, __VA_ARGS__), (double*)NULL)
 
@@ -56,27 +57,23 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         return WHY("'%s' is not a parameter path (SECTION.NAME.KEY...)", path);
     if (strcmp(head, "materials") == 0 || strcmp(head, "sections") == 0 || strcmp(head, "bodies") == 0) {
         if (!next(&p, key, sizeof key) || *p) return WHY("'%s': expected %s.%s.KEY", path, head, name);
-        if (head[0] == 'm') {
-            const int i = kd_desc_find_material(d, name);
-            if (i < 0) return WHY("no material '%s'", name);
-            kd_material_desc* m = &d->materials[i];
-            if (strcmp(key, "E") == 0) return &m->E;
-            if (strcmp(key, "rho") == 0) return &m->rho;
-            if (strcmp(key, "nu") == 0) return &m->nu;
-            if (strcmp(key, "G") == 0) return &m->G;
-            return WHY("materials have E, rho, nu, G (not '%s')", key);
-        }
-        if (head[0] == 's') {
-            const int i = kd_desc_find_section(d, name);
-            if (i < 0) return WHY("no section '%s'", name);
-            kd_section_desc* s = &d->sections[i];
-            struct { const char* k; double* v; kd_shape shape; } keys[] = {
-                {"d", &s->d, KD_SHAPE_CIRCLE}, {"d", &s->d, KD_SHAPE_TUBE},       {"t", &s->t, KD_SHAPE_TUBE},
-                {"b", &s->b, KD_SHAPE_RECTANGLE}, {"h", &s->h, KD_SHAPE_RECTANGLE}, {"A", &s->A, KD_SHAPE_GENERIC},
-                {"Iy", &s->Iy, KD_SHAPE_GENERIC}, {"Iz", &s->Iz, KD_SHAPE_GENERIC}, {"J", &s->J, KD_SHAPE_GENERIC}};
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                if (strcmp(key, keys[k].k) == 0 && s->shape == keys[k].shape) return keys[k].v;
-            return WHY("section '%s' (%s) has no dimension '%s'", name, kd_shape_str(s->shape), key);
+        if (head[0] == 'm' || head[0] == 's') {  /* the numbers of the key tables (src/core/desc_fields.c) */
+            const int mat = head[0] == 'm';
+            const int i = mat ? kd_desc_find_material(d, name) : kd_desc_find_section(d, name);
+            if (i < 0) return WHY("no %s '%s'", mat ? "material" : "section", name);
+            char* base = mat ? (char*)&d->materials[i] : (char*)&d->sections[i];
+            const unsigned shape = mat ? 0 : 1u << d->sections[i].shape;
+            int n = 0;
+            const kd_field* f = mat ? kd_material_fields(&n) : kd_section_fields(&n);
+            char keys[128] = "";
+            for (int k = 0; k < n; k++) {
+                if (f[k].type != KD_FIELD_NUMBER || (shape && !(f[k].only & shape))) continue;
+                if (strcmp(key, f[k].key) == 0) return (double*)(base + f[k].offset);
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[k].key);
+            }
+            if (mat) return WHY("materials have %s (not '%s')", keys, key);
+            return WHY("section '%s' (%s) has no dimension '%s' (it has %s)", name, kd_shape_str(d->sections[i].shape), key,
+                       keys);
         }
         const int i = kd_desc_find_body(d, name);
         if (i < 0) return WHY("no body '%s'", name);

@@ -1,6 +1,7 @@
 /* The mechanism part of the model-file loader: rigid bodies, joints,
- * drivers, mechanism forces and the kinematics / inverse_dynamics analyses
- * (docs/model-format.md, "Mechanisms"). Called from src/io/yaml_model.c;
+ * drivers and mechanism forces (docs/model-format.md, "Mechanisms"; the
+ * kinematics and inverse_dynamics analyses are read through their key tables,
+ * src/load/yaml_analysis.c). Called from src/load/yaml_model.c;
  * the cross-checks that need the whole mechanism (point names, body kinds,
  * driven joint kinds) are made here with the location of the item, the
  * rest by kd_mech_compile. */
@@ -236,22 +237,5 @@ kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type) {
     if ((st = read_law(ld, node_at(ld, val->data.sequence.items.start[0]), "Fx", &l->value)) ||
         (st = read_law(ld, node_at(ld, val->data.sequence.items.start[1]), "Fy", &l->value_y)))
         return st;
-    return KD_OK;
-}
-
-kd_status yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
-    const char* what = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics analysis" : "inverse_dynamics analysis";
-    field f[] = {{"type", 0, 0}, {"t_end", 0, 0}, {"steps", 0, 0}, {"cond_max", 0, 0}, {"points", 0, 0}, {NULL, 0, 0}};
-    node_t* x;
-    kd_status st;
-    if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "t_end", what, &x)) ||
-        (st = get_positive(ld, x, "t_end", &a->t_end)))
-        return st;
-    if ((x = field_value(f, "steps")) && (st = get_int(ld, x, "steps", 1, &a->steps))) return st;
-    if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
-    if ((x = field_value(f, "points"))) {
-        if (a->type != KD_ANALYSIS_KINEMATICS) return fail(ld, x, "points applies to kinematics analyses");
-        if ((st = get_bool(ld, x, "points", &a->points))) return st;
-    }
     return KD_OK;
 }
