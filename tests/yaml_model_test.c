@@ -599,6 +599,40 @@ static void test_integrator_and_types(void** state) {
             fail_msg("the message '%s' omits %s", err.msg, kd_analysis_type_name((kd_analysis_type)t));
 }
 
+/* Sweeps of the analysis' own numbers: analysis.KEY through its key table. */
+static void test_sweep_analysis_paths(void** state) {
+    (void)state;
+    char text[2048];
+    kd_desc* d = NULL;
+    kd_error err;
+    snprintf(text, sizeof text,
+             "%s  - {type: sweep, set: [analysis.dt, materials.steel.E], values: [[1.0e-3, 2.0e11], [2.0e-3, 2.2e11]],\n"
+             "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n",
+             model_rotating);
+    if (kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err)) fail_msg("%s", err.msg);
+    const kd_sweep_desc* sw = &d->analyses[0].sweep;
+    kd_analysis_desc run;
+    assert_int_equal(kd_analysis_with_param(sw->inner, sw->nset, sw->set, sw->values + 2, &run, &err), KD_OK);
+    assert_true(run.dynamics.dt == 2.0e-3 && sw->inner->dynamics.dt == 1.0e-4);
+    kd_desc dv;
+    assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + 2, &dv, &err), KD_OK);
+    assert_true(dv.materials[0].E == 2.2e11);
+    kd_desc_with_param_free(&dv);
+    kd_desc_free(&d);
+    /* a number the analysis does not have: at the path */
+    snprintf(text, sizeof text, "%s  - {type: sweep, set: analysis.count, values: [1, 2],\n"
+                                "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 11);
+    assert_int_equal(err.loc.col, 24);
+    assert_non_null(strstr(err.msg, "a dynamics analysis has no number 'count'"));
+    /* a value the analysis does not accept, before anything runs */
+    snprintf(text, sizeof text, "%s  - {type: sweep, set: analysis.rho_inf, values: [0.5, 2],\n"
+                                "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err), KD_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "sweep: analysis.rho_inf = 2: dynamics: rho_inf must lie in [0, 1]"));
+}
+
 /* A CSV table with an empty field is an error at its row, not a shifted column. */
 static void test_csv_empty_field(void** state) {
     (void)state;
@@ -680,6 +714,7 @@ int main(void) {
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),
+        cmocka_unit_test(test_sweep_analysis_paths),
         cmocka_unit_test(test_csv_empty_field),
         cmocka_unit_test(test_keys_documented),
     };

@@ -477,10 +477,11 @@ kd_desc* kd_desc_new(void);
 /* Free a description and everything it owns; clears *d. NULL is allowed. */
 void kd_desc_free(kd_desc** d);
 
-/* Append a zero-initialised item to the given array and return a pointer to
- * it, or NULL when out of memory. Defaults are filled in as documented in
- * docs/model-format.md (nu = 0.3, planar = 1, geometric_stiffness = 1,
- * cubic, euler-bernoulli, material = section = -1, count = 6). */
+/* Append an item to the given array and return a pointer to it, or NULL
+ * when out of memory. Materials, sections and analyses get the defaults of
+ * their key tables (kedyn/desc_fields.h: nu = 0.3, count = 6, ...); bodies
+ * planar = 1, geometric_stiffness = 1, cubic, euler-bernoulli, material =
+ * section = -1; other items are zeroed. */
 kd_material_desc* kd_desc_add_material(kd_desc* d);
 kd_section_desc* kd_desc_add_section(kd_desc* d);
 kd_body_desc* kd_desc_add_body(kd_desc* d);
@@ -570,6 +571,17 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy);
 kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
                              kd_error* err);
 void kd_desc_with_param_free(kd_desc* out);
+
+/* Sweeps of the swept analysis' own numbers: paths `analysis.KEY` name a
+ * number of the analysis' key table (analysis.dt, analysis.t_end,
+ * analysis.omega_max, ...). kd_desc_param and kd_desc_with_param leave such
+ * paths alone (the model has no such number); kd_analysis_param finds one in
+ * a (NULL and `why` when a has none), and kd_analysis_with_param gives out,
+ * a shallow copy of a with the analysis paths among paths[0..n-1] set. */
+int kd_param_is_analysis(const char* path);
+double* kd_analysis_param(kd_analysis_desc* a, const char* path, char* why, size_t nwhy);
+kd_status kd_analysis_with_param(const kd_analysis_desc* a, int n, const char (*paths)[128], const double* values,
+                                 kd_analysis_desc* out, kd_error* err);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

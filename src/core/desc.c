@@ -444,8 +444,12 @@ static kd_status check_sweep(const kd_desc* d, const kd_analysis_desc* a, kd_err
     char why[256];
     if (!sw->inner || sw->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
     if (sw->nset < 1 || sw->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
-    for (int k = 0; k < sw->nset; k++)  /* only looked up */
-        if (!kd_desc_param((kd_desc*)d, sw->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
+    for (int k = 0; k < sw->nset; k++) {  /* only looked up */
+        kd_analysis_desc inner = *sw->inner;
+        if (kd_param_is_analysis(sw->set[k]) ? !kd_analysis_param(&inner, sw->set[k], why, sizeof why)
+                                             : !kd_desc_param((kd_desc*)d, sw->set[k], why, sizeof why))
+            return FAIL(a->loc, "sweep: %s", why);
+    }
     if (sw->nruns < 1 || sw->nruns * sw->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
     for (int i = 0; i < sw->nruns * sw->nset; i++)
         if (!isfinite(sw->values[i])) return FAIL(a->loc, "sweep: values must be finite");
@@ -461,6 +465,10 @@ static kd_status check_sweep(const kd_desc* d, const kd_analysis_desc* a, kd_err
             st = kd_desc_check(&dv, &e);
             kd_desc_with_param_free(&dv);
         }
+        /* and the analysis with its values */
+        kd_analysis_desc inner;
+        if (!st) st = kd_analysis_with_param(sw->inner, sw->nset, sw->set, v, &inner, &e);
+        if (!st) st = check_analysis(d, &inner, &e);
         if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", sw->set[0], v[0], sw->nset > 1 ? ", ..." : "", e.msg);
     }
     return check_analysis(d, sw->inner, err);

@@ -1,6 +1,7 @@
 /* Model parameters by path, for parameter sweeps (kedyn/desc.h):
- *   materials.NAME.{E, rho, nu, G}
- *   sections.NAME.{d, t, b, h, A, Iy, Iz, J}
+ *   materials.NAME.{E, rho, nu, G}          (the numbers of the material key table)
+ *   sections.NAME.{d, t, b, h, A, Iy, Iz, J, shear_y, shear_z}  (of the section key
+ *                                            table that its shape takes)
  *   bodies.NAME.{length, preload}           (a beam given by its length)
  *   motion.BODY.hub
  *   motion.BODY.rotation.law.LAW            (LAW below)
@@ -8,6 +9,8 @@
  *   forces.N.value.LAW                      (N: the force's 1-based position in `forces`)
  *   forces.N.g.{x, y, z}                    (gravity)
  *   damping.BODY.rayleigh.{alpha, beta}
+ *   analysis.KEY                            (a number of the swept analysis' key
+ *                                            table: analysis.dt, analysis.t_end, ...)
  * LAW names a number of the law's own form: `value` (a constant), `speed`,
  * `sine.{amplitude, omega, phase, offset}`, `spin_up.{omega, T}`. */
 #include <stdio.h>
@@ -125,7 +128,9 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         if (strncmp(p, "value.", 6) == 0) return law_param(&l->value, p + 6, why, nwhy);
         return WHY("a nodal force has value.LAW (not '%s')", p);
     }
-    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces or damping", path);
+    if (kd_param_is_analysis(path)) return WHY("'%s' names a number of the swept analysis, not of the model", path);
+    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces, damping or analysis",
+               path);
 }
 
 kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
@@ -152,6 +157,7 @@ kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], 
     }
     for (int k = 0; k < n; k++) {
         char why[256];
+        if (kd_param_is_analysis(paths[k])) continue;  /* the swept analysis' own: kd_analysis_with_param */
         double* v = kd_desc_param(out, paths[k], why, sizeof why);
         if (!v) {
             kd_desc_with_param_free(out);
@@ -171,4 +177,32 @@ void kd_desc_with_param_free(kd_desc* out) {
     free(out->dampings);
     out->materials = NULL, out->sections = NULL, out->bodies = NULL;
     out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+}
+
+int kd_param_is_analysis(const char* path) { return strncmp(path, "analysis.", 9) == 0; }
+
+double* kd_analysis_param(kd_analysis_desc* a, const char* path, char* why, size_t nwhy) {
+    const char* key = kd_param_is_analysis(path) ? path + 9 : path;
+    int n = 0;
+    const kd_field* f = kd_analysis_fields(a->type, &n);
+    char keys[256] = "";
+    for (int i = 0; i < n; i++) {
+        if (f[i].type != KD_FIELD_NUMBER) continue;
+        if (strcmp(key, f[i].key) == 0) return (double*)((char*)kd_analysis_fields_base(a) + f[i].offset);
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[i].key);
+    }
+    return WHY("a %s analysis has no number '%s' (it has %s)", kd_analysis_type_name(a->type), key, keys);
+}
+
+kd_status kd_analysis_with_param(const kd_analysis_desc* a, int n, const char (*paths)[128], const double* values,
+                                 kd_analysis_desc* out, kd_error* err) {
+    *out = *a;  /* shallow: owned arrays stay a's (read only) */
+    for (int k = 0; k < n; k++) {
+        char why[256];
+        if (!kd_param_is_analysis(paths[k])) continue;
+        double* v = kd_analysis_param(out, paths[k], why, sizeof why);
+        if (!v) return kd_error_set(err, KD_ERR_INPUT, "", a->loc, "%s", why);
+        *v = values[k];
+    }
+    return KD_OK;
 }

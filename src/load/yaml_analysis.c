@@ -121,7 +121,8 @@ static kd_status sweep_keys(loader* ld, const node_t* v, field* f, kd_sweep_desc
         char why[256];
         if (!ps || strlen(ps) >= sizeof(sw->set[k])) return fail(ld, pn, "set must be a parameter path or a list of them");
         snprintf(sw->set[k], sizeof(sw->set[k]), "%s", ps);
-        if (!kd_desc_param(ld->d, sw->set[k], why, sizeof why)) return fail(ld, pn, "%s", why);
+        if (!kd_param_is_analysis(sw->set[k]) && !kd_desc_param(ld->d, sw->set[k], why, sizeof why))
+            return fail(ld, pn, "%s", why);
     }
     if (!multi) {
         if ((st = get_list(ld, vals, "values", sw->values, &sw->nruns))) return st;
@@ -142,7 +143,15 @@ static kd_status sweep_keys(loader* ld, const node_t* v, field* f, kd_sweep_desc
     sw->inner = malloc(sizeof(*sw->inner));
     if (!sw->inner) return NOMEM(ld);
     kd_analysis_desc_init(sw->inner, KD_ANALYSIS_MODES);
-    return read_analysis_into(ld, an, sw->inner, 1);
+    if ((st = read_analysis_into(ld, an, sw->inner, 1))) return st;
+    /* analysis.KEY: a number of the repeated analysis (its table) */
+    for (int k = 0; k < sw->nset; k++) {
+        char why[256];
+        node_t* pn = multi ? node_at(ld, set->data.sequence.items.start[k]) : set;
+        if (kd_param_is_analysis(sw->set[k]) && !kd_analysis_param(sw->inner, sw->set[k], why, sizeof why))
+            return fail(ld, pn, "%s", why);
+    }
+    return KD_OK;
 }
 
 /* The list of analysis types for messages: "modes, campbell, ... or sweep". */

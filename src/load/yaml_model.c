@@ -81,7 +81,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     kd_body_desc* b = kd_desc_add_body(ld->d);
     if (!b) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     b->loc = loc_of(v);
-    if (v->type == YAML_MAPPING_NODE)  /* rigid bodies have their own keys (src/io/yaml_mech.c) */
+    if (v->type == YAML_MAPPING_NODE)  /* rigid bodies have their own keys (src/load/yaml_mechanism.c) */
         for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
             if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0 &&
                 scalar(node_at(ld, q->value)) && strcmp(scalar(node_at(ld, q->value)), "rigid") == 0)

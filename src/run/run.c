@@ -39,20 +39,7 @@ static const char* solver_name(kd_eigen_solver s) {
     return s == KD_EIGEN_LANCZOS ? "lanczos" : (s == KD_EIGEN_DENSE ? "dense" : "auto");
 }
 
-static const char* analysis_name(kd_analysis_type t) {
-    switch (t) {
-    case KD_ANALYSIS_MODES: return "modes";
-    case KD_ANALYSIS_CAMPBELL: return "campbell";
-    case KD_ANALYSIS_STABILITY: return "stability";
-    case KD_ANALYSIS_DYNAMICS: return "dynamics";
-    case KD_ANALYSIS_KINEMATICS: return "kinematics";
-    case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
-    case KD_ANALYSIS_SWEEP: return "sweep";
-    case KD_ANALYSIS_MODES_ALONG_MOTION: return "modes_along_motion";
-    case KD_ANALYSIS_TYPES: break;
-    }
-    return "?";
-}
+static const char* analysis_name(kd_analysis_type t) { return kd_analysis_type_name(t); }
 
 /* A JSON number, or null for a non-finite value. */
 static void json_number(FILE* fp, double v) {
@@ -380,10 +367,12 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
             r->status = st;
             break;
         }
-        st = kd_desc_check(&dv, err);
+        kd_analysis_desc inner;  /* the analysis with its own swept numbers (analysis.KEY) */
+        st = kd_analysis_with_param(sw->inner, sw->nset, sw->set, r->value, &inner, err);
+        if (!st) st = kd_desc_check(&dv, err);
         if (!st) st = kd_model_compile(&dv, &mv, err);
         history h = {NULL, 0, NULL, 0, NULL, NULL, 0, 0, 0.0, 0.0};  /* no progress or animation per run */
-        if (!st) st = run_one(&dv, sw->inner, mv, outdir, 1, &h, r, err);
+        if (!st) st = run_one(&dv, &inner, mv, outdir, 1, &h, r, err);
         if (st) {
             /* say which value failed */
             char msg[sizeof(err->msg) + 200];
@@ -402,7 +391,7 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
 
 static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                          int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
-    /* elastic links of a mechanism (run_ked.c), rigid mechanisms (run_mech.c) */
+    /* elastic links of a mechanism (run_links.c), rigid mechanisms (run_mechanism.c) */
     if (run_links_handles(d, ad)) return run_links_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     if (run_mechanism_handles(d, ad)) return run_mechanism_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     switch (ad->type) {
