@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/mbs.h"
 #include "kedyn/mech_formalism.h"
 #include "yaml_schema.h"
 
@@ -80,13 +81,13 @@ static kd_status dynamics_keys(loader* ld, const node_t* v, field* f, kd_dynamic
         return fail(ld, x, "speed of a dynamics analysis applies to driven mechanisms with elastic links");
     /* a mechanism formalism integrates with its own formulation (kedyn/mech_formalism.h) */
     x = field_value(f, "formulation");
-    if (x && dy->formalism != KD_DYN_FORMALISM_UNSET) {
+    if (x && dy->formalism != KD_DYN_FORMALISM_UNSET) {  /* the layers' enums meet by name */
         const int mf = kd_mech_formalism_parse(kd_dynamics_formalism_name(dy->formalism));
-        const int given = (int)dy->formulation - 1;  /* kd_mbs_formulation order (kedyn/mbs.h) */
+        const int given = kd_mbs_formulation_parse(kd_formulation_name(dy->formulation));
         if (mf >= 0 && kd_mech_formalism_formulation((kd_mech_formalism)mf, given) < 0)
             return fail(ld, x, "formalism '%s' integrates with formulation '%s', not '%s'",
                         kd_dynamics_formalism_name(dy->formalism),
-                        kd_formulation_name((kd_formulation)(kd_mech_formalism_formulation((kd_mech_formalism)mf, -1) + 1)),
+                        kd_mbs_formulation_name((kd_mbs_formulation)kd_mech_formalism_formulation((kd_mech_formalism)mf, -1)),
                         kd_formulation_name(dy->formulation));
     }
     return KD_OK;
