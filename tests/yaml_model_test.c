@@ -477,6 +477,49 @@ static void test_tables_round_trip(void** state) {
     }
 }
 
+/* Every number, whole number, flag and choice of the body table for a beam
+ * and a rigid body round-trips; the sweep paths bodies.NAME.KEY name them. */
+static void test_body_keys(void** state) {
+    (void)state;
+    int n = 0;
+    const kd_field* t = kd_body_fields(&n);
+    const char* heads[2] = {"  - {name: beam, type: beam, material: m, section: s, length: 1", "  - {name: arm, type: rigid"};
+    const kd_body_type types[2] = {KD_BODY_BEAM, KD_BODY_RIGID};
+    char text[2048], val[64];
+    int len = snprintf(text, sizeof text,
+                       "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\nbodies:\n");
+    for (int k = 0; k < 2; k++) {
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s", heads[k]);
+        for (int i = 0; i < n; i++) {
+            if (t[i].type == KD_FIELD_CUSTOM || !(t[i].only & (1u << types[k])) || strcmp(t[i].key, "length") == 0) continue;
+            /* interpolation quintic needs euler-bernoulli or rayleigh: the table's last choices are not */
+            key_value(&t[i], strcmp(t[i].key, "theory") == 0 ? "rayleigh" : "", val, sizeof val);
+            len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %s", t[i].key, val);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    }
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<bodies>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    for (int k = 0; k < 2; k++) {
+        const kd_body_desc* b = &d->bodies[k];
+        assert_int_equal(b->type, types[k]);
+        for (int i = 0; i < n; i++) {
+            if (t[i].type == KD_FIELD_CUSTOM || !(t[i].only & (1u << types[k])) || strcmp(t[i].key, "length") == 0) continue;
+            const double want = key_value(&t[i], strcmp(t[i].key, "theory") == 0 ? "rayleigh" : "", val, sizeof val);
+            const void* p = (const char*)b + t[i].offset;
+            const double got = t[i].type == KD_FIELD_NUMBER ? *(const double*)p : *(const int*)p;
+            if (got != want) fail_msg("body %s: %s = %g, want %g", b->name, t[i].key, got, want);
+            if (t[i].type == KD_FIELD_NUMBER) {
+                char path[96], why[256];
+                snprintf(path, sizeof path, "bodies.%s.%s", b->name, t[i].key);
+                assert_true(kd_desc_param(d, path, why, sizeof why) == (const double*)p);
+            }
+        }
+    }
+    kd_desc_free(&d);
+}
+
 /* UNSET choices become the documented defaults of the route that runs them. */
 static void test_unset_defaults(void** state) {
     (void)state;
@@ -679,10 +722,12 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -2; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -3; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -2 ? kd_material_fields(&nf) : k == -1 ? kd_section_fields(&nf)
-                                                                        : kd_analysis_fields((kd_analysis_type)k, &nf);
+        const kd_field* f = k == -3   ? kd_body_fields(&nf)
+                            : k == -2 ? kd_material_fields(&nf)
+                            : k == -1 ? kd_section_fields(&nf)
+                                      : kd_analysis_fields((kd_analysis_type)k, &nf);
         for (int i = 0; i < nf; i++) {
             char quoted[80];
             snprintf(quoted, sizeof quoted, "`%s`", f[i].key);
@@ -711,6 +756,7 @@ int main(void) {
         cmocka_unit_test(test_not_a_model),
         cmocka_unit_test(test_moving_keys),
         cmocka_unit_test(test_tables_round_trip),
+        cmocka_unit_test(test_body_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

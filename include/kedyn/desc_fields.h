@@ -54,8 +54,8 @@ typedef struct kd_field {
     const char* const* names;     /* choices: the names, in enum order from `first` */
     int nnames, first;
     size_t count_offset;          /* lists: the int count */
-    unsigned only;                /* sections: mask of (1 << kd_shape) the key applies to
-                                     (0: all) */
+    unsigned only;                /* sections: mask of (1 << kd_shape), bodies: of
+                                     (1 << kd_body_type) the key applies to (0: all) */
     const char* doc;
     const char* range_words;      /* the range in words when the bounds print badly (NULL) */
 } kd_field;
@@ -65,6 +65,8 @@ typedef struct kd_field {
 const kd_field* kd_analysis_fields(kd_analysis_type t, int* n);
 const kd_field* kd_material_fields(int* n);
 const kd_field* kd_section_fields(int* n);
+/* Bodies: `only` is a mask of (1 << kd_body_type). */
+const kd_field* kd_body_fields(int* n);
 
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);
@@ -85,6 +87,8 @@ const char* kd_field_range_text(const kd_field* f, char* buf, size_t n);
  * required keys given). Returns 0, or -1 and writes "KEY must be ..." into
  * why. */
 int kd_fields_check(const kd_field* f, int n, const void* base, char* why, size_t nwhy);
+/* The same for the entries whose `only` includes `only` (0: every entry). */
+int kd_fields_check_only(const kd_field* f, int n, unsigned only, const void* base, char* why, size_t nwhy);
 
 #ifdef __cplusplus
 }

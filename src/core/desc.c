@@ -65,12 +65,11 @@ kd_section_desc* kd_desc_add_section(kd_desc* d) {
 
 kd_body_desc* kd_desc_add_body(kd_desc* d) {
     kd_body_desc* b = append_item((void**)&d->bodies, &d->nbodies, sizeof(*b));
+    int n = 0;
+    const kd_field* f = kd_body_fields(&n);
     if (b) {
+        kd_fields_defaults(f, n, b);  /* euler-bernoulli, cubic, planar, geometric stiffness */
         b->material = b->section = -1;
-        b->theory = KD_THEORY_EULER_BERNOULLI;
-        b->interpolation = KD_INTERP_CUBIC;
-        b->planar = 1;
-        b->geometric_stiffness = 1;
     }
     return b;
 }
@@ -232,19 +231,17 @@ static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_er
 static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
     for (const kd_body_desc* o = d->bodies; o < b; o++)
         if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
-    if (b->type == KD_BODY_RIGID) {
-        if (!positive(b->mass)) return FAIL(b->loc, "body '%s': mass must be positive (got %g)", b->name, b->mass);
-        if (!positive(b->inertia))
-            return FAIL(b->loc, "body '%s': inertia must be positive (got %g)", b->name, b->inertia);
-        return KD_OK;
-    }
+    /* the values of the keys its type takes (src/core/desc_fields.c) */
+    int nf = 0;
+    const kd_field* f = kd_body_fields(&nf);
+    char why[160];
+    if (kd_fields_check_only(f, nf, 1u << b->type, b, why, sizeof why)) return FAIL(b->loc, "body '%s': %s", b->name, why);
     if (b->type != KD_BODY_BEAM) return KD_OK;
     if (b->material < 0 || b->material >= d->nmaterials)
         return FAIL(b->loc_material, "body '%s': unknown material", b->name);
     if (b->section < 0 || b->section >= d->nsections)
         return FAIL(b->loc_section, "body '%s': unknown section", b->name);
     if (!positive(b->length)) return FAIL(b->loc, "body '%s': length must be positive (got %g)", b->name, b->length);
-    if (b->elements < 1) return FAIL(b->loc, "body '%s': elements must be at least 1 (got %d)", b->name, b->elements);
     if (b->interpolation == KD_INTERP_QUINTIC &&
         !(b->theory == KD_THEORY_EULER_BERNOULLI || b->theory == KD_THEORY_RAYLEIGH))
         return FAIL(b->loc, "body '%s': quintic interpolation applies to euler-bernoulli and rayleigh beams, not %s",

@@ -163,6 +163,39 @@ static const kd_field section_fields[] = {
     POSITIVE("shear_z", kd_section_desc, shear_z, SHAPES(S(GENERIC)), .doc = "shear coefficient along z"),
 };
 
+/* ---- bodies (`only`: a mask of (1 << kd_body_type)) ---------------------- */
+
+#define B(x) (1u << KD_BODY_##x)
+static const kd_field body_fields[] = {
+    CUSTOM("name", .required = 1, .doc = "unique name"),
+    CHOICE("type", kd_body_desc, type, desc_body_type_names, 3, 0, .required = 1, .doc = "ground, beam or rigid"),
+    CUSTOM("points", .doc = "named points {NAME: [x, y(, z)]}"),
+    CUSTOM("material", .required = 1, .only = B(BEAM), .doc = "a material's name"),
+    CUSTOM("section", .required = 1, .only = B(BEAM), .doc = "a section's name"),
+    POSITIVE("length", kd_body_desc, length, .only = B(BEAM), .doc = "m (this or points)"),
+    INT("elements", kd_body_desc, elements, 1, .required = 1, .only = B(BEAM), .doc = "number of elements"),
+    CHOICE("theory", kd_body_desc, theory, desc_theory_names, 4, 0, .def = KD_THEORY_EULER_BERNOULLI, .only = B(BEAM),
+           .doc = "bar, euler-bernoulli, rayleigh or timoshenko"),
+    CHOICE("interpolation", kd_body_desc, interpolation, desc_interp_names, 2, 0, .def = KD_INTERP_CUBIC,
+           .only = B(BEAM), .doc = "cubic or quintic"),
+    BOOL("planar", kd_body_desc, planar, .def = 1, .only = B(BEAM), .doc = "planar element, or false for 3D"),
+    BOOL("geometric_stiffness", kd_body_desc, geometric_stiffness, .def = 1, .only = B(BEAM),
+         .doc = "stress stiffening of the axial force"),
+    CUSTOM("y_axis", .only = B(BEAM), .doc = "3D beams: a direction for the local y axis"),
+    NUMBER("preload", kd_body_desc, preload, .only = B(BEAM), .doc = "static axial force, N"),
+    CUSTOM("frame", .only = B(BEAM), .doc = "elastic links: chord, root, or a node"),
+    POSITIVE("mass", kd_body_desc, mass, .required = 1, .only = B(RIGID), .doc = "kg"),
+    POSITIVE("inertia", kd_body_desc, inertia, .required = 1, .only = B(RIGID), .doc = "about the centre of mass, kg m^2"),
+    CUSTOM("com", .only = B(RIGID), .doc = "centre of mass in the body frame, m"),
+    CUSTOM("position", .only = B(RIGID), .doc = "initial guess of the frame origin, m"),
+    NUMBER("angle", kd_body_desc, angle, .only = B(RIGID), .doc = "initial guess of the frame angle, rad"),
+};
+
+const kd_field* kd_body_fields(int* n) {
+    *n = (int)(sizeof body_fields / sizeof body_fields[0]);
+    return body_fields;
+}
+
 const kd_field* kd_analysis_fields(kd_analysis_type t, int* n) {
     if (t < 0 || t >= KD_ANALYSIS_TYPES) return *n = 0, NULL;
     *n = analysis_tables[t].n;
@@ -229,9 +262,14 @@ const char* kd_field_range_text(const kd_field* f, char* buf, size_t n) {
 }
 
 int kd_fields_check(const kd_field* f, int n, const void* base, char* why, size_t nwhy) {
+    return kd_fields_check_only(f, n, 0, base, why, nwhy);
+}
+
+int kd_fields_check_only(const kd_field* f, int n, unsigned only, const void* base, char* why, size_t nwhy) {
     const char* b = base;
     char words[64];
     for (int i = 0; i < n; i++) {
+        if (only && f[i].only && !(f[i].only & only)) continue;
         const void* p = b + f[i].offset;
         switch (f[i].type) {
         case KD_FIELD_NUMBER: {

@@ -2,7 +2,8 @@
  *   materials.NAME.{E, rho, nu, G}          (the numbers of the material key table)
  *   sections.NAME.{d, t, b, h, A, Iy, Iz, J, shear_y, shear_z}  (of the section key
  *                                            table that its shape takes)
- *   bodies.NAME.{length, preload}           (a beam given by its length)
+ *   bodies.NAME.{length, preload}           (a beam; length when given by its length)
+ *   bodies.NAME.{mass, inertia, angle}      (a rigid body: the numbers of the body table)
  *   motion.BODY.hub
  *   motion.BODY.rotation.law.LAW            (LAW below)
  *   motion.BODY.planar.{x, y, phi}.LAW
@@ -81,12 +82,17 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         const int i = kd_desc_find_body(d, name);
         if (i < 0) return WHY("no body '%s'", name);
         kd_body_desc* b = &d->bodies[i];
-        if (strcmp(key, "preload") == 0) return &b->preload;
-        if (strcmp(key, "length") == 0) {
-            if (b->npoints > 0) return WHY("body '%s' is given by points; its length is not a parameter", name);
-            return &b->length;
+        if (strcmp(key, "length") == 0 && b->npoints > 0)
+            return WHY("body '%s' is given by points; its length is not a parameter", name);
+        int n = 0;
+        const kd_field* f = kd_body_fields(&n);
+        char keys[128] = "";
+        for (int k = 0; k < n; k++) {  /* the numbers its type takes (src/core/desc_fields.c) */
+            if (f[k].type != KD_FIELD_NUMBER || !(f[k].only & (1u << b->type))) continue;
+            if (strcmp(key, f[k].key) == 0) return (double*)((char*)b + f[k].offset);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[k].key);
         }
-        return WHY("bodies have length, preload (not '%s')", key);
+        return WHY("body '%s' has %s (not '%s')", name, keys[0] ? keys : "no parameters", key);
     }
     if (strcmp(head, "motion") == 0 || strcmp(head, "damping") == 0) {
         const int body = kd_desc_find_body(d, name);

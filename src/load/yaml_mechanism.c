@@ -13,25 +13,12 @@
 
 #define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
 
-kd_status yaml_read_rigid_body(loader* ld, const node_t* v, kd_body_desc* b) {
-    field f[] = {{"name", 0, 0}, {"type", 0, 0},   {"mass", 0, 0},     {"inertia", 0, 0}, {"com", 0, 0},
-                 {"points", 0, 0}, {"position", 0, 0}, {"angle", 0, 0}, {NULL, 0, 0}};
-    node_t *name, *x;
+kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b) {
+    node_t* x;
     int n;
     kd_status st;
-    b->type = KD_BODY_RIGID;
-    if ((st = read_fields(ld, v, "rigid body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
-        (st = get_name(ld, name, "body name", b->name)))
-        return st;
-    if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
-    char what[KD_NAME_MAX + 16];
-    snprintf(what, sizeof(what), "body '%s'", b->name);
-    if ((st = require(ld, v, f, "mass", what, &x)) || (st = get_positive(ld, x, "mass", &b->mass)) ||
-        (st = require(ld, v, f, "inertia", what, &x)) || (st = get_positive(ld, x, "inertia", &b->inertia)))
-        return st;
     if ((x = field_value(f, "com")) && (st = get_numbers(ld, x, "com", 2, 2, b->com, &n))) return st;
     if ((x = field_value(f, "position")) && (st = get_numbers(ld, x, "position", 2, 2, b->position, &n))) return st;
-    if ((x = field_value(f, "angle")) && (st = get_number(ld, x, "angle", &b->angle))) return st;
     if ((x = field_value(f, "points")) && (st = read_points(ld, x, b))) return st;
     for (int i = 0; i < b->npoints; i++) {
         if (b->points[i].x[2] != 0.0) return fail(ld, x, "points of a rigid body are planar (z = 0)");

@@ -74,40 +74,36 @@ static kd_status read_sections(loader* ld, const node_t* map) {
     return st;
 }
 
+/* A body: name and type first, then the keys its type takes (the body key
+ * table's `only`), then what the table cannot say (references, points). */
 static kd_status read_body(loader* ld, const node_t* v) {
-    static const char* const types[] = {"ground", "beam", "rigid"};
-    static const char* const theories[] = {"bar", "euler-bernoulli", "rayleigh", "timoshenko"};
-    static const char* const interps[] = {"cubic", "quintic"};
     kd_body_desc* b = kd_desc_add_body(ld->d);
     if (!b) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     b->loc = loc_of(v);
-    if (v->type == YAML_MAPPING_NODE)  /* rigid bodies have their own keys (src/load/yaml_mechanism.c) */
-        for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
-            if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0 &&
-                scalar(node_at(ld, q->value)) && strcmp(scalar(node_at(ld, q->value)), "rigid") == 0)
-                return yaml_read_rigid_body(ld, v, b);
-    field f[] = {{"name", 0, 0},     {"type", 0, 0},     {"material", 0, 0},      {"section", 0, 0},
-                 {"length", 0, 0},   {"points", 0, 0},   {"elements", 0, 0},      {"theory", 0, 0},
-                 {"interpolation", 0, 0}, {"planar", 0, 0}, {"geometric_stiffness", 0, 0}, {"y_axis", 0, 0},
-                 {"preload", 0, 0},  {"frame", 0, 0}, {NULL, 0, 0}};
-    node_t *name, *type, *x;
-    kd_status st;
-    if ((st = read_fields(ld, v, "body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
-        (st = get_name(ld, name, "body name", b->name)) || (st = require(ld, v, f, "type", "body", &type)))
-        return st;
+    if (v->type != YAML_MAPPING_NODE) return fail(ld, v, "expected a mapping for body");
+    node_t *name = NULL, *type = NULL, *x;
+    for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+        const char* k = scalar(node_at(ld, q->key));
+        if (k && strcmp(k, "name") == 0) name = node_at(ld, q->value);
+        if (k && strcmp(k, "type") == 0) type = node_at(ld, q->value);
+    }
+    int n = 0;
+    const kd_field* table = kd_body_fields(&n);
+    const kd_field* type_field = kd_field_find(table, n, "type");
     int t = 0;
-    if ((st = get_choice(ld, type, "type", types, 3, &t))) return st;
-    b->type = t == 0 ? KD_BODY_GROUND : KD_BODY_BEAM;
+    kd_status st;
+    if (!name) return fail(ld, v, "missing required key 'name' in body");
+    if ((st = get_name(ld, name, "body name", b->name))) return st;
+    if (!type) return fail(ld, v, "missing required key 'type' in body '%s'", b->name);
+    if ((st = get_choice(ld, type, "type", type_field->names, type_field->nnames, &t))) return st;
     if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
     char what[KD_NAME_MAX + 16];
     snprintf(what, sizeof(what), "body '%s'", b->name);
-    if (b->type == KD_BODY_GROUND) {
-        for (field* p = f; p->key; p++)
-            if (p->value && strcmp(p->key, "name") && strcmp(p->key, "type") && strcmp(p->key, "points"))
-                return fail(ld, p->key_node, "key '%s' does not apply to a ground body", p->key);
-        return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
-    }
-    node_t *mat, *sec, *el;
+    field f[32];
+    if ((st = read_table(ld, v, what, table, n, 1u << t, b, f))) return st;
+    if (b->type == KD_BODY_RIGID) return yaml_read_rigid_body(ld, f, b);
+    if (b->type == KD_BODY_GROUND) return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
+    node_t *mat, *sec;
     char ref[KD_NAME_MAX];
     if ((st = require(ld, v, f, "material", what, &mat)) || (st = get_name(ld, mat, "material", ref))) return st;
     b->material = kd_desc_find_material(ld->d, ref);
@@ -117,11 +113,8 @@ static kd_status read_body(loader* ld, const node_t* v) {
     b->section = kd_desc_find_section(ld->d, ref);
     b->loc_section = loc_of(sec);
     if (b->section < 0) return fail(ld, sec, "unknown section '%s'", ref);
-    if ((st = require(ld, v, f, "elements", what, &el)) || (st = get_int(ld, el, "elements", 1, &b->elements)))
-        return st;
     node_t *len = field_value(f, "length"), *pts = field_value(f, "points");
     if (!!len == !!pts) return fail(ld, v, "body '%s' needs exactly one of 'length' and 'points'", b->name);
-    if (len && (st = get_positive(ld, len, "length", &b->length))) return st;
     if (pts) {
         if ((st = read_points(ld, pts, b))) return st;
         if (b->npoints < 2) return fail(ld, pts, "a beam needs at least 2 points");
@@ -130,24 +123,11 @@ static kd_status read_body(loader* ld, const node_t* v) {
         b->length = sqrt(l2);
         if (!(b->length > 0)) return fail(ld, pts, "the first and last points of body '%s' coincide", b->name);
     }
-    int choice = 0;
-    if ((x = field_value(f, "theory"))) {
-        if ((st = get_choice(ld, x, "theory", theories, 4, &choice))) return st;
-        b->theory = (kd_theory)choice;
-    }
-    if ((x = field_value(f, "interpolation"))) {
-        if ((st = get_choice(ld, x, "interpolation", interps, 2, &choice))) return st;
-        b->interpolation = (kd_interp)choice;
-    }
-    if ((x = field_value(f, "planar")) && (st = get_bool(ld, x, "planar", &b->planar))) return st;
-    if ((x = field_value(f, "geometric_stiffness")) && (st = get_bool(ld, x, "geometric_stiffness", &b->geometric_stiffness)))
-        return st;
-    if ((x = field_value(f, "preload")) && (st = get_number(ld, x, "preload", &b->preload))) return st;
     if ((x = field_value(f, "frame")) && (st = yaml_read_beam_frame(ld, x, b))) return st;
     if ((x = field_value(f, "y_axis"))) {
-        int n;
+        int ny;
         if (b->planar) return fail(ld, x, "y_axis applies to 3D beams (planar: false)");
-        if ((st = get_numbers(ld, x, "y_axis", 3, 3, b->y_axis, &n))) return st;
+        if ((st = get_numbers(ld, x, "y_axis", 3, 3, b->y_axis, &ny))) return st;
     }
     return KD_OK;
 }

@@ -105,8 +105,9 @@ kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_f
 /* ---- the section readers ---------------------------------------------------- */
 
 /* src/load/yaml_mechanism.c */
-/* A body of type rigid (the type key already read). */
-kd_status yaml_read_rigid_body(loader* ld, const node_t* v, kd_body_desc* b);
+/* The keys of a rigid body that its key table does not read (com, position,
+ * points); f: the keys read by read_table. */
+kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b);
 /* One item of `joints:` / `drivers:` (joints first: drivers name them). */
 kd_status yaml_read_joint(loader* ld, const node_t* v);
 kd_status yaml_read_driver(loader* ld, const node_t* v);
