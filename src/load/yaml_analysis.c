@@ -187,7 +187,7 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
     field f[TABLE_MAX + 1];
     char what[64];
     snprintf(what, sizeof what, "%s analysis", kd_analysis_type_name(a->type));
-    kd_status st = read_table(ld, v, what, table, n, 0, kd_analysis_fields_base(a), f);
+    kd_status st = read_table(ld, v, what, table, n, 0, kd_analysis_fields_base(a), f, TABLE_MAX + 1);
     if (st) return st;
     switch (a->type) {
     case KD_ANALYSIS_DYNAMICS: return dynamics_keys(ld, v, f, &a->dynamics);

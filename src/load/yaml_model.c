@@ -35,7 +35,7 @@ static kd_status read_materials(loader* ld, const node_t* map) {
         if ((st = get_name(ld, k, "material name", m->name))) break;
         snprintf(what, sizeof(what), "material '%s'", m->name);
         if (v->type != YAML_MAPPING_NODE) return fail(ld, v, "expected a mapping for material");
-        if ((st = read_table(ld, v, what, table, n, 0, m, f))) break;
+        if ((st = read_table(ld, v, what, table, n, 0, m, f, (int)(sizeof f / sizeof f[0])))) break;
         if (kd_desc_find_material(ld->d, m->name) != ld->d->nmaterials - 1)
             st = fail(ld, k, "material '%s' is defined twice", m->name);
     }
@@ -65,7 +65,7 @@ static kd_status read_sections(loader* ld, const node_t* map) {
         field f[16];
         char what[96];
         snprintf(what, sizeof(what), "%s section", kd_shape_str(s->shape));
-        if ((st = read_table(ld, v, what, table, n, 1u << shape, s, f))) break;
+        if ((st = read_table(ld, v, what, table, n, 1u << shape, s, f, (int)(sizeof f / sizeof f[0])))) break;
         node_t* sv;
         if ((sv = field_value(f, "shear")) && !(st = get_positive(ld, sv, "shear", &s->shear_y))) s->shear_z = s->shear_y;
         if (!st && kd_desc_find_section(ld->d, s->name) != ld->d->nsections - 1)
@@ -100,7 +100,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     char what[KD_NAME_MAX + 16];
     snprintf(what, sizeof(what), "body '%s'", b->name);
     field f[32];
-    if ((st = read_table(ld, v, what, table, n, 1u << t, b, f))) return st;
+    if ((st = read_table(ld, v, what, table, n, 1u << t, b, f, (int)(sizeof f / sizeof f[0])))) return st;
     if (b->type == KD_BODY_RIGID) return yaml_read_rigid_body(ld, f, b);
     if (b->type == KD_BODY_GROUND) return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
     node_t *mat, *sec;

@@ -389,7 +389,8 @@ static kd_status read_table_value(loader* ld, const node_t* v, const kd_field* t
 }
 
 kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, unsigned only, void* base,
-                     field* f) {
+                     field* f, int nfmax) {
+    if (n + 1 > nfmax) return kd_error_set(ld->err, KD_ERR_USAGE, ld->file, KD_LOC_NONE, "%s: key table too long", what);
     int nf = 0;
     for (int i = 0; i < n; i++)
         if (!only || !t[i].only || (t[i].only & only)) f[nf++] = (field){t[i].key, 0, 0};

@@ -98,9 +98,9 @@ kd_status read_table_file(loader* ld, const node_t* at, const char* path, const 
 /* The keys of map through a key table t[0..n-1] (kedyn/desc_fields.h) into
  * base: unknown keys, missing required keys, types and ranges are errors at
  * their node. `only`: a mask of the entries' `only` (0: every entry). f
- * (n + 1 entries) gets the keys and their nodes, for the CUSTOM ones. */
+ * (nfmax >= n + 1 entries) gets the keys and their nodes, for the CUSTOM ones. */
 kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, unsigned only, void* base,
-                     field* f);
+                     field* f, int nfmax);
 
 /* ---- the section readers ---------------------------------------------------- */
 
