@@ -12,19 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kedyn/ffr.h"
 #include "kedyn/integrate.h"
 #include "kedyn/ked.h"
 #include "kedyn/load_yaml.h"
 #include "kedyn/mbs.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "blas_threads.h"
+#include "core/util.h"
 
 typedef struct sink {
     const kd_ffr_system* s;
@@ -43,6 +38,7 @@ static int on_sample(void* ctx, const kd_mbs_sample* smp) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_ffr MODEL.yaml [FORM] [RUNS]\n");
         return 2;
@@ -70,7 +66,7 @@ int main(int argc, char** argv) {
     sink k = {0};
     int n = 0, nc = 0;
     for (int r = 0; r < runs; r++) {
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         kd_ked_opts ko = {fmax(1e-3 * ad->dynamics.t_end, 2 * ad->dynamics.dt), 1, 0.0, KD_COND_MAX_DEFAULT};
         kd_ked* ked = NULL;
         kd_ffr_system* s = NULL;
@@ -84,12 +80,12 @@ int main(int argc, char** argv) {
         }
         k.s = s, k.vmax = 0;
         n = kd_ffr_size(s), nc = kd_ffr_cms(s)->nc;
-        const double t1 = now_s();
+        const double t1 = util_now_s();
         if (kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, on_sample, &k, &ms, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 3;
         }
-        const double t2 = now_s();
+        const double t2 = util_now_s();
         best_int = fmin(best_int, t2 - t1);
         best_total = fmin(best_total, t2 - t0);
         free(q0), free(qd0);

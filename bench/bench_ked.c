@@ -13,18 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kedyn/ked.h"
 #include "kedyn/load_yaml.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "blas_threads.h"
+#include "core/util.h"
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_ked MODEL.yaml [SPEED]\n");
         return 2;
@@ -51,13 +47,13 @@ int main(int argc, char** argv) {
     double best_setup = INFINITY, best_modes = INFINITY, best_total = INFINITY, wmin = INFINITY, wmax = 0;
     int links = 0, samples = 0, forward = 0, ss = 0, dense_ss = 0;
     for (int rep = 0; rep < 5; rep++) {
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         kd_ked* k = NULL;
         if (kd_ked_new(d, &o, &k, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 3;
         }
-        const double t1 = now_s();
+        const double t1 = util_now_s();
         for (int l = 0; l < k->nlinks; l++) {
             kd_ked_modes m;
             static const int route[3] = {KD_KED_GYRO_REFINE, KD_KED_GYRO_OFF, KD_KED_GYRO_DENSE};
@@ -69,7 +65,7 @@ int main(int argc, char** argv) {
             for (int i = 0; l == 0 && i < m.nsamples; i++) wmin = fmin(wmin, m.omega[i * m.count]), wmax = fmax(wmax, m.omega[i * m.count]);
             kd_ked_modes_free(&m);
         }
-        const double t2 = now_s();
+        const double t2 = util_now_s();
         best_setup = fmin(best_setup, t1 - t0), best_modes = fmin(best_modes, t2 - t1), best_total = fmin(best_total, t2 - t0);
         links = k->nlinks, samples = k->rigid.nsamples, forward = k->rigid.forward;
         kd_ked_free(&k);

@@ -17,18 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kedyn/mbs.h"
+#include "blas_threads.h"
+#include "core/util.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- planar bars with revolute joints (body coordinates x, y, phi) ---- */
 typedef struct joint {
@@ -187,12 +182,12 @@ static int run(const char* name, int size, rig* r, kd_mbs_opts* o, const double*
     for (int rep = 0; rep < reps; rep++) {
         memset(&k, 0, sizeof(k));
         kd_error err;
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         if (kd_mbs_forward(&r->cms, o, q, qd, keep, &k, &st, &err)) {
             fprintf(stderr, "bench_mbs: %s\n", err.msg);
             return 1;
         }
-        best = fmin(best, now_s() - t0);
+        best = fmin(best, util_now_s() - t0);
     }
     printf("%s %d %d %d %ld %ld %.6g %.4g %.2e %.2e %ld\n", name, size, r->cms.n, r->cms.nc, st.steps, st.evaluations,
            best, per_eval ? best / (double)st.steps : best / (double)st.steps, k.drift, k.eerr / k.escale,
@@ -281,6 +276,7 @@ static int linkage(const char* form) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "chain") == 0) return chain(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0, 0);
     if (argc == 3 && strcmp(argv[1], "ida-chain") == 0) return chain(atoi(argv[2]), 0, 1);
     if (argc == 3 && strcmp(argv[1], "linkage") == 0) return linkage(argv[2]);

@@ -10,16 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kedyn/load_yaml.h"
 #include "kedyn/mech.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "blas_threads.h"
+#include "core/util.h"
 
 typedef struct inv_ctx {
     const kd_mech* m;
@@ -50,24 +45,24 @@ static int bench(const char* name, kd_desc* d, double t_end, int steps) {
     double best_kin = INFINITY, best_inv = INFINITY;
     for (int rep = 0; rep < 5; rep++) {
         kd_mech_kin_stats ks;
-        double t0 = now_s();
+        double t0 = util_now_s();
         if (kd_mech_kinematics(m, t_end, steps, 1e12, NULL, NULL, &ks, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        best_kin = fmin(best_kin, now_s() - t0);
+        best_kin = fmin(best_kin, util_now_s() - t0);
         inv_ctx c;
         memset(&c, 0, sizeof(c));
         c.m = m;
         c.w = kd_mech_work_new(m);
         kd_mech_reactions_alloc(m, &c.r1);
         kd_mech_reactions_alloc(m, &c.r2);
-        t0 = now_s();
+        t0 = util_now_s();
         if (kd_mech_kinematics(m, t_end, steps, 1e12, inverse_both, &c, &ks, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        best_inv = fmin(best_inv, now_s() - t0);
+        best_inv = fmin(best_inv, util_now_s() - t0);
         kd_mech_reactions_free(&c.r1);
         kd_mech_reactions_free(&c.r2);
         kd_mech_work_free(&c.w);
@@ -79,6 +74,7 @@ static int bench(const char* name, kd_desc* d, double t_end, int steps) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     if (argc != 4) {
         fprintf(stderr, "usage: bench_mech file MODEL.yaml STEPS | chain N STEPS\n");
         return 2;

@@ -8,15 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kedyn/kedyn.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "blas_threads.h"
+#include "core/util.h"
 
 static kd_desc* cantilever(int nelem) {
     kd_desc* d = kd_desc_new();
@@ -35,6 +30,7 @@ static kd_desc* cantilever(int nelem) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     const int nelem = argc > 1 ? atoi(argv[1]) : 1000;
     const int repeats = argc > 2 ? atoi(argv[2]) : 5;
     if (nelem < 1 || repeats < 1) {
@@ -47,16 +43,16 @@ int main(int argc, char** argv) {
     for (int r = 0; r < repeats; r++) {
         kd_error err;
         kd_desc* d = cantilever(nelem);
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         kd_model* m = NULL;
         if (kd_model_compile(d, &m, &err)) return 1;
-        const double t1 = now_s();
+        const double t1 = util_now_s();
         kd_modes res;
         if (kd_modes_solve(m, 10, KD_EIGEN_AUTO, &res, &err)) {
             fprintf(stderr, "bench_modes: %s\n", err.msg);
             return 3;
         }
-        const double t2 = now_s();
+        const double t2 = util_now_s();
         best_compile = fmin(best_compile, t1 - t0);
         best_solve = fmin(best_solve, t2 - t1);
         best_total = fmin(best_total, t2 - t0);

@@ -3,6 +3,8 @@
 # Each size runs in its own process so that its peak memory is its own.
 set -euo pipefail
 build=${1:-build}
+# The programs run single-threaded BLAS, as the command line does (docs/cli.md, "Environment");
+# set OPENBLAS_NUM_THREADS before to measure another count.
 echo "# lowest 10 modes of a planar cantilever (Euler-Bernoulli, cubic)"
 echo "# elements dof solver compile_s solve_s total_s omega1_rad_s rel_err_omega1 peak_rss_kib"
 for n in 10 100 1000 10000 100000; do

@@ -1,27 +1,48 @@
-/* kedyn: the one-dimensional element library (beams, bars, torsion).
+/* kedyn: element families behind one interface, and the beams.
  *
- * An element kind is fixed by (theory, interpolation, planar). Each kind
- * supplies, at a point xi in [0, 1] of an element of length L, the shape
- * functions of six kinematic fields of its axis (u, v, w, theta_x, theta_y,
- * theta_z) as rows over the element DOFs, and their x-derivatives. From them
- * alone, by Gauss quadrature, kd_element_props_init computes
- *   - the elastic stiffness [k] (strain energy of axial, bending, torsion and
- *     shear strains; theory.md sec. 5), and
- *   - the inertia invariants of theory.md sec. 3, integrated over the volume:
+ * An element kind (kd_element_kind) belongs to a family (kd_element_family:
+ * beams today; membranes, plates, shells, solids later), decided by its
+ * theory. A family is a table
+ * of constants and functions (kd_element_family below): its reference domain,
+ * nodes, DOFs per node, quadrature rule and, at a reference point xi, the
+ * displacement field of a material point, the strain operator and the
+ * displacement gradients a pre-stress acts on. From that table alone the
+ * generic code (src/fe/element_integrate.c) computes by quadrature over the
+ * domain, in element coordinates (theory.md sec. 3 and 5):
+ *   - the elastic stiffness  k = int B^T D B dA            (D per unit of the
+ *     domain's measure: beams EA, EIz, EIy, GJ, kappa G A; plates D(E, nu) t...)
+ *   - the inertia invariants of theory.md sec. 3, over the volume:
  *       m_ij = int rho N_i^T N_j dV   (i, j = displacement components x, y, z)
  *       s_i  = int rho N_i^T dV
- *       x_ik = int rho N_i^T x_k dV   (x_k measured from the element's first node)
- *     where N_i is the row of N for component i of the displacement of a
- *     material point at (x, y, z) of the section:
- *       u_p = u - y theta_z + z theta_y,  v_p = v - z theta_x,  w_p = w + y theta_x.
+ *       x_ik = int rho N_i^T x_k dV   (x_k measured from the element origin)
+ *     where the displacement of a material point is split over the
+ *     "transverse" coordinates t_a the family integrates analytically
+ *     (section y, z of a beam; thickness z of a plate; none for a solid):
+ *       N_i(xi, t) = N0_i(xi) + sum_a t_a Nt_a,i(xi),
+ *     position r(xi, t) = x(xi) + sum_a t_a e_a, and the family's transverse
+ *     moments int rho dt, int rho t_a dt, int rho t_a t_b dt;
+ *   - the geometric stiffness of a pre-stress S (a symmetric tensor of
+ *     resultants over the domain's directions: beams the axial force P,
+ *     plates (N_x, N_xy; N_xy, N_y)):
+ *       k_g = int sum_c sum_de S_de G_d,c^T G_e,c dA,   G_d,c = d u_c / d x_d.
+ *     A family whose pre-stress is a fixed combination of basis fields
+ *     (beams: P = p0 + p1 xi + p2 xi^2) gets the invariants g_k of each basis
+ *     field precomputed; any other family (plates: (N_x, N_y, N_xy) per
+ *     quadrature point from a membrane solution) passes the field to
+ *     kd_element_geometric_stiffness, the same routine.
  * Every later inertia term ([m], [c], [k(eps)], [k(omega)], q_i, [m_Oi]) is a
- * fixed combination of these invariants with the frame motion of the instant.
- * Likewise the geometric stiffness of an axial force P quadratic along the
- * element, P = p0 + p1 xi + p2 xi^2, is k_g = sum_k p_k g_k with
- *       g_k  = int xi^k (v'^T v' + w'^T w') dx   (theory.md sec. 5).
+ * fixed combination of these invariants with the frame motion of the instant
+ * (kedyn/inertia.h).
  *
- * Element DOF vectors are node 1's DOFs then node 2's, in the node order
- * given by kd_element_node_dofs().
+ * Element DOF vectors are node 1's DOFs, then node 2's, ..., each node's in
+ * the order its family gives (kd_element_family.node_dofs).
+ *
+ * The beams (src/fe/element_beam.c): a beam element has two nodes and six
+ * kinematic fields of its axis (u, v, w, theta_x, theta_y, theta_z) whose
+ * shape functions kd_element_shape gives; a section point (y, z) moves by
+ *   u_p = u - y theta_z + z theta_y,  v_p = v - z theta_x,  w_p = w + y theta_x,
+ * and the geometric stiffness of the axial force P quadratic along the
+ * element is k_g = sum_k p_k g_k, g_k = int xi^k (v'^T v' + w'^T w') dx.
  */
 #ifndef KEDYN_ELEMENT_H
 #define KEDYN_ELEMENT_H
@@ -32,17 +53,47 @@
 extern "C" {
 #endif
 
-#define KD_NODE_DOF_MAX 8                     /* 3D quintic: u v w rx ry rz kz ky */
-#define KD_ELEM_DOF_MAX (2 * KD_NODE_DOF_MAX)
+#define KD_NODE_DOF_MAX 8                     /* 3D quintic beam: u v w rx ry rz kz ky */
+#define KD_ELEM_NODE_MAX 9                    /* nodes of one element (9-node quadrilateral) */
+/* DOFs of one element: sizes the per-element matrices (kd_element_props,
+ * kd_inertia_terms, the formalism routes). 16 = two beam nodes of 8; a family
+ * with more DOFs per element raises it (the cost: fixed-size element arrays). */
+#define KD_ELEM_DOF_MAX 16
+#define KD_TRANS_MAX 2                        /* transverse coordinates (beam section y, z) */
+#define KD_STRAIN_MAX 8                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear) */
+#define KD_GRAD_MAX 3                         /* directions of the pre-stress (solids: 3) */
 
 /* The six kinematic fields of the beam axis. */
 enum { KD_F_U = 0, KD_F_V, KD_F_W, KD_F_TX, KD_F_TY, KD_F_TZ, KD_NFIELD };
 
+/* Element families (src/fe/element_families.c maps each to its table). */
+typedef enum kd_family {
+    KD_FAMILY_BEAM = 0,           /* two-node beams, bars and torsion (element_beam.c) */
+    KD_FAMILIES
+} kd_family;
+
+/* Reference domains of element families, with their reference coordinates. */
+typedef enum kd_domain {
+    KD_DOMAIN_LINE = 0,           /* xi in [0, 1] */
+    KD_DOMAIN_TRIANGLE,           /* (xi, eta) >= 0, xi + eta <= 1 */
+    KD_DOMAIN_QUADRILATERAL,      /* [-1, 1]^2 */
+    KD_DOMAIN_HEXAHEDRON          /* [-1, 1]^3 */
+} kd_domain;
+
+/* An element kind: (theory, interpolation, planar). The theory decides the
+ * family (kd_element_kind_family: the theories of a family form one range
+ * of kd_theory, e.g. bar..Timoshenko are beams; membrane and plate theories
+ * join as new values), the interpolation the element formulation within it
+ * (beams: cubic or quintic Hermite; plates later: DKT, ACM, BFS, MITC4...).
+ * Three fields, so {theory, interp, planar} initialisers stay complete. */
 typedef struct kd_element_kind {
     kd_theory theory;
     kd_interp interp;
-    int planar;
+    int planar;                   /* 1: displacements in the x-y plane only */
 } kd_element_kind;
+
+/* The family of a kind (KD_FAMILIES for a theory no family claims). */
+kd_family kd_element_kind_family(kd_element_kind kind);
 
 /* Cross-section and material constants an element needs. */
 typedef struct kd_element_consts {
@@ -51,49 +102,126 @@ typedef struct kd_element_consts {
     double kappa_y, kappa_z;      /* shear coefficients for shear along y and z */
 } kd_element_consts;
 
+struct kd_element_family;
+
 /* Per-element quantities, computed once (kd_element_props_init) and shared
- * by every element with the same kind, length and constants. Matrices are
- * row-major, ndof x ndof. */
+ * by every element with the same kind, geometry and constants. Matrices are
+ * row-major, ndof x ndof, in element coordinates. */
 typedef struct kd_element_props {
     kd_element_kind kind;
+    const struct kd_element_family* family;
     kd_element_consts c;
-    double L;                     /* element length, m */
-    int ndof;                     /* element DOFs (2 x node DOFs) */
+    double L;                     /* beams: element length, m */
+    int nnode;                    /* nodes */
+    double node_x[KD_ELEM_NODE_MAX][3]; /* node coordinates from the element origin (node 1), m */
+    int ndof;                     /* element DOFs (sum of node DOFs) */
     int ncomp;                    /* displacement components: 2 planar, 3 spatial */
+    /* material of the strain operator: k = int B^T D B (family init fills) */
+    int nstrain;                  /* strain rows */
+    double D[KD_STRAIN_MAX * KD_STRAIN_MAX]; /* row-major nstrain x nstrain */
+    /* transverse moments: int rho dt, int rho t_a dt, int rho t_a t_b dt */
+    double rho0, rho1[KD_TRANS_MAX], rho2[KD_TRANS_MAX][KD_TRANS_MAX];
+    int ngeo;                     /* precomputed pre-stress basis fields (g_k), 0: none */
     double k[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];           /* elastic stiffness */
     double m_ij[3][3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* int rho N_i^T N_j dV */
     double s_i[3][KD_ELEM_DOF_MAX];                         /* int rho N_i^T dV */
     double x_ik[3][3][KD_ELEM_DOF_MAX];                     /* int rho N_i^T x_k dV */
-    double g_k[3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];      /* int xi^k (v'^T v' + w'^T w') dx */
-    double mass;                  /* int rho dV = rho A L */
+    double g_k[3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];      /* beams: int xi^k (v'^T v' + w'^T w') dx */
+    double mass;                  /* int rho dV (beams: rho A L; else by quadrature) */
 } kd_element_props;
 
-/* DOF names at each node of an element kind, in element order; returns the
- * count (<= KD_NODE_DOF_MAX). */
+/* A quadrature rule over a reference domain: points and weights (the
+ * weights sum to the domain's reference measure). */
+typedef struct kd_quadrature {
+    int n;
+    const double (*xi)[3];
+    const double* w;
+} kd_quadrature;
+
+/* What a family gives at a reference point xi (kd_element_family.eval).
+ * Rows are over the element DOFs; entries a family does not use are zero. */
+typedef struct kd_element_point {
+    double measure;               /* d(length, area, volume) / d(reference measure): L, det J */
+    double x[3];                  /* position of the point (t = 0) from the element origin */
+    double N0[3][KD_ELEM_DOF_MAX];             /* displacement at t = 0, components x, y, z */
+    double Nt[KD_TRANS_MAX][3][KD_ELEM_DOF_MAX]; /* d displacement / d t_a */
+    double B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX];  /* strain rows (generalized strains) */
+    double G[KD_GRAD_MAX][3][KD_ELEM_DOF_MAX]; /* G[d][c] = d u_c / d x_d, the components a
+                                                  pre-stress acts on (others zero) */
+} kd_element_point;
+
+/* An element family. One file per family (src/fe/element_<name>.c) defines
+ * one of these; src/fe/element_families.c lists them by kd_family. */
+typedef struct kd_element_family {
+    const char* name;             /* "beam" */
+    kd_domain domain;
+    int nnode;                    /* nodes per element */
+    const double (*node_xi)[3];   /* (nnode) reference coordinates of the nodes */
+    int ntrans;                   /* transverse coordinates integrated analytically */
+    double trans_dir[KD_TRANS_MAX][3]; /* e_a: the direction of t_a in element coordinates */
+    /* DOF names at local node `node` of an element of this kind (the node
+     * kind), in element order; returns the count (<= KD_NODE_DOF_MAX). */
+    int (*node_dofs)(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]);
+    /* Check the kind, constants and geometry in p (kind, c, nnode, node_x, L
+     * set) and fill ncomp, nstrain, D, the transverse moments and ngeo, and
+     * mass when it has a closed form (else it is summed by the quadrature).
+     * KD_ERR_USAGE for an unsupported combination or a degenerate element. */
+    kd_status (*init)(kd_element_props* p);
+    /* The quadrature rule of the element integrals. */
+    const kd_quadrature* (*quadrature)(const kd_element_props* p);
+    /* Everything at reference point xi (out is fully written). */
+    void (*eval)(const kd_element_props* p, const double xi[3], kd_element_point* out);
+    /* Basis field k < p->ngeo of the pre-stress at xi: S (row-major
+     * KD_GRAD_MAX x KD_GRAD_MAX); NULL when ngeo is always 0. */
+    void (*prestress_basis)(const kd_element_props* p, int k, const double xi[3], double S[KD_GRAD_MAX * KD_GRAD_MAX]);
+} kd_element_family;
+
+/* The table of a family (NULL for an unknown one). */
+const kd_element_family* kd_element_family_get(kd_family f);
+
+/* The table of a kind's family (NULL for an unknown one). */
+const kd_element_family* kd_element_family_of(kd_element_kind kind);
+
+/* DOF names at node `node` of an element of this kind; returns the count. */
+int kd_element_node_dofs_at(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]);
+
+/* DOF names at the first node of an element of this kind (for beams, every
+ * node); returns the count (<= KD_NODE_DOF_MAX). */
 int kd_element_node_dofs(kd_element_kind kind, kd_dof_name dofs[KD_NODE_DOF_MAX]);
 
-/* Shape functions of the six fields at xi in [0, 1]: N[f][a] is field f's
- * coefficient of element DOF a; dN the derivative with respect to x
- * (= d/dxi / L). Fields a kind does not have are zero. */
+/* Compute stiffness, inertia invariants and precomputed geometric invariants
+ * of an element of any family by quadrature over its domain, from its node
+ * coordinates x (nnode x 3, from node 1, element coordinates). Returns
+ * KD_ERR_USAGE for an unsupported kind or a degenerate element. */
+kd_status kd_element_props_init_nodes(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
+                                      const double x[][3]);
+
+/* The same for a two-node line element (beams) of length L along x. */
+kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
+                                double L);
+
+/* The geometric stiffness of a pre-stress field given at the quadrature
+ * points of p's rule: S (rule size x KD_GRAD_MAX^2, row-major symmetric
+ * tensors). kg (ndof x ndof, row-major) is overwritten. */
+void kd_element_geometric_stiffness(const kd_element_props* p, const double* S, double* kg);
+
+/* The consistent mass matrix m = sum_i m_ii (row-major ndof x ndof). */
+void kd_element_mass(const kd_element_props* p, double* m);
+
+/* Beam family: shape functions of the six fields at xi in [0, 1]: N[f][a]
+ * is field f's coefficient of element DOF a; dN the derivative with respect
+ * to x (= d/dxi / L). Fields a kind does not have are zero. */
 void kd_element_shape(kd_element_kind kind, const kd_element_consts* c, double L, double xi,
                       double N[KD_NFIELD][KD_ELEM_DOF_MAX],
                       double dN[KD_NFIELD][KD_ELEM_DOF_MAX]);
 
-/* Shape functions of the displacement of a section point, split as
- * N_i(x, y, z) = N0[i] + y Ny[i] + z Nz[i] (i = x, y, z components), with the
- * rotary terms dropped where the kind neglects rotary inertia of bending
+/* Beam family: shape functions of the displacement of a section point, split
+ * as N_i(x, y, z) = N0[i] + y Ny[i] + z Nz[i] (i = x, y, z components), with
+ * the rotary terms dropped where the kind neglects rotary inertia of bending
  * (Euler-Bernoulli). */
 void kd_element_point_shape(kd_element_kind kind, double N[KD_NFIELD][KD_ELEM_DOF_MAX],
                             double N0[3][KD_ELEM_DOF_MAX], double Ny[3][KD_ELEM_DOF_MAX],
                             double Nz[3][KD_ELEM_DOF_MAX]);
-
-/* Compute stiffness and inertia invariants by Gauss quadrature. Returns
- * KD_ERR_USAGE for an unsupported combination (e.g. quintic Timoshenko). */
-kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind,
-                                const kd_element_consts* c, double L);
-
-/* The consistent mass matrix m = sum_i m_ii (row-major ndof x ndof). */
-void kd_element_mass(const kd_element_props* p, double* m);
 
 /* Shear coefficient of a section shape (Cowper, 1966); for generic sections
  * returns 0 (must be given). */

@@ -7,11 +7,18 @@
  * elements stores its invariants once. Nothing in a kd_model changes after
  * compilation; analyses keep what changes in their own state.
  *
+ * Nodes carry body-frame coordinates (node_x). Element e has
+ * elem_node_adr[e+1] - elem_node_adr[e] nodes, elem_node[elem_node_adr[e]..]
+ * in its family's local node order (kd_model_elem_nodes); its kind, family
+ * and invariants are in prop[elem_prop[e]].
+ *
  * DOF numbering: node n owns node_dof_num[n] consecutive DOFs starting at
- * node_dof_adr[n] ("all DOFs", fixed ones included). dof_eq maps each to its
- * equation number in the reduced (supported) system, or -1 when fixed.
- * Nodes are numbered body by body along each beam, so the reduced matrices
- * are banded with half-bandwidth `bandwidth`.
+ * node_dof_adr[n] ("all DOFs", fixed ones included), named by its node kind:
+ * the DOFs its elements' family puts at that local node
+ * (kd_element_node_dofs_at). dof_eq maps each to its equation number in the
+ * reduced (supported) system, or -1 when fixed. Nodes are numbered body by
+ * body along each beam, so the reduced matrices are banded with
+ * half-bandwidth `bandwidth`.
  *
  * Ownership: kd_model_compile allocates; kd_model_free releases and clears.
  */
@@ -29,7 +36,7 @@ extern "C" {
 typedef struct kd_body {
     char name[KD_NAME_MAX];
     kd_body_type type;
-    kd_element_kind kind;         /* element kind of a beam body */
+    kd_element_kind kind;         /* element kind of a beam body (its family: kd_element_family_of) */
     int node_adr, node_num;       /* first node and node count */
     int elem_adr, elem_num;       /* first element and element count */
     double length;                /* m */
@@ -62,7 +69,7 @@ typedef struct kd_model {
     kd_body* body;                /* (nbody) */
 
     /* nodes */
-    double* node_s;               /* (nnode) position along the body axis, m */
+    double* node_x;               /* (nnode x 3) position in the body frame, m (beams: (s, 0, 0)) */
     int* node_body;               /* (nnode) owning body */
     int* node_dof_adr;            /* (nnode) first DOF in all-DOF numbering */
     int* node_dof_num;            /* (nnode) DOF count */
@@ -70,10 +77,13 @@ typedef struct kd_model {
     int* dof_eq;                  /* (ndof_all) reduced equation, -1 when fixed */
 
     /* elements */
-    int* elem_node;               /* (nelem x 2) first and second node */
+    int* elem_node_adr;           /* (nelem + 1) first entry of each element in elem_node */
+    int* elem_node;               /* (elem_node_adr[nelem]) nodes of each element, in order */
     int* elem_body;               /* (nelem) owning body */
     int* elem_prop;               /* (nelem) index into prop */
-    double* elem_s0;              /* (nelem) axial position of the first node, m */
+    double* elem_s0;              /* (nelem) position of the element origin (its first node)
+                                     along the body's x axis, m: the inertia terms take the
+                                     point position r = (s0 + x, y, z) (kedyn/inertia.h) */
     double* elem_axial;           /* (nelem x 2 x 3) axial force in the element per unit
                                      load case, P(xi) = p0 + p1 xi + p2 xi^2: case 0 a unit
                                      axial frame acceleration a_Ox = 1 m/s^2, case 1 a unit
@@ -114,6 +124,10 @@ void kd_model_free(kd_model** m);
 /* The element DOFs of element e as reduced equation numbers (-1 = fixed).
  * Returns the element DOF count. */
 int kd_model_elem_eqs(const kd_model* m, int e, int* eqs);
+
+/* The nodes of element e (*nodes points into m->elem_node); returns their
+ * count. */
+int kd_model_elem_nodes(const kd_model* m, int e, const int** nodes);
 
 /* The index of a body by name, or -1. */
 int kd_model_find_body(const kd_model* m, const char* name);

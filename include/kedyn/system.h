@@ -15,13 +15,14 @@
  * allocation after kd_system_init. The matrices use the general band
  * storage of kedyn/integrate.h (kl = ku = the model's bandwidth).
  *
- * kd_system_init_formalism takes the inertia terms (M, the gyroscopic and
- * inertia stiffness parts of C and K, the inertia loads of f) from another
- * formalism's route instead (kedyn/formalism.h), element by element at each
- * new frame state; elastic and geometric stiffness, damping and nodal loads
- * are the same for every route. With the Hamilton route the system also
- * keeps the canonical data (kd_system_canonical) for the first-order
- * integrators of kedyn/hamilton.h.
+ * kd_system_init_route takes the inertia terms (M, the gyroscopic and
+ * inertia stiffness parts of C and K, the inertia loads of f) from an element
+ * route instead (kd_element_route: callbacks the system keeps), element by
+ * element at each new frame state; elastic and geometric stiffness, damping
+ * and nodal loads are the same for every route. The formalisms supply the
+ * routes (kd_system_init_formalism, src/formalisms/formalism.c). A route with
+ * canonical data (Hamilton's) makes the system also keep it
+ * (kd_system_canonical) for the first-order integrators of kedyn/hamilton.h.
  */
 #ifndef KEDYN_SYSTEM_H
 #define KEDYN_SYSTEM_H
@@ -34,6 +35,18 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* An element route: the inertia part of one element's equations (kedyn/formalism.h,
+ * kd_element_eqs) for element p, first node at s0 on the body axis, in frame state fs; ops
+ * counts the work (never NULL here). canonical, when not NULL, gives Hamilton's canonical data
+ * of the element (kd_canonical_eqs); the system then assembles the second-order form from it
+ * and keeps the canonical data. */
+typedef struct kd_element_route {
+    void (*element)(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+                    kd_formalism_ops* ops);
+    void (*canonical)(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_canonical_eqs* out,
+                      kd_formalism_ops* ops);
+} kd_element_route;
 
 /* What drives each body's frame in this evaluation: its own motion, or an
  * override (a Campbell diagram spins a body at a list of constant speeds). */
@@ -55,8 +68,10 @@ typedef struct kd_system {
     double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
     double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
     int have_f_key;
-    /* another formalism's route (kd_system_init_formalism) */
-    kd_formalism formalism;           /* KD_FORMALISM_INVARIANTS: the invariants above */
+    /* another route of the inertia terms (kd_system_init_route) */
+    kd_element_route route;           /* element NULL: the invariants above */
+    kd_formalism formalism;           /* the formalism of the route, when kd_system_init_formalism
+                                         chose it (a label; KD_FORMALISM_INVARIANTS otherwise) */
     kd_formalism_ops ops;             /* work of the route's element builds so far */
     double* route_key;                /* (nbody x 12) omega_L, eps_L, a_O,L - R^T g, v_O,L of the
                                          last route assembly (into C_last, K_last, f_inertia) */
@@ -78,7 +93,11 @@ typedef struct kd_system {
 
 /* Assemble the constant matrices; every body follows its own motion. */
 kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err);
-/* The same with the inertia terms from formalism f's route. */
+/* The same with the inertia terms from an element route (NULL: the invariants); the system
+ * keeps a copy of *route. */
+kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element_route* route, kd_error* err);
+/* The same with the inertia terms from formalism f's route: kd_system_init_route with the
+ * routes of kedyn/formalism.h (defined with them, src/formalisms/formalism.c). */
 kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err);
 void kd_system_free(kd_system* s);
 

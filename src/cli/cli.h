@@ -5,6 +5,7 @@
 #define KEDYN_CLI_H
 
 #include "kedyn/kedyn.h"
+#include "kedyn/plot.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NUMERIC = 3 };
 
@@ -46,8 +47,11 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
                       void (*after)(const struct kd_run_report* rep));
 
 /* Figures (when gnuplot is there) and OUTDIR/report.html; returns the exit
- * code (cmd_plot.c). */
+ * code (cli_common.c, like the helpers above and cli_print_warnings). */
 int cli_write_report(const char* outdir, int quiet);
+
+/* The notes of a plotting run, "kedyn: note: ..." on stderr. */
+void cli_print_plot_notes(const kd_plot_result* res);
 
 /* Progress on stderr (progress.c): shown only on a terminal, not with
  * --quiet, and only for runs longer than a second. */

@@ -7,16 +7,6 @@
 #include "kedyn/load_yaml.h"
 #include "kedyn/mech.h"
 
-int cli_print_warnings(const kd_desc* d, const kd_model* m) {
-    kd_error w[16];
-    const int n = kd_model_warnings(d, m, w, 16);
-    for (int i = 0; i < n && i < 16; i++) {
-        char buf[1024];
-        fprintf(stderr, "%s\n", kd_error_format(&w[i], buf, (int)sizeof(buf)));
-    }
-    return n;
-}
-
 /* The mechanism part of `check`: rigid bodies, joints, drivers, and the
  * mobility at the assembled initial position (DOF from the rank of Phi_q,
  * Grübler's count, redundant constraints by name). Returns an exit code. */

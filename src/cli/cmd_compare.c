@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/util.h"
 #include "kedyn/atomic_file.h"
 #include "kedyn/compare.h"
 #include "kedyn/load_yaml.h"
@@ -35,7 +36,8 @@ static int parse_formalisms(const char* s, kd_formalism* out) {
     int n = 0;
     char buf[256];
     snprintf(buf, sizeof(buf), "%s", s);
-    for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char* rest = buf;
+    for (char* tok = util_next_token(&rest, ","); tok; tok = util_next_token(&rest, ",")) {
         if (n == KD_FORMALISM_COUNT || kd_formalism_parse(tok, &out[n]) != 0) return -1;
         n++;
     }
@@ -63,11 +65,6 @@ static void write_csv(FILE* fp, const kd_compare* c) {
     }
 }
 
-static void json_number(FILE* fp, double v) {
-    if (isfinite(v)) fprintf(fp, "%.6e", v);
-    else fprintf(fp, "null");
-}
-
 static void write_json(FILE* fp, const char* model, const kd_compare* c, int complete) {
     fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"command\": \"compare\",\n  \"model\": \"", KD_VERSION_STRING);
     for (const char* p = model; *p; p++) {
@@ -82,11 +79,11 @@ static void write_json(FILE* fp, const char* model, const kd_compare* c, int com
                     "\"status\": \"%s\", \"max_rel_diff\": ",
                 i ? "," : "", r->elements, r->neq, kd_formalism_name(r->formalism), integ_name(r->integrator),
                 kd_status_name(r->status));
-        json_number(fp, r->max_rel_diff);
+        util_json_number(fp, "%.6e", r->max_rel_diff, "null");
         fprintf(fp, ", \"build_s\": ");
-        json_number(fp, r->build_s);
+        util_json_number(fp, "%.6e", r->build_s, "null");
         fprintf(fp, ", \"integrate_s\": ");
-        json_number(fp, r->integrate_s);
+        util_json_number(fp, "%.6e", r->integrate_s, "null");
         fprintf(fp, ", \"steps\": %ld, \"element_builds\": %ld, \"point_evaluations\": %ld, \"differentiations\": %ld, "
                     "\"flops\": %.6e}",
                 r->steps, r->ops.elements, r->ops.points, r->ops.derivatives, r->ops.flops);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/util.h"
 #include "kedyn/atomic_file.h"
 #include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
@@ -20,11 +21,6 @@ static void show_progress(void* ctx, int done, int total, kd_mech_formalism f) {
     (void)ctx;
     fprintf(stderr, "\rcompare: %d/%d  %-13s", done + 1, total, kd_mech_formalism_name(f));
     fflush(stderr);
-}
-
-static void json_number(FILE* fp, double v) {
-    if (isfinite(v)) fprintf(fp, "%.6e", v);
-    else fprintf(fp, "null");
 }
 
 static void write_csv(FILE* fp, const kd_mech_compare* c) {
@@ -60,14 +56,14 @@ static void write_json(FILE* fp, const char* model, const kd_mech_compare* c, in
         const double vals[] = {r->max_rel_diff, r->max_drift, r->build_s, r->integrate_s};
         for (int k = 0; k < 4; k++) {
             fprintf(fp, "\"%s\": ", keys[k]);
-            json_number(fp, vals[k]);
+            util_json_number(fp, "%.6e", vals[k], "null");
             fprintf(fp, ", ");
         }
         fprintf(fp, "\"steps\": %ld, \"evaluations\": %ld, \"factorizations\": %ld, \"flops_per_evaluation\": ",
                 r->steps, r->evaluations, r->factorizations);
-        json_number(fp, r->flops_eval);
+        util_json_number(fp, "%.6e", r->flops_eval, "null");
         fprintf(fp, ", \"flops_integration\": ");
-        json_number(fp, r->flops_run);
+        util_json_number(fp, "%.6e", r->flops_run, "null");
         fprintf(fp, "}");
     }
     fprintf(fp, "\n  ]\n}\n");
@@ -121,7 +117,8 @@ int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const ch
     if (forms_arg) {
         char buf[256];
         snprintf(buf, sizeof(buf), "%s", forms_arg);
-        for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char* rest = buf;
+        for (char* tok = util_next_token(&rest, ","); tok; tok = util_next_token(&rest, ",")) {
             const int f = kd_mech_formalism_parse(tok);
             if (f < 0 || nforms == KD_MECH_FORMALISM_COUNT) {
                 fprintf(stderr, "kedyn: --formalisms on a mechanism takes names among newton-euler, maggi, kane, "

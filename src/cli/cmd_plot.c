@@ -1,34 +1,11 @@
-/* `kedyn plot OUTDIR`: figures of a finished run; and the report written
- * by `run --report` and `demo` (cli.h). */
+/* `kedyn plot OUTDIR`: figures of a finished run (the report itself: cli_write_report,
+ * cli_common.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "kedyn/plot.h"
 #include "kedyn/report.h"
-
-static void print_notes(const kd_plot_result* res) {
-    for (int i = 0; i < res->nnotes; i++) fprintf(stderr, "kedyn: note: %s\n", res->notes[i]);
-}
-
-int cli_write_report(const char* outdir, int quiet) {
-    kd_error err;
-    kd_error_clear(&err);
-    kd_plot_result res;
-    char note[600] = "";
-    /* Figures when gnuplot is there; the report is written either way. */
-    if (kd_plot_outdir(outdir, &res, &err)) {
-        char buf[1024];
-        snprintf(note, sizeof(note), "No figures: %s", kd_error_format(&err, buf, (int)sizeof(buf)));
-        fprintf(stderr, "kedyn: warning: %s\n", note);
-    } else if (!quiet) {
-        print_notes(&res);
-    }
-    kd_error_clear(&err);
-    if (kd_write_report_html(outdir, note, &err)) return cli_report_error(&err);
-    if (!quiet) printf("report: %s/report.html\n", outdir);
-    return 0;
-}
 
 int cmd_plot(int argc, char** argv) {
     const char* outdir = NULL;
@@ -55,7 +32,7 @@ int cmd_plot(int argc, char** argv) {
     kd_plot_result res;
     if (kd_plot_outdir(outdir, &res, &err)) return cli_report_error(&err);
     if (!quiet) {
-        print_notes(&res);
+        cli_print_plot_notes(&res);
         printf("figures: %d in %s/figures/ (PNG and SVG; list in figures.json)\n", res.nfigures, outdir);
     }
     if (report) {

@@ -7,32 +7,6 @@
 #include "kedyn/mech_formalism.h"
 #include "kedyn/run.h"
 
-int cli_exit_code(kd_status st) {
-    switch (st) {
-    case KD_OK: return 0;
-    case KD_ERR_USAGE: return EXIT_USAGE;
-    case KD_ERR_NUMERIC: return EXIT_NUMERIC;
-    case KD_ERR_INPUT:
-    case KD_ERR_IO:
-    case KD_ERR_NOMEM: return EXIT_INPUT;
-    }
-    return EXIT_INPUT;
-}
-
-int cli_report_error(const kd_error* err) {
-    char buf[1024];
-    fprintf(stderr, "%s\n", kd_error_format(err, buf, (int)sizeof(buf)));
-    return cli_exit_code(err->status);
-}
-
-void cli_default_outdir(const char* model_path, char* buf, int n) {
-    const char* base = strrchr(model_path, '/');
-    base = base ? base + 1 : model_path;
-    const char* dot = strrchr(base, '.');
-    const int len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    snprintf(buf, (size_t)n, "out/%.*s", len, base);
-}
-
 static void print_modes(const kd_analysis_report* a) {
     const double pi = 3.14159265358979323846;
     const kd_modes* r = &a->modes;

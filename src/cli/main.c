@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blas_threads.h"
 #include "cli.h"
 
 static const char* usage_text =
@@ -76,6 +77,7 @@ static int help_command(const char* cmd) {
 }
 
 int main(int argc, char** argv) {
+    app_blas_threads_default();  /* one BLAS thread unless the user chose (docs/cli.md) */
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;

@@ -4,21 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/util.h"
 
 void cli_progress_init(cli_progress* p, int quiet) {
     memset(p, 0, sizeof(*p));
     p->enabled = !quiet && isatty(2);
-    p->t_start = now_s();
+    p->t_start = util_now_s();
     /* KEDYN_PROGRESS_DELAY: seconds before the bar appears (default 1). */
     const char* delay = getenv("KEDYN_PROGRESS_DELAY");
     p->delay = delay && delay[0] ? atof(delay) : 1.0;
@@ -28,7 +22,7 @@ void cli_progress_init(cli_progress* p, int quiet) {
 void cli_progress_update(void* ctx, int index, int count, const char* type, double fraction) {
     cli_progress* p = ctx;
     if (!p->enabled) return;
-    const double t = now_s();
+    const double t = util_now_s();
     if (index != p->current) p->current = index, p->t_analysis = t;
     /* Nothing for the first second, then at most every 0.1 s. */
     if (t - p->t_start < p->delay || (t - p->t_printed < 0.1 && fraction < 1.0)) return;

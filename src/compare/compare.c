@@ -5,13 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/util.h"
 
 /* The trajectory of one run: every DOF at every output instant (sized for
  * the analysis' output instants; grows only if an integrator gives more). */
@@ -50,7 +45,7 @@ static kd_status time_build(const kd_model* m, kd_formalism f, kd_compare_row* r
     if (!st) {
         int changed, reps = 0;
         const kd_formalism_ops before = s.ops;
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         double t1 = t0;
         do {
             kd_system_invalidate(&s);
@@ -62,7 +57,7 @@ static kd_status time_build(const kd_model* m, kd_formalism f, kd_compare_row* r
                 row->ops.derivatives = s.ops.derivatives - before.derivatives;
                 row->ops.flops = s.ops.flops - before.flops;
             }
-            t1 = now_s();
+            t1 = util_now_s();
         } while (t1 - t0 < 0.02 && reps < 100000);
         row->build_s = (t1 - t0) / reps;
     }
@@ -154,9 +149,9 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
             memset(&stats, 0, sizeof(stats));
             kd_error rerr;
             kd_error_clear(&rerr);
-            const double t0 = now_s();
+            const double t0 = util_now_s();
             row->status = kd_dynamics_run(m, &a, record, r, &stats, NULL, 0, &rerr);
-            row->integrate_s = now_s() - t0;
+            row->integrate_s = util_now_s() - t0;
             row->steps = stats.steps;
             if (row->status == KD_ERR_NOMEM) {
                 *err = rerr, st = KD_ERR_NOMEM;

@@ -5,19 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kedyn/integrate.h"
 #include "kedyn/mech_compare.h"
+#include "core/util.h"
 
 #define BUILD_BATCHES 7           /* one evaluation's time: the fastest mean of 7 batches... */
 #define BUILD_REPS 50             /* ...of 50 evaluations each */
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* The trajectory of one run: q at every output instant. */
 typedef struct track {
@@ -51,9 +45,9 @@ static kd_status time_build(const kd_mech* m, kd_mech_formalism f, const double*
     /* the fastest of several batches: timings on a shared machine are noisy */
     double best = INFINITY;
     for (int batch = 0; !st && batch < BUILD_BATCHES; batch++) {
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         for (int k = 0; !st && k < BUILD_REPS; k++) st = kd_mech_route_eval(r, 0.0, q0, qd, qdd, lam, err);
-        best = fmin(best, (now_s() - t0) / BUILD_REPS);
+        best = fmin(best, (util_now_s() - t0) / BUILD_REPS);
     }
     if (!st) {
         long evals = 0;
@@ -120,9 +114,9 @@ kd_status kd_mech_compare_run(const kd_desc* d, int analysis, const kd_mech_form
         kd_error_clear(&rerr);
         tr[k] = (track){n, cap, 0, store + (size_t)k * cap * n, 0};
         kd_mbs_stats ms;
-        const double t0 = now_s();
+        const double t0 = util_now_s();
         row->status = kd_mbs_forward(&cms, &o, q0, q0 + n, keep, &tr[k], &ms, &rerr);
-        row->integrate_s = now_s() - t0;
+        row->integrate_s = util_now_s() - t0;
         row->steps = ms.steps, row->evaluations = ms.evaluations, row->factorizations = ms.factorizations;
         row->max_drift = tr[k].max_drift;
         /* IDA's Newton iterations are SUNDIALS' own dense linear algebra, not counted */

@@ -1,31 +1,11 @@
-/* The defaults of analyses in one place (kedyn/desc.h): the table defaults
- * of kd_analysis_desc_init, and the resolution of UNSET choices by the route
- * that runs a dynamics analysis. */
-#include <stdlib.h>
+/* The defaults of analyses in one place (kedyn/desc.h): the resolution of
+ * UNSET choices by the route that runs a dynamics analysis (the defaults of
+ * every other key are those of the key tables, src/core/desc_fields.c,
+ * which kd_analysis_desc_init copies). */
 #include <string.h>
 
 #include "kedyn/desc.h"
 #include "kedyn/desc_fields.h"
-
-void kd_analysis_desc_init(kd_analysis_desc* a, kd_analysis_type type) {
-    memset(a, 0, sizeof(*a));
-    a->type = type;
-    int n = 0;
-    const kd_field* f = kd_analysis_fields(type, &n);
-    kd_fields_defaults(f, n, kd_analysis_fields_base(a));
-}
-
-void kd_analysis_desc_clear(kd_analysis_desc* a) {
-    if (a->type == KD_ANALYSIS_DYNAMICS) {
-        free(a->dynamics.initial);
-        a->dynamics.initial = NULL, a->dynamics.ninitial = 0;
-    }
-    if (a->type == KD_ANALYSIS_SWEEP && a->sweep.inner) {
-        kd_analysis_desc_clear(a->sweep.inner);
-        free(a->sweep.inner);
-        a->sweep.inner = NULL;
-    }
-}
 
 kd_dynamics_route kd_desc_dynamics_route(const kd_desc* d, const kd_dynamics_desc* dy) {
     if (kd_desc_elastic_links(d) > 0) return dy->coupling == KD_COUPLING_TWO_WAY ? KD_ROUTE_TWO_WAY : KD_ROUTE_ONE_WAY;

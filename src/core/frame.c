@@ -4,11 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-static void cross(double out[3], const double a[3], const double b[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
+#include "core/util.h"
 
 /* out = A b (row-major 3x3). */
 static void mat_vec(double out[3], const double A[9], const double b[3]) {
@@ -38,12 +34,6 @@ static void mat_mul(double out[9], const double A[9], const double B[9]) {
             out[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
-/* M = [v] (row-major skew matrix). */
-static void skew(double M[9], const double v[3]) {
-    const double S[9] = {0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0};
-    memcpy(M, S, sizeof(S));
-}
-
 /* The exponential map and its rates. With theta = |phi|, Phi = [phi]:
  *   Q = Exp(Phi) = I + s Phi + a Phi^2,  J = I + a Phi + b Phi^2 (left Jacobian),
  *   s = sin(th)/th, a = (1 - cos th)/th^2, b = (th - sin th)/th^3,
@@ -70,8 +60,8 @@ void kd_rotvec_rates(const double phi[3], const double dphi[3], const double d2p
         bp = (th * (1 - cs) - 3 * (th - sn)) / (t2 * t2 * th);
     }
     double P[9], P2[9], D[9], DP[9], PD[9];
-    skew(P, phi);
-    skew(D, dphi);
+    util_skew3(P, phi);
+    util_skew3(D, dphi);
     mat_mul(P2, P, P);
     mat_mul(DP, D, P);
     mat_mul(PD, P, D);
@@ -112,9 +102,9 @@ void kd_motion_eval(const kd_motion* mo, const double R0[9], const double r0[3],
             f->eps[i] = d2th * mo->axis[i];
         }
         /* v = w x p, a = e x p + w x (w x p) */
-        cross(f->vO, f->omega, p);
-        cross(wxp, f->omega, f->vO);
-        cross(f->aO, f->eps, p);
+        util_cross3(f->vO, f->omega, p);
+        util_cross3(wxp, f->omega, f->vO);
+        util_cross3(f->aO, f->eps, p);
         for (int i = 0; i < 3; i++) f->aO[i] += wxp[i];
         break;
     }

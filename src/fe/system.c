@@ -19,12 +19,13 @@ static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int
 static void route_frame_state(const kd_system* s, int b, kd_frame_state* fs);
 
 kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
-    return kd_system_init_formalism(s, m, KD_FORMALISM_INVARIANTS, err);
+    return kd_system_init_route(s, m, NULL, err);
 }
 
-kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err) {
+kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element_route* route, kd_error* err) {
     memset(s, 0, sizeof(*s));
-    s->formalism = f;
+    if (route) s->route = *route;
+    const int invariants = !s->route.element;
     s->m = m;
     s->n = m->neq;
     s->kd = m->bandwidth;
@@ -42,7 +43,7 @@ kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism
     s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
     s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->route_key = calloc((size_t)(12 * m->nbody), sizeof(double));
-    if (f == KD_FORMALISM_HAMILTON) {
+    if (s->route.canonical) {
         if (!st) st = kd_gband_init(&s->Pd, s->n, s->kd, s->kd);
         if (!st) st = kd_gband_init(&s->dPd, s->n, s->kd, s->kd);
         s->p0 = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
@@ -74,18 +75,18 @@ kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism
      * formalism is chosen), elastic stiffness, Rayleigh damping. */
     kd_element_eqs eq_scratch;
     double* me = eq_scratch.m;
-    if (f != KD_FORMALISM_INVARIANTS) kd_system_frames(s, 0.0);
+    if (!invariants) kd_system_frames(s, 0.0);
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
         const int n = kd_model_elem_eqs(m, e, eqs);
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const kd_body* body = &m->body[m->elem_body[e]];
-        if (f == KD_FORMALISM_INVARIANTS) {
+        if (invariants) {
             kd_element_mass(p, me);
         } else {
             kd_frame_state fs;
             route_frame_state(s, m->elem_body[e], &fs);
-            kd_formalism_element(f, p, m->elem_s0[e], &fs, &eq_scratch, &s->ops);
+            s->route.element(p, m->elem_s0[e], &fs, &eq_scratch, &s->ops);
         }
         scatter(&s->M, 1.0, me, eqs, n);
         scatter(&s->K0, 1.0, p->k, eqs, n);
@@ -190,7 +191,7 @@ static int geometric_stiffness(const kd_system* s, int e, double* kg) {
     const int b = m->elem_body[e];
     const kd_body* body = &m->body[b];
     const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-    if (!body->geometric || pr->kind.theory == KD_THEORY_BAR) return 0;
+    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
     double a[3];
     effective_acceleration(s, b, a);
     const double* w = s->frame[b].omega_L;
@@ -238,7 +239,7 @@ static void route_assemble(kd_system* s) {
     s->have_route_key = 1;
     if (same) return;
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
-    const int ham = s->formalism == KD_FORMALISM_HAMILTON;
+    const int ham = s->route.canonical != NULL;
     memcpy(s->C_last.ab, s->Cd.ab, nab * sizeof(double));
     memcpy(s->K_last.ab, s->K0.ab, nab * sizeof(double));
     memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
@@ -261,7 +262,7 @@ static void route_assemble(kd_system* s) {
         if (ham) {
             /* the canonical data, and the second-order form from it
              * (kedyn/formalism.h, kd_canonical_eqs) */
-            kd_hamilton_canonical(pr, m->elem_s0[e], &fs, &can, &s->ops);
+            s->route.canonical(pr, m->elem_s0[e], &fs, &can, &s->ops);
             for (int i = 0; i < n * n; i++) eq.c[i] = can.Pd[i] - can.Rv[i], eq.k[i] = can.dPd[i] - can.Rd[i];
             for (int a = 0; a < n; a++) eq.q[a] = can.r0[a] - can.dp0[a];
             scatter(&s->Pd, 1.0, can.Pd, eqs, n);
@@ -269,7 +270,7 @@ static void route_assemble(kd_system* s) {
             scatter_vector(s->p0, 1.0, can.p0, eqs, n);
             scatter_vector(s->dp0, 1.0, can.dp0, eqs, n);
         } else {
-            kd_formalism_element(s->formalism, pr, m->elem_s0[e], &fs, &eq, &s->ops);
+            s->route.element(pr, m->elem_s0[e], &fs, &eq, &s->ops);
         }
         scatter(&s->C_last, 1.0, eq.c, eqs, n);
         scatter(&s->K_last, 1.0, eq.k, eqs, n);
@@ -464,8 +465,8 @@ int kd_system_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
     const int same = frames_unchanged(s, s->key, &s->have_key);
     *changed = !same;
     const size_t nab = (size_t)(2 * s->kd + 1) * (size_t)s->n;
-    if (s->formalism != KD_FORMALISM_INVARIANTS) route_assemble(s);
-    if (same || s->formalism != KD_FORMALISM_INVARIANTS) {  /* same frames: the matrices of the last call */
+    if (s->route.element) route_assemble(s);
+    if (same || s->route.element) {  /* same frames: the matrices of the last call */
         memcpy(C->ab, s->C_last.ab, nab * sizeof(double));
         memcpy(K->ab, s->K_last.ab, nab * sizeof(double));
         return 0;
@@ -495,7 +496,7 @@ int kd_system_force(void* ctx, double t, double* f) {
     const kd_model* m = s->m;
     kd_system_frames(s, t);
     /* reassemble the inertia loads only when a frame changed */
-    if (s->formalism != KD_FORMALISM_INVARIANTS) {
+    if (s->route.element) {
         route_assemble(s);
     } else if (!frames_unchanged(s, s->f_key, &s->have_f_key)) {
         memset(s->f_inertia, 0, sizeof(double) * (size_t)s->n);
@@ -529,7 +530,7 @@ kd_ode2 kd_system_ode(kd_system* s) {
     o.ctx = s;
     /* the fused, buffer-reusing callbacks assemble the invariants route;
      * another formalism's matrices come through kd_system_matrices */
-    const int invariants = s->formalism == KD_FORMALISM_INVARIANTS;
+    const int invariants = !s->route.element;
     o.matrices = invariants ? ode_matrices : kd_system_matrices;
     o.iteration = invariants ? ode_iteration : NULL;
     s->have_ode_key = 0;  /* a new integration: its first call assembles */

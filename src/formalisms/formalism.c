@@ -1,10 +1,12 @@
-/* The formalism interface: names, dispatch, and the invariants route
- * expressed in it (kedyn/formalism.h). */
+/* The formalism interface: names, dispatch, the invariants route expressed in
+ * it (kedyn/formalism.h), and the routes the moving-frame system takes its
+ * inertia terms from (kd_element_route, kedyn/system.h). */
 #include <string.h>
 
 #include "kedyn/formalism.h"
 #include "kedyn/inertia.h"
 #include "kedyn/integrate.h"
+#include "kedyn/system.h"
 
 static const char* const names[KD_FORMALISM_COUNT] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton"};
 
@@ -64,4 +66,24 @@ void kd_formalism_element(kd_formalism f, const kd_element_props* p, double s0, 
     case KD_FORMALISM_COUNT: break;
     }
     kd_invariants_element(p, s0, fs, out, ops);
+}
+
+kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err) {
+    /* the invariants: the system's own fused assembly; any other value as
+     * kd_formalism_element dispatches it */
+    kd_element_route route = {kd_invariants_element, NULL};
+    switch (f) {
+    case KD_FORMALISM_INVARIANTS: break;
+    case KD_FORMALISM_LAGRANGE: route.element = kd_lagrange_element; break;
+    case KD_FORMALISM_KANE: route.element = kd_kane_element; break;
+    case KD_FORMALISM_GIBBS_APPELL: route.element = kd_gibbs_appell_element; break;
+    case KD_FORMALISM_HAMILTON:
+        /* second-order form from the canonical data (kd_canonical_eqs) */
+        route.element = kd_hamilton_element, route.canonical = kd_hamilton_canonical;
+        break;
+    case KD_FORMALISM_COUNT: break;
+    }
+    const kd_status st = kd_system_init_route(s, m, f == KD_FORMALISM_INVARIANTS ? NULL : &route, err);
+    if (!st) s->formalism = f;
+    return st;
 }

@@ -25,7 +25,7 @@ void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_
     out->n = n;
     /* frame quantities, dual in time (e1) */
     double wxv[3];
-    kd_cross3(wxv, fs->omega, fs->v);
+    util_cross3(wxv, fs->omega, fs->v);
     hd om[3], vo[3];
     for (int i = 0; i < 3; i++) {
         om[i] = hd_make(fs->omega[i], fs->eps[i], 0, 0);
@@ -56,11 +56,11 @@ void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_
                 const double nb[3] = {Na[b][0].r, Na[b][1].r, Na[b][2].r};
                 const double wnb[3] = {WNa[b][0].r, WNa[b][1].r, WNa[b][2].r};
                 const double dwnb = na[0] * WNa[b][0].e1 + na[1] * WNa[b][1].e1 + na[2] * WNa[b][2].e1;
-                out->Pv[a * n + b] += q->w * kd_dot3(na, nb);
-                out->Pd[a * n + b] += q->w * kd_dot3(na, wnb);
+                out->Pv[a * n + b] += q->w * util_dot3(na, nb);
+                out->Pd[a * n + b] += q->w * util_dot3(na, wnb);
                 out->dPd[a * n + b] += q->w * dwnb;
-                out->Rv[a * n + b] += q->w * kd_dot3(wna, nb);
-                out->Rd[a * n + b] += q->w * kd_dot3(wna, wnb);
+                out->Rv[a * n + b] += q->w * util_dot3(wna, nb);
+                out->Rd[a * n + b] += q->w * util_dot3(wna, wnb);
             }
         }
     }

@@ -261,7 +261,7 @@ kd_status kd_hamilton_integrate(kd_system* s, const kd_integrate_opts* o, const 
     memset(stats, 0, sizeof(*stats));
     stats->t_reached = o->t0;
     const int mid = o->method == KD_INT_IMPLICIT_MIDPOINT;
-    if (s->formalism != KD_FORMALISM_HAMILTON || !(mid || o->method == KD_INT_HAMILTON_CVODE))
+    if (!s->route.canonical || !(mid || o->method == KD_INT_HAMILTON_CVODE))
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "Hamilton's canonical integrators need the Hamilton formalism and method "
                             "hamilton-cvode or implicit-midpoint");

@@ -19,10 +19,10 @@ static void point_acceleration(double a[3], const kd_frame_state* fs, const doub
                                const double ud[3], const double udd[3]) {
     double p[3], exp_[3], wxp[3], wxwxp[3], wxud[3];
     for (int i = 0; i < 3; i++) p[i] = r[i] + u[i];
-    kd_cross3(exp_, fs->eps, p);
-    kd_cross3(wxp, fs->omega, p);
-    kd_cross3(wxwxp, fs->omega, wxp);
-    kd_cross3(wxud, fs->omega, ud);
+    util_cross3(exp_, fs->eps, p);
+    util_cross3(wxp, fs->omega, p);
+    util_cross3(wxwxp, fs->omega, wxp);
+    util_cross3(wxud, fs->omega, ud);
     for (int i = 0; i < 3; i++) a[i] = fs->a[i] + exp_[i] + wxwxp[i] + 2.0 * wxud[i] + udd[i];
 }
 
@@ -50,12 +50,12 @@ void kd_kane_element(const kd_element_props* p, double s0, const kd_frame_state*
             point_acceleration(av, &rel, rzero, zero, V[b], zero);
             point_acceleration(ad, &rel, rzero, V[b], zero, zero);
             for (int a = 0; a < n; a++) {
-                out->m[a * n + b] += q->w * kd_dot3(V[a], add);
-                out->c[a * n + b] += q->w * kd_dot3(V[a], av);
-                out->k[a * n + b] += q->w * kd_dot3(V[a], ad);
+                out->m[a * n + b] += q->w * util_dot3(V[a], add);
+                out->c[a * n + b] += q->w * util_dot3(V[a], av);
+                out->k[a * n + b] += q->w * util_dot3(V[a], ad);
             }
         }
-        for (int a = 0; a < n; a++) out->q[a] += q->w * (kd_dot3(V[a], fs->g) - kd_dot3(V[a], a0));
+        for (int a = 0; a < n; a++) out->q[a] += q->w * (util_dot3(V[a], fs->g) - util_dot3(V[a], a0));
     }
     if (ops) {
         ops->elements++;

@@ -40,8 +40,8 @@ static hd lagrangian(const qpoint* pts, int np, const kd_frame_state* fs, int sd
                         kd_formalism_ops* ops) {
     /* frame quantities and their time rates */
     double wxv[3], wxg[3], dvo[3], dg[3];
-    kd_cross3(wxv, fs->omega, fs->v);
-    kd_cross3(wxg, fs->omega, fs->g);
+    util_cross3(wxv, fs->omega, fs->v);
+    util_cross3(wxg, fs->omega, fs->g);
     for (int i = 0; i < 3; i++) dvo[i] = fs->a[i] - wxv[i], dg[i] = -wxg[i];
     hd om[3], vo[3], g[3];
     hd3(om, fs->omega, s1.kind == SEED_T ? fs->eps : NULL, s2.kind == SEED_T ? fs->eps : NULL);

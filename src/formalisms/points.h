@@ -6,6 +6,7 @@
 #ifndef KEDYN_FORMALISM_POINTS_H
 #define KEDYN_FORMALISM_POINTS_H
 
+#include "core/util.h"
 #include "kedyn/formalism.h"
 
 #define KD_AXIS_POINTS 6
@@ -26,11 +27,5 @@ static inline void qpoint_column(const qpoint* q, int a, double out[3]) {
     out[0] = q->N[0][a], out[1] = q->N[1][a], out[2] = q->N[2][a];
 }
 
-static inline void kd_cross3(double out[3], const double a[3], const double b[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-static inline double kd_dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 #endif

@@ -11,7 +11,6 @@
 #include "kedyn/ked.h"
 #include "kedyn/modes.h"
 #include "kedyn/system.h"
-#include "links_blas.h"
 
 void kd_ked_modes_free(kd_ked_modes* m) {
     if (!m) return;
@@ -278,7 +277,6 @@ kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyro
         out->nsamples = ns, out->count = count;
         out->mac_min = 1.0;
     }
-    const int blas_threads = dense ? ked_blas_single() : 0;  /* small dense problems (ked_blas.h) */
     int* perm = calloc((size_t)nev, sizeof(int));
     int* used = calloc((size_t)(nev + count), sizeof(int));
     /* complex shapes of the state-space route (theory.md sec. 3, [c] and
@@ -417,7 +415,6 @@ kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyro
             if (gyro && wgrowth[c] > out->growth_max) out->growth_max = wgrowth[c];
         }
     }
-    ked_blas_restore(blas_threads);
     free(perm);
     free(used);
     free(cx);

@@ -15,7 +15,6 @@
 #include "kedyn/inertia.h"
 #include "kedyn/mbs.h"
 #include "kedyn/system.h"
-#include "links_blas.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -345,11 +344,7 @@ kd_status kd_ked_new_settled(const kd_desc* d, const kd_ked_opts* o, double sett
             k->mech->driver[0].law.value = o->speed;
         }
     }
-    if (!st) {
-        const int blas_threads = ked_blas_single();  /* the mechanism's small dense solves (ked_blas.h) */
-        st = solve_rigid(k, o, settle, err);
-        ked_blas_restore(blas_threads);
-    }
+    if (!st) st = solve_rigid(k, o, settle, err);
     if (!st) {
         k->link = calloc((size_t)k->nlinks, sizeof(kd_ked_link));
         if (!k->link) st = NOMEM();
@@ -496,9 +491,7 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
         o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
         o.output_every = dy.output_every;
         link_out lout = {out, ctx, link};
-        const int blas_threads = ked_blas_single();  /* banded solves of a few dozen rows (ked_blas.h) */
         st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lout, stats, err);
-        ked_blas_restore(blas_threads);
     }
     free(q0);
     kd_system_free(&lo.s);
@@ -546,7 +539,7 @@ void kd_ked_link_section_forces(const kd_ked* k, int link, const double* q, doub
             kd_element_shape(pr->kind, &pr->c, pr->L, (double)end, N, dN);
             double du = 0.0, dth = 0.0;
             for (int a = 0; a < nd; a++) du += dN[0][a] * de[a], dth += dN[5][a] * de[a];
-            const int node = m->elem_node[2 * e + end];
+            const int node = m->elem_node[m->elem_node_adr[e] + end];
             /* inner nodes: the mean of the two elements' end values */
             const int inner = node > 0 && node < m->nnode - 1;
             const double w = inner ? 0.5 : 1.0;
@@ -582,13 +575,14 @@ void kd_ked_link_reactions(kd_ked* k, int link, double t, const double* q, const
             /* residual of the elements at this DOF: (m a + c v + (k + k_g + k_eps + k_w) d + q_inertia)_dof */
             double r = 0.0;
             for (int e = 0; e < m->nelem; e++) {
-                const int slot = m->elem_node[2 * e] == node ? 0 : (m->elem_node[2 * e + 1] == node ? 1 : -1);
-                if (slot < 0) continue;
+                const int* en;
+                const int enn = kd_model_elem_nodes(m, e, &en);
+                int row = -1;  /* the DOF's row in the element: after the DOFs of the nodes before it */
+                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
+                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
+                if (row < 0) continue;
                 const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-                const int nd = pr->ndof, nn = nd / 2;
-                int row = -1;
-                for (int i = 0; i < m->node_dof_num[node]; i++)
-                    if (m->node_dof_adr[node] + i == dof) row = slot * nn + i;
+                const int nd = pr->ndof;
                 double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
                 elem_values(m, e, q, dq);
                 elem_values(m, e, v, dv);

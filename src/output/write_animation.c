@@ -7,6 +7,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "output_util.h"
+#include "core/util.h"
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/modes.h"
@@ -71,12 +72,13 @@ static int body_points(const kd_model* m, int b, anim_point* pts) {
 static void point_shape(const kd_model* m, const anim_point* p, double N3[3][KD_ELEM_DOF_MAX],
                         int eqs[KD_ELEM_DOF_MAX]) {
     const kd_element_props* pr = &m->prop[m->elem_prop[p->elem]];
-    double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
-    kd_element_shape(pr->kind, &pr->c, pr->L, p->xi, N, dN);
+    const double xi[3] = {p->xi, 0.0, 0.0};
+    kd_element_point pt;
+    pr->family->eval(pr, xi, &pt);  /* the displacement of the axis point: N0 */
     const int nd = kd_model_elem_eqs(m, p->elem, eqs);
     for (int a = nd; a < KD_ELEM_DOF_MAX; a++) eqs[a] = -1;
     for (int f = 0; f < 3; f++)
-        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) N3[f][a] = a < nd ? N[KD_F_U + f][a] : 0.0;
+        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) N3[f][a] = a < nd ? pt.N0[f][a] : 0.0;
 }
 
 /* Displacement (u, v, w) in the body frame: the element fields at the
@@ -180,12 +182,9 @@ void kd_anim_recorder_free(kd_anim_recorder** r) {
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* Numbers with 6 significant digits: ample for a drawing, and compact. */
-static void json_numbers(FILE* fp, const double* v, int n) {
-    fputc('[', fp);
-    for (int i = 0; i < n; i++) fprintf(fp, i ? ",%.6g" : "%.6g", isfinite(v[i]) ? v[i] : 0.0);
-    fputc(']', fp);
-}
+/* Numbers with 6 significant digits: ample for a drawing, and compact (a
+ * non-finite value drawn as 0). */
+static void json_numbers(FILE* fp, const double* v, int n) { util_json_numbers(fp, "%.6g", ",", v, n, "0"); }
 
 static const char* body_type_name(kd_body_type t) {
     switch (t) {

@@ -1,4 +1,5 @@
-/* Shape functions of the one-dimensional elements (kedyn/element.h).
+/* The beam family (kedyn/element.h): two-node bars, Euler-Bernoulli,
+ * Rayleigh and Timoshenko beams, planar or spatial.
  *
  * Fields of the beam axis: u (axial, linear), theta_x (torsion, linear) and
  * two bending planes. A bending plane carries a deflection w and a slope-like
@@ -14,11 +15,14 @@
  */
 #include <string.h>
 
+#include "element_family_list.h"
 #include "kedyn/element.h"
 
 #define NPOLY 6  /* polynomial coefficients in xi, degree <= 5 */
 
-int kd_element_node_dofs(kd_element_kind kind, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
+/* Every node of a beam carries the same DOFs (theory.md sec. 5). */
+static int beam_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
+    (void)node;
     static const kd_dof_name planar_bar[] = {KD_DOF_U};
     static const kd_dof_name planar_cubic[] = {KD_DOF_U, KD_DOF_V, KD_DOF_RZ};
     static const kd_dof_name planar_quintic[] = {KD_DOF_U, KD_DOF_V, KD_DOF_RZ, KD_DOF_KZ};
@@ -115,7 +119,7 @@ static void bending_plane(kd_element_kind kind, double phi, double L, double xi,
 void kd_element_shape(kd_element_kind kind, const kd_element_consts* c, double L, double xi,
                       double N[KD_NFIELD][KD_ELEM_DOF_MAX], double dN[KD_NFIELD][KD_ELEM_DOF_MAX]) {
     kd_dof_name dofs[KD_NODE_DOF_MAX];
-    const int nd = kd_element_node_dofs(kind, dofs);
+    const int nd = beam_node_dofs(kind, 0, dofs);
     memset(N, 0, sizeof(double) * KD_NFIELD * KD_ELEM_DOF_MAX);
     memset(dN, 0, sizeof(double) * KD_NFIELD * KD_ELEM_DOF_MAX);
 
@@ -184,3 +188,90 @@ void kd_element_point_shape(kd_element_kind kind, double N[KD_NFIELD][KD_ELEM_DO
         Nz[2][a] = 0.0;
     }
 }
+
+/* ---- the family table ---------------------------------------------------- */
+
+/* Constants of the strain energy and the section's transverse moments
+ * (theory.md sec. 5). Strain rows, in this order (the order of the sums,
+ * kept so that the matrices stay the same to the bit):
+ *   u' (EA), theta_z' (EIz), theta_y' (EIy), theta_x' (GJ)
+ * and for Timoshenko the shear strains gamma_y = v' - theta_z (kappa_y G A),
+ * gamma_z = w' + theta_y (kappa_z G A). Transverse coordinates (y, z) on
+ * centroidal principal axes: int rho dA = rho A, int rho y dA = int rho z dA
+ * = int rho y z dA = 0, int rho y^2 dA = rho Iz, int rho z^2 dA = rho Iy. */
+static kd_status beam_init(kd_element_props* p) {
+    const kd_element_kind kind = p->kind;
+    const kd_element_consts* c = &p->c;
+    if (kind.interp == KD_INTERP_QUINTIC &&
+        !(kind.theory == KD_THEORY_EULER_BERNOULLI || kind.theory == KD_THEORY_RAYLEIGH))
+        return KD_ERR_USAGE;
+    if (!(p->L > 0.0)) return KD_ERR_USAGE;
+    /* element coordinates: node 1 at the origin, the axis along x */
+    if (p->node_x[1][1] != 0.0 || p->node_x[1][2] != 0.0 || p->node_x[0][0] != 0.0) return KD_ERR_USAGE;
+    p->ncomp = kind.planar ? 2 : 3;
+    const int timo = kind.theory == KD_THEORY_TIMOSHENKO;
+    const int ns = timo ? 6 : 4;
+    const double d[6] = {c->E * c->A, c->E * c->Iz, c->E * c->Iy, c->G * c->J, c->kappa_y * c->G * c->A,
+                         c->kappa_z * c->G * c->A};
+    p->nstrain = ns;
+    for (int r = 0; r < ns; r++) p->D[r * ns + r] = d[r];
+    p->rho0 = c->rho * c->A;
+    p->rho2[0][0] = c->rho * c->Iz;
+    p->rho2[1][1] = c->rho * c->Iy;
+    p->ngeo = kind.theory == KD_THEORY_BAR ? 0 : 3;  /* a bar has no transverse slope */
+    p->mass = c->rho * c->A * p->L;                  /* int rho dV, exact */
+    return KD_OK;
+}
+
+static const kd_quadrature* beam_quadrature(const kd_element_props* p) {
+    (void)p;
+    return &quadrature_line_gauss6;  /* exact to degree 11: products of quintics */
+}
+
+/* At xi: N0, Nt from the six axis fields (N_i = N0_i + y Ny_i + z Nz_i),
+ * the strain rows of beam_init, and the transverse slopes v', w' the axial
+ * force acts on (theory.md sec. 5). */
+static void beam_eval(const kd_element_props* p, const double xi[3], kd_element_point* out) {
+    double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
+    memset(out, 0, sizeof(*out));
+    kd_element_shape(p->kind, &p->c, p->L, xi[0], N, dN);
+    out->measure = p->L;
+    out->x[0] = xi[0] * p->L;
+    kd_element_point_shape(p->kind, N, out->N0, out->Nt[0], out->Nt[1]);
+    memcpy(out->B[0], dN[KD_F_U], sizeof(out->B[0]));
+    memcpy(out->B[1], dN[KD_F_TZ], sizeof(out->B[1]));
+    memcpy(out->B[2], dN[KD_F_TY], sizeof(out->B[2]));
+    memcpy(out->B[3], dN[KD_F_TX], sizeof(out->B[3]));
+    if (p->kind.theory == KD_THEORY_TIMOSHENKO)
+        for (int a = 0; a < p->ndof; a++) {
+            out->B[4][a] = dN[KD_F_V][a] - N[KD_F_TZ][a];
+            out->B[5][a] = dN[KD_F_W][a] + N[KD_F_TY][a];
+        }
+    memcpy(out->G[0][1], dN[KD_F_V], sizeof(out->G[0][1]));
+    memcpy(out->G[0][2], dN[KD_F_W], sizeof(out->G[0][2]));
+}
+
+/* The axial force is quadratic along the element, P = p0 + p1 xi + p2 xi^2
+ * (model.h, elem_axial): basis field k is xi^k. */
+static void beam_prestress_basis(const kd_element_props* p, int k, const double xi[3],
+                                 double S[KD_GRAD_MAX * KD_GRAD_MAX]) {
+    (void)p;
+    memset(S, 0, sizeof(double) * KD_GRAD_MAX * KD_GRAD_MAX);
+    S[0] = k == 0 ? 1.0 : (k == 1 ? xi[0] : xi[0] * xi[0]);
+}
+
+static const double beam_node_xi[2][3] = {{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0}};
+
+const kd_element_family element_family_beam = {
+    .name = "beam",
+    .domain = KD_DOMAIN_LINE,
+    .nnode = 2,
+    .node_xi = beam_node_xi,
+    .ntrans = 2,
+    .trans_dir = {{0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}},  /* section y, z */
+    .node_dofs = beam_node_dofs,
+    .init = beam_init,
+    .quadrature = beam_quadrature,
+    .eval = beam_eval,
+    .prestress_basis = beam_prestress_basis,
+};

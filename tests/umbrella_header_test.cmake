@@ -1,0 +1,15 @@
+# kedyn.h includes every public header of include/kedyn/.
+# usage: cmake -DINCLUDE_DIR=<project>/include -P umbrella_header_test.cmake
+file(GLOB headers RELATIVE ${INCLUDE_DIR}/kedyn ${INCLUDE_DIR}/kedyn/*.h)
+file(READ ${INCLUDE_DIR}/kedyn/kedyn.h umbrella)
+set(missing "")
+foreach(h ${headers})
+  if(NOT h STREQUAL "kedyn.h" AND NOT umbrella MATCHES "#include \"kedyn/${h}\"")
+    list(APPEND missing ${h})
+  endif()
+endforeach()
+list(LENGTH headers n)
+if(missing)
+  message(FATAL_ERROR "kedyn.h does not include: ${missing}")
+endif()
+message(STATUS "kedyn.h includes all ${n} public headers (itself included)")
