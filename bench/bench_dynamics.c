@@ -55,8 +55,8 @@ static kd_desc* model(int bar, int nelem, int nsteps) {
     } else {
         md->motion.angle.type = KD_LAW_SPIN_UP, md->motion.angle.spin_omega = 6, md->motion.angle.spin_T = 15;
     }
-    kd_analysis_desc* a = kd_desc_add_analysis(d);
-    a->type = KD_ANALYSIS_DYNAMICS, a->integrator = KD_INT_GENERALIZED_ALPHA, a->rho_inf = 1.0;
+    kd_dynamics_desc* a = &kd_desc_add_analysis(d, KD_ANALYSIS_DYNAMICS)->dynamics;
+    a->integrator = KD_INTEGRATOR_GENERALIZED_ALPHA, a->rho_inf = 1.0;
     a->t_end = bar ? 0.1 : nsteps * 1e-3, a->dt = bar ? 1e-5 : 1e-3, a->output_every = bar ? 1 : 1000;
     return d;
 }

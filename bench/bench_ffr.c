@@ -57,12 +57,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     kd_mbs_opts o;
-    kd_mbs_opts_default(&o);
-    o.formulation = (kd_mbs_formulation)ad->formulation;
+    kd_mbs_opts_from_dynamics(&o, &ad->dynamics, ad->dynamics.t_end);
     if (argc > 2 && kd_mbs_formulation_parse(argv[2]) >= 0) o.formulation = (kd_mbs_formulation)kd_mbs_formulation_parse(argv[2]);
-    o.stabilization = (kd_mbs_stabilization)ad->stabilization;
-    o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
-    o.t_end = ad->t_end, o.dt = ad->dt, o.output_every = ad->output_every;
+    o.dt = ad->dynamics.dt;
     const int runs = argc > 3 ? atoi(argv[3]) : 5;
     double best_int = INFINITY, best_total = INFINITY;
     kd_mbs_stats ms;
@@ -70,12 +67,12 @@ int main(int argc, char** argv) {
     int n = 0, nc = 0;
     for (int r = 0; r < runs; r++) {
         const double t0 = util_now_s();
-        kd_ked_opts ko = {fmax(1e-3 * ad->t_end, 2 * ad->dt), 1, 0.0, ad->cond_max};
+        kd_ked_opts ko = {fmax(1e-3 * ad->dynamics.t_end, 2 * ad->dynamics.dt), 1, 0.0, KD_COND_MAX_DEFAULT};
         kd_ked* ked = NULL;
         kd_ffr_system* s = NULL;
         double *q0 = NULL, *qd0 = NULL;
         kd_analysis_desc qs = *ad;
-        qs.integrator = KD_INT_GENERALIZED_ALPHA;
+        qs.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
         if (kd_ked_new(d, &ko, &ked, &err) || kd_ffr_from_mechanism(d, ked, &s, &q0, &qd0, &err) ||
             kd_ffr_quasi_static_start(ked, &qs, s, q0, &err) || kd_ffr_assemble(s, 0.0, q0, qd0, &err)) {
             fprintf(stderr, "%s\n", err.msg);

@@ -31,16 +31,17 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
         return 1;
     }
-    const kd_analysis_desc* ad = NULL;
+    kd_modes_along_motion_desc ma, *ad = NULL;
     for (int i = 0; i < d->nanalyses && !ad; i++)
-        if (d->analyses[i].type == KD_ANALYSIS_MODES_ALONG_MOTION) ad = &d->analyses[i];
+        if (d->analyses[i].type == KD_ANALYSIS_MODES_ALONG_MOTION) ma = d->analyses[i].modes_along_motion, ad = &ma;
+    if (ad) kd_modes_along_motion_resolve(ad);  /* the defaults of what is unset */
     if (!ad) {
         fprintf(stderr, "%s: no modes_along_motion analysis\n", argv[1]);
         return 1;
     }
     /* GYRO=false or dense: the route of the gyroscopic terms (docs/model-format.md) */
     const char* ge = getenv("GYRO");
-    const int gyro_route = ge && !strcmp(ge, "false") ? 1 : (ge && !strcmp(ge, "dense") ? 2 : ad->gyroscopic);
+    const int gyro_route = ge && !strcmp(ge, "false") ? 1 : (ge && !strcmp(ge, "dense") ? 2 : ad->gyroscopic - KD_GYROSCOPIC_TRUE);
     kd_ked_opts o = {ad->t_end, ad->steps, argc > 2 ? atof(argv[2]) : ad->speed, ad->cond_max};
     if (argc > 2) o.t_end = 2 * 3.14159265358979323846 / o.speed;
     double best_setup = INFINITY, best_modes = INFINITY, best_total = INFINITY, wmin = INFINITY, wmax = 0;

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        if (d->nanalyses > 0) t_end = d->analyses[0].t_end;
+        if (d->nanalyses > 0) t_end = d->analyses[0].kinematics.t_end;
         const char* base = strrchr(argv[2], '/');
         snprintf(name, sizeof(name), "%s", base ? base + 1 : argv[2]);
     } else {

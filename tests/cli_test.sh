@@ -229,6 +229,17 @@ done
 "$kedyn" run "$examples/four_bar_dynamics.yaml" -o "$tmp/fbd" >"$tmp/fbd.txt" 2>&1; code=$?
 check "driven four-bar dynamics exits 0" test $code -eq 0
 check "driven four-bar summary names the formulation" grep -q '"formulation": "maggi", "stabilization": "none", "method": "rk4"' "$tmp/fbd/summary.json"
+check "mechanism summary names the integrator that ran" test "$(grep -c '"integrator": "rk4"' "$tmp/swing/summary.json")" -eq 4
+check "mechanism summary never claims generalized-alpha" bash -c "! grep -q 'generalized-alpha' '$tmp/swing/summary.json'"
+# integrator: rk4 written out is the default of mechanisms; generalized-alpha is an error at the key
+sed 's/integrator: hht/integrator: rk4/' "$models/bad_mech_integrator.yaml" >"$tmp/mech_rk4.yaml"
+"$kedyn" run "$tmp/mech_rk4.yaml" -o "$tmp/mech_rk4" >/dev/null 2>&1; code=$?
+check "mechanism integrator: rk4 exits 0" test $code -eq 0
+check "mechanism integrator: rk4 in summary" grep -q '"integrator": "rk4"' "$tmp/mech_rk4/summary.json"
+sed 's/integrator: hht/integrator: generalized-alpha/' "$models/bad_mech_integrator.yaml" >"$tmp/mech_ga.yaml"
+err=$("$kedyn" run "$tmp/mech_ga.yaml" -o "$tmp/mech_ga" 2>&1); code=$?
+check "mechanism integrator: generalized-alpha exits 1" test $code -eq 1
+check "mechanism integrator: generalized-alpha located" grep -q "mech_ga.yaml:11:46: error: dynamics: integrator 'generalized-alpha' does not apply to a mechanism" <<<"$err"
 for f in dynamics dynamics_2 dynamics_3 dynamics_4; do
   check "driven four-bar $f follows the kinematics" bash -c "paste -d, <(cut -d, -f1-10 '$tmp/fbd/kinematics.csv') \
     <(cut -d, -f1-10 '$tmp/fbd/$f.csv') | awk -F, 'NR > 1 {n++; for (i = 1; i <= 10; i++) {d = \$i - \$(i + 10);

@@ -59,10 +59,10 @@ static int tip_out(void* ctx, double t, const double* q, const double* v, const 
 
 static kd_analysis_desc dyn(double t_end, double dt, int initial_static) {
     kd_analysis_desc a;
-    memset(&a, 0, sizeof(a));
-    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = t_end, a.dt = dt, a.integrator = KD_INT_GENERALIZED_ALPHA;
-    a.rho_inf = 1.0, a.output_every = 1, a.initial_static = initial_static, a.energy = 1;
-    a.rtol = 1e-8, a.atol = 1e-12;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = t_end, a.dynamics.dt = dt, a.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    a.dynamics.rho_inf = 1.0, a.dynamics.output_every = 1, a.dynamics.initial_static = initial_static, a.dynamics.energy = 1;
+    a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-12;
     return a;
 }
 
@@ -150,7 +150,7 @@ static double spin_up_peak(int geometric, double* balance, double* emax) {
     memset(&r, 0, sizeof(r));
     r.eq = m->neq - 2;  /* v at the tip (u v rz per node) */
     kd_analysis_desc a = dyn(20, 1e-3, 0);
-    a.rho_inf = 0.9, a.output_every = 1;
+    a.dynamics.rho_inf = 0.9, a.dynamics.output_every = 1;
     char warning[256] = "";
     kd_dynamics_run(m, &a, tip_out, &r, NULL, warning, (int)sizeof(warning), &err);
     double peak = 0;
@@ -205,8 +205,8 @@ static void test_free_vibration_from_mode(void** state) {
     kd_model* m = NULL;
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
     kd_analysis_desc a = dyn(10 * T1, T1 / 400, 0);
-    a.integrator = KD_INT_NEWMARK, a.newmark_beta = 0.25, a.newmark_gamma = 0.5;
-    a.initial_mode = 1, a.initial_amplitude = amp;
+    a.dynamics.integrator = KD_INTEGRATOR_NEWMARK, a.dynamics.newmark_beta = 0.25, a.dynamics.newmark_gamma = 0.5;
+    a.dynamics.initial_mode = 1, a.dynamics.initial_amplitude = amp;
     static osc_rec r;
     memset(&r, 0, sizeof(r));
     r.eq = m->neq - 2;  /* tip v (DOFs u v rz) */
@@ -244,11 +244,11 @@ static void test_initial_values(void** state) {
     (void)state;
     kd_desc* d = one_beam(210e9, 7800, 0.3, circle(0.01), 1.0, 4, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
     fix(d, 1, KD_FIX_ALL);
-    kd_analysis_desc* a = kd_desc_add_analysis(d);
-    a->type = KD_ANALYSIS_DYNAMICS, a->t_end = 1e-3, a->dt = 1e-4, a->integrator = KD_INT_NEWMARK;
-    kd_initial_value* iv = kd_desc_add_initial(a);
+    kd_analysis_desc* a = kd_desc_add_analysis(d, KD_ANALYSIS_DYNAMICS);
+    a->dynamics.t_end = 1e-3, a->dynamics.dt = 1e-4, a->dynamics.integrator = KD_INTEGRATOR_NEWMARK;
+    kd_initial_value* iv = kd_desc_add_initial(&a->dynamics);
     iv->body = 0, iv->node = 5, iv->dof = KD_DOF_V, iv->value = 2e-3;
-    iv = kd_desc_add_initial(a);
+    iv = kd_desc_add_initial(&a->dynamics);
     iv->body = 0, iv->node = 3, iv->dof = KD_DOF_RZ, iv->velocity = 1, iv->value = -0.5;
     kd_error err;
     assert_int_equal(kd_desc_check(d, &err), KD_OK);
@@ -263,7 +263,7 @@ static void test_initial_values(void** state) {
     assert_int_equal(kd_dynamics_run(m, a, osc_out, &r, NULL, NULL, 0, &err), KD_OK);
     assert_true(r.q[0] == 0.0 && r.v[0] == -0.5);
     /* a value on a supported DOF is an input error */
-    iv = kd_desc_add_initial(&d->analyses[0]);
+    iv = kd_desc_add_initial(&d->analyses[0].dynamics);
     iv->body = 0, iv->node = 1, iv->dof = KD_DOF_V, iv->value = 1.0;
     assert_int_equal(kd_desc_check(d, &err), KD_ERR_INPUT);
     assert_non_null(strstr(err.msg, "fixes"));
@@ -295,9 +295,9 @@ static void test_seed001_studies(void** state) {
     if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/rotating_bar_studies.yaml", &d, &err)) fail_msg("%s", err.msg);
     assert_int_equal(d->nanalyses, 3);
     for (int s = 0; s < d->nanalyses; s++) {
-        const kd_analysis_desc* sw = &d->analyses[s];
-        assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
-        for (int i = 0; i < sw->nvalues; i++) {
+        assert_int_equal(d->analyses[s].type, KD_ANALYSIS_SWEEP);
+        const kd_sweep_desc* sw = &d->analyses[s].sweep;
+        for (int i = 0; i < sw->nruns; i++) {
             kd_desc dv;
             assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + (size_t)i * sw->nset, &dv, &err), KD_OK);
             dv.bodies[0].elements = 80, dv.loads[0].node = 81;  /* the copy's own arrays */

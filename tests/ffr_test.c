@@ -328,9 +328,9 @@ static void test_driven_beam_matches_moving_frame(void** state) {
     memset(&r, 0, sizeof(r));
     r.eq = m->neq - 2;   /* v at the tip */
     kd_analysis_desc a;
-    memset(&a, 0, sizeof(a));
-    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = t_end, a.dt = 5e-5, a.integrator = KD_INT_GENERALIZED_ALPHA;
-    a.rho_inf = 1.0, a.output_every = 10, a.rtol = 1e-8, a.atol = 1e-12;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = t_end, a.dynamics.dt = 5e-5, a.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    a.dynamics.rho_inf = 1.0, a.dynamics.output_every = 10, a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-12;
     if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
     kd_model_free(&m);
     kd_desc_free(&d);
@@ -507,9 +507,9 @@ static void test_spin_up_geometric_stiffness(void** state) {
     memset(&r, 0, sizeof(r));
     r.eq = m->neq - 2;
     kd_analysis_desc a;
-    memset(&a, 0, sizeof(a));
-    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = t_end, a.dt = 1e-3, a.integrator = KD_INT_GENERALIZED_ALPHA;
-    a.rho_inf = 1.0, a.output_every = 10, a.rtol = 1e-8, a.atol = 1e-12;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = t_end, a.dynamics.dt = 1e-3, a.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    a.dynamics.rho_inf = 1.0, a.dynamics.output_every = 10, a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-12;
     if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
     kd_model_free(&m);
     kd_desc_free(&d);
@@ -576,10 +576,10 @@ static double one_way_vs_two_way(double Escale, double* vmax_out) {
     d->materials[0].E *= Escale;
     for (int b = 0; b < d->nbodies; b++) d->bodies[b].geometric_stiffness = 0;
     kd_analysis_desc* ad = &d->analyses[0];
-    ad->coupling = KD_COUPLING_ONE_WAY;
-    ad->integrator = KD_INT_GENERALIZED_ALPHA, ad->rho_inf = 1.0;
-    ad->output_every = 50;
-    kd_ked_opts ko = {ad->t_end, 200, 0.0, 1e8};
+    ad->dynamics.coupling = KD_COUPLING_ONE_WAY;
+    ad->dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA, ad->dynamics.rho_inf = 1.0;
+    ad->dynamics.output_every = 50;
+    kd_ked_opts ko = {ad->dynamics.t_end, 200, 0.0, 1e8};
     kd_ked* k = NULL;
     if (kd_ked_new(d, &ko, &k, &err)) fail_msg("%s", err.msg);
     static ked_rec one;
@@ -592,7 +592,7 @@ static double one_way_vs_two_way(double Escale, double* vmax_out) {
     if (kd_ffr_from_mechanism(d, k, &s, &q0, &qd0, &err)) fail_msg("%s", err.msg);
     const int rod = 1, iv = kd_ffr_node_coordinate(s, rod, 2, KD_DOF_V);
     rec* r = rec_new(s, 400);
-    kd_mbs_opts o = opts(KD_MBS_AUGMENTED, ad->t_end, ad->dt, ad->output_every);
+    kd_mbs_opts o = opts(KD_MBS_AUGMENTED, ad->dynamics.t_end, ad->dynamics.dt, ad->dynamics.output_every);
     if (kd_ffr_quasi_static_start(k, ad, s, q0, &err) || kd_ffr_assemble(s, 0.0, q0, qd0, &err)) fail_msg("%s", err.msg);
     assert_true(fabs(q0[iv] - one.v[0]) < 1e-15);
     if (kd_mbs_forward(kd_ffr_cms(s), &o, q0, qd0, record, r, NULL, &err)) fail_msg("%s", err.msg);

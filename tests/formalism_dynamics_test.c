@@ -81,12 +81,20 @@ static int record(void* ctx, double t, const double* q, const double* v, const d
     return 0;
 }
 
-static kd_analysis_desc dyn(double t_end, double dt, int integrator, kd_formalism f) {
+/* The description's name of an integrator of kedyn/integrate.h. */
+static kd_dynamics_integrator desc_integrator(kd_integrator method) {
+    for (int i = KD_INTEGRATOR_UNSET + 1; i < KD_INTEGRATORS; i++)
+        if (kd_dynamics_method((kd_dynamics_integrator)i) == method) return (kd_dynamics_integrator)i;
+    return KD_INTEGRATOR_UNSET;
+}
+
+static kd_analysis_desc dyn(double t_end, double dt, kd_integrator integrator, kd_formalism f) {
     kd_analysis_desc a;
-    memset(&a, 0, sizeof(a));
-    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = t_end, a.dt = dt, a.integrator = integrator, a.formalism = f;
-    a.rho_inf = 1.0, a.output_every = 1, a.rtol = 1e-10, a.atol = 1e-14;
-    a.newmark_beta = 0.25, a.newmark_gamma = 0.5, a.hht_alpha = -0.05;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = t_end, a.dynamics.dt = dt, a.dynamics.integrator = desc_integrator(integrator);
+    a.dynamics.formalism = kd_dynamics_formalism_parse(kd_formalism_name(f));
+    a.dynamics.rho_inf = 1.0, a.dynamics.output_every = 1, a.dynamics.rtol = 1e-10, a.dynamics.atol = 1e-14;
+    a.dynamics.newmark_beta = 0.25, a.dynamics.newmark_gamma = 0.5, a.dynamics.hht_alpha = -0.05;
     return a;
 }
 
@@ -154,7 +162,7 @@ static void test_bar_hamilton_vs_modal_series(void** state) {
     kd_model* m = rotating_bar(80, BF);
     rec* r = new_rec(m->neq);
     kd_analysis_desc a = dyn(0.02, 2e-6, KD_INT_IMPLICIT_MIDPOINT, KD_FORMALISM_HAMILTON);
-    a.initial_static = 1;
+    a.dynamics.initial_static = 1;
     run(m, a, r);
     const double u0 = static_stretch_exact();
     double emax = 0, umax = 0;
@@ -177,9 +185,9 @@ static void test_bar_hamilton_cvode(void** state) {
     kd_model* m = rotating_bar(10, BF);
     rec *ref = new_rec(m->neq), *r = new_rec(m->neq);
     kd_analysis_desc a = dyn(0.01, 1e-4, KD_INT_CVODE_BDF, KD_FORMALISM_INVARIANTS);
-    a.initial_static = 1, a.rtol = 1e-8, a.atol = 1e-13;
+    a.dynamics.initial_static = 1, a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-13;
     run(m, a, ref);
-    a.integrator = KD_INT_HAMILTON_CVODE, a.formalism = KD_FORMALISM_HAMILTON;
+    a.dynamics.integrator = KD_INTEGRATOR_HAMILTON_CVODE, a.dynamics.formalism = KD_DYN_FORMALISM_HAMILTON;
     run(m, a, r);
     const double d = traj_diff(r, ref);
     print_message("seed 001 bar, Hamilton CVODE vs CVODE (rtol 1e-8): %.2e\n", d);
@@ -227,7 +235,7 @@ static double jacobi_drift(kd_model* m, int method) {
     J.f = calloc((size_t)J.s.n, sizeof(double));
     J.w = calloc((size_t)J.s.n, sizeof(double));
     kd_analysis_desc a = dyn(0.005, 2e-6, method, method == KD_INT_IMPLICIT_MIDPOINT ? KD_FORMALISM_HAMILTON : KD_FORMALISM_INVARIANTS);
-    a.rho_inf = 0.5, a.output_every = 10;
+    a.dynamics.rho_inf = 0.5, a.dynamics.output_every = 10;
     if (kd_dynamics_run(m, &a, jacobi_out, &J, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
     kd_gband_free(&J.C), kd_gband_free(&J.K);
     free(J.f), free(J.w);
@@ -263,9 +271,9 @@ static void test_spin_up_routes(void** state) {
      * (every 0.01 s), and the
      * implicit midpoint rule against Newmark (both second order in dt) */
     kd_analysis_desc a = dyn(0.2, 1e-2, KD_INT_CVODE_BDF, KD_FORMALISM_INVARIANTS);
-    a.rtol = 1e-8, a.atol = 1e-12, a.output_every = 1;
+    a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-12, a.dynamics.output_every = 1;
     run(m, a, ref);
-    a.integrator = KD_INT_HAMILTON_CVODE, a.formalism = KD_FORMALISM_HAMILTON;
+    a.dynamics.integrator = KD_INTEGRATOR_HAMILTON_CVODE, a.dynamics.formalism = KD_DYN_FORMALISM_HAMILTON;
     run(m, a, r);
     double d = traj_diff(r, ref);
     print_message("spin-up, Hamilton CVODE vs CVODE (rtol 1e-8): %.2e\n", d);

@@ -195,9 +195,9 @@ static void spin_run(int table_n, tip_hist* h) {
     kd_model* m = NULL;
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
     kd_analysis_desc a;
-    memset(&a, 0, sizeof(a));
-    a.type = KD_ANALYSIS_DYNAMICS, a.t_end = 0.5, a.dt = 2.5e-4, a.integrator = KD_INT_NEWMARK;
-    a.newmark_beta = 0.25, a.newmark_gamma = 0.5, a.output_every = 1, a.rtol = 1e-8, a.atol = 1e-10;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = 0.5, a.dynamics.dt = 2.5e-4, a.dynamics.integrator = KD_INTEGRATOR_NEWMARK;
+    a.dynamics.newmark_beta = 0.25, a.dynamics.newmark_gamma = 0.5, a.dynamics.output_every = 1, a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-10;
     memset(h, 0, sizeof(*h));
     h->eq = m->neq - 2;  /* tip v */
     if (kd_dynamics_run(m, &a, tip_out, h, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);

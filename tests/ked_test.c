@@ -210,9 +210,9 @@ static extremes run_slider_crank(double E) {
     d->materials[0].E = E;
     kd_ked* k = ked(d, 0.3, 120, 0.0);
     kd_analysis_desc ad;
-    memset(&ad, 0, sizeof(ad));
-    ad.type = KD_ANALYSIS_DYNAMICS, ad.t_end = 0.3, ad.dt = 2e-5, ad.integrator = KD_INT_GENERALIZED_ALPHA;
-    ad.rho_inf = 0.9, ad.output_every = 1, ad.newmark_beta = 0.25, ad.newmark_gamma = 0.5;
+    kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);
+    ad.dynamics.t_end = 0.3, ad.dynamics.dt = 2e-5, ad.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    ad.dynamics.rho_inf = 0.9, ad.dynamics.output_every = 1, ad.dynamics.newmark_beta = 0.25, ad.dynamics.newmark_gamma = 0.5;
     extremes x = {k, 0, 0, 0, 0};
     kd_integrate_stats st;
     kd_error err;
@@ -286,9 +286,9 @@ static void test_section_forces(void** state) {
     kd_desc* d = load(buf);
     kd_ked* k = ked(d, 0.01, 2, 0.0);
     kd_analysis_desc ad;
-    memset(&ad, 0, sizeof(ad));
-    ad.type = KD_ANALYSIS_DYNAMICS, ad.t_end = 1e-4, ad.dt = 1e-4, ad.integrator = KD_INT_GENERALIZED_ALPHA;
-    ad.rho_inf = 0.9, ad.output_every = 1, ad.newmark_beta = 0.25, ad.newmark_gamma = 0.5;
+    kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);
+    ad.dynamics.t_end = 1e-4, ad.dynamics.dt = 1e-4, ad.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    ad.dynamics.rho_inf = 0.9, ad.dynamics.output_every = 1, ad.dynamics.newmark_beta = 0.25, ad.dynamics.newmark_gamma = 0.5;
     first_state f;
     memset(&f, 0, sizeof(f));
     f.k = k;

@@ -26,19 +26,6 @@ ORDER="core numerics fe mechanism constrained formalisms analyses links compare 
 # Each is being removed by work in progress; delete its line once the edge is gone (the test
 # prints a note for an exception that no longer occurs).
 ALLOWED_EDGES=(
-    # src/core/desc.c checks element kinds and names formalisms (fe, formalisms above core), and
-    # desc.c <-> desc_param.c call each other: removed when the analysis descriptions get one
-    # table per struct (issue 11, deliverable 3, work in progress on another branch).
-    "desc.c -> element_families.c"
-    "desc.c -> formalism.c"
-    "desc.c -> desc_param.c"
-    "desc_param.c -> desc.c"
-    # The YAML reader's files call each other (the shared helpers live in the top-level reader):
-    # removed when the reader is driven by the description tables (same work in progress).
-    "yaml_model.c -> yaml_mechanism.c"
-    "yaml_model.c -> yaml_links.c"
-    "yaml_mechanism.c -> yaml_model.c"
-    "yaml_links.c -> yaml_model.c"
     # src/mechanism: the joint equations (constraints.c) evaluate the force elements' points and
     # forces.c evaluates points through constraints.c: to be untangled when the joint equations
     # become one module for every route (issue 11, deliverable 2, work in progress).

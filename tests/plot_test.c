@@ -351,7 +351,7 @@ static void test_mech_animation(void** state) {
     kd_model* m = NULL;
     kd_error err;
     if (kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/slider_crank.yaml", &d, &err)) fail_msg("%s", err.msg);
-    d->analyses[0].points = 1;  /* kinematics of the named points too: trajectories */
+    d->analyses[0].kinematics.points = 1;  /* kinematics of the named points too: trajectories */
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
     char dir[] = "/tmp/kd_plot_test_XXXXXX";
     assert_non_null(mkdtemp(dir));

@@ -2,13 +2,17 @@
  * defaults, points, laws, motion and analyses; a valid model file with
  * resolved names, points and source locations; and each class of error at
  * its exact line and column (the files in tests/models/bad_*.yaml). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "kedyn/desc_fields.h"
 #include "kedyn/load_yaml.h"
 #include "test_util.h"
 
@@ -72,9 +76,9 @@ static void test_good_model(void** state) {
     assert_int_equal(d->loads[0].value.type, KD_LAW_SINE);
     assert_true(d->loads[1].g[1] == -9.81);
     assert_int_equal(d->nanalyses, 3);
-    assert_true(d->analyses[0].at == 20.0);
-    assert_int_equal(d->analyses[1].nvalues, 3);
-    assert_int_equal(d->analyses[2].nlengths, 2);
+    assert_true(d->analyses[0].modes.at == 20.0);
+    assert_int_equal(d->analyses[1].campbell.nspeeds, 3);
+    assert_int_equal(d->analyses[2].stability.nlengths, 2);
     assert_int_equal(d->output_nodes[0].nnodes, 2);
     /* and it compiles */
     kd_model* m = NULL;
@@ -162,10 +166,10 @@ static void test_good_file(void** state) {
     /* analyses: modes with the default count and solver, then both given */
     assert_int_equal(d->nanalyses, 2);
     assert_int_equal(d->analyses[0].type, KD_ANALYSIS_MODES);
-    assert_int_equal(d->analyses[0].count, 6);
-    assert_int_equal(d->analyses[0].solver, KD_EIGEN_AUTO);
-    assert_int_equal(d->analyses[1].count, 3);
-    assert_int_equal(d->analyses[1].solver, KD_EIGEN_LANCZOS);
+    assert_int_equal(d->analyses[0].modes.count, 6);
+    assert_int_equal(d->analyses[0].modes.solver, KD_EIGEN_AUTO);
+    assert_int_equal(d->analyses[1].modes.count, 3);
+    assert_int_equal(d->analyses[1].modes.solver, KD_EIGEN_LANCZOS);
 
     /* output nodes per body, in file order */
     assert_int_equal(d->noutput_nodes, 2);
@@ -258,21 +262,21 @@ static void test_moving_keys(void** state) {
     assert_int_equal(mo->type, KD_MOTION_POSE);
     assert_int_equal(mo->pose[0].n, 3);
     assert_true(mo->pose[0].f[2] == 0.2 && mo->pose[2].f[2] == 0.01 && mo->pose[4].f[1] == 0.1 && mo->pose[5].f[2] == 1.0);
-    const kd_analysis_desc* a = &d->analyses[0];
+    const kd_dynamics_desc* a = &d->analyses[0].dynamics;
     assert_int_equal(a->initial_static, 1);
     assert_int_equal(a->initial_mode, 2);
     assert_true(a->initial_amplitude == 1e-3);
     assert_int_equal(a->ninitial, 2);
     assert_true(a->initial[0].node == 5 && a->initial[0].dof == KD_DOF_W && !a->initial[0].velocity && a->initial[0].value == 0.002);
     assert_true(a->initial[1].node == 3 && a->initial[1].dof == KD_DOF_RY && a->initial[1].velocity && a->initial[1].value == -0.5);
-    const kd_analysis_desc* sw = &d->analyses[1];
-    assert_int_equal(sw->type, KD_ANALYSIS_SWEEP);
+    assert_int_equal(d->analyses[1].type, KD_ANALYSIS_SWEEP);
+    const kd_sweep_desc* sw = &d->analyses[1].sweep;
     assert_int_equal(sw->nset, 2);
     assert_string_equal(sw->set[1], "sections.s.d");
-    assert_int_equal(sw->nvalues, 2);
+    assert_int_equal(sw->nruns, 2);
     assert_true(sw->values[2] == 210e9 && sw->values[3] == 0.012);
     assert_int_equal(sw->inner->type, KD_ANALYSIS_MODES);
-    assert_int_equal(sw->inner->count, 2);
+    assert_int_equal(sw->inner->modes.count, 2);
     /* the parameters by path, on a copy */
     kd_desc dv;
     assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + 2, &dv, &err), KD_OK);
@@ -302,6 +306,448 @@ static void test_not_a_model(void** state) {
     }
 }
 
+
+/* ---- the key tables (kedyn/desc_fields.h) ------------------------------- */
+
+/* Models the analyses of the table tests are added to: an elastic beam with
+ * a rotating frame, a driven rigid pendulum, a slider-crank with an elastic
+ * rod (examples/slider_crank_elastic.yaml). */
+static const char model_rotating[] =
+    "kedyn: 1\n"
+    "materials: {steel: {E: 2.1e11, rho: 7850}}\n"
+    "sections: {s: {shape: rectangle, b: 0.02, h: 0.005}}\n"
+    "bodies:\n"
+    "  - {name: blade, type: beam, material: steel, section: s, length: 1.0, elements: 4}\n"
+    "supports:\n"
+    "  - {body: blade, node: 1, fix: all}\n"
+    "motion:\n"
+    "  - {body: blade, rotation: {axis: z, law: {speed: 10}}}\n"
+    "analyses:\n";
+static const char model_rigid[] =
+    "kedyn: 1\n"
+    "bodies:\n"
+    "  - {name: ground, type: ground, points: {O: [0, 0]}}\n"
+    "  - {name: arm, type: rigid, mass: 1.5, inertia: 0.02, com: [0.4, 0], points: {O: [0, 0]}}\n"
+    "joints:\n"
+    "  - {name: pivot, type: revolute, bodies: [ground, arm], points: [O, O]}\n"
+    "drivers:\n"
+    "  - {joint: pivot, law: {speed: 2.0}}\n"
+    "analyses:\n";
+static const char model_links[] =
+    "kedyn: 1\n"
+    "materials: {aluminium: {E: 7.0e10, rho: 2700}}\n"
+    "sections: {rod: {shape: rectangle, b: 0.006, h: 0.02}}\n"
+    "bodies:\n"
+    "  - {name: ground, type: ground, points: {O: [0, 0], S: [0, 0]}}\n"
+    "  - {name: crank, type: rigid, mass: 0.2, inertia: 4.0e-4, com: [0.075, 0], points: {O: [0, 0], A: [0.15, 0]}}\n"
+    "  - {name: rod, type: beam, material: aluminium, section: rod, elements: 4, points: {A: [0.15, 0], B: [0.45, 0]}}\n"
+    "  - {name: slider, type: rigid, mass: 0.03, inertia: 1.0e-6, points: {B: [0, 0]}, position: [0.45, 0]}\n"
+    "joints:\n"
+    "  - {name: jO, type: revolute, bodies: [ground, crank], points: [O, O]}\n"
+    "  - {name: jA, type: revolute, bodies: [crank, rod], points: [A, A]}\n"
+    "  - {name: jB, type: revolute, bodies: [rod, slider], points: [B, B]}\n"
+    "  - {name: jS, type: prismatic, bodies: [ground, slider], points: [S, B], axis: [1, 0]}\n"
+    "drivers:\n"
+    "  - {joint: jO, law: {speed: 150.0}}\n"
+    "analyses:\n";
+
+/* A value of field t other than its default and within its range, as YAML
+ * text, and as the number the struct should hold (lists: their first item;
+ * choices: the enum value). `pick` names a choice or a body ("" = the last
+ * choice). */
+static double key_value(const kd_field* t, const char* pick, char* text, size_t n) {
+    double x = 0;
+    switch (t->type) {
+    case KD_FIELD_NUMBER:
+        if (t->range == KD_RANGE_CLOSED || t->range == KD_RANGE_OPEN) x = isinf(t->hi) ? t->lo + 2 : 0.5 * (t->lo + t->hi);
+        else x = t->def + 1.5;
+        snprintf(text, n, "%.17g", x);
+        return x;
+    case KD_FIELD_INT: snprintf(text, n, "%d", (int)t->lo + 2); return t->lo + 2;
+    case KD_FIELD_BOOL: snprintf(text, n, "%s", t->def ? "false" : "true"); return t->def ? 0 : 1;
+    case KD_FIELD_LIST: snprintf(text, n, "[1.5, 2.5]"); return 1.5;
+    case KD_FIELD_BODY: snprintf(text, n, "%s", pick); return 0;
+    case KD_FIELD_CHOICE: {
+        int i = t->nnames - 1;
+        for (int k = 0; k < t->nnames && pick[0]; k++)
+            if (strcmp(t->names[k], pick) == 0) i = k;
+        snprintf(text, n, "%s", t->names[i]);
+        return t->first + i;
+    }
+    case KD_FIELD_CUSTOM: break;
+    }
+    text[0] = '\0';
+    return 0;
+}
+
+/* The pick for key in "key=value;key=value", or "". */
+static const char* pick_of(const char* picks, const char* key, char* out, size_t n) {
+    out[0] = '\0';
+    char pat[64];
+    snprintf(pat, sizeof pat, "%s=", key);
+    const char* p = strstr(picks, pat);
+    if (p && (p == picks || p[-1] == ';')) snprintf(out, n, "%.*s", (int)strcspn(p + strlen(pat), ";"), p + strlen(pat));
+    return out;
+}
+
+/* Every key of an analysis type set to a value other than its default, in
+ * `model`: the loaded struct holds each value (every key round-trips). */
+static void round_trip(const char* model, kd_analysis_type type, const char* picks) {
+    int n = 0;
+    const kd_field* t = kd_analysis_fields(type, &n);
+    char text[4096], val[64], pick[64];
+    int len = snprintf(text, sizeof text, "%s  - {type: %s", model, kd_analysis_type_name(type));
+    for (int i = 0; i < n; i++) {
+        if (t[i].type == KD_FIELD_CUSTOM) continue;
+        key_value(&t[i], pick_of(picks, t[i].key, pick, sizeof pick), val, sizeof val);
+        len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %s", t[i].key, val);
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<round-trip>", &d, &err))
+        fail_msg("%s: %d:%d %s\n%s", kd_analysis_type_name(type), err.loc.line, err.loc.col, err.msg, text);
+    kd_analysis_desc* a = &d->analyses[d->nanalyses - 1];
+    assert_int_equal(a->type, type);
+    const char* base = kd_analysis_fields_base(a);
+    for (int i = 0; i < n; i++) {
+        if (t[i].type == KD_FIELD_CUSTOM) continue;
+        const double want = key_value(&t[i], pick_of(picks, t[i].key, pick, sizeof pick), val, sizeof val);
+        const void* p = base + t[i].offset;
+        double got = 0;
+        if (t[i].type == KD_FIELD_NUMBER || t[i].type == KD_FIELD_LIST) got = *(const double*)p;
+        else got = *(const int*)p;
+        if (t[i].type == KD_FIELD_BODY) {
+            got = strcmp(d->bodies[*(const int*)p].name, pick) == 0 ? 0 : 1;
+        }
+        if (t[i].type == KD_FIELD_LIST) assert_int_equal(*(const int*)(base + t[i].count_offset), 2);
+        if (got != want) fail_msg("%s.%s: got %g, want %g", kd_analysis_type_name(type), t[i].key, got, want);
+    }
+    kd_desc_free(&d);
+}
+
+static void test_tables_round_trip(void** state) {
+    (void)state;
+    round_trip(model_rotating, KD_ANALYSIS_MODES, "");
+    round_trip(model_rotating, KD_ANALYSIS_CAMPBELL, "body=blade");
+    round_trip(model_rotating, KD_ANALYSIS_STABILITY, "body=blade");
+    round_trip(model_rigid, KD_ANALYSIS_KINEMATICS, "");
+    round_trip(model_rigid, KD_ANALYSIS_INVERSE_DYNAMICS, "");
+    round_trip(model_links, KD_ANALYSIS_MODES_ALONG_MOTION, "body=rod");
+    round_trip(model_links, KD_ANALYSIS_DYNAMICS,
+               "integrator=cvode-bdf;formalism=kane;formulation=maggi;stabilization=projection;coupling=two-way");
+    /* materials and sections: every number key of the tables */
+    int nm = 0, ns = 0;
+    const kd_field* tm = kd_material_fields(&nm);
+    const kd_field* ts = kd_section_fields(&ns);
+    for (int shape = 0; shape < 4; shape++) {
+        char text[4096], val[64];
+        static const char* const shapes[] = {"circle", "tube", "rectangle", "generic"};
+        int len = snprintf(text, sizeof text, "kedyn: 1\nmaterials:\n  m: {");
+        for (int i = 0; i < nm; i++) {
+            key_value(&tm[i], "", val, sizeof val);
+            len += snprintf(text + len, sizeof text - (size_t)len, "%s%s: %s", i ? ", " : "", tm[i].key, val);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "}\nsections:\n  s: {shape: %s", shapes[shape]);
+        for (int i = 0; i < ns; i++) {
+            if (ts[i].type != KD_FIELD_NUMBER || !(ts[i].only & (1u << shape))) continue;
+            /* a tube's wall within its radius */
+            const double x = strcmp(ts[i].key, "t") == 0 ? 0.5 : key_value(&ts[i], "", val, sizeof val);
+            len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %g", ts[i].key, x);
+        }
+        snprintf(text + len, sizeof text - (size_t)len,
+                 "}\nbodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n");
+        kd_desc* d = NULL;
+        kd_error err;
+        if (kd_load_yaml_string(text, strlen(text), "<round-trip>", &d, &err))
+            fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+        for (int i = 0; i < nm; i++)
+            assert_true(*(const double*)((const char*)&d->materials[0] + tm[i].offset) == key_value(&tm[i], "", val, sizeof val));
+        assert_int_equal(d->sections[0].shape, shape);
+        for (int i = 0; i < ns; i++) {
+            if (ts[i].type != KD_FIELD_NUMBER || !(ts[i].only & (1u << shape))) continue;
+            const double x = strcmp(ts[i].key, "t") == 0 ? 0.5 : key_value(&ts[i], "", val, sizeof val);
+            assert_true(*(const double*)((const char*)&d->sections[0] + ts[i].offset) == x);
+            /* and the sweep path names the same number */
+            char path[64], why[256];
+            snprintf(path, sizeof path, "sections.s.%s", ts[i].key);
+            assert_true(kd_desc_param(d, path, why, sizeof why) == (double*)((char*)&d->sections[0] + ts[i].offset));
+        }
+        kd_desc_free(&d);
+    }
+}
+
+/* Every number, whole number, flag and choice of the body table for a beam
+ * and a rigid body round-trips; the sweep paths bodies.NAME.KEY name them. */
+static void test_body_keys(void** state) {
+    (void)state;
+    int n = 0;
+    const kd_field* t = kd_body_fields(&n);
+    const char* heads[2] = {"  - {name: beam, type: beam, material: m, section: s, length: 1", "  - {name: arm, type: rigid"};
+    const kd_body_type types[2] = {KD_BODY_BEAM, KD_BODY_RIGID};
+    char text[2048], val[64];
+    int len = snprintf(text, sizeof text,
+                       "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\nbodies:\n");
+    for (int k = 0; k < 2; k++) {
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s", heads[k]);
+        for (int i = 0; i < n; i++) {
+            if (t[i].type == KD_FIELD_CUSTOM || !(t[i].only & (1u << types[k])) || strcmp(t[i].key, "length") == 0) continue;
+            /* interpolation quintic needs euler-bernoulli or rayleigh: the table's last choices are not */
+            key_value(&t[i], strcmp(t[i].key, "theory") == 0 ? "rayleigh" : "", val, sizeof val);
+            len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %s", t[i].key, val);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    }
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<bodies>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    for (int k = 0; k < 2; k++) {
+        const kd_body_desc* b = &d->bodies[k];
+        assert_int_equal(b->type, types[k]);
+        for (int i = 0; i < n; i++) {
+            if (t[i].type == KD_FIELD_CUSTOM || !(t[i].only & (1u << types[k])) || strcmp(t[i].key, "length") == 0) continue;
+            const double want = key_value(&t[i], strcmp(t[i].key, "theory") == 0 ? "rayleigh" : "", val, sizeof val);
+            const void* p = (const char*)b + t[i].offset;
+            const double got = t[i].type == KD_FIELD_NUMBER ? *(const double*)p : *(const int*)p;
+            if (got != want) fail_msg("body %s: %s = %g, want %g", b->name, t[i].key, got, want);
+            if (t[i].type == KD_FIELD_NUMBER) {
+                char path[96], why[256];
+                snprintf(path, sizeof path, "bodies.%s.%s", b->name, t[i].key);
+                assert_true(kd_desc_param(d, path, why, sizeof why) == (const double*)p);
+            }
+        }
+    }
+    kd_desc_free(&d);
+}
+
+/* UNSET choices become the documented defaults of the route that runs them. */
+static void test_unset_defaults(void** state) {
+    (void)state;
+    kd_analysis_desc a;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    const kd_dynamics_desc unset = a.dynamics;
+    assert_int_equal(unset.integrator, KD_INTEGRATOR_UNSET);
+    assert_int_equal(unset.formalism, KD_DYN_FORMALISM_UNSET);
+    assert_true(unset.rtol == 1e-8 && unset.atol == 1e-10 && unset.rho_inf == 0.9 && unset.hht_alpha == -0.05);
+    assert_true(unset.newmark_beta == 0.25 && unset.newmark_gamma == 0.5 && unset.output_every == 1 && unset.steps == 100);
+    kd_dynamics_desc r = unset;
+    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
+    assert_int_equal(r.integrator, KD_INTEGRATOR_GENERALIZED_ALPHA);
+    assert_int_equal(r.formalism, KD_DYN_FORMALISM_INVARIANTS);
+    r = unset, r.formalism = KD_DYN_FORMALISM_HAMILTON;
+    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
+    assert_int_equal(r.integrator, KD_INTEGRATOR_HAMILTON_CVODE);
+    r = unset, r.integrator = KD_INTEGRATOR_IMPLICIT_MIDPOINT;
+    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
+    assert_int_equal(r.formalism, KD_DYN_FORMALISM_HAMILTON);
+    r = unset;
+    kd_dynamics_resolve(&r, KD_ROUTE_MECHANISM);
+    assert_int_equal(r.integrator, KD_INTEGRATOR_RK4);
+    assert_int_equal(r.formulation, KD_FORMULATION_AUGMENTED);
+    assert_int_equal(r.stabilization, KD_STABILIZATION_BAUMGARTE);
+    assert_int_equal(r.formalism, KD_DYN_FORMALISM_NEWTON_EULER);
+    r = unset, r.formulation = KD_FORMULATION_MAGGI;
+    kd_dynamics_resolve(&r, KD_ROUTE_TWO_WAY);
+    assert_int_equal(r.integrator, KD_INTEGRATOR_RK4);
+    assert_int_equal(r.formalism, KD_DYN_FORMALISM_MAGGI);
+    r = unset;
+    kd_dynamics_resolve(&r, KD_ROUTE_ONE_WAY);
+    assert_int_equal(r.integrator, KD_INTEGRATOR_GENERALIZED_ALPHA);
+    assert_int_equal(r.coupling, KD_COUPLING_ONE_WAY);
+    kd_analysis_desc_init(&a, KD_ANALYSIS_MODES_ALONG_MOTION);
+    assert_true(a.modes_along_motion.steps == 72 && a.modes_along_motion.count == 6 && a.modes_along_motion.body == -1);
+    a.modes_along_motion.speed = 2.0;
+    kd_modes_along_motion_resolve(&a.modes_along_motion);
+    assert_int_equal(a.modes_along_motion.gyroscopic, KD_GYROSCOPIC_TRUE);
+    assert_true(fabs(a.modes_along_motion.t_end - 3.14159265358979) < 1e-12);
+    kd_analysis_desc_init(&a, KD_ANALYSIS_MODES);
+    assert_true(a.modes.count == 6 && a.modes.solver == KD_EIGEN_AUTO && a.modes.at == 0.0);
+    kd_analysis_desc_init(&a, KD_ANALYSIS_KINEMATICS);
+    assert_true(a.kinematics.steps == 100 && a.kinematics.cond_max == 1e8 && a.kinematics.points == 0);
+    /* a model file that omits every optional key gives the same struct */
+    char text[1024];
+    snprintf(text, sizeof text, "%s  - {type: dynamics, t_end: 1, dt: 0.1}\n", model_rotating);
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<t>", &d, &err)) fail_msg("%s", err.msg);
+    kd_dynamics_desc f = d->analyses[0].dynamics, c = unset;
+    f.loc_integrator = f.loc_formalism = f.loc_coupling = c.loc_integrator;
+    c.t_end = 1, c.dt = 0.1;
+    assert_memory_equal(&f, &c, sizeof f);
+    kd_desc_free(&d);
+}
+
+/* Analyses built in C from kd_analysis_desc_init pass kd_desc_check with
+ * only their required values; without them the message names the field. */
+static void test_built_in_code(void** state) {
+    (void)state;
+    const char* models[2] = {model_rotating, model_rigid};
+    for (int k = 0; k < 2; k++) {
+        kd_desc* d = NULL;
+        kd_error err;
+        const size_t len = strlen(models[k]) - strlen("analyses:\n");  /* the model without analyses */
+        if (kd_load_yaml_string(models[k], len, "", &d, &err)) fail_msg("%s", err.msg);
+        kd_analysis_desc* a = kd_desc_add_analysis(d, KD_ANALYSIS_DYNAMICS);
+        assert_int_equal(kd_desc_check(d, &err), KD_ERR_INPUT);
+        assert_non_null(strstr(err.msg, "dynamics: t_end is required"));
+        a->dynamics.t_end = 1.0;
+        assert_int_equal(kd_desc_check(d, &err), KD_ERR_INPUT);
+        assert_non_null(strstr(err.msg, "needs dt > 0"));
+        a->dynamics.dt = 1e-3;
+        if (kd_desc_check(d, &err)) fail_msg("%s", err.msg);
+        if (k == 0) {
+            assert_non_null(kd_desc_add_analysis(d, KD_ANALYSIS_MODES));
+            kd_analysis_desc* c = kd_desc_add_analysis(d, KD_ANALYSIS_CAMPBELL);
+            c->campbell.nspeeds = 1, c->campbell.speeds[0] = 5;
+        } else {
+            kd_desc_add_analysis(d, KD_ANALYSIS_KINEMATICS)->kinematics.t_end = 1.0;
+            kd_desc_add_analysis(d, KD_ANALYSIS_INVERSE_DYNAMICS)->inverse_dynamics.t_end = 1.0;
+        }
+        if (kd_desc_check(d, &err)) fail_msg("%s", err.msg);
+        /* an integrator the route cannot honour (a moved when analyses were added) */
+        a = &d->analyses[0];
+        a->dynamics.integrator = k == 0 ? KD_INTEGRATOR_RK4 : KD_INTEGRATOR_GENERALIZED_ALPHA;
+        assert_int_equal(kd_desc_check(d, &err), KD_ERR_INPUT);
+        assert_non_null(strstr(err.msg, "does not apply to"));
+        kd_desc_free(&d);
+    }
+}
+
+/* An integrator a mechanism cannot honour is an error at the key, rk4 is
+ * accepted; the unknown-type message lists every analysis type. */
+static void test_integrator_and_types(void** state) {
+    (void)state;
+    char text[2048];
+    kd_desc* d = NULL;
+    kd_error err;
+    snprintf(text, sizeof text, "%s  - {type: dynamics, t_end: 1, dt: 0.01, integrator: generalized-alpha}\n", model_rigid);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<mech>", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 10);
+    assert_int_equal(err.loc.col, 54);
+    assert_non_null(strstr(err.msg, "integrator 'generalized-alpha' does not apply to a mechanism"));
+    assert_non_null(strstr(err.msg, "rk4"));
+    assert_null(d);
+    snprintf(text, sizeof text, "%s  - {type: dynamics, t_end: 1, dt: 0.01, integrator: rk4}\n", model_rigid);
+    if (kd_load_yaml_string(text, strlen(text), "<mech>", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(d->analyses[0].dynamics.integrator, KD_INTEGRATOR_RK4);
+    kd_desc_free(&d);
+    snprintf(text, sizeof text, "%s  - {type: dynamics, t_end: 1, dt: 0.01, integrator: rk4}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<elastic>", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 11);
+    assert_non_null(strstr(err.msg, "does not apply to elastic bodies"));
+    snprintf(text, sizeof text, "%s  - {type: frobnicate}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<t>", &d, &err), KD_ERR_INPUT);
+    for (int t = 0; t < KD_ANALYSIS_TYPES; t++)
+        if (!strstr(err.msg, kd_analysis_type_name((kd_analysis_type)t)))
+            fail_msg("the message '%s' omits %s", err.msg, kd_analysis_type_name((kd_analysis_type)t));
+}
+
+/* Sweeps of the analysis' own numbers: analysis.KEY through its key table. */
+static void test_sweep_analysis_paths(void** state) {
+    (void)state;
+    char text[2048];
+    kd_desc* d = NULL;
+    kd_error err;
+    snprintf(text, sizeof text,
+             "%s  - {type: sweep, set: [analysis.dt, materials.steel.E], values: [[1.0e-3, 2.0e11], [2.0e-3, 2.2e11]],\n"
+             "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n",
+             model_rotating);
+    if (kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err)) fail_msg("%s", err.msg);
+    const kd_sweep_desc* sw = &d->analyses[0].sweep;
+    kd_analysis_desc run;
+    assert_int_equal(kd_analysis_with_param(sw->inner, sw->nset, sw->set, sw->values + 2, &run, &err), KD_OK);
+    assert_true(run.dynamics.dt == 2.0e-3 && sw->inner->dynamics.dt == 1.0e-4);
+    kd_desc dv;
+    assert_int_equal(kd_desc_with_param(d, sw->nset, sw->set, sw->values + 2, &dv, &err), KD_OK);
+    assert_true(dv.materials[0].E == 2.2e11);
+    kd_desc_with_param_free(&dv);
+    kd_desc_free(&d);
+    /* a number the analysis does not have: at the path */
+    snprintf(text, sizeof text, "%s  - {type: sweep, set: analysis.count, values: [1, 2],\n"
+                                "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 11);
+    assert_int_equal(err.loc.col, 24);
+    assert_non_null(strstr(err.msg, "a dynamics analysis has no number 'count'"));
+    /* a value the analysis does not accept, before anything runs */
+    snprintf(text, sizeof text, "%s  - {type: sweep, set: analysis.rho_inf, values: [0.5, 2],\n"
+                                "     analysis: {type: dynamics, t_end: 0.01, dt: 1.0e-4}}\n", model_rotating);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<sweep>", &d, &err), KD_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "sweep: analysis.rho_inf = 2: dynamics: rho_inf must lie in [0, 1]"));
+}
+
+/* A CSV table with an empty field is an error at its row, not a shifted column. */
+static void test_csv_empty_field(void** state) {
+    (void)state;
+    char dir[] = "/tmp/kd_yaml_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char csv[512], text[2048];
+    snprintf(csv, sizeof csv, "%s/law.csv", dir);
+    FILE* fp = fopen(csv, "w");
+    assert_non_null(fp);
+    fprintf(fp, "t,a,b\n0,1,2\n1,,3\n2,1,4\n");
+    fclose(fp);
+    snprintf(text, sizeof text,
+             "kedyn: 1\nmaterials: {steel: {E: 2.1e11, rho: 7850}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+             "bodies:\n  - {name: b, type: beam, material: steel, section: s, length: 1.0, elements: 2}\n"
+             "supports:\n  - {body: b, node: 1, fix: all}\n"
+             "forces:\n  - {type: nodal, body: b, node: 3, dof: v, value: {table: {file: %s, column: %s}}}\n",
+             csv, "a");
+    kd_desc* d = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<t>", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 3);
+    assert_non_null(strstr(err.msg, "column 2 of this row is empty"));
+    /* column b: no empty field in it */
+    snprintf(text + strlen(text) - 5, 6, "b}}}\n");
+    if (kd_load_yaml_string(text, strlen(text), "<t>", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(d->loads[0].value.n, 3);
+    assert_true(d->loads[0].value.f[1] == 3.0);
+    kd_desc_free(&d);
+    remove(csv);
+    remove(dir);
+}
+
+/* Every key of the tables is documented in docs/model-format.md. */
+static void test_keys_documented(void** state) {
+    (void)state;
+    FILE* fp = fopen(KD_TEST_MODELS_DIR "/../../docs/model-format.md", "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    const long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char* doc = malloc((size_t)n + 1);
+    assert_non_null(doc);
+    assert_int_equal(fread(doc, 1, (size_t)n, fp), (size_t)n);
+    doc[n] = '\0';
+    fclose(fp);
+    int missing = 0;
+    for (int k = -3; k < KD_ANALYSIS_TYPES; k++) {
+        int nf = 0;
+        const kd_field* f = k == -3   ? kd_body_fields(&nf)
+                            : k == -2 ? kd_material_fields(&nf)
+                            : k == -1 ? kd_section_fields(&nf)
+                                      : kd_analysis_fields((kd_analysis_type)k, &nf);
+        for (int i = 0; i < nf; i++) {
+            char quoted[80];
+            snprintf(quoted, sizeof quoted, "`%s`", f[i].key);
+            if (!strstr(doc, quoted)) print_message("docs/model-format.md does not mention the key %s\n", quoted), missing++;
+            for (int c = 0; c < f[i].nnames; c++) {
+                snprintf(quoted, sizeof quoted, "`%s`", f[i].names[c]);
+                if (!strstr(doc, quoted))
+                    print_message("docs/model-format.md does not mention %s (key %s)\n", quoted, f[i].key), missing++;
+            }
+        }
+        if (k >= 0) {
+            char quoted[80];
+            snprintf(quoted, sizeof quoted, "`%s`", kd_analysis_type_name((kd_analysis_type)k));
+            if (!strstr(doc, quoted)) print_message("docs/model-format.md does not mention the analysis %s\n", quoted), missing++;
+        }
+    }
+    free(doc);
+    assert_int_equal(missing, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_model),
@@ -309,6 +755,14 @@ int main(void) {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_a_model),
         cmocka_unit_test(test_moving_keys),
+        cmocka_unit_test(test_tables_round_trip),
+        cmocka_unit_test(test_body_keys),
+        cmocka_unit_test(test_unset_defaults),
+        cmocka_unit_test(test_built_in_code),
+        cmocka_unit_test(test_integrator_and_types),
+        cmocka_unit_test(test_sweep_analysis_paths),
+        cmocka_unit_test(test_csv_empty_field),
+        cmocka_unit_test(test_keys_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,8 +67,13 @@ void kd_stability_free(kd_stability_map* s);
 typedef int (*kd_dynamics_output)(void* ctx, double t, const double* q, const double* v, const double* a,
                                   const double* energy);
 
-/* Integrate the model's equations from t = 0 to ad->t_end with the options
- * of ad (integrator, dt, tolerances, initial state: zero or quasi-static,
+/* The integrator of kedyn/integrate.h an analysis' choice names; -1 for
+ * UNSET and rk4 (not an integrator of elastic models). */
+kd_integrator kd_dynamics_method(kd_dynamics_integrator i);
+
+/* Integrate the model's equations from t = 0 to t_end with the options of
+ * the dynamics analysis ad (UNSET choices: kd_dynamics_resolve, elastic
+ * route) (integrator, dt, tolerances, initial state: zero or quasi-static,
  * plus a scaled mode shape and prescribed nodal values q, q').
  * `warning` (size nwarning) receives a note when the effective stiffness is
  * not positive definite at t = 0 or t_end (above a critical speed). On a

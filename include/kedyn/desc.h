@@ -230,14 +230,106 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_TYPES
 } kd_analysis_type;
 
+/* ---- the vocabulary of analyses ------------------------------------------
+ * Every optional choice has an explicit UNSET (0, what kd_analysis_desc_init
+ * and an omitted key give); kd_dynamics_resolve turns UNSET into the default
+ * of the route that runs the analysis. The names are those of model files
+ * (kd_*_name below, src/core/desc_names.c). */
+
 typedef enum kd_eigen_solver {
     KD_EIGEN_AUTO = 0,            /* dense LAPACK for small problems, else sparse shift-invert */
     KD_EIGEN_DENSE,               /* LAPACK dsygvd on the full matrices */
-    KD_EIGEN_LANCZOS              /* ARPACK-ng shift-invert Lanczos on banded storage */
+    KD_EIGEN_LANCZOS,             /* ARPACK-ng shift-invert Lanczos on banded storage */
+    KD_EIGEN_SOLVERS
 } kd_eigen_solver;
+
+/* The time integrator a dynamics analysis names (`integrator`). The elastic
+ * routes map it to kd_integrator (kedyn/integrate.h), mechanisms and two-way
+ * links to kd_mbs_integrator (kedyn/mbs.h). */
+typedef enum kd_dynamics_integrator {
+    KD_INTEGRATOR_UNSET = 0,      /* the route's default (kd_dynamics_resolve) */
+    KD_INTEGRATOR_NEWMARK,        /* fixed dt; beta, gamma */
+    KD_INTEGRATOR_HHT,            /* fixed dt; alpha in [-1/3, 0] */
+    KD_INTEGRATOR_GENERALIZED_ALPHA, /* fixed dt; rho_inf in [0, 1] */
+    KD_INTEGRATOR_CVODE_BDF,      /* adaptive; rtol, atol */
+    KD_INTEGRATOR_CVODE_ADAMS,
+    KD_INTEGRATOR_ARKODE_RK,      /* explicit adaptive Runge-Kutta */
+    KD_INTEGRATOR_HAMILTON_CVODE, /* Hamilton's canonical equations, CVODE BDF */
+    KD_INTEGRATOR_IMPLICIT_MIDPOINT, /* Hamilton's canonical equations, fixed dt, symplectic */
+    KD_INTEGRATOR_RK4,            /* classical fixed-step Runge-Kutta (mechanisms, two-way links) */
+    KD_INTEGRATORS
+} kd_dynamics_integrator;
+
+/* The `formalism` of a dynamics analysis: the route of the inertia terms.
+ * invariants and hamilton are routes of elastic bodies (kedyn/formalism.h),
+ * newton-euler and maggi of systems with joints (kedyn/mech_formalism.h);
+ * lagrange, kane and gibbs-appell name a route of both. */
+typedef enum kd_dynamics_formalism {
+    KD_DYN_FORMALISM_UNSET = 0,   /* elastic: invariants (hamilton with a canonical integrator);
+                                     mechanisms: the formalism the formulation implements */
+    KD_DYN_FORMALISM_INVARIANTS,
+    KD_DYN_FORMALISM_LAGRANGE,
+    KD_DYN_FORMALISM_KANE,
+    KD_DYN_FORMALISM_GIBBS_APPELL,
+    KD_DYN_FORMALISM_HAMILTON,
+    KD_DYN_FORMALISM_NEWTON_EULER,
+    KD_DYN_FORMALISM_MAGGI,
+    KD_DYN_FORMALISMS
+} kd_dynamics_formalism;
+
+/* Mechanisms: the forward-dynamics formulation (kd_mbs_formulation, kedyn/mbs.h). */
+typedef enum kd_formulation {
+    KD_FORMULATION_UNSET = 0,     /* augmented */
+    KD_FORMULATION_AUGMENTED,
+    KD_FORMULATION_UDWADIA_KALABA,
+    KD_FORMULATION_MAGGI,
+    KD_FORMULATION_IDA,
+    KD_FORMULATIONS
+} kd_formulation;
+
+/* Mechanisms: the constraint stabilisation (kd_mbs_stabilization, kedyn/mbs.h). */
+typedef enum kd_stabilization {
+    KD_STABILIZATION_UNSET = 0,   /* baumgarte */
+    KD_STABILIZATION_BAUMGARTE,
+    KD_STABILIZATION_PROJECTION,
+    KD_STABILIZATION_NONE,
+    KD_STABILIZATIONS
+} kd_stabilization;
+
+/* How the elastic links of a mechanism and its rigid motion interact. */
+typedef enum kd_coupling {
+    KD_COUPLING_UNSET = 0,        /* one-way */
+    KD_COUPLING_ONE_WAY,          /* kineto-elastodynamics: the rigid mechanism's motion and
+                                     joint forces drive each link; the links do not act back */
+    KD_COUPLING_TWO_WAY,          /* the coupled floating-frame system */
+    KD_COUPLINGS
+} kd_coupling;
+
+/* modes_along_motion: the eigenproblem solved at each instant (kedyn/ked.h). */
+typedef enum kd_gyroscopic {
+    KD_GYROSCOPIC_UNSET = 0,      /* true */
+    KD_GYROSCOPIC_TRUE,           /* [c] and [k(eps)]: refined symmetric modes */
+    KD_GYROSCOPIC_FALSE,          /* the symmetric problem */
+    KD_GYROSCOPIC_DENSE,          /* the dense state-space solver at every instant */
+    KD_GYROSCOPICS
+} kd_gyroscopic;
+
+/* Model-file names of the values above ("?" out of range; UNSET: "unset"),
+ * and their inverse (-1 when the name is none of them). */
+const char* kd_analysis_type_name(kd_analysis_type t);   /* "modes", ..., "sweep" */
+int kd_analysis_type_parse(const char* name);
+const char* kd_eigen_solver_name(kd_eigen_solver s);     /* "auto", "dense", "lanczos" */
+const char* kd_dynamics_integrator_name(kd_dynamics_integrator i); /* "newmark", ..., "rk4" */
+const char* kd_dynamics_formalism_name(kd_dynamics_formalism f);   /* "invariants", ..., "maggi" */
+kd_dynamics_formalism kd_dynamics_formalism_parse(const char* name); /* UNSET when unknown */
+const char* kd_formulation_name(kd_formulation f);       /* "augmented", ... */
+const char* kd_stabilization_name(kd_stabilization s);   /* "baumgarte", ... */
+const char* kd_coupling_name(kd_coupling c);             /* "one-way", "two-way" */
+const char* kd_gyroscopic_name(kd_gyroscopic g);         /* "true", "false", "dense" */
 
 #define KD_LIST_MAX 256
 #define KD_SWEEP_PARAMS 4
+#define KD_COND_MAX_DEFAULT 1e8   /* condition number of Phi_q reported as singular */
 
 /* dynamics: one prescribed initial value, q or q', of a node DOF (body
  * frame), added to the start chosen by `initial`. */
@@ -249,66 +341,108 @@ typedef struct kd_initial_value {
     kd_loc loc;
 } kd_initial_value;
 
-typedef struct kd_analysis_desc {
-    kd_analysis_type type;
-    int nset;                     /* sweep: parameters set together (1 .. KD_SWEEP_PARAMS) */
-    char set[4][128];             /* sweep: their paths (kd_desc_param); run k sets them to
-                                     values[k * nset + j], k < nvalues */
-    struct kd_analysis_desc* inner; /* sweep: the analysis repeated (owned) */
-    int count;                    /* modes, campbell: number of modes (>= 1) */
+/* Each analysis its own description. The keys, ranges, defaults and docs of
+ * every field are in one table per struct (kedyn/desc_fields.h), which the
+ * model-file reader, the checks and kd_analysis_desc_init use. */
+
+typedef struct kd_modes_desc {
+    int count;                    /* number of modes (>= 1) */
     kd_eigen_solver solver;       /* modes without rotation */
-    double at;                    /* modes: the instant of the frame motion, s (default 0) */
-    int nvalues;                  /* campbell: speeds (rad/s); stability: hub distances (m);
-                                     sweep: runs */
-    double values[KD_LIST_MAX];
-    int nlengths;                 /* stability: beam lengths (m) */
-    double lengths[KD_LIST_MAX];
-    double omega_max;             /* stability: the largest speed searched, rad/s */
-    int body;                     /* campbell, stability: the rotating body (index) */
-    /* dynamics */
-    double t_end, dt, dt_max, rtol, atol;
-    int integrator;               /* kd_integrator (kedyn/integrate.h) */
-    double rho_inf, hht_alpha, newmark_beta, newmark_gamma;
-    int output_every;
+    double at;                    /* the instant of the frame motion, s */
+} kd_modes_desc;
+
+typedef struct kd_campbell_desc {
+    int body;                     /* the rotating body (index; -1: the only one) */
+    int count;                    /* number of modes */
+    int nspeeds;
+    double speeds[KD_LIST_MAX];   /* rad/s */
+} kd_campbell_desc;
+
+typedef struct kd_stability_desc {
+    int body;                     /* the rotating body (index; -1: the only one) */
+    int count;                    /* number of modes */
+    int nhubs;
+    double hubs[KD_LIST_MAX];     /* hub distances, m */
+    int nlengths;
+    double lengths[KD_LIST_MAX];  /* beam lengths, m */
+    double omega_max;             /* the largest speed searched, rad/s */
+} kd_stability_desc;
+
+typedef struct kd_dynamics_desc {
+    double t_end;                 /* s (> 0) */
+    kd_dynamics_integrator integrator;
+    double dt, dt_max;            /* fixed step, or first step and largest step (0: free) */
+    double rtol, atol;            /* adaptive tolerances */
+    double rho_inf;               /* generalized-alpha spectral radius at infinity */
+    double hht_alpha;             /* hht: alpha in [-1/3, 0] */
+    double newmark_beta, newmark_gamma;
+    int output_every;             /* a row every N steps (>= 1) */
     int initial_static;           /* 1: start from the quasi-static deflection at t = 0 */
     int initial_mode;             /* > 0: add this mode's shape (1-based, modes at t = 0) ... */
     double initial_amplitude;     /* ... scaled so that its largest translation is this, m */
     int ninitial;                 /* prescribed nodal initial values, added last */
     kd_initial_value* initial;    /* (ninitial) owned */
     int energy;                   /* 1: write the energy and work balance */
-    int formalism;                /* kd_formalism (kedyn/formalism.h): the route of the inertia
-                                     terms; hamilton goes with the canonical integrators */
-    int formulation;              /* mechanisms: kd_mbs_formulation (kedyn/mbs.h), 0 = augmented */
-    int stabilization;            /* mechanisms: kd_mbs_stabilization, 0 = baumgarte */
-    int mech_formalism;           /* mechanisms: kd_mech_formalism + 1 (kedyn/mech_formalism.h);
-                                     0 = not named (the formulation decides), -1 = named a route
-                                     of elastic elements only (invariants, hamilton) */
-    /* kinematics, inverse_dynamics (t_end above) */
-    int steps;                    /* time steps (>= 1) */
-    int points;                   /* kinematics: 1 = also every named point of the rigid bodies */
-    double cond_max;              /* condition number of Phi_q above which a position is
-                                     reported as singular (default 1e8) */
+    kd_dynamics_formalism formalism;
+    kd_formulation formulation;   /* mechanisms */
+    kd_stabilization stabilization; /* mechanisms */
     /* mechanisms with elastic links (kedyn/ked.h) */
-    int coupling;                 /* kd_coupling: dynamics of a mechanism with beams in joints */
-    kd_loc loc_coupling;          /* where `coupling` was written (the analysis when omitted) */
-    double speed;                 /* modes_along_motion, one-way dynamics: constant speed (rad/s)
-                                     replacing the law of the first driver; 0 = as given */
-    double settle;                /* modes_along_motion, one-way dynamics: time (s) the rigid
-                                     mechanism runs before the analysed interval */
-    int gyroscopic;               /* modes_along_motion: 0 = gyroscopic: true (the default: [c]
-                                     and [k(eps)], refined symmetric modes), 1 = false (the
-                                     symmetric problem), 2 = dense (the dense state-space
-                                     solver at every instant) */
-    kd_loc loc;
-} kd_analysis_desc;
+    kd_coupling coupling;
+    int steps;                    /* one-way: samples of the rigid motion (>= 2) */
+    double speed;                 /* one-way: constant speed (rad/s) replacing the law of the
+                                     first driver; 0 = as given */
+    double settle;                /* one-way: time (s) the rigid mechanism runs before t = 0 */
+    kd_loc loc_integrator, loc_formalism, loc_coupling; /* where written (the analysis' when
+                                                           omitted or built in code) */
+} kd_dynamics_desc;
 
-/* How the elastic links of a mechanism and its rigid motion interact. */
-typedef enum kd_coupling {
-    KD_COUPLING_DEFAULT = 0,      /* not written: one-way when beams take part in joints */
-    KD_COUPLING_ONE_WAY,          /* kineto-elastodynamics: the rigid mechanism's motion and
-                                     joint forces drive each link; the links do not act back */
-    KD_COUPLING_TWO_WAY           /* the coupled floating-frame system */
-} kd_coupling;
+typedef struct kd_kinematics_desc {
+    double t_end;                 /* s (> 0) */
+    int steps;                    /* time steps (>= 1) */
+    double cond_max;              /* condition number of Phi_q above which a position is singular */
+    int points;                   /* 1: also every named point of the rigid bodies */
+} kd_kinematics_desc;
+
+typedef struct kd_inverse_dynamics_desc {
+    double t_end;                 /* s (> 0) */
+    int steps;                    /* time steps (>= 1) */
+    double cond_max;              /* as for kinematics */
+} kd_inverse_dynamics_desc;
+
+typedef struct kd_modes_along_motion_desc {
+    double t_end;                 /* s (> 0; with speed, one revolution when 0) */
+    int steps;                    /* instants (>= 1) */
+    int count;                    /* modes per link */
+    int body;                     /* one link only (index), -1: every link */
+    double speed;                 /* constant speed of the first driver, rad/s; 0 = as given */
+    double cond_max;              /* as for kinematics */
+    double settle;                /* s the rigid mechanism runs before the analysed interval */
+    kd_gyroscopic gyroscopic;
+} kd_modes_along_motion_desc;
+
+struct kd_analysis_desc;
+typedef struct kd_sweep_desc {
+    int nset;                     /* parameters set together (1 .. KD_SWEEP_PARAMS) */
+    char set[KD_SWEEP_PARAMS][128]; /* their paths (kd_desc_param) */
+    int nruns;                    /* run k sets them to values[k * nset + j] */
+    double values[KD_LIST_MAX];
+    struct kd_analysis_desc* inner; /* the analysis repeated (owned; not a sweep) */
+} kd_sweep_desc;
+
+typedef struct kd_analysis_desc {
+    kd_analysis_type type;        /* the member of the union in use */
+    kd_loc loc;
+    union {
+        kd_modes_desc modes;
+        kd_campbell_desc campbell;
+        kd_stability_desc stability;
+        kd_dynamics_desc dynamics;
+        kd_kinematics_desc kinematics;
+        kd_inverse_dynamics_desc inverse_dynamics;
+        kd_modes_along_motion_desc modes_along_motion;
+        kd_sweep_desc sweep;
+    };
+} kd_analysis_desc;
 
 /* ---- output requests ---------------------------------------------------- */
 
@@ -343,24 +477,56 @@ kd_desc* kd_desc_new(void);
 /* Free a description and everything it owns; clears *d. NULL is allowed. */
 void kd_desc_free(kd_desc** d);
 
-/* Append a zero-initialised item to the given array and return a pointer to
- * it, or NULL when out of memory. Defaults are filled in as documented in
- * docs/model-format.md (nu = 0.3, planar = 1, geometric_stiffness = 1,
- * cubic, euler-bernoulli, material = section = -1, count = 6). */
+/* Append an item to the given array and return a pointer to it, or NULL
+ * when out of memory. Materials, sections and analyses get the defaults of
+ * their key tables (kedyn/desc_fields.h: nu = 0.3, count = 6, ...); bodies
+ * planar = 1, geometric_stiffness = 1, cubic, euler-bernoulli, material =
+ * section = -1; other items are zeroed. */
 kd_material_desc* kd_desc_add_material(kd_desc* d);
 kd_section_desc* kd_desc_add_section(kd_desc* d);
 kd_body_desc* kd_desc_add_body(kd_desc* d);
 kd_support_desc* kd_desc_add_support(kd_desc* d);
-kd_analysis_desc* kd_desc_add_analysis(kd_desc* d);
+kd_analysis_desc* kd_desc_add_analysis(kd_desc* d, kd_analysis_type type);  /* kd_analysis_desc_init */
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d);
 kd_motion_desc* kd_desc_add_motion(kd_desc* d);
 kd_damping_desc* kd_desc_add_damping(kd_desc* d);
 kd_load_desc* kd_desc_add_load(kd_desc* d);
 kd_joint_desc* kd_desc_add_joint(kd_desc* d);
 kd_driver_desc* kd_desc_add_driver(kd_desc* d);
-kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a);
-/* The defaults of an analysis (count 6, tolerances, integrator options). */
-void kd_analysis_desc_init(kd_analysis_desc* a);
+kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy);
+
+/* An analysis of the given type with the defaults of its table
+ * (kedyn/desc_fields.h): what a model file gives when it omits every
+ * optional key. Choices are UNSET; required values (t_end, lists) are zero
+ * and kd_desc_check asks for them. */
+void kd_analysis_desc_init(kd_analysis_desc* a, kd_analysis_type type);
+/* Free what an analysis owns (initial values, a sweep's inner analysis). */
+void kd_analysis_desc_clear(kd_analysis_desc* a);
+
+/* The route that runs a dynamics analysis of d. */
+typedef enum kd_dynamics_route {
+    KD_ROUTE_ELASTIC = 0,         /* beams (kd_dynamics_run, kedyn/analysis.h) */
+    KD_ROUTE_MECHANISM,           /* rigid mechanism, forward dynamics (kedyn/mbs.h) */
+    KD_ROUTE_ONE_WAY,             /* elastic links driven by the rigid motion (kedyn/ked.h) */
+    KD_ROUTE_TWO_WAY              /* the coupled floating-frame system (kedyn/ffr.h) */
+} kd_dynamics_route;
+kd_dynamics_route kd_desc_dynamics_route(const kd_desc* d, const kd_dynamics_desc* dy);
+
+/* The defaults of a dynamics analysis in one place: every UNSET choice of dy
+ * becomes what `route` runs when the key is omitted (elastic: generalized-alpha,
+ * or hamilton-cvode with formalism hamilton, and invariants, or hamilton with
+ * a canonical integrator; mechanism and two-way: rk4, augmented, baumgarte and
+ * the formalism the formulation implements; one-way: generalized-alpha,
+ * coupling one-way). Choices already set are kept. */
+void kd_dynamics_resolve(kd_dynamics_desc* dy, kd_dynamics_route route);
+/* The same for modes_along_motion (gyroscopic true; t_end one revolution of
+ * `speed` when 0). */
+void kd_modes_along_motion_resolve(kd_modes_along_motion_desc* ma);
+
+/* Whether integrator i can run on route r (1) or not (0), and a sentence
+ * naming the integrators it takes ("rk4, cvode-bdf or cvode-adams"). */
+int kd_dynamics_route_takes(kd_dynamics_route r, kd_dynamics_integrator i);
+const char* kd_dynamics_route_integrators(kd_dynamics_route r);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);
@@ -405,6 +571,17 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy);
 kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
                              kd_error* err);
 void kd_desc_with_param_free(kd_desc* out);
+
+/* Sweeps of the swept analysis' own numbers: paths `analysis.KEY` name a
+ * number of the analysis' key table (analysis.dt, analysis.t_end,
+ * analysis.omega_max, ...). kd_desc_param and kd_desc_with_param leave such
+ * paths alone (the model has no such number); kd_analysis_param finds one in
+ * a (NULL and `why` when a has none), and kd_analysis_with_param gives out,
+ * a shallow copy of a with the analysis paths among paths[0..n-1] set. */
+int kd_param_is_analysis(const char* path);
+double* kd_analysis_param(kd_analysis_desc* a, const char* path, char* why, size_t nwhy);
+kd_status kd_analysis_with_param(const kd_analysis_desc* a, int n, const char (*paths)[128], const double* values,
+                                 kd_analysis_desc* out, kd_error* err);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

@@ -22,6 +22,7 @@
 /* core: status, descriptions, time laws, frames */
 #include "kedyn/status.h"
 #include "kedyn/desc.h"
+#include "kedyn/desc_fields.h"
 #include "kedyn/law.h"
 #include "kedyn/frame.h"
 /* numerics: band storage, time integration */
@@ -30,6 +31,7 @@
 /* fe: elements, the compiled model, inertia terms, the moving-frame system */
 #include "kedyn/element.h"
 #include "kedyn/model.h"
+#include "kedyn/model_check.h"
 #include "kedyn/inertia.h"
 #include "kedyn/system.h"
 /* mechanism and constrained: rigid mechanisms, constrained systems and their forward dynamics */

@@ -94,6 +94,14 @@ typedef struct kd_mbs_opts {
  * rtol 1e-8, atol 1e-10, proj_tol 1e-12, output_every 1. */
 void kd_mbs_opts_default(kd_mbs_opts* o);
 
+/* The defaults, then the options a dynamics analysis of a mechanism names
+ * (src/constrained/opts_from_desc.c): formulation, stabilization, integrator
+ * (rk4 -> KD_MBS_RK4, cvode-* -> KD_MBS_CVODE; UNSET choices resolved as
+ * kd_dynamics_resolve does for mechanisms), rtol, atol, output_every, and
+ * t_end; dt, or t_end / 1000 when 0. */
+struct kd_dynamics_desc;
+void kd_mbs_opts_from_dynamics(kd_mbs_opts* o, const struct kd_dynamics_desc* dy, double t_end);
+
 /* Names used in model files and reports ("augmented", "udwadia-kalaba", "maggi", "ida"; "baumgarte",
  * "projection", "none"; "rk4", "cvode"); parse returns -1 for an unknown name. */
 const char* kd_mbs_formulation_name(kd_mbs_formulation f);

@@ -70,8 +70,8 @@ typedef struct kd_analysis_report {
     kd_stability_map stability;             /* stability analyses */
     kd_integrate_stats dynamics;            /* dynamics analyses */
     double t_end;                           /* dynamics: the requested end time */
-    int integrator;                         /* dynamics: kd_integrator */
-    int formalism;                          /* dynamics: kd_formalism */
+    kd_dynamics_integrator integrator;      /* dynamics: the integrator that ran */
+    kd_dynamics_formalism formalism;        /* dynamics: the formalism of an elastic model */
     kd_mech_run_stats mech;                 /* mechanism analyses */
     char prefix[32];                        /* prepended to the names of its result files */
     const kd_analysis_desc* sweep;          /* a sweep and its runs: the sweep's description */

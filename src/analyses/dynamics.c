@@ -99,7 +99,7 @@ static kd_status add_mode_shape(kd_system* s, int k, double amplitude, double* q
 /* The initial state: zero or quasi-static, plus a scaled mode shape, plus
  * prescribed nodal values (the loader has checked that each names a free
  * DOF). */
-static kd_status initial_state(kd_system* s, const kd_analysis_desc* ad, double* q0, double* v0, kd_error* err) {
+static kd_status initial_state(kd_system* s, const kd_dynamics_desc* ad, double* q0, double* v0, kd_error* err) {
     kd_status st = KD_OK;
     if (ad->initial_static) {  /* quasi-static start: K(0) q = f(0) */
         kd_ode2 ode = kd_system_ode(s);
@@ -117,10 +117,36 @@ static kd_status initial_state(kd_system* s, const kd_analysis_desc* ad, double*
     return st;
 }
 
-kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
+kd_integrator kd_dynamics_method(kd_dynamics_integrator i) {
+    switch (i) {
+    case KD_INTEGRATOR_NEWMARK: return KD_INT_NEWMARK;
+    case KD_INTEGRATOR_HHT: return KD_INT_HHT;
+    case KD_INTEGRATOR_GENERALIZED_ALPHA: return KD_INT_GENERALIZED_ALPHA;
+    case KD_INTEGRATOR_CVODE_BDF: return KD_INT_CVODE_BDF;
+    case KD_INTEGRATOR_CVODE_ADAMS: return KD_INT_CVODE_ADAMS;
+    case KD_INTEGRATOR_ARKODE_RK: return KD_INT_ARKODE_RK;
+    case KD_INTEGRATOR_HAMILTON_CVODE: return KD_INT_HAMILTON_CVODE;
+    case KD_INTEGRATOR_IMPLICIT_MIDPOINT: return KD_INT_IMPLICIT_MIDPOINT;
+    case KD_INTEGRATOR_UNSET:
+    case KD_INTEGRATOR_RK4:
+    case KD_INTEGRATORS: break;
+    }
+    return (kd_integrator)-1;
+}
+
+kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* a, kd_dynamics_output out, void* ctx,
                           kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err) {
+    if (a->type != KD_ANALYSIS_DYNAMICS) return kd_error_set(err, KD_ERR_INPUT, "", a->loc, "not a dynamics analysis");
+    kd_dynamics_desc r = a->dynamics;  /* the defaults of the elastic route for what is unset */
+    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
+    const kd_dynamics_desc* ad = &r;
+    kd_formalism formalism;
+    if (kd_formalism_parse(kd_dynamics_formalism_name(ad->formalism), &formalism) != 0 ||
+        (int)kd_dynamics_method(ad->integrator) < 0)
+        return kd_error_set(err, KD_ERR_INPUT, "", a->loc, "dynamics of elastic bodies: formalism %s with integrator %s",
+                            kd_dynamics_formalism_name(ad->formalism), kd_dynamics_integrator_name(ad->integrator));
     kd_system s;
-    kd_status st = kd_system_init_formalism(&s, m, (kd_formalism)ad->formalism, err);
+    kd_status st = kd_system_init_formalism(&s, m, formalism, err);
     if (st) return st;
     const int n = s.n;
     dyn_ctx d;
@@ -148,7 +174,7 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dyna
     if (!st) {
         kd_integrate_opts o;
         kd_integrate_opts_default(&o);
-        o.method = (kd_integrator)ad->integrator;
+        o.method = kd_dynamics_method(ad->integrator);
         o.t0 = 0.0, o.t_end = ad->t_end, o.dt = ad->dt, o.dt_max = ad->dt_max;
         o.rtol = ad->rtol, o.atol = ad->atol;
         o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;

@@ -81,7 +81,7 @@ void cli_print_model(const kd_desc* d, const kd_model* m) {
                m->ndof_all, m->neq, nfixed, m->bandwidth);
     printf("analyses: %d\n", d->nanalyses);
     for (int i = 0; i < d->nanalyses; i++)
-        if (d->analyses[i].type == KD_ANALYSIS_MODES) printf("  modes (count %d)\n", d->analyses[i].count);
+        if (d->analyses[i].type == KD_ANALYSIS_MODES) printf("  modes (count %d)\n", d->analyses[i].modes.count);
 }
 
 int cmd_check(int argc, char** argv) {

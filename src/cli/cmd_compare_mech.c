@@ -83,7 +83,8 @@ static kd_status write_file(const char* dir, const char* name, const char* model
 
 /* A planar pendulum chain of N uniform bars (0.5 m, 1 kg) in a straight line 0.5 rad below the
  * horizontal, released at rest under gravity; integrated as analysis `ad` says. */
-static kd_status chain_desc(int N, const kd_analysis_desc* ad, double t_end, kd_desc** out, kd_error* err) {
+static kd_status chain_desc(int N, const kd_analysis_desc* an, double t_end, kd_desc** out, kd_error* err) {
+    const kd_dynamics_desc* ad = &an->dynamics;
     const double L = 0.5, m = 1.0, a = -0.5;
     size_t cap = 512 + (size_t)N * 400;
     char* y = malloc(cap);
@@ -98,7 +99,7 @@ static kd_status chain_desc(int N, const kd_analysis_desc* ad, double t_end, kd_
     for (int i = 1; i < N; i++)
         k += (size_t)snprintf(y + k, cap - k, "  - {name: j%d, type: revolute, bodies: [bar%d, bar%d], points: [D, P]}\n",
                               i + 1, i, i + 1);
-    const int cvode = ad->integrator == KD_INT_CVODE_BDF || ad->integrator == KD_INT_CVODE_ADAMS;
+    const int cvode = ad->integrator == KD_INTEGRATOR_CVODE_BDF || ad->integrator == KD_INTEGRATOR_CVODE_ADAMS;
     snprintf(y + k, cap - k,
              "forces:\n  - {type: gravity, g: [0, -9.81]}\nanalyses:\n  - {type: dynamics, t_end: %.17g, dt: %.17g, "
              "output_every: %d, rtol: %.17g, atol: %.17g%s}\n",
@@ -152,7 +153,7 @@ int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const ch
     all.rows = calloc((size_t)nsizes * nforms, sizeof(kd_mech_compare_row));
     if (!all.rows) return cli_report_error(&(kd_error){.status = KD_ERR_NOMEM, .msg = "out of memory"});
     all.n = bodies_arg ? -1 : 0;
-    const double t_run = t_end > 0 ? t_end : d->analyses[analysis].t_end;
+    const double t_run = t_end > 0 ? t_end : d->analyses[analysis].dynamics.t_end;
     all.t_end = t_run;
     const int progress = !quiet && isatty(fileno(stderr));
     int failed = 0;

@@ -39,8 +39,8 @@ static void print_stability(const kd_analysis_report* a) {
 
 static void print_dynamics(const kd_analysis_report* a) {
     printf("dynamics: %ld steps to t = %g s, %ld factorisations, %.3f s%s%s -> %s\n", a->dynamics.steps,
-           a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->formalism ? ", formalism " : "",
-           a->formalism ? kd_formalism_name((kd_formalism)a->formalism) : "", a->nfiles ? a->files[0] : "");
+           a->dynamics.t_reached, a->dynamics.factorizations, a->wall_s, a->formalism > KD_DYN_FORMALISM_INVARIANTS ? ", formalism " : "",
+           a->formalism > KD_DYN_FORMALISM_INVARIANTS ? kd_dynamics_formalism_name(a->formalism) : "", a->nfiles ? a->files[0] : "");
 }
 
 static void print_mech(const kd_analysis_report* a) {
@@ -80,7 +80,7 @@ static void print_report(const kd_analysis_report* a) {
                a->ked.max_sigma, a->ked.max_sigma_at[0] ? a->ked.max_sigma_at : "-");
     for (int k = 0; k < a->nsub; k++) {
         printf("sweep");
-        for (int j = 0; j < a->sweep->nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->set[j], a->sub[k].value[j]);
+        for (int j = 0; j < a->sweep->sweep.nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->sweep.set[j], a->sub[k].value[j]);
         printf(":\n");
         print_report(&a->sub[k]);
     }
@@ -180,7 +180,7 @@ int cmd_run(int argc, char** argv) {
         }
         for (int k = 0; k < d->nanalyses; k++) {
             if (d->analyses[k].type != KD_ANALYSIS_DYNAMICS) continue;
-            if (mech) d->analyses[k].mech_formalism = mf + 1;
+            if (mech) d->analyses[k].dynamics.formalism = kd_dynamics_formalism_parse(formalism_name);
             else kd_analysis_use_formalism(&d->analyses[k], f);
         }
     }

@@ -90,10 +90,10 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
         goto done;
     }
     kd_analysis_desc base = d->analyses[analysis];
-    if (t_end_override > 0) base.t_end = t_end_override;
-    base.energy = 0;
+    if (t_end_override > 0) base.dynamics.t_end = t_end_override;
+    base.dynamics.energy = 0;
     kd_analysis_use_formalism(&base, KD_FORMALISM_INVARIANTS);
-    out->t_end = base.t_end;
+    out->t_end = base.dynamics.t_end;
 
     /* the invariants route first: it is the reference */
     kd_formalism order[KD_FORMALISM_COUNT + 1];
@@ -124,8 +124,9 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
         ref.cap = cur.cap = ref.n = cur.n = 0;
         ref.neq = cur.neq = m->neq;
         /* room for every output instant up front (no allocation while integrating) */
-        const double dt_out = base.dt > 0 ? base.dt * base.output_every : base.t_end / 1000.0;
-        const int nout = (int)fmin(ceil(base.t_end / dt_out) + 2.0, 1e7);
+        const kd_dynamics_desc* bd = &base.dynamics;
+        const double dt_out = bd->dt > 0 ? bd->dt * bd->output_every : bd->t_end / 1000.0;
+        const int nout = (int)fmin(ceil(bd->t_end / dt_out) + 2.0, 1e7);
         ref.q = malloc(sizeof(double) * (size_t)nout * (size_t)(m->neq ? m->neq : 1));
         cur.q = malloc(sizeof(double) * (size_t)nout * (size_t)(m->neq ? m->neq : 1));
         if (!ref.q || !cur.q) {
@@ -140,7 +141,7 @@ kd_status kd_compare_run(const kd_desc* d, int analysis, const int* elements, in
             row->elements = elements[ie], row->neq = m->neq, row->formalism = order[k];
             kd_analysis_desc a = base;
             kd_analysis_use_formalism(&a, order[k]);
-            row->integrator = a.integrator;
+            row->integrator = kd_dynamics_method(a.dynamics.integrator);
             if ((st = time_build(m, order[k], row, err))) break;
             traj* r = k == 0 ? &ref : &cur;
             r->n = 0;

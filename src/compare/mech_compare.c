@@ -30,12 +30,7 @@ static int keep(void* ctx, const kd_mbs_sample* s) {
 
 /* The integration options of the analysis, as the runner takes them (src/io/run_mech.c). */
 static void analysis_opts(const kd_analysis_desc* ad, double t_end, kd_mbs_opts* o) {
-    kd_mbs_opts_default(o);
-    o->formulation = (kd_mbs_formulation)ad->formulation;
-    o->stabilization = (kd_mbs_stabilization)ad->stabilization;
-    o->integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
-    o->t_end = t_end, o->rtol = ad->rtol, o->atol = ad->atol, o->output_every = ad->output_every;
-    o->dt = ad->dt > 0 ? ad->dt : t_end / 1000;
+    kd_mbs_opts_from_dynamics(o, &ad->dynamics, t_end);
 }
 
 /* Mean wall time and flops of one evaluation at (0, q0, 0). */
@@ -79,7 +74,7 @@ kd_status kd_mech_compare_run(const kd_desc* d, int analysis, const kd_mech_form
     if (analysis < 0 || analysis >= d->nanalyses || d->analyses[analysis].type != KD_ANALYSIS_DYNAMICS || nforms < 1)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "compare: no dynamics analysis or no formalism");
     const kd_analysis_desc* ad = &d->analyses[analysis];
-    const double t_end = t_end_override > 0 ? t_end_override : ad->t_end;
+    const double t_end = t_end_override > 0 ? t_end_override : ad->dynamics.t_end;
     kd_mech* m = NULL;
     kd_status st = kd_mech_compile(d, &m, err);
     if (st) return st;

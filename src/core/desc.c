@@ -1,15 +1,12 @@
-/* The model description: construction, look-up and consistency checks
- * (kedyn/desc.h). */
+/* The model description: construction, defaults and look-up (kedyn/desc.h).
+ * The consistency checks are in desc_check.c, the parameter paths in
+ * desc_param.c, the key tables in desc_fields.c. */
 #include "kedyn/desc.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kedyn/element.h"
-#include "kedyn/formalism.h"
-#include "kedyn/mech_formalism.h"
-#include "kedyn/integrate.h"
+#include "kedyn/desc_fields.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
 
@@ -25,11 +22,7 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->ndrivers; i++) kd_law_free(&d->drivers[i].law);
     free(d->joints);
     free(d->drivers);
-    for (int i = 0; i < d->nanalyses; i++) {
-        free(d->analyses[i].initial);
-        if (d->analyses[i].inner) free(d->analyses[i].inner->initial);
-        free(d->analyses[i].inner);
-    }
+    for (int i = 0; i < d->nanalyses; i++) kd_analysis_desc_clear(&d->analyses[i]);
     free(d->motions);
     free(d->dampings);
     free(d->loads);
@@ -56,22 +49,27 @@ static void* append_item(void** arr, int* n, size_t size) {
 
 kd_material_desc* kd_desc_add_material(kd_desc* d) {
     kd_material_desc* m = append_item((void**)&d->materials, &d->nmaterials, sizeof(*m));
-    if (m) m->nu = 0.3;
+    int n = 0;
+    const kd_field* f = kd_material_fields(&n);
+    if (m) kd_fields_defaults(f, n, m);
     return m;
 }
 
 kd_section_desc* kd_desc_add_section(kd_desc* d) {
-    return append_item((void**)&d->sections, &d->nsections, sizeof(kd_section_desc));
+    kd_section_desc* s = append_item((void**)&d->sections, &d->nsections, sizeof(*s));
+    int n = 0;
+    const kd_field* f = kd_section_fields(&n);
+    if (s) kd_fields_defaults(f, n, s);
+    return s;
 }
 
 kd_body_desc* kd_desc_add_body(kd_desc* d) {
     kd_body_desc* b = append_item((void**)&d->bodies, &d->nbodies, sizeof(*b));
+    int n = 0;
+    const kd_field* f = kd_body_fields(&n);
     if (b) {
+        kd_fields_defaults(f, n, b);  /* euler-bernoulli, cubic, planar, geometric stiffness */
         b->material = b->section = -1;
-        b->theory = KD_THEORY_EULER_BERNOULLI;
-        b->interpolation = KD_INTERP_CUBIC;
-        b->planar = 1;
-        b->geometric_stiffness = 1;
     }
     return b;
 }
@@ -80,29 +78,18 @@ kd_support_desc* kd_desc_add_support(kd_desc* d) {
     return append_item((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc));
 }
 
-kd_analysis_desc* kd_desc_add_analysis(kd_desc* d) {
+kd_analysis_desc* kd_desc_add_analysis(kd_desc* d, kd_analysis_type type) {
     kd_analysis_desc* a = append_item((void**)&d->analyses, &d->nanalyses, sizeof(*a));
-    if (a) kd_analysis_desc_init(a);
+    if (a) kd_analysis_desc_init(a, type);
     return a;
-}
-
-void kd_analysis_desc_init(kd_analysis_desc* a) {
-    memset(a, 0, sizeof(*a));
-    a->count = 6;
-    a->body = -1;
-    a->rtol = 1e-8, a->atol = 1e-10;
-    a->rho_inf = 0.9, a->hht_alpha = -0.05, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
-    a->output_every = 1;
-    a->steps = 100;
-    a->cond_max = 1e8;
 }
 
 kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
     return append_item((void**)&d->output_nodes, &d->noutput_nodes, sizeof(kd_output_nodes_desc));
 }
 
-kd_initial_value* kd_desc_add_initial(kd_analysis_desc* a) {
-    return append_item((void**)&a->initial, &a->ninitial, sizeof(kd_initial_value));
+kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy) {
+    return append_item((void**)&dy->initial, &dy->ninitial, sizeof(kd_initial_value));
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
@@ -208,162 +195,6 @@ const char* kd_shape_str(kd_shape s) {
     return "?";
 }
 
-/* ---- consistency checks ------------------------------------------------- */
-
-#define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
-
-static int positive(double x) { return isfinite(x) && x > 0.0; }
-
-static kd_status check_material(const kd_desc* d, const kd_material_desc* m, kd_error* err) {
-    if (!positive(m->E)) return FAIL(m->loc, "material '%s': E must be positive (got %g)", m->name, m->E);
-    if (!positive(m->rho)) return FAIL(m->loc, "material '%s': rho must be positive (got %g)", m->name, m->rho);
-    if (!(m->nu > -1.0 && m->nu < 0.5))
-        return FAIL(m->loc, "material '%s': nu must lie in (-1, 0.5) (got %g)", m->name, m->nu);
-    if (!(isfinite(m->G) && m->G >= 0.0))
-        return FAIL(m->loc, "material '%s': G must be positive (got %g)", m->name, m->G);
-    return KD_OK;
-}
-
-static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_error* err) {
-    switch (s->shape) {
-    case KD_SHAPE_CIRCLE:
-        if (!positive(s->d)) return FAIL(s->loc, "section '%s': d must be positive", s->name);
-        break;
-    case KD_SHAPE_TUBE:
-        if (!positive(s->d) || !positive(s->t))
-            return FAIL(s->loc, "section '%s': d and t must be positive", s->name);
-        if (2.0 * s->t > s->d)
-            return FAIL(s->loc, "section '%s': wall t = %g exceeds the radius d/2 = %g", s->name, s->t, s->d / 2);
-        break;
-    case KD_SHAPE_RECTANGLE:
-        if (!positive(s->b) || !positive(s->h))
-            return FAIL(s->loc, "section '%s': b and h must be positive", s->name);
-        break;
-    case KD_SHAPE_GENERIC:
-        if (!positive(s->A) || !positive(s->Iy) || !positive(s->Iz) || !positive(s->J))
-            return FAIL(s->loc, "section '%s': A, Iy, Iz and J must be positive", s->name);
-        break;
-    }
-    if (!(isfinite(s->shear_y) && s->shear_y >= 0.0 && isfinite(s->shear_z) && s->shear_z >= 0.0))
-        return FAIL(s->loc, "section '%s': shear coefficients must be positive", s->name);
-    return KD_OK;
-}
-
-static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
-    for (const kd_body_desc* o = d->bodies; o < b; o++)
-        if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
-    if (b->type == KD_BODY_RIGID) {
-        if (!positive(b->mass)) return FAIL(b->loc, "body '%s': mass must be positive (got %g)", b->name, b->mass);
-        if (!positive(b->inertia))
-            return FAIL(b->loc, "body '%s': inertia must be positive (got %g)", b->name, b->inertia);
-        return KD_OK;
-    }
-    if (b->type != KD_BODY_BEAM) return KD_OK;
-    if (b->material < 0 || b->material >= d->nmaterials)
-        return FAIL(b->loc_material, "body '%s': unknown material", b->name);
-    if (b->section < 0 || b->section >= d->nsections)
-        return FAIL(b->loc_section, "body '%s': unknown section", b->name);
-    if (!positive(b->length)) return FAIL(b->loc, "body '%s': length must be positive (got %g)", b->name, b->length);
-    if (b->elements < 1) return FAIL(b->loc, "body '%s': elements must be at least 1 (got %d)", b->name, b->elements);
-    if (b->interpolation == KD_INTERP_QUINTIC &&
-        !(b->theory == KD_THEORY_EULER_BERNOULLI || b->theory == KD_THEORY_RAYLEIGH))
-        return FAIL(b->loc, "body '%s': quintic interpolation applies to euler-bernoulli and rayleigh beams, not %s",
-                    b->name, kd_theory_str(b->theory));
-    const kd_section_desc* s = &d->sections[b->section];
-    if (b->theory == KD_THEORY_TIMOSHENKO && s->shape == KD_SHAPE_GENERIC &&
-        (s->shear_y <= 0.0 || (!b->planar && s->shear_z <= 0.0)))
-        return FAIL(b->loc, "body '%s': a timoshenko beam with generic section '%s' needs shear_y%s", b->name,
-                    s->name, b->planar ? "" : " and shear_z");
-    /* an elastic link of a planar mechanism (kedyn/ked.h) */
-    if (b->frame_node != 0 && (b->frame_node < 1 || b->frame_node > b->elements + 1))
-        return FAIL(b->loc_frame, "body '%s': frame node %d is not a node of the beam (1..%d)", b->name, b->frame_node,
-                    b->elements + 1);
-    if (kd_desc_beam_in_joints(d, (int)(b - d->bodies))) {
-        if (!b->planar) return FAIL(b->loc, "body '%s': a beam in joints of a planar mechanism must be planar", b->name);
-        if (b->theory == KD_THEORY_BAR)
-            return FAIL(b->loc, "body '%s': a beam in joints needs bending (theory euler-bernoulli, rayleigh or "
-                                "timoshenko)", b->name);
-        for (int p = 0; p < b->npoints; p++)
-            if (b->points[p].x[2] != 0.0)
-                return FAIL(b->points[p].loc, "body '%s': points of a beam in joints lie in the plane (z = 0)", b->name);
-    }
-    return KD_OK;
-}
-
-static kd_status check_node(const kd_desc* d, int body, int node, kd_loc loc, kd_error* err) {
-    if (body < 0 || body >= d->nbodies) return FAIL(loc, "unknown body");
-    const kd_body_desc* b = &d->bodies[body];
-    if (b->type != KD_BODY_BEAM) return FAIL(loc, "body '%s' has no nodes (it is not a beam)", b->name);
-    if (node < 1 || node > b->elements + 1)
-        return FAIL(loc, "body '%s' has nodes 1..%d, not %d", b->name, b->elements + 1, node);
-    return KD_OK;
-}
-
-static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_error* err) {
-    kd_status st = check_node(d, s->body, s->node, s->loc_node, err);
-    if (st) return st;
-    const kd_body_desc* b = &d->bodies[s->body];
-    if (s->fix == 0) return FAIL(s->loc_fix, "support on body '%s' fixes no DOF", b->name);
-    if (s->fix == KD_FIX_ALL) return KD_OK;
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    int n = kd_element_node_dofs(kind, dofs);
-    unsigned have = 0;
-    for (int i = 0; i < n; i++) have |= 1u << dofs[i];
-    for (int k = 0; k < KD_DOF_NAMES; k++)
-        if ((s->fix & (1u << k)) && !(have & (1u << k)))
-            return FAIL(s->loc_fix, "body '%s' (%s %s %s) has no DOF '%s'", b->name, b->planar ? "planar" : "3D",
-                        kd_theory_str(b->theory), kd_interp_str(b->interpolation), kd_dof_name_str((kd_dof_name)k));
-    return KD_OK;
-}
-
-static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_error* err) {
-    if (md->body < 0 || md->body >= d->nbodies || d->bodies[md->body].type != KD_BODY_BEAM)
-        return FAIL(md->loc, "motion: the body must be a beam");
-    for (const kd_motion_desc* o = d->motions; o < md; o++)
-        if (o->body == md->body) return FAIL(md->loc, "body '%s' has two motions", d->bodies[md->body].name);
-    const kd_motion* mo = &md->motion;
-    if (mo->type == KD_MOTION_ROTATION) {
-        const double n = sqrt(mo->axis[0] * mo->axis[0] + mo->axis[1] * mo->axis[1] + mo->axis[2] * mo->axis[2]);
-        if (!(fabs(n - 1.0) < 1e-9)) return FAIL(md->loc, "motion of body '%s': the axis must be a unit vector", d->bodies[md->body].name);
-        if (!isfinite(mo->hub)) return FAIL(md->loc, "motion of body '%s': hub must be a number", d->bodies[md->body].name);
-    }
-    /* A planar body's pose stays in the x-y plane: no z, phi_x, phi_y. */
-    if (mo->type == KD_MOTION_POSE && d->bodies[md->body].planar)
-        for (int k = 2; k < 5; k++) {
-            const kd_law* l = &mo->pose[k];
-            int zero = l->type == KD_LAW_CONSTANT ? l->value == 0.0 : l->type == KD_LAW_TABLE;
-            for (int i = 0; l->type == KD_LAW_TABLE && i < l->n; i++) zero &= l->f[i] == 0.0;
-            if (!zero)
-                return FAIL(md->loc, "motion of planar body '%s': the pose must stay in the x-y plane (z, phi_x and phi_y zero)",
-                            d->bodies[md->body].name);
-        }
-    /* The frame's angular and linear accelerations enter the equations. */
-    if (kd_motion_smoothness(mo) < 2)
-        return FAIL(md->loc,
-                    "motion of body '%s': a law with linear interpolation has no acceleration; use a spline table",
-                    d->bodies[md->body].name);
-    return KD_OK;
-}
-
-static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* err) {
-    if (ld->type >= KD_LOAD_SPRING) return KD_OK;  /* mechanism forces: checked by kd_mech_compile */
-    if (ld->type == KD_LOAD_GRAVITY) {
-        for (int k = 0; k < 3; k++)
-            if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");
-        return KD_OK;
-    }
-    kd_status st = check_node(d, ld->body, ld->node, ld->loc, err);
-    if (st) return st;
-    const kd_body_desc* b = &d->bodies[ld->body];
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    const int n = kd_element_node_dofs(kind, dofs);
-    for (int i = 0; i < n; i++)
-        if (dofs[i] == ld->dof) return KD_OK;
-    return FAIL(ld->loc, "body '%s' has no DOF '%s' for this load", b->name, kd_dof_name_str(ld->dof));
-}
-
 int kd_desc_rotating_body(const kd_desc* d, int body) {
     if (body >= 0) {
         for (int i = 0; i < d->nmotions; i++)
@@ -379,195 +210,22 @@ int kd_desc_rotating_body(const kd_desc* d, int body) {
     return found;
 }
 
-/* A dynamics initial value: an existing, unsupported DOF of a node. */
-static kd_status check_initial(const kd_desc* d, const kd_initial_value* iv, kd_error* err) {
-    kd_status st = check_node(d, iv->body, iv->node, iv->loc, err);
-    if (st) return st;
-    const kd_body_desc* b = &d->bodies[iv->body];
-    if (!isfinite(iv->value)) return FAIL(iv->loc, "initial value must be finite");
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
-    kd_dof_name dofs[KD_NODE_DOF_MAX];
-    const int n = kd_element_node_dofs(kind, dofs);
-    int have = 0;
-    for (int i = 0; i < n; i++) have |= dofs[i] == iv->dof;
-    if (!have) return FAIL(iv->loc, "body '%s' has no DOF '%s' for an initial value", b->name, kd_dof_name_str(iv->dof));
-    for (int i = 0; i < d->nsupports; i++) {
-        const kd_support_desc* s = &d->supports[i];
-        const unsigned mask = s->fix == KD_FIX_ALL ? KD_FIX_CLAMP : s->fix;
-        if (s->body == iv->body && s->node == iv->node && (mask & (1u << iv->dof)))
-            return FAIL(iv->loc, "initial value on DOF '%s' of node %d of body '%s', which a support fixes",
-                        kd_dof_name_str(iv->dof), iv->node, b->name);
-    }
-    return KD_OK;
+void kd_analysis_desc_init(kd_analysis_desc* a, kd_analysis_type type) {
+    memset(a, 0, sizeof(*a));
+    a->type = type;
+    int n = 0;
+    const kd_field* f = kd_analysis_fields(type, &n);
+    kd_fields_defaults(f, n, kd_analysis_fields_base(a));
 }
 
-static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
-    switch (a->type) {
-    case KD_ANALYSIS_SWEEP: {
-        char why[256];
-        if (!a->inner || a->inner->type == KD_ANALYSIS_SWEEP) return FAIL(a->loc, "sweep: needs an analysis to repeat (not a sweep)");
-        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return FAIL(a->loc, "sweep: set 1 to %d parameters", KD_SWEEP_PARAMS);
-        for (int k = 0; k < a->nset; k++)  /* only looked up */
-            if (!kd_desc_param((kd_desc*)d, a->set[k], why, sizeof why)) return FAIL(a->loc, "sweep: %s", why);
-        if (a->nvalues < 1 || a->nvalues * a->nset > KD_LIST_MAX) return FAIL(a->loc, "sweep: 1 to %d values", KD_LIST_MAX);
-        for (int i = 0; i < a->nvalues * a->nset; i++)
-            if (!isfinite(a->values[i])) return FAIL(a->loc, "sweep: values must be finite");
-        /* every run's model must be valid too: checked now, before anything runs */
-        for (int i = 0; i < a->nvalues; i++) {
-            kd_desc dv;
-            kd_error e;
-            const double* v = a->values + (size_t)i * a->nset;
-            kd_status st = kd_desc_with_param(d, a->nset, a->set, v, &dv, &e);
-            if (st == KD_ERR_NOMEM) return kd_error_set(err, st, d->file, KD_LOC_NONE, "out of memory");
-            if (!st) {
-                dv.nanalyses = 0;  /* its model only */
-                st = kd_desc_check(&dv, &e);
-                kd_desc_with_param_free(&dv);
-            }
-            if (st) return FAIL(a->loc, "sweep: %s = %g%s: %s", a->set[0], v[0], a->nset > 1 ? ", ..." : "", e.msg);
-        }
-        return check_analysis(d, a->inner, err);
+void kd_analysis_desc_clear(kd_analysis_desc* a) {
+    if (a->type == KD_ANALYSIS_DYNAMICS) {
+        free(a->dynamics.initial);
+        a->dynamics.initial = NULL, a->dynamics.ninitial = 0;
     }
-    case KD_ANALYSIS_MODES:
-        if (kd_desc_is_mechanism(d)) {
-            int nbeam = 0;
-            for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
-            if (nbeam == 0) return FAIL(a->loc, "modes: the model has no elastic body (beam); rigid mechanisms have no modes");
-            if (nbeam == kd_desc_elastic_links(d))
-                return FAIL(a->loc, "modes: the beams of this mechanism are elastic links; their frequencies along the "
-                                    "motion come from modes_along_motion");
-        }
-        if (a->count < 1) return FAIL(a->loc, "modes: count must be at least 1 (got %d)", a->count);
-        if (!(isfinite(a->at) && a->at >= 0)) return FAIL(a->loc, "modes: 'at' must be a time >= 0");
-        return KD_OK;
-    case KD_ANALYSIS_CAMPBELL:
-    case KD_ANALYSIS_STABILITY: {
-        const char* name = a->type == KD_ANALYSIS_CAMPBELL ? "campbell" : "stability";
-        if (a->count < 1) return FAIL(a->loc, "%s: count must be at least 1", name);
-        if (kd_desc_rotating_body(d, a->body) < 0)
-            return FAIL(a->loc, "%s: needs %s rotating body (a motion with a rotation)", name,
-                        a->body >= 0 ? "a" : "exactly one");
-        if (a->nvalues < 1) return FAIL(a->loc, "%s: the list of %s is empty", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
-        for (int i = 0; i < a->nvalues; i++)
-            if (!(isfinite(a->values[i]) && a->values[i] >= 0))
-                return FAIL(a->loc, "%s: %s must be >= 0", name, a->type == KD_ANALYSIS_CAMPBELL ? "speeds" : "hubs");
-        if (a->type == KD_ANALYSIS_STABILITY) {
-            if (a->nlengths < 1) return FAIL(a->loc, "stability: the list of lengths is empty");
-            for (int i = 0; i < a->nlengths; i++)
-                if (!positive(a->lengths[i])) return FAIL(a->loc, "stability: lengths must be positive");
-            if (!positive(a->omega_max)) return FAIL(a->loc, "stability: omega_max must be positive");
-        }
-        return KD_OK;
+    if (a->type == KD_ANALYSIS_SWEEP && a->sweep.inner) {
+        kd_analysis_desc_clear(a->sweep.inner);
+        free(a->sweep.inner);
+        a->sweep.inner = NULL;
     }
-    case KD_ANALYSIS_DYNAMICS: {
-        const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
-                          a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        if (a->formalism < 0 || a->formalism >= KD_FORMALISM_COUNT) return FAIL(a->loc, "dynamics: unknown formalism");
-        if (canonical != (a->formalism == KD_FORMALISM_HAMILTON))
-            return FAIL(a->loc, "dynamics: the hamilton formalism and the integrators hamilton-cvode and "
-                                "implicit-midpoint go together (Hamilton's canonical equations in (q, p))");
-        /* formalisms: kedyn/formalism.h for elastic elements, kedyn/mech_formalism.h for mechanisms */
-        if (kd_desc_is_mechanism(d) && a->mech_formalism < 0)
-            return FAIL(a->loc, "dynamics of a mechanism: formalism '%s' is a route for elastic elements; mechanisms "
-                                "take newton-euler, maggi, kane, gibbs-appell or lagrange",
-                        kd_formalism_name((kd_formalism)a->formalism));
-        if (!kd_desc_is_mechanism(d) && (a->mech_formalism == KD_MECH_NEWTON_EULER + 1 || a->mech_formalism == KD_MECH_MAGGI + 1))
-            return FAIL(a->loc, "dynamics: formalisms newton-euler and maggi are for systems with joints "
-                                "(rigid bodies and joints); elastic bodies take invariants, lagrange, kane, "
-                                "gibbs-appell or hamilton");
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "dynamics: t_end must be positive (got %g)", a->t_end);
-        if (fixed && !positive(a->dt)) return FAIL(a->loc, "dynamics: dt must be positive (got %g)", a->dt);
-        if (!fixed && !(isfinite(a->dt) && a->dt >= 0)) return FAIL(a->loc, "dynamics: dt must be >= 0 (got %g)", a->dt);
-        if (!positive(a->rtol) || !positive(a->atol)) return FAIL(a->loc, "dynamics: rtol and atol must be positive");
-        if (!(a->rho_inf >= 0 && a->rho_inf <= 1)) return FAIL(a->loc, "dynamics: rho_inf must lie in [0, 1]");
-        if (!(a->hht_alpha >= -1.0 / 3.0 && a->hht_alpha <= 0)) return FAIL(a->loc, "dynamics: alpha must lie in [-1/3, 0]");
-        if (a->output_every < 1) return FAIL(a->loc, "dynamics: output_every must be at least 1");
-        /* forward dynamics of a mechanism (kedyn/mbs.h): Runge-Kutta (integrator omitted) or CVODE;
-         * formulation and stabilization mean nothing for elastic bodies */
-        if (a->coupling != KD_COUPLING_DEFAULT && kd_desc_elastic_links(d) == 0)
-            return FAIL(a->loc_coupling, "dynamics: coupling applies to mechanisms with elastic links (beams in joints)");
-        if (kd_desc_elastic_links(d) > 0 && a->coupling != KD_COUPLING_TWO_WAY) {
-            /* one-way: the links' elastic equations (kedyn/ked.h) with the elastic integrators */
-            if (a->integrator != KD_INT_NEWMARK && a->integrator != KD_INT_HHT && a->integrator != KD_INT_GENERALIZED_ALPHA)
-                return FAIL(a->loc, "dynamics with coupling one-way integrates the links with newmark, hht or "
-                                    "generalized-alpha");
-            if (a->steps < 2) return FAIL(a->loc, "dynamics: steps (samples of the rigid motion) must be at least 2");
-            return KD_OK;
-        }
-        if (kd_desc_is_mechanism(d) && a->integrator != KD_INT_GENERALIZED_ALPHA && a->integrator != KD_INT_CVODE_BDF &&
-            a->integrator != KD_INT_CVODE_ADAMS)
-            return FAIL(a->loc, "dynamics of a mechanism integrates with fixed-step Runge-Kutta (integrator omitted) "
-                                "or CVODE (integrator: cvode-bdf)");
-        if (!kd_desc_is_mechanism(d) && (a->formulation != 0 || a->stabilization != 0))
-            return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
-        if (a->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
-        if (a->initial_mode > 0 && !isfinite(a->initial_amplitude))
-            return FAIL(a->loc, "dynamics: the initial mode's amplitude must be finite");
-        for (int i = 0; i < a->ninitial; i++) {
-            kd_status st = check_initial(d, &a->initial[i], err);
-            if (st) return st;
-        }
-        return KD_OK;
-    }
-    case KD_ANALYSIS_KINEMATICS:
-    case KD_ANALYSIS_INVERSE_DYNAMICS: {
-        const char* name = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics" : "inverse_dynamics";
-        if (!kd_desc_is_mechanism(d))
-            return FAIL(a->loc, "%s applies to mechanisms (rigid bodies and joints)", name);
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "%s: t_end must be positive (got %g)", name, a->t_end);
-        if (a->steps < 1) return FAIL(a->loc, "%s: steps must be at least 1", name);
-        if (!(isfinite(a->cond_max) && a->cond_max > 1)) return FAIL(a->loc, "%s: cond_max must exceed 1", name);
-        /* a driver given by a table is defined over the table's time range only */
-        for (int k = 0; k < d->ndrivers; k++) {
-            double t0, t1;
-            kd_law_range(&d->drivers[k].law, &t0, &t1);
-            if (t0 > 0.0 || t1 < a->t_end)
-                return FAIL(a->loc, "%s: the driver of joint '%s' is a table over [%g, %g] s, which does not cover [0, %g] s",
-                            name, d->drivers[k].joint >= 0 && d->drivers[k].joint < d->njoints ? d->joints[d->drivers[k].joint].name : "?",
-                            t0, t1, a->t_end);
-        }
-        return KD_OK;
-    }
-    case KD_ANALYSIS_MODES_ALONG_MOTION:
-        if (kd_desc_elastic_links(d) == 0)
-            return FAIL(a->loc, "modes_along_motion applies to mechanisms with elastic links (beams in joints)");
-        if (a->count < 1) return FAIL(a->loc, "modes_along_motion: count must be at least 1 (got %d)", a->count);
-        if (a->steps < 1) return FAIL(a->loc, "modes_along_motion: steps must be at least 1");
-        if (!(isfinite(a->t_end) && a->t_end > 0)) return FAIL(a->loc, "modes_along_motion: t_end must be positive");
-        if (!(isfinite(a->speed) && a->speed >= 0)) return FAIL(a->loc, "modes_along_motion: speed must be >= 0");
-        if (a->speed > 0 && d->ndrivers == 0) return FAIL(a->loc, "modes_along_motion: speed needs a driver");
-        if (a->body >= 0 && !kd_desc_beam_in_joints(d, a->body))
-            return FAIL(a->loc, "modes_along_motion: body '%s' is not a beam in joints", d->bodies[a->body].name);
-        return KD_OK;
-    case KD_ANALYSIS_TYPES: break;
-    }
-    return KD_OK;
-}
-
-kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
-    kd_status st = KD_OK;
-    for (int i = 0; i < d->nmaterials && !st; i++) st = check_material(d, &d->materials[i], err);
-    for (int i = 0; i < d->nsections && !st; i++) st = check_section(d, &d->sections[i], err);
-    for (int i = 0; i < d->nbodies && !st; i++) st = check_body(d, &d->bodies[i], err);
-    for (int i = 0; i < d->nsupports && !st; i++) st = check_support(d, &d->supports[i], err);
-    for (int i = 0; i < d->noutput_nodes && !st; i++) {
-        const kd_output_nodes_desc* o = &d->output_nodes[i];
-        for (int k = 0; k < o->nnodes && !st; k++) st = check_node(d, o->body, o->nodes[k], o->loc, err);
-    }
-    for (int i = 0; i < d->nmotions && !st; i++) st = check_motion(d, &d->motions[i], err);
-    for (int i = 0; i < d->ndampings && !st; i++) {
-        const kd_damping_desc* dm = &d->dampings[i];
-        if (dm->body < 0 || dm->body >= d->nbodies) st = FAIL(dm->loc, "damping: unknown body");
-        else if (!(isfinite(dm->alpha) && dm->alpha >= 0 && isfinite(dm->beta) && dm->beta >= 0))
-            st = FAIL(dm->loc, "damping: alpha and beta must be >= 0");
-    }
-    for (int i = 0; i < d->nloads && !st; i++) st = check_load(d, &d->loads[i], err);
-    for (int i = 0; i < d->nanalyses && !st; i++) st = check_analysis(d, &d->analyses[i], err);
-    if (st) return st;
-    int nbeam = 0;
-    for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
-    if (nbeam == 0 && !kd_desc_is_mechanism(d))
-        return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam) and no mechanism");
-    return KD_OK;
 }

@@ -1,13 +1,17 @@
 /* Model parameters by path, for parameter sweeps (kedyn/desc.h):
- *   materials.NAME.{E, rho, nu, G}
- *   sections.NAME.{d, t, b, h, A, Iy, Iz, J}
- *   bodies.NAME.{length, preload}           (a beam given by its length)
+ *   materials.NAME.{E, rho, nu, G}          (the numbers of the material key table)
+ *   sections.NAME.{d, t, b, h, A, Iy, Iz, J, shear_y, shear_z}  (of the section key
+ *                                            table that its shape takes)
+ *   bodies.NAME.{length, preload}           (a beam; length when given by its length)
+ *   bodies.NAME.{mass, inertia, angle}      (a rigid body: the numbers of the body table)
  *   motion.BODY.hub
  *   motion.BODY.rotation.law.LAW            (LAW below)
  *   motion.BODY.planar.{x, y, phi}.LAW
  *   forces.N.value.LAW                      (N: the force's 1-based position in `forces`)
  *   forces.N.g.{x, y, z}                    (gravity)
  *   damping.BODY.rayleigh.{alpha, beta}
+ *   analysis.KEY                            (a number of the swept analysis' key
+ *                                            table: analysis.dt, analysis.t_end, ...)
  * LAW names a number of the law's own form: `value` (a constant), `speed`,
  * `sine.{amplitude, omega, phase, offset}`, `spin_up.{omega, T}`. */
 #include <stdio.h>
@@ -15,6 +19,7 @@
 #include <string.h>
 
 #include "kedyn/desc.h"
+#include "kedyn/desc_fields.h"
 
 #define WHY(...) (snprintf(why, nwhy, __VA_ARGS__), (double*)NULL)
 
@@ -56,37 +61,38 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         return WHY("'%s' is not a parameter path (SECTION.NAME.KEY...)", path);
     if (strcmp(head, "materials") == 0 || strcmp(head, "sections") == 0 || strcmp(head, "bodies") == 0) {
         if (!next(&p, key, sizeof key) || *p) return WHY("'%s': expected %s.%s.KEY", path, head, name);
-        if (head[0] == 'm') {
-            const int i = kd_desc_find_material(d, name);
-            if (i < 0) return WHY("no material '%s'", name);
-            kd_material_desc* m = &d->materials[i];
-            if (strcmp(key, "E") == 0) return &m->E;
-            if (strcmp(key, "rho") == 0) return &m->rho;
-            if (strcmp(key, "nu") == 0) return &m->nu;
-            if (strcmp(key, "G") == 0) return &m->G;
-            return WHY("materials have E, rho, nu, G (not '%s')", key);
-        }
-        if (head[0] == 's') {
-            const int i = kd_desc_find_section(d, name);
-            if (i < 0) return WHY("no section '%s'", name);
-            kd_section_desc* s = &d->sections[i];
-            struct { const char* k; double* v; kd_shape shape; } keys[] = {
-                {"d", &s->d, KD_SHAPE_CIRCLE}, {"d", &s->d, KD_SHAPE_TUBE},       {"t", &s->t, KD_SHAPE_TUBE},
-                {"b", &s->b, KD_SHAPE_RECTANGLE}, {"h", &s->h, KD_SHAPE_RECTANGLE}, {"A", &s->A, KD_SHAPE_GENERIC},
-                {"Iy", &s->Iy, KD_SHAPE_GENERIC}, {"Iz", &s->Iz, KD_SHAPE_GENERIC}, {"J", &s->J, KD_SHAPE_GENERIC}};
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                if (strcmp(key, keys[k].k) == 0 && s->shape == keys[k].shape) return keys[k].v;
-            return WHY("section '%s' (%s) has no dimension '%s'", name, kd_shape_str(s->shape), key);
+        if (head[0] == 'm' || head[0] == 's') {  /* the numbers of the key tables (src/core/desc_fields.c) */
+            const int mat = head[0] == 'm';
+            const int i = mat ? kd_desc_find_material(d, name) : kd_desc_find_section(d, name);
+            if (i < 0) return WHY("no %s '%s'", mat ? "material" : "section", name);
+            char* base = mat ? (char*)&d->materials[i] : (char*)&d->sections[i];
+            const unsigned shape = mat ? 0 : 1u << d->sections[i].shape;
+            int n = 0;
+            const kd_field* f = mat ? kd_material_fields(&n) : kd_section_fields(&n);
+            char keys[128] = "";
+            for (int k = 0; k < n; k++) {
+                if (f[k].type != KD_FIELD_NUMBER || (shape && !(f[k].only & shape))) continue;
+                if (strcmp(key, f[k].key) == 0) return (double*)(base + f[k].offset);
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[k].key);
+            }
+            if (mat) return WHY("materials have %s (not '%s')", keys, key);
+            return WHY("section '%s' (%s) has no dimension '%s' (it has %s)", name, kd_shape_str(d->sections[i].shape), key,
+                       keys);
         }
         const int i = kd_desc_find_body(d, name);
         if (i < 0) return WHY("no body '%s'", name);
         kd_body_desc* b = &d->bodies[i];
-        if (strcmp(key, "preload") == 0) return &b->preload;
-        if (strcmp(key, "length") == 0) {
-            if (b->npoints > 0) return WHY("body '%s' is given by points; its length is not a parameter", name);
-            return &b->length;
+        if (strcmp(key, "length") == 0 && b->npoints > 0)
+            return WHY("body '%s' is given by points; its length is not a parameter", name);
+        int n = 0;
+        const kd_field* f = kd_body_fields(&n);
+        char keys[128] = "";
+        for (int k = 0; k < n; k++) {  /* the numbers its type takes (src/core/desc_fields.c) */
+            if (f[k].type != KD_FIELD_NUMBER || !(f[k].only & (1u << b->type))) continue;
+            if (strcmp(key, f[k].key) == 0) return (double*)((char*)b + f[k].offset);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[k].key);
         }
-        return WHY("bodies have length, preload (not '%s')", key);
+        return WHY("body '%s' has %s (not '%s')", name, keys[0] ? keys : "no parameters", key);
     }
     if (strcmp(head, "motion") == 0 || strcmp(head, "damping") == 0) {
         const int body = kd_desc_find_body(d, name);
@@ -128,7 +134,9 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         if (strncmp(p, "value.", 6) == 0) return law_param(&l->value, p + 6, why, nwhy);
         return WHY("a nodal force has value.LAW (not '%s')", p);
     }
-    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces or damping", path);
+    if (kd_param_is_analysis(path)) return WHY("'%s' names a number of the swept analysis, not of the model", path);
+    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces, damping or analysis",
+               path);
 }
 
 kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
@@ -155,6 +163,7 @@ kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], 
     }
     for (int k = 0; k < n; k++) {
         char why[256];
+        if (kd_param_is_analysis(paths[k])) continue;  /* the swept analysis' own: kd_analysis_with_param */
         double* v = kd_desc_param(out, paths[k], why, sizeof why);
         if (!v) {
             kd_desc_with_param_free(out);
@@ -174,4 +183,32 @@ void kd_desc_with_param_free(kd_desc* out) {
     free(out->dampings);
     out->materials = NULL, out->sections = NULL, out->bodies = NULL;
     out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+}
+
+int kd_param_is_analysis(const char* path) { return strncmp(path, "analysis.", 9) == 0; }
+
+double* kd_analysis_param(kd_analysis_desc* a, const char* path, char* why, size_t nwhy) {
+    const char* key = kd_param_is_analysis(path) ? path + 9 : path;
+    int n = 0;
+    const kd_field* f = kd_analysis_fields(a->type, &n);
+    char keys[256] = "";
+    for (int i = 0; i < n; i++) {
+        if (f[i].type != KD_FIELD_NUMBER) continue;
+        if (strcmp(key, f[i].key) == 0) return (double*)((char*)kd_analysis_fields_base(a) + f[i].offset);
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[i].key);
+    }
+    return WHY("a %s analysis has no number '%s' (it has %s)", kd_analysis_type_name(a->type), key, keys);
+}
+
+kd_status kd_analysis_with_param(const kd_analysis_desc* a, int n, const char (*paths)[128], const double* values,
+                                 kd_analysis_desc* out, kd_error* err) {
+    *out = *a;  /* shallow: owned arrays stay a's (read only) */
+    for (int k = 0; k < n; k++) {
+        char why[256];
+        if (!kd_param_is_analysis(paths[k])) continue;
+        double* v = kd_analysis_param(out, paths[k], why, sizeof why);
+        if (!v) return kd_error_set(err, KD_ERR_INPUT, "", a->loc, "%s", why);
+        *v = values[k];
+    }
+    return KD_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/model_check.h"
 #include "model_body.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
@@ -117,6 +118,7 @@ static kd_status node_dofs(kd_model* m) {
 kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
     *out = NULL;
     kd_status st = kd_desc_check(d, err);
+    if (!st) st = kd_model_check_dofs(d, err);
     if (st) return st;
 
     kd_model* m = calloc(1, sizeof(*m));
@@ -261,8 +263,8 @@ int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int ma
                  body->name, body->elem_num, roundoff);
     }
     for (int i = 0; i < d->nanalyses; i++)
-        if (d->analyses[i].type == KD_ANALYSIS_MODES && d->analyses[i].count > m->neq)
+        if (d->analyses[i].type == KD_ANALYSIS_MODES && d->analyses[i].modes.count > m->neq)
             WARN(d->analyses[i].loc, "modes: count %d exceeds the %d free DOFs; %d modes will be computed",
-                 d->analyses[i].count, m->neq, m->neq);
+                 d->analyses[i].modes.count, m->neq, m->neq);
     return n;
 }

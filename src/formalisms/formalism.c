@@ -23,15 +23,18 @@ int kd_formalism_parse(const char* name, kd_formalism* f) {
 
 void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f) {
     if (a->type != KD_ANALYSIS_DYNAMICS) return;
-    const int fixed = a->integrator == KD_INT_NEWMARK || a->integrator == KD_INT_HHT ||
-                      a->integrator == KD_INT_GENERALIZED_ALPHA || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
+    kd_dynamics_desc* dy = &a->dynamics;
+    kd_dynamics_resolve(dy, KD_ROUTE_ELASTIC);  /* the integrator the analysis has now */
+    const kd_dynamics_integrator i = dy->integrator;
+    const int fixed = i == KD_INTEGRATOR_NEWMARK || i == KD_INTEGRATOR_HHT || i == KD_INTEGRATOR_GENERALIZED_ALPHA ||
+                      i == KD_INTEGRATOR_IMPLICIT_MIDPOINT;
     if (f == KD_FORMALISM_HAMILTON)
-        a->integrator = fixed ? KD_INT_IMPLICIT_MIDPOINT : KD_INT_HAMILTON_CVODE;
-    else if (a->integrator == KD_INT_HAMILTON_CVODE)
-        a->integrator = KD_INT_CVODE_BDF;
-    else if (a->integrator == KD_INT_IMPLICIT_MIDPOINT)
-        a->integrator = KD_INT_GENERALIZED_ALPHA;
-    a->formalism = f;
+        dy->integrator = fixed ? KD_INTEGRATOR_IMPLICIT_MIDPOINT : KD_INTEGRATOR_HAMILTON_CVODE;
+    else if (i == KD_INTEGRATOR_HAMILTON_CVODE)
+        dy->integrator = KD_INTEGRATOR_CVODE_BDF;
+    else if (i == KD_INTEGRATOR_IMPLICIT_MIDPOINT)
+        dy->integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    dy->formalism = kd_dynamics_formalism_parse(kd_formalism_name(f));
 }
 
 void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/analysis.h"
 #include "kedyn/element.h"
 #include "kedyn/inertia.h"
 #include "kedyn/mbs.h"
@@ -481,12 +482,14 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
         const kd_ode2 ode = link_ode2(&lo);
         kd_integrate_opts o;
         kd_integrate_opts_default(&o);
-        o.method = (kd_integrator)ad->integrator;
+        kd_dynamics_desc dy = ad->dynamics;  /* UNSET: the one-way defaults */
+        kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
+        o.method = kd_dynamics_method(dy.integrator);
         o.t0 = t0;
         o.t_end = k->rigid.t[k->rigid.nsamples - 1];
-        o.dt = ad->dt;
-        o.beta = ad->newmark_beta, o.gamma = ad->newmark_gamma, o.alpha = ad->hht_alpha, o.rho_inf = ad->rho_inf;
-        o.output_every = ad->output_every;
+        o.dt = dy.dt;
+        o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
+        o.output_every = dy.output_every;
         link_out lout = {out, ctx, link};
         st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lout, stats, err);
     }

@@ -186,7 +186,7 @@ static int qs_first(void* ctx, int link, double t, const double* q, const double
 kd_status kd_ffr_quasi_static_start(kd_ked* k, const kd_analysis_desc* ad, const kd_ffr_system* s, double* q0,
                                     kd_error* err) {
     kd_analysis_desc a1 = *ad;
-    a1.t_end = ad->dt, a1.output_every = 1;
+    a1.dynamics.t_end = ad->dynamics.dt, a1.dynamics.output_every = 1;
     static const kd_dof_name dofs[3] = {KD_DOF_U, KD_DOF_V, KD_DOF_RZ};
     for (int l = 0; l < k->nlinks; l++) {
         const int b = k->link[l].mbody, nn = kd_ffr_body_nodes(s, b);

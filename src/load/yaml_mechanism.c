@@ -1,6 +1,7 @@
 /* The mechanism part of the model-file loader: rigid bodies, joints,
- * drivers, mechanism forces and the kinematics / inverse_dynamics analyses
- * (docs/model-format.md, "Mechanisms"). Called from src/io/yaml_model.c;
+ * drivers and mechanism forces (docs/model-format.md, "Mechanisms"; the
+ * kinematics and inverse_dynamics analyses are read through their key tables,
+ * src/load/yaml_analysis.c). Called from src/load/yaml_model.c;
  * the cross-checks that need the whole mechanism (point names, body kinds,
  * driven joint kinds) are made here with the location of the item, the
  * rest by kd_mech_compile. */
@@ -12,25 +13,12 @@
 
 #define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
 
-kd_status yaml_read_rigid_body(loader* ld, const node_t* v, kd_body_desc* b) {
-    field f[] = {{"name", 0, 0}, {"type", 0, 0},   {"mass", 0, 0},     {"inertia", 0, 0}, {"com", 0, 0},
-                 {"points", 0, 0}, {"position", 0, 0}, {"angle", 0, 0}, {NULL, 0, 0}};
-    node_t *name, *x;
+kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b) {
+    node_t* x;
     int n;
     kd_status st;
-    b->type = KD_BODY_RIGID;
-    if ((st = read_fields(ld, v, "rigid body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
-        (st = get_name(ld, name, "body name", b->name)))
-        return st;
-    if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
-    char what[KD_NAME_MAX + 16];
-    snprintf(what, sizeof(what), "body '%s'", b->name);
-    if ((st = require(ld, v, f, "mass", what, &x)) || (st = get_positive(ld, x, "mass", &b->mass)) ||
-        (st = require(ld, v, f, "inertia", what, &x)) || (st = get_positive(ld, x, "inertia", &b->inertia)))
-        return st;
     if ((x = field_value(f, "com")) && (st = get_numbers(ld, x, "com", 2, 2, b->com, &n))) return st;
     if ((x = field_value(f, "position")) && (st = get_numbers(ld, x, "position", 2, 2, b->position, &n))) return st;
-    if ((x = field_value(f, "angle")) && (st = get_number(ld, x, "angle", &b->angle))) return st;
     if ((x = field_value(f, "points")) && (st = read_points(ld, x, b))) return st;
     for (int i = 0; i < b->npoints; i++) {
         if (b->points[i].x[2] != 0.0) return fail(ld, x, "points of a rigid body are planar (z = 0)");
@@ -236,22 +224,5 @@ kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type) {
     if ((st = read_law(ld, node_at(ld, val->data.sequence.items.start[0]), "Fx", &l->value)) ||
         (st = read_law(ld, node_at(ld, val->data.sequence.items.start[1]), "Fy", &l->value_y)))
         return st;
-    return KD_OK;
-}
-
-kd_status yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a) {
-    const char* what = a->type == KD_ANALYSIS_KINEMATICS ? "kinematics analysis" : "inverse_dynamics analysis";
-    field f[] = {{"type", 0, 0}, {"t_end", 0, 0}, {"steps", 0, 0}, {"cond_max", 0, 0}, {"points", 0, 0}, {NULL, 0, 0}};
-    node_t* x;
-    kd_status st;
-    if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "t_end", what, &x)) ||
-        (st = get_positive(ld, x, "t_end", &a->t_end)))
-        return st;
-    if ((x = field_value(f, "steps")) && (st = get_int(ld, x, "steps", 1, &a->steps))) return st;
-    if ((x = field_value(f, "cond_max")) && (st = get_positive(ld, x, "cond_max", &a->cond_max))) return st;
-    if ((x = field_value(f, "points"))) {
-        if (a->type != KD_ANALYSIS_KINEMATICS) return fail(ld, x, "points applies to kinematics analyses");
-        if ((st = get_bool(ld, x, "points", &a->points))) return st;
-    }
     return KD_OK;
 }

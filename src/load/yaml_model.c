@@ -15,307 +15,27 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "kedyn/formalism.h"
-#include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
-#include "kedyn/mech_formalism.h"
+#include "kedyn/model_check.h"
 #include "yaml_schema.h"
-
-kd_loc loc_of(const node_t* n) { return (kd_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
-
-kd_status fail(loader* ld, const node_t* n, const char* fmt, ...) {
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, n ? loc_of(n) : KD_LOC_START, "%s", msg);
-}
-
-node_t* node_at(loader* ld, int id) { return yaml_document_get_node(&ld->doc, id); }
-
-const char* scalar(const node_t* n) { return n->type == YAML_SCALAR_NODE ? (const char*)n->data.scalar.value : NULL; }
-
-/* ---- typed getters ------------------------------------------------------ */
-
-kd_status expect(loader* ld, const node_t* n, yaml_node_type_t type, const char* what) {
-    if (n->type == type) return KD_OK;
-    const char* kind = type == YAML_MAPPING_NODE ? "a mapping" : (type == YAML_SEQUENCE_NODE ? "a sequence" : "a value");
-    return fail(ld, n, "expected %s for %s", kind, what);
-}
-
-kd_status get_number(loader* ld, const node_t* n, const char* what, double* out) {
-    const char* s = scalar(n);
-    char* end = NULL;
-    errno = 0;
-    const double v = s && *s ? strtod(s, &end) : 0.0;
-    if (!s || !*s || *end != '\0' || errno == ERANGE || !isfinite(v)) return fail(ld, n, "%s must be a number", what);
-    *out = v;
-    return KD_OK;
-}
-
-kd_status get_positive(loader* ld, const node_t* n, const char* what, double* out) {
-    kd_status st = get_number(ld, n, what, out);
-    if (!st && !(*out > 0)) return fail(ld, n, "%s must be a positive number (got %g)", what, *out);
-    return st;
-}
-
-kd_status get_int(loader* ld, const node_t* n, const char* what, int lo, int* out) {
-    double v = 0;
-    if (get_number(ld, n, what, &v) || v != floor(v) || fabs(v) > 1e9) return fail(ld, n, "%s must be a whole number", what);
-    if (v < lo) return fail(ld, n, "%s must be at least %d (got %g)", what, lo, v);
-    *out = (int)v;
-    return KD_OK;
-}
-
-kd_status get_bool(loader* ld, const node_t* n, const char* what, int* out) {
-    const char* s = scalar(n);
-    if (s && strcmp(s, "true") == 0) *out = 1;
-    else if (s && strcmp(s, "false") == 0) *out = 0;
-    else return fail(ld, n, "%s must be true or false", what);
-    return KD_OK;
-}
-
-kd_status get_name(loader* ld, const node_t* n, const char* what, char* out) {
-    const char* s = scalar(n);
-    if (!s || !*s) return fail(ld, n, "%s must be a name", what);
-    if (strlen(s) >= KD_NAME_MAX) return fail(ld, n, "%s is longer than %d characters", what, KD_NAME_MAX - 1);
-    snprintf(out, KD_NAME_MAX, "%s", s);
-    return KD_OK;
-}
-
-/* One of a list of words; returns its index in *out. */
-kd_status get_choice(loader* ld, const node_t* n, const char* what, const char* const* words, int nwords,
-                            int* out) {
-    const char* s = scalar(n);
-    char list[256] = "";
-    for (int i = 0; i < nwords; i++) {
-        if (s && strcmp(s, words[i]) == 0) {
-            *out = i;
-            return KD_OK;
-        }
-        snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", words[i]);
-    }
-    if (!s) return fail(ld, n, "%s must be one of: %s", what, list);
-    return fail(ld, n, "%s must be one of: %s (got '%s')", what, list, s);
-}
-
-/* A DOF name: u v w rx ry rz kz ky (kedyn/desc.h). */
-static kd_status get_dof(loader* ld, const node_t* n, kd_dof_name* out) {
-    const char* words[KD_DOF_NAMES];
-    for (int k = 0; k < KD_DOF_NAMES; k++) words[k] = kd_dof_name_str((kd_dof_name)k);
-    int k = 0;
-    kd_status st = get_choice(ld, n, "DOF name", words, KD_DOF_NAMES, &k);
-    if (!st) *out = (kd_dof_name)k;
-    return st;
-}
-
-/* A sequence of numbers of length within [lo, hi]; returns the count. */
-kd_status get_numbers(loader* ld, const node_t* n, const char* what, int lo, int hi, double* out, int* count) {
-    if (n->type != YAML_SEQUENCE_NODE) return fail(ld, n, "%s must be a list of numbers", what);
-    const int len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
-    if (len < lo || len > hi) {
-        if (lo == hi) return fail(ld, n, "%s must have %d numbers (got %d)", what, lo, len);
-        return fail(ld, n, "%s must have %d to %d numbers (got %d)", what, lo, hi, len);
-    }
-    for (int i = 0; i < len; i++) {
-        kd_status st = get_number(ld, node_at(ld, n->data.sequence.items.start[i]), what, &out[i]);
-        if (st) return st;
-    }
-    *count = len;
-    return KD_OK;
-}
-
-/* ---- mappings with a fixed set of keys ---------------------------------- */
-
-/* Match a mapping's keys against `fields` (terminated by key NULL); an
- * unknown or repeated key is an error at the key. */
-kd_status read_fields(loader* ld, const node_t* map, const char* what, field* fields) {
-    if (map->type != YAML_MAPPING_NODE) return fail(ld, map, "expected a mapping for %s", what);
-    for (field* f = fields; f->key; f++) f->value = f->key_node = NULL;
-    for (yaml_node_pair_t* p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        node_t* k = node_at(ld, p->key);
-        const char* ks = scalar(k);
-        field* hit = NULL;
-        for (field* f = fields; f->key && ks; f++)
-            if (strcmp(f->key, ks) == 0) hit = f;
-        if (!hit) {
-            char list[512] = "";
-            for (field* f = fields; f->key; f++)
-                snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", f == fields ? "" : ", ", f->key);
-            return fail(ld, k, "unknown key '%s' in %s (expected one of: %s)", ks ? ks : "?", what, list);
-        }
-        if (hit->value) return fail(ld, k, "key '%s' appears twice in %s", ks, what);
-        hit->value = node_at(ld, p->value);
-        hit->key_node = k;
-    }
-    return KD_OK;
-}
-
-node_t* field_value(field* fields, const char* key) {
-    for (field* f = fields; f->key; f++)
-        if (strcmp(f->key, key) == 0) return f->value;
-    return NULL;
-}
-
-kd_status require(loader* ld, const node_t* map, field* fields, const char* key, const char* what, node_t** out) {
-    *out = field_value(fields, key);
-    if (!*out) return fail(ld, map, "missing required key '%s' in %s", key, what);
-    return KD_OK;
-}
-
-/* ---- laws --------------------------------------------------------------- */
-
-/* A table from a CSV file: first column t, `column` by header name or by
- * 1-based number. */
-static kd_status read_table_file(loader* ld, const node_t* at, const char* path, const char* column, kd_law* law,
-                                 int linear) {
-    char full[2048];
-    if (path[0] == '/' || !ld->dir[0]) snprintf(full, sizeof(full), "%s", path);
-    else snprintf(full, sizeof(full), "%s/%s", ld->dir, path);
-    FILE* fp = fopen(full, "r");
-    if (!fp) return fail(ld, at, "cannot read table file '%s': %s", full, strerror(errno));
-    char line[4096];
-    int col = -1, ncap = 0, n = 0, lineno = 0;
-    double *t = NULL, *f = NULL;
-    kd_status st = KD_OK;
-    while (!st && fgets(line, sizeof(line), fp)) {
-        lineno++;
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
-        char* fields[64];
-        int nf = 0;
-        for (char* tok = strtok(line, ",\r\n"); tok && nf < 64; tok = strtok(NULL, ",\r\n")) fields[nf++] = tok;
-        if (col < 0) {  /* header row */
-            char* end;
-            const long num = strtol(column, &end, 10);
-            for (int i = 0; i < nf && *end != '\0'; i++)
-                if (strcmp(fields[i] + strspn(fields[i], " "), column) == 0) col = i;
-            if (*end == '\0') col = (int)num - 1;
-            if (col < 1 || col >= nf) st = fail(ld, at, "table file '%s' has no column '%s' (after t)", full, column);
-            continue;
-        }
-        if (col >= nf) {
-            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "row has no column %d", col + 1);
-            break;
-        }
-        if (n == ncap) {
-            ncap = ncap ? 2 * ncap : 256;
-            double* nt = realloc(t, sizeof(double) * (size_t)ncap);
-            double* nfv = nt ? realloc(f, sizeof(double) * (size_t)ncap) : NULL;
-            if (nt) t = nt;
-            if (nfv) f = nfv;
-            if (!nt || !nfv) st = kd_error_set(ld->err, KD_ERR_NOMEM, full, KD_LOC_NONE, "out of memory");
-        }
-        char *e1, *e2;
-        if (!st) {
-            t[n] = strtod(fields[0], &e1);
-            f[n] = strtod(fields[col], &e2);
-            if (e1 == fields[0] || e2 == fields[col])
-                st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "expected numbers in this row");
-            n++;
-        }
-    }
-    fclose(fp);
-    if (!st && col < 0) st = fail(ld, at, "table file '%s' is empty", full);
-    if (!st) {
-        kd_error e;
-        if (kd_law_table(law, n, t, f, linear, &e)) st = fail(ld, at, "table file '%s': %s", full, e.msg);
-    }
-    free(t);
-    free(f);
-    return st;
-}
-
-/* A law: a number, or {speed: v}, {sine: {...}}, {spin_up: {...}},
- * {table: {...}} (kedyn/law.h). */
-kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law* law) {
-    *law = kd_law_constant(0.0);
-    if (n->type == YAML_SCALAR_NODE) return get_number(ld, n, what, &law->value);
-    field f[] = {{"speed", 0, 0}, {"sine", 0, 0}, {"spin_up", 0, 0}, {"table", 0, 0}, {NULL, 0, 0}};
-    kd_status st = read_fields(ld, n, what, f);
-    if (st) return st;
-    int given = 0;
-    for (field* p = f; p->key; p++) given += p->value != NULL;
-    if (given != 1) return fail(ld, n, "%s must be a number or one of speed, sine, spin_up, table", what);
-    node_t* v;
-    if ((v = field_value(f, "speed"))) {
-        law->type = KD_LAW_SPEED;
-        return get_number(ld, v, "speed", &law->value);
-    }
-    if ((v = field_value(f, "sine"))) {
-        field g[] = {{"amplitude", 0, 0}, {"omega", 0, 0}, {"phase", 0, 0}, {"offset", 0, 0}, {NULL, 0, 0}};
-        node_t *a, *w;
-        law->type = KD_LAW_SINE;
-        if ((st = read_fields(ld, v, "sine", g)) || (st = require(ld, v, g, "amplitude", "sine", &a)) ||
-            (st = require(ld, v, g, "omega", "sine", &w)) || (st = get_number(ld, a, "amplitude", &law->amplitude)) ||
-            (st = get_number(ld, w, "omega", &law->omega)))
-            return st;
-        if (field_value(g, "phase") && (st = get_number(ld, field_value(g, "phase"), "phase", &law->phase))) return st;
-        if (field_value(g, "offset") && (st = get_number(ld, field_value(g, "offset"), "offset", &law->offset))) return st;
-        return KD_OK;
-    }
-    if ((v = field_value(f, "spin_up"))) {
-        field g[] = {{"omega", 0, 0}, {"T", 0, 0}, {NULL, 0, 0}};
-        node_t *w, *T;
-        law->type = KD_LAW_SPIN_UP;
-        if ((st = read_fields(ld, v, "spin_up", g)) || (st = require(ld, v, g, "omega", "spin_up", &w)) ||
-            (st = require(ld, v, g, "T", "spin_up", &T)) || (st = get_number(ld, w, "omega", &law->spin_omega)))
-            return st;
-        return get_positive(ld, T, "T", &law->spin_T);
-    }
-    v = field_value(f, "table");
-    field g[] = {{"t", 0, 0}, {"value", 0, 0}, {"file", 0, 0}, {"column", 0, 0}, {"interpolation", 0, 0}, {NULL, 0, 0}};
-    if ((st = read_fields(ld, v, "table", g))) return st;
-    int linear = 0;
-    static const char* const interps[] = {"spline", "linear"};
-    if (field_value(g, "interpolation") &&
-        (st = get_choice(ld, field_value(g, "interpolation"), "interpolation", interps, 2, &linear)))
-        return st;
-    if (field_value(g, "file")) {
-        node_t* col;
-        if ((st = require(ld, v, g, "column", "table", &col))) return st;
-        const char *path = scalar(field_value(g, "file")), *cs = scalar(col);
-        if (!path || !cs) return fail(ld, v, "table: file and column must be names");
-        return read_table_file(ld, field_value(g, "file"), path, cs, law, linear);
-    }
-    node_t *tn, *vn;
-    if ((st = require(ld, v, g, "t", "table", &tn)) || (st = require(ld, v, g, "value", "table", &vn))) return st;
-    const int cap = 100000;
-    double* tb = malloc(sizeof(double) * 2 * (size_t)cap);
-    if (!tb) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    int nt = 0, nv = 0;
-    if (!(st = get_numbers(ld, tn, "t", 2, cap, tb, &nt)) && !(st = get_numbers(ld, vn, "value", 2, cap, tb + cap, &nv))) {
-        kd_error e;
-        if (nt != nv) st = fail(ld, vn, "table: t and value have %d and %d entries", nt, nv);
-        else if (kd_law_table(law, nt, tb, tb + cap, linear, &e)) st = fail(ld, v, "table: %s", e.msg);
-    }
-    free(tb);
-    return st;
-}
 
 /* ---- model sections ----------------------------------------------------- */
 
 static kd_status read_materials(loader* ld, const node_t* map) {
+    int n = 0;
+    const kd_field* table = kd_material_fields(&n);
     kd_status st = expect(ld, map, YAML_MAPPING_NODE, "materials");
     for (yaml_node_pair_t* p = map->data.mapping.pairs.start; !st && p < map->data.mapping.pairs.top; p++) {
-        node_t *k = node_at(ld, p->key), *v = node_at(ld, p->value), *E, *rho, *x;
+        node_t *k = node_at(ld, p->key), *v = node_at(ld, p->value);
         kd_material_desc* m = kd_desc_add_material(ld->d);
         if (!m) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-        field f[] = {{"E", 0, 0}, {"rho", 0, 0}, {"nu", 0, 0}, {"G", 0, 0}, {NULL, 0, 0}};
+        field f[8];
         char what[KD_NAME_MAX + 16];
         m->loc = loc_of(v);
         if ((st = get_name(ld, k, "material name", m->name))) break;
         snprintf(what, sizeof(what), "material '%s'", m->name);
-        if ((st = read_fields(ld, v, "material", f)) || (st = require(ld, v, f, "E", what, &E)) ||
-            (st = require(ld, v, f, "rho", what, &rho)) || (st = get_positive(ld, E, "E", &m->E)) ||
-            (st = get_positive(ld, rho, "rho", &m->rho)))
-            break;
-        if ((x = field_value(f, "nu")) && (st = get_number(ld, x, "nu", &m->nu))) break;
-        if (x && !(m->nu > -1.0 && m->nu < 0.5)) {
-            st = fail(ld, x, "nu must lie in (-1, 0.5) (got %g)", m->nu);
-            break;
-        }
-        if ((x = field_value(f, "G")) && (st = get_positive(ld, x, "G", &m->G))) break;
+        if (v->type != YAML_MAPPING_NODE) return fail(ld, v, "expected a mapping for material");
+        if ((st = read_table(ld, v, what, table, n, 0, m, f, (int)(sizeof f / sizeof f[0])))) break;
         if (kd_desc_find_material(ld->d, m->name) != ld->d->nmaterials - 1)
             st = fail(ld, k, "material '%s' is defined twice", m->name);
     }
@@ -323,9 +43,9 @@ static kd_status read_materials(loader* ld, const node_t* map) {
 }
 
 static kd_status read_sections(loader* ld, const node_t* map) {
-    static const char* const shapes[] = {"circle", "tube", "rectangle", "generic"};
-    /* the keys each shape takes, besides `shape` and `shear` */
-    static const char* const dims[4][6] = {{"d"}, {"d", "t"}, {"b", "h"}, {"A", "Iy", "Iz", "J"}};
+    int n = 0;
+    const kd_field* table = kd_section_fields(&n);
+    const kd_field* shape_field = kd_field_find(table, n, "shape");
     kd_status st = expect(ld, map, YAML_MAPPING_NODE, "sections");
     for (yaml_node_pair_t* p = map->data.mapping.pairs.start; !st && p < map->data.mapping.pairs.top; p++) {
         node_t *k = node_at(ld, p->key), *v = node_at(ld, p->value), *sh;
@@ -334,95 +54,56 @@ static kd_status read_sections(loader* ld, const node_t* map) {
         s->loc = loc_of(v);
         if ((st = get_name(ld, k, "section name", s->name))) break;
         if (v->type != YAML_MAPPING_NODE) return fail(ld, v, "expected a mapping for section '%s'", s->name);
-        /* the shape first, then the keys that shape takes */
+        /* the shape first, then the keys that shape takes (their `only` in the table) */
         sh = NULL;
         for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
             if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "shape") == 0) sh = node_at(ld, q->value);
         if (!sh) return fail(ld, v, "missing required key 'shape' in section '%s'", s->name);
         int shape;
-        if ((st = get_choice(ld, sh, "shape", shapes, 4, &shape))) break;
+        if ((st = get_choice(ld, sh, "shape", shape_field->names, shape_field->nnames, &shape))) break;
         s->shape = (kd_shape)shape;
-        field f[10] = {{"shape", 0, 0}};
-        int nf = 1;
-        for (int i = 0; i < 6 && dims[shape][i]; i++) f[nf++] = (field){dims[shape][i], 0, 0};
-        if (shape == KD_SHAPE_GENERIC) f[nf++] = (field){"shear_y", 0, 0}, f[nf++] = (field){"shear_z", 0, 0};
-        else f[nf++] = (field){"shear", 0, 0};
-        f[nf] = (field){NULL, 0, 0};
+        field f[16];
         char what[96];
-        snprintf(what, sizeof(what), "%s section", shapes[shape]);
-        if ((st = read_fields(ld, v, what, f))) break;
-        double* targets[4][4] = {{&s->d}, {&s->d, &s->t}, {&s->b, &s->h}, {&s->A, &s->Iy, &s->Iz, &s->J}};
-        for (int i = 0; i < 4 && !st && dims[shape][i]; i++) {
-            node_t* dv;
-            if (!(st = require(ld, v, f, dims[shape][i], what, &dv))) st = get_positive(ld, dv, dims[shape][i], targets[shape][i]);
-        }
-        if (st) break;
+        snprintf(what, sizeof(what), "%s section", kd_shape_str(s->shape));
+        if ((st = read_table(ld, v, what, table, n, 1u << shape, s, f, (int)(sizeof f / sizeof f[0])))) break;
         node_t* sv;
         if ((sv = field_value(f, "shear")) && !(st = get_positive(ld, sv, "shear", &s->shear_y))) s->shear_z = s->shear_y;
-        if (!st && (sv = field_value(f, "shear_y"))) st = get_positive(ld, sv, "shear_y", &s->shear_y);
-        if (!st && (sv = field_value(f, "shear_z"))) st = get_positive(ld, sv, "shear_z", &s->shear_z);
         if (!st && kd_desc_find_section(ld->d, s->name) != ld->d->nsections - 1)
             st = fail(ld, k, "section '%s' is defined twice", s->name);
     }
     return st;
 }
 
-/* A body reference by name. */
-kd_status get_body(loader* ld, const node_t* n, int* out) {
-    char name[KD_NAME_MAX];
-    kd_status st = get_name(ld, n, "body", name);
-    if (st) return st;
-    *out = kd_desc_find_body(ld->d, name);
-    return *out < 0 ? fail(ld, n, "unknown body '%s'", name) : KD_OK;
-}
-
-kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b) {
-    kd_status st = expect(ld, map, YAML_MAPPING_NODE, "points");
-    for (yaml_node_pair_t* p = map->data.mapping.pairs.start; !st && p < map->data.mapping.pairs.top; p++) {
-        if (b->npoints == KD_POINTS_MAX) return fail(ld, map, "at most %d points per body", KD_POINTS_MAX);
-        kd_point_desc* pt = &b->points[b->npoints++];
-        int n;
-        pt->loc = loc_of(node_at(ld, p->key));
-        if (!(st = get_name(ld, node_at(ld, p->key), "point name", pt->name)))
-            st = get_numbers(ld, node_at(ld, p->value), "a point", 2, 3, pt->x, &n);
-    }
-    return st;
-}
-
+/* A body: name and type first, then the keys its type takes (the body key
+ * table's `only`), then what the table cannot say (references, points). */
 static kd_status read_body(loader* ld, const node_t* v) {
-    static const char* const types[] = {"ground", "beam", "rigid"};
-    static const char* const theories[] = {"bar", "euler-bernoulli", "rayleigh", "timoshenko"};
-    static const char* const interps[] = {"cubic", "quintic"};
     kd_body_desc* b = kd_desc_add_body(ld->d);
     if (!b) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     b->loc = loc_of(v);
-    if (v->type == YAML_MAPPING_NODE)  /* rigid bodies have their own keys (src/io/yaml_mech.c) */
-        for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
-            if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0 &&
-                scalar(node_at(ld, q->value)) && strcmp(scalar(node_at(ld, q->value)), "rigid") == 0)
-                return yaml_read_rigid_body(ld, v, b);
-    field f[] = {{"name", 0, 0},     {"type", 0, 0},     {"material", 0, 0},      {"section", 0, 0},
-                 {"length", 0, 0},   {"points", 0, 0},   {"elements", 0, 0},      {"theory", 0, 0},
-                 {"interpolation", 0, 0}, {"planar", 0, 0}, {"geometric_stiffness", 0, 0}, {"y_axis", 0, 0},
-                 {"preload", 0, 0},  {"frame", 0, 0}, {NULL, 0, 0}};
-    node_t *name, *type, *x;
-    kd_status st;
-    if ((st = read_fields(ld, v, "body", f)) || (st = require(ld, v, f, "name", "body", &name)) ||
-        (st = get_name(ld, name, "body name", b->name)) || (st = require(ld, v, f, "type", "body", &type)))
-        return st;
+    if (v->type != YAML_MAPPING_NODE) return fail(ld, v, "expected a mapping for body");
+    node_t *name = NULL, *type = NULL, *x;
+    for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+        const char* k = scalar(node_at(ld, q->key));
+        if (k && strcmp(k, "name") == 0) name = node_at(ld, q->value);
+        if (k && strcmp(k, "type") == 0) type = node_at(ld, q->value);
+    }
+    int n = 0;
+    const kd_field* table = kd_body_fields(&n);
+    const kd_field* type_field = kd_field_find(table, n, "type");
     int t = 0;
-    if ((st = get_choice(ld, type, "type", types, 3, &t))) return st;
-    b->type = t == 0 ? KD_BODY_GROUND : KD_BODY_BEAM;
+    kd_status st;
+    if (!name) return fail(ld, v, "missing required key 'name' in body");
+    if ((st = get_name(ld, name, "body name", b->name))) return st;
+    if (!type) return fail(ld, v, "missing required key 'type' in body '%s'", b->name);
+    if ((st = get_choice(ld, type, "type", type_field->names, type_field->nnames, &t))) return st;
     if (kd_desc_find_body(ld->d, b->name) != ld->d->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
     char what[KD_NAME_MAX + 16];
     snprintf(what, sizeof(what), "body '%s'", b->name);
-    if (b->type == KD_BODY_GROUND) {
-        for (field* p = f; p->key; p++)
-            if (p->value && strcmp(p->key, "name") && strcmp(p->key, "type") && strcmp(p->key, "points"))
-                return fail(ld, p->key_node, "key '%s' does not apply to a ground body", p->key);
-        return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
-    }
-    node_t *mat, *sec, *el;
+    field f[32];
+    if ((st = read_table(ld, v, what, table, n, 1u << t, b, f, (int)(sizeof f / sizeof f[0])))) return st;
+    if (b->type == KD_BODY_RIGID) return yaml_read_rigid_body(ld, f, b);
+    if (b->type == KD_BODY_GROUND) return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
+    node_t *mat, *sec;
     char ref[KD_NAME_MAX];
     if ((st = require(ld, v, f, "material", what, &mat)) || (st = get_name(ld, mat, "material", ref))) return st;
     b->material = kd_desc_find_material(ld->d, ref);
@@ -432,11 +113,8 @@ static kd_status read_body(loader* ld, const node_t* v) {
     b->section = kd_desc_find_section(ld->d, ref);
     b->loc_section = loc_of(sec);
     if (b->section < 0) return fail(ld, sec, "unknown section '%s'", ref);
-    if ((st = require(ld, v, f, "elements", what, &el)) || (st = get_int(ld, el, "elements", 1, &b->elements)))
-        return st;
     node_t *len = field_value(f, "length"), *pts = field_value(f, "points");
     if (!!len == !!pts) return fail(ld, v, "body '%s' needs exactly one of 'length' and 'points'", b->name);
-    if (len && (st = get_positive(ld, len, "length", &b->length))) return st;
     if (pts) {
         if ((st = read_points(ld, pts, b))) return st;
         if (b->npoints < 2) return fail(ld, pts, "a beam needs at least 2 points");
@@ -445,24 +123,11 @@ static kd_status read_body(loader* ld, const node_t* v) {
         b->length = sqrt(l2);
         if (!(b->length > 0)) return fail(ld, pts, "the first and last points of body '%s' coincide", b->name);
     }
-    int choice = 0;
-    if ((x = field_value(f, "theory"))) {
-        if ((st = get_choice(ld, x, "theory", theories, 4, &choice))) return st;
-        b->theory = (kd_theory)choice;
-    }
-    if ((x = field_value(f, "interpolation"))) {
-        if ((st = get_choice(ld, x, "interpolation", interps, 2, &choice))) return st;
-        b->interpolation = (kd_interp)choice;
-    }
-    if ((x = field_value(f, "planar")) && (st = get_bool(ld, x, "planar", &b->planar))) return st;
-    if ((x = field_value(f, "geometric_stiffness")) && (st = get_bool(ld, x, "geometric_stiffness", &b->geometric_stiffness)))
-        return st;
-    if ((x = field_value(f, "preload")) && (st = get_number(ld, x, "preload", &b->preload))) return st;
     if ((x = field_value(f, "frame")) && (st = yaml_read_beam_frame(ld, x, b))) return st;
     if ((x = field_value(f, "y_axis"))) {
-        int n;
+        int ny;
         if (b->planar) return fail(ld, x, "y_axis applies to 3D beams (planar: false)");
-        if ((st = get_numbers(ld, x, "y_axis", 3, 3, b->y_axis, &n))) return st;
+        if ((st = get_numbers(ld, x, "y_axis", 3, 3, b->y_axis, &ny))) return st;
     }
     return KD_OK;
 }
@@ -646,243 +311,6 @@ static kd_status read_force(loader* ld, const node_t* v) {
     return read_law(ld, val, "value", &l->value);
 }
 
-/* A list of numbers of any length up to KD_LIST_MAX. */
-static kd_status get_list(loader* ld, const node_t* n, const char* what, double* out, int* count) {
-    return get_numbers(ld, n, what, 1, KD_LIST_MAX, out, count);
-}
-
-/* One prescribed initial value {body, node, dof, value} of a q or qdot list. */
-static kd_status read_initial_values(loader* ld, const node_t* list, int velocity, kd_analysis_desc* a) {
-    const char* what = velocity ? "initial qdot" : "initial q";
-    kd_status st = expect(ld, list, YAML_SEQUENCE_NODE, what);
-    for (yaml_node_item_t* it = list->data.sequence.items.start; !st && it < list->data.sequence.items.top; it++) {
-        node_t* v = node_at(ld, *it);
-        field f[] = {{"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
-        node_t *b, *n, *dof, *val;
-        kd_initial_value* iv = kd_desc_add_initial(a);
-        if (!iv) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-        iv->loc = loc_of(v);
-        iv->velocity = velocity;
-        if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "body", what, &b)) ||
-            (st = get_body(ld, b, &iv->body)) || (st = require(ld, v, f, "node", what, &n)) ||
-            (st = get_int(ld, n, "node", 1, &iv->node)) || (st = require(ld, v, f, "dof", what, &dof)) ||
-            (st = get_dof(ld, dof, &iv->dof)) || (st = require(ld, v, f, "value", what, &val)))
-            return st;
-        st = get_number(ld, val, "value", &iv->value);
-    }
-    return st;
-}
-
-/* `initial`: zero | static | {from: zero|static, mode: K, amplitude: A,
- * q: [{body, node, dof, value}, ...], qdot: [...]}. */
-static kd_status read_initial(loader* ld, const node_t* v, kd_analysis_desc* a) {
-    static const char* const initials[] = {"zero", "static"};
-    if (v->type == YAML_SCALAR_NODE) return get_choice(ld, v, "initial", initials, 2, &a->initial_static);
-    field f[] = {{"from", 0, 0}, {"mode", 0, 0}, {"amplitude", 0, 0}, {"q", 0, 0}, {"qdot", 0, 0}, {NULL, 0, 0}};
-    node_t *x, *amp;
-    kd_status st = read_fields(ld, v, "initial", f);
-    if (st) return st;
-    if ((x = field_value(f, "from")) && (st = get_choice(ld, x, "from", initials, 2, &a->initial_static))) return st;
-    if ((x = field_value(f, "mode"))) {
-        if ((st = get_int(ld, x, "mode", 1, &a->initial_mode)) || (st = require(ld, v, f, "amplitude", "initial", &amp)) ||
-            (st = get_number(ld, amp, "amplitude", &a->initial_amplitude)))
-            return st;
-    } else if ((x = field_value(f, "amplitude"))) {
-        return fail(ld, x, "amplitude scales an initial 'mode'; give the mode too");
-    }
-    if ((x = field_value(f, "q")) && (st = read_initial_values(ld, x, 0, a))) return st;
-    if ((x = field_value(f, "qdot")) && (st = read_initial_values(ld, x, 1, a))) return st;
-    return KD_OK;
-}
-
-/* One analysis into `a`, or appended to the description when a is NULL;
- * `inner`: the analysis a sweep repeats. */
-static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_desc* a, int inner) {
-    static const char* const types[] = {"modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics",
-                                        "modes_along_motion", "sweep"};
-    static const char* const solvers[] = {"auto", "dense", "lanczos"};
-    static const char* const integrators[] = {"newmark",   "hht",       "generalized-alpha", "cvode-bdf",
-                                              "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
-    node_t* tn = NULL;
-    if (v->type == YAML_MAPPING_NODE)
-        for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
-            if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0) tn = node_at(ld, q->value);
-    if (!tn) return fail(ld, v, "missing required key 'type' in analysis");
-    int t;
-    const char* ts = scalar(tn);
-    for (t = 0; t < 8 && !(ts && strcmp(ts, types[t]) == 0); t++) {}
-    if (t == 8)
-        return fail(ld, tn,
-                    "unknown analysis type '%s' (expected modes, campbell, stability, dynamics, kinematics, "
-                    "inverse_dynamics or sweep)",
-                    ts ? ts : "?");
-    if (t == 7 && inner) return fail(ld, tn, "a sweep cannot repeat a sweep");
-    if (!a) a = kd_desc_add_analysis(ld->d);
-    if (!a) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    a->type = t == 7 ? KD_ANALYSIS_SWEEP : (kd_analysis_type)t;
-    a->loc = loc_of(v);
-    kd_status st = KD_OK;
-    node_t* x;
-    switch (a->type) {
-    case KD_ANALYSIS_SWEEP: {
-        field f[] = {{"type", 0, 0}, {"set", 0, 0}, {"values", 0, 0}, {"analysis", 0, 0}, {NULL, 0, 0}};
-        node_t *set, *vals, *an;
-        if ((st = read_fields(ld, v, "sweep analysis", f)) || (st = require(ld, v, f, "set", "sweep analysis", &set)) ||
-            (st = require(ld, v, f, "values", "sweep analysis", &vals)) ||
-            (st = require(ld, v, f, "analysis", "sweep analysis", &an)))
-            return st;
-        /* set: PATH, values: [v, ...]  or  set: [P1, P2], values: [[v1, v2], ...] */
-        const int multi = set->type == YAML_SEQUENCE_NODE;
-        a->nset = multi ? (int)(set->data.sequence.items.top - set->data.sequence.items.start) : 1;
-        if (a->nset < 1 || a->nset > KD_SWEEP_PARAMS) return fail(ld, set, "set: 1 to %d parameter paths", KD_SWEEP_PARAMS);
-        for (int k = 0; k < a->nset; k++) {
-            node_t* pn = multi ? node_at(ld, set->data.sequence.items.start[k]) : set;
-            const char* ps = scalar(pn);
-            char why[256];
-            if (!ps || strlen(ps) >= sizeof(a->set[k])) return fail(ld, pn, "set must be a parameter path or a list of them");
-            snprintf(a->set[k], sizeof(a->set[k]), "%s", ps);
-            if (!kd_desc_param(ld->d, a->set[k], why, sizeof why)) return fail(ld, pn, "%s", why);
-        }
-        if (!multi) {
-            if ((st = get_list(ld, vals, "values", a->values, &a->nvalues))) return st;
-        } else {
-            if ((st = expect(ld, vals, YAML_SEQUENCE_NODE, "values"))) return st;
-            const int nrun = (int)(vals->data.sequence.items.top - vals->data.sequence.items.start);
-            if (nrun < 1 || nrun * a->nset > KD_LIST_MAX) return fail(ld, vals, "values: 1 to %d runs", KD_LIST_MAX / a->nset);
-            for (int i = 0; i < nrun; i++) {
-                int got;
-                char what[64];
-                snprintf(what, sizeof what, "values (one list of %d per run)", a->nset);
-                if ((st = get_numbers(ld, node_at(ld, vals->data.sequence.items.start[i]), what, a->nset, a->nset,
-                                      a->values + (size_t)i * a->nset, &got)))
-                    return st;
-            }
-            a->nvalues = nrun;
-        }
-        a->inner = malloc(sizeof(*a->inner));
-        if (!a->inner) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-        kd_analysis_desc_init(a->inner);
-        return read_analysis_into(ld, an, a->inner, 1);
-    }
-    case KD_ANALYSIS_MODES: {
-        field f[] = {{"type", 0, 0}, {"count", 0, 0}, {"solver", 0, 0}, {"at", 0, 0}, {NULL, 0, 0}};
-        int s = 0;
-        if ((st = read_fields(ld, v, "modes analysis", f))) return st;
-        if ((x = field_value(f, "count")) && (st = get_int(ld, x, "count", 1, &a->count))) return st;
-        if ((x = field_value(f, "solver"))) {
-            if ((st = get_choice(ld, x, "solver", solvers, 3, &s))) return st;
-            a->solver = (kd_eigen_solver)s;
-        }
-        if ((x = field_value(f, "at")) && (st = get_number(ld, x, "at", &a->at))) return st;
-        return KD_OK;
-    }
-    case KD_ANALYSIS_CAMPBELL:
-    case KD_ANALYSIS_STABILITY: {
-        const int camp = a->type == KD_ANALYSIS_CAMPBELL;
-        field fc[] = {{"type", 0, 0}, {"body", 0, 0}, {"count", 0, 0}, {"speeds", 0, 0}, {NULL, 0, 0}};
-        field fs[] = {{"type", 0, 0},    {"body", 0, 0},      {"count", 0, 0}, {"hubs", 0, 0},
-                      {"lengths", 0, 0}, {"omega_max", 0, 0}, {NULL, 0, 0}};
-        field* f = camp ? fc : fs;
-        node_t *vals, *lens, *om;
-        const char* what = camp ? "campbell analysis" : "stability analysis";
-        if ((st = read_fields(ld, v, what, f))) return st;
-        if ((x = field_value(f, "body")) && (st = get_body(ld, x, &a->body))) return st;
-        if ((x = field_value(f, "count")) && (st = get_int(ld, x, "count", 1, &a->count))) return st;
-        if ((st = require(ld, v, f, camp ? "speeds" : "hubs", what, &vals)) ||
-            (st = get_list(ld, vals, camp ? "speeds" : "hubs", a->values, &a->nvalues)))
-            return st;
-        if (camp) return KD_OK;
-        if ((st = require(ld, v, f, "lengths", what, &lens)) || (st = get_list(ld, lens, "lengths", a->lengths, &a->nlengths)) ||
-            (st = require(ld, v, f, "omega_max", what, &om)) || (st = get_positive(ld, om, "omega_max", &a->omega_max)))
-            return st;
-        return KD_OK;
-    }
-    case KD_ANALYSIS_KINEMATICS:
-    case KD_ANALYSIS_INVERSE_DYNAMICS: return yaml_read_mech_analysis(ld, v, a);
-    case KD_ANALYSIS_MODES_ALONG_MOTION: return yaml_read_ked_analysis(ld, v, a);
-    case KD_ANALYSIS_TYPES: break;
-    case KD_ANALYSIS_DYNAMICS: {
-        field f[] = {{"type", 0, 0},    {"t_end", 0, 0}, {"dt", 0, 0},     {"dt_max", 0, 0},    {"integrator", 0, 0},
-                     {"rtol", 0, 0},    {"atol", 0, 0},  {"rho_inf", 0, 0}, {"alpha", 0, 0},    {"beta", 0, 0},
-                     {"gamma", 0, 0},   {"output_every", 0, 0}, {"initial", 0, 0}, {"energy", 0, 0},
-                     {"formalism", 0, 0}, {"formulation", 0, 0}, {"stabilization", 0, 0}, {"coupling", 0, 0},
-                     {"steps", 0, 0},   {"speed", 0, 0}, {"settle", 0, 0}, {NULL, 0, 0}};
-        node_t* te;
-        if ((st = read_fields(ld, v, "dynamics analysis", f)) || (st = require(ld, v, f, "t_end", "dynamics analysis", &te)) ||
-            (st = get_number(ld, te, "t_end", &a->t_end)))
-            return st;
-        a->integrator = KD_INT_GENERALIZED_ALPHA;
-        node_t* integ = field_value(f, "integrator");
-        if (integ && (st = get_choice(ld, integ, "integrator", integrators, 8, &a->integrator))) return st;
-        /* the route of the inertia terms (kedyn/formalism.h); Hamilton's goes
-         * with the canonical integrators, and they with it */
-        const int canonical = a->integrator == KD_INT_HAMILTON_CVODE || a->integrator == KD_INT_IMPLICIT_MIDPOINT;
-        node_t* form = field_value(f, "formalism");
-        if ((x = form)) {
-            /* the elastic routes (kedyn/formalism.h order), then the two of systems with joints only;
-             * lagrange, kane and gibbs-appell name a route of both (kedyn/mech_formalism.h) */
-            static const char* const formalisms[] = {"invariants", "lagrange", "kane", "gibbs-appell", "hamilton",
-                                                     "newton-euler", "maggi"};
-            int c = 0;
-            if ((st = get_choice(ld, x, "formalism", formalisms, 7, &c))) return st;
-            a->formalism = c < KD_FORMALISM_COUNT ? c : KD_FORMALISM_INVARIANTS;
-            const int mf = kd_mech_formalism_parse(formalisms[c]);
-            a->mech_formalism = mf >= 0 ? mf + 1 : -1;
-            if (a->formalism == KD_FORMALISM_HAMILTON && !integ) a->integrator = KD_INT_HAMILTON_CVODE;
-            else if (a->formalism == KD_FORMALISM_HAMILTON && !canonical)
-                return fail(ld, integ, "the hamilton formalism integrates the canonical equations: integrator must be "
-                                       "hamilton-cvode or implicit-midpoint");
-            else if (a->formalism != KD_FORMALISM_HAMILTON && canonical)
-                return fail(ld, integ, "integrator '%s' integrates Hamilton's canonical equations: it needs "
-                                       "formalism: hamilton", integrators[a->integrator]);
-        } else if (canonical) {
-            a->formalism = KD_FORMALISM_HAMILTON;
-        }
-        struct { const char* key; double* dst; } nums[] = {
-            {"dt", &a->dt}, {"dt_max", &a->dt_max}, {"rtol", &a->rtol}, {"atol", &a->atol}, {"rho_inf", &a->rho_inf},
-            {"alpha", &a->hht_alpha}, {"beta", &a->newmark_beta}, {"gamma", &a->newmark_gamma}};
-        for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-            if ((x = field_value(f, nums[i].key)) && (st = get_number(ld, x, nums[i].key, nums[i].dst))) return st;
-        if ((x = field_value(f, "output_every")) && (st = get_int(ld, x, "output_every", 1, &a->output_every))) return st;
-        if ((x = field_value(f, "energy")) && (st = get_bool(ld, x, "energy", &a->energy))) return st;
-        if ((x = field_value(f, "initial")) && (st = read_initial(ld, x, a))) return st;
-        /* mechanisms: forward-dynamics formulation and constraint stabilisation (kedyn/mbs.h order) */
-        static const char* const formulations[] = {"augmented", "udwadia-kalaba", "maggi", "ida"};
-        static const char* const stabilizations[] = {"baumgarte", "projection", "none"};
-        if ((x = field_value(f, "formulation")) && (st = get_choice(ld, x, "formulation", formulations, 4, &a->formulation)))
-            return st;
-        /* a mechanism formalism integrates with its own formulation (kedyn/mech_formalism.h) */
-        if (x && a->mech_formalism > 0 &&
-            kd_mech_formalism_formulation((kd_mech_formalism)(a->mech_formalism - 1), a->formulation) < 0)
-            return fail(ld, x, "formalism '%s' integrates with formulation '%s', not '%s'",
-                        kd_mech_formalism_name((kd_mech_formalism)(a->mech_formalism - 1)),
-                        formulations[kd_mech_formalism_formulation((kd_mech_formalism)(a->mech_formalism - 1), -1)],
-                        formulations[a->formulation]);
-        if ((x = field_value(f, "stabilization")) &&
-            (st = get_choice(ld, x, "stabilization", stabilizations, 3, &a->stabilization)))
-            return st;
-        /* mechanisms with elastic links (src/io/yaml_ked.c) */
-        a->loc_coupling = a->loc;
-        if ((x = field_value(f, "coupling")) && (st = yaml_read_coupling(ld, x, a))) return st;
-        if ((x = field_value(f, "steps"))) {
-            if (kd_desc_elastic_links(ld->d) == 0)
-                return fail(ld, x, "steps of a dynamics analysis apply to mechanisms with elastic links");
-            if ((st = get_int(ld, x, "steps", 2, &a->steps))) return st;
-        }
-        if ((x = field_value(f, "settle")) && (st = yaml_read_settle(ld, x, a))) return st;
-        if ((x = field_value(f, "speed"))) {
-            if (kd_desc_elastic_links(ld->d) == 0 || ld->d->ndrivers == 0)
-                return fail(ld, x, "speed of a dynamics analysis applies to driven mechanisms with elastic links");
-            if ((st = get_positive(ld, x, "speed", &a->speed))) return st;
-        }
-        return KD_OK;
-    }
-    }
-    return st;
-}
-
-static kd_status read_analysis(loader* ld, const node_t* v) { return read_analysis_into(ld, v, NULL, 0); }
-
 static kd_status read_output(loader* ld, const node_t* v) {
     field f[] = {{"nodes", 0, 0}, {NULL, 0, 0}};
     kd_status st = read_fields(ld, v, "output", f);
@@ -936,9 +364,11 @@ static kd_status read_model(loader* ld) {
     if ((x = field_value(f, "motion")) && (st = each_item(ld, x, "motion", read_motion))) return st;
     if ((x = field_value(f, "damping")) && (st = each_item(ld, x, "damping", read_damping))) return st;
     if ((x = field_value(f, "forces")) && (st = each_item(ld, x, "forces", read_force))) return st;
-    if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", read_analysis))) return st;
+    if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", yaml_read_analysis))) return st;
     if ((x = field_value(f, "output")) && (st = read_output(ld, x))) return st;
-    return kd_desc_check(ld->d, ld->err);
+    kd_status st2 = kd_desc_check(ld->d, ld->err);
+    /* the DOF names against the element kinds (src/fe), located here as in compilation */
+    return st2 ? st2 : kd_model_check_dofs(ld->d, ld->err);
 }
 
 static kd_status load(yaml_parser_t* parser, const char* name, kd_desc** out, kd_error* err) {

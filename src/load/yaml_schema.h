@@ -1,7 +1,12 @@
-/* The schema layer of the model-file loader, shared by its parts:
- * src/io/yaml_model.c (materials, sections, beams, supports, frame motion,
- * loads, analyses) and src/io/yaml_mech.c (rigid bodies, joints, drivers,
- * mechanism forces and analyses). Private to kedyn_io.
+/* The model-file loader's private header. Its files depend one way:
+ *   yaml_model.c      the top-level reader (kd_load_yaml_*) and the model
+ *                     sections (materials, sections, beams, supports, motion,
+ *                     damping, nodal forces, output)
+ *     -> yaml_mechanism.c  rigid bodies, joints, drivers, mechanism forces
+ *     -> yaml_links.c      a beam's `frame` (elastic links of mechanisms)
+ *     -> yaml_analysis.c   analyses, through the key tables (kedyn/desc_fields.h)
+ *   each of them -> yaml_schema.c (the helpers declared first below), which
+ *   calls nothing else of the loader.
  *
  * The helpers keep their short names inside the loader's files; the macros
  * below give them a kdy_ prefix as linked symbols (function-like, so that
@@ -13,6 +18,7 @@
 #include <yaml.h>
 
 #include "kedyn/desc.h"
+#include "kedyn/desc_fields.h"
 
 typedef struct loader {
     yaml_document_t doc;
@@ -48,6 +54,10 @@ typedef struct field {
 #define read_law(...) kdy_read_law(__VA_ARGS__)
 #define get_body(...) kdy_get_body(__VA_ARGS__)
 #define read_points(...) kdy_read_points(__VA_ARGS__)
+#define get_dof(...) kdy_get_dof(__VA_ARGS__)
+#define get_list(...) kdy_get_list(__VA_ARGS__)
+#define read_table_file(...) kdy_read_table_file(__VA_ARGS__)
+#define read_table(...) kdy_read_table(__VA_ARGS__)
 
 kd_loc loc_of(const node_t* n);
 /* Fill ld->err with KD_ERR_INPUT at node n (the file when NULL). */
@@ -78,24 +88,36 @@ kd_status get_body(loader* ld, const node_t* n, int* out);
 /* A mapping of named points {NAME: [x, y(, z)]} into b->points. */
 kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b);
 
-/* ---- the mechanism part (src/io/yaml_mech.c) ---------------------------- */
+/* A DOF name: u v w rx ry rz kz ky (kedyn/desc.h). */
+kd_status get_dof(loader* ld, const node_t* n, kd_dof_name* out);
+/* A list of 1 to KD_LIST_MAX numbers. */
+kd_status get_list(loader* ld, const node_t* n, const char* what, double* out, int* count);
+/* A table from a CSV file: first column t, `column` by header name or by
+ * 1-based number (relative paths from the model file's directory). */
+kd_status read_table_file(loader* ld, const node_t* at, const char* path, const char* column, kd_law* law, int linear);
+/* The keys of map through a key table t[0..n-1] (kedyn/desc_fields.h) into
+ * base: unknown keys, missing required keys, types and ranges are errors at
+ * their node. `only`: a mask of the entries' `only` (0: every entry). f
+ * (nfmax >= n + 1 entries) gets the keys and their nodes, for the CUSTOM ones. */
+kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, unsigned only, void* base,
+                     field* f, int nfmax);
 
-/* A body of type rigid (the type key already read). */
-kd_status yaml_read_rigid_body(loader* ld, const node_t* v, kd_body_desc* b);
+/* ---- the section readers ---------------------------------------------------- */
+
+/* src/load/yaml_mechanism.c */
+/* The keys of a rigid body that its key table does not read (com, position,
+ * points); f: the keys read by read_table. */
+kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b);
 /* One item of `joints:` / `drivers:` (joints first: drivers name them). */
 kd_status yaml_read_joint(loader* ld, const node_t* v);
 kd_status yaml_read_driver(loader* ld, const node_t* v);
 /* A force of type spring, friction, torque or force. */
 kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type);
-/* The keys of a kinematics or inverse_dynamics analysis (type already set in a). */
-kd_status yaml_read_mech_analysis(loader* ld, const node_t* v, kd_analysis_desc* a);
 
-/* src/io/yaml_ked.c: elastic links of mechanisms (kedyn/ked.h): a beam's
- * `frame` key, the `modes_along_motion` analysis, and `coupling` of a
- * dynamics analysis. */
+/* src/load/yaml_links.c: a beam's `frame` key (elastic links of mechanisms, kedyn/ked.h). */
 kd_status yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b);
-kd_status yaml_read_ked_analysis(loader* ld, const node_t* v, kd_analysis_desc* a);
-kd_status yaml_read_coupling(loader* ld, const node_t* v, kd_analysis_desc* a);
-kd_status yaml_read_settle(loader* ld, const node_t* v, kd_analysis_desc* a);
+
+/* src/load/yaml_analysis.c: one item of `analyses:`. */
+kd_status yaml_read_analysis(loader* ld, const node_t* v);
 
 #endif

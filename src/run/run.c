@@ -39,20 +39,7 @@ static const char* solver_name(kd_eigen_solver s) {
     return s == KD_EIGEN_LANCZOS ? "lanczos" : (s == KD_EIGEN_DENSE ? "dense" : "auto");
 }
 
-static const char* analysis_name(kd_analysis_type t) {
-    switch (t) {
-    case KD_ANALYSIS_MODES: return "modes";
-    case KD_ANALYSIS_CAMPBELL: return "campbell";
-    case KD_ANALYSIS_STABILITY: return "stability";
-    case KD_ANALYSIS_DYNAMICS: return "dynamics";
-    case KD_ANALYSIS_KINEMATICS: return "kinematics";
-    case KD_ANALYSIS_INVERSE_DYNAMICS: return "inverse_dynamics";
-    case KD_ANALYSIS_SWEEP: return "sweep";
-    case KD_ANALYSIS_MODES_ALONG_MOTION: return "modes_along_motion";
-    case KD_ANALYSIS_TYPES: break;
-    }
-    return "?";
-}
+static const char* analysis_name(kd_analysis_type t) { return kd_analysis_type_name(t); }
 
 /* A JSON number, or null for a non-finite value. */
 static void json_number(FILE* fp, double v) {
@@ -119,9 +106,9 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     }
     if (a->nsub) {  /* a sweep, also after a failure: the runs made */
         fprintf(fp, ", \"set\": [");
-        for (int k = 0; k < a->sweep->nset; k++) {
+        for (int k = 0; k < a->sweep->sweep.nset; k++) {
             fprintf(fp, "%s", k ? ", " : "");
-            io_json_string(fp, a->sweep->set[k]);
+            io_json_string(fp, a->sweep->sweep.set[k]);
         }
         fprintf(fp, "],\n      \"runs\": [\n");
         for (int i = 0; i < a->nsub; i++) {
@@ -133,12 +120,6 @@ static void write_results(FILE* fp, const kd_analysis_report* a) {
     }
 }
 
-static const char* integrator_name(int i) {
-    static const char* const names[] = {"newmark",   "hht",       "generalized-alpha", "cvode-bdf",
-                                        "cvode-adams", "arkode-rk", "hamilton-cvode",    "implicit-midpoint"};
-    return i >= 0 && i < 8 ? names[i] : "?";
-}
-
 static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, "    {\"type\": \"%s\", \"status\": \"%s\"", analysis_name(a->type), kd_status_name(a->status));
     if (a->message[0]) {
@@ -147,7 +128,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     }
     if (a->value) {  /* a run of a sweep */
         fprintf(fp, ", \"value\": ");
-        io_json_array(fp, a->value, a->sweep->nset, 1.0);
+        io_json_array(fp, a->value, a->sweep->sweep.nset, 1.0);
     }
     if (a->status == KD_OK || a->nsub) write_results(fp, a);
     run_mechanism_summary(fp, a);  /* mechanism analyses, also after a failure */
@@ -155,7 +136,7 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     if (a->type == KD_ANALYSIS_DYNAMICS)  /* also after a failure: how far it got */
         fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
                     "\"steps\": %ld, \"factorizations\": %ld",
-                integrator_name(a->integrator), a->mech.formalism ? a->mech.formalism : kd_formalism_name((kd_formalism)a->formalism), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
+                kd_dynamics_integrator_name(a->integrator), a->mech.formalism ? a->mech.formalism : kd_dynamics_formalism_name(a->formalism), a->t_end, a->dynamics.t_reached, a->dynamics.steps,
                 a->dynamics.factorizations);
     fprintf(fp, ",\n      \"files\": [");
     for (int k = 0; k < a->nfiles; k++) {
@@ -213,7 +194,7 @@ static int model_moves(const kd_model* m) {
 
 /* One modes analysis: symmetric solvers for a structure at rest, the
  * state-space solver (gyroscopic, damping) when a frame moves. */
-static kd_status run_modes(const kd_analysis_desc* ad, const kd_model* m, const char* outdir, int ordinal,
+static kd_status run_modes(const kd_modes_desc* ad, const kd_model* m, const char* outdir, int ordinal,
                            kd_analysis_report* a, kd_error* err) {
     kd_status st;
     if (model_moves(m)) {
@@ -239,10 +220,10 @@ static kd_status run_modes(const kd_analysis_desc* ad, const kd_model* m, const 
     return st;
 }
 
-static kd_status run_campbell(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
+static kd_status run_campbell(const kd_desc* d, const kd_campbell_desc* ad, const kd_model* m, const char* outdir,
                               int ordinal, kd_analysis_report* a, kd_error* err) {
     const int body = kd_desc_rotating_body(d, ad->body);
-    kd_status st = kd_campbell_run(m, body, ad->values, ad->nvalues, ad->count, &a->campbell, err);
+    kd_status st = kd_campbell_run(m, body, ad->speeds, ad->nspeeds, ad->count, &a->campbell, err);
     if (st) return st;
     for (int i = 0; i < a->campbell.nspeeds; i++)
         if (a->campbell.unstable[i]) {
@@ -257,10 +238,10 @@ static kd_status run_campbell(const kd_desc* d, const kd_analysis_desc* ad, cons
     return st;
 }
 
-static kd_status run_stability(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+static kd_status run_stability(const kd_desc* d, const kd_stability_desc* ad, const char* outdir, int ordinal,
                                kd_analysis_report* a, kd_error* err) {
     const int body = kd_desc_rotating_body(d, ad->body);
-    kd_status st = kd_stability_run(d, body, ad->values, ad->nvalues, ad->lengths, ad->nlengths, ad->omega_max,
+    kd_status st = kd_stability_run(d, body, ad->hubs, ad->nhubs, ad->lengths, ad->nlengths, ad->omega_max,
                                     &a->stability, err);
     if (st) return st;
     char path[1200];
@@ -334,14 +315,16 @@ static kd_status run_dynamics(const kd_desc* d, const kd_analysis_desc* ad, cons
                               int ordinal, history* hist, kd_analysis_report* a, kd_error* err) {
     char path[1200];
     io_result_path(outdir, "dynamics", ordinal, a, path, sizeof(path));
-    a->t_end = ad->t_end;
-    a->integrator = ad->integrator;
-    a->formalism = ad->formalism;
+    kd_dynamics_desc dy = ad->dynamics;  /* what runs: the elastic route's defaults for UNSET */
+    kd_dynamics_resolve(&dy, KD_ROUTE_ELASTIC);
+    a->t_end = dy.t_end;
+    a->integrator = dy.integrator;
+    a->formalism = dy.formalism;
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
     history h = *hist;
-    h.fp = f.fp, h.energy = ad->energy, h.t_end = ad->t_end;
+    h.fp = f.fp, h.energy = dy.energy, h.t_end = dy.t_end;
     st = history_columns(d, m, &h, err);
     if (!st) st = kd_dynamics_run(m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
     free(h.eq);
@@ -364,33 +347,36 @@ static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_
  * writes its files as sweep[s]_vK_NAME.csv. Stops at the first failure. */
 static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                            kd_analysis_report* a, kd_error* err) {
+    const kd_sweep_desc* sw = &ad->sweep;
     a->sweep = ad;
-    a->sub = calloc((size_t)ad->nvalues, sizeof(*a->sub));
+    a->sub = calloc((size_t)sw->nruns, sizeof(*a->sub));
     if (!a->sub) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = KD_OK;
-    for (int i = 0; i < ad->nvalues && !st; i++) {
+    for (int i = 0; i < sw->nruns && !st; i++) {
         kd_analysis_report* r = &a->sub[a->nsub++];
-        r->type = ad->inner->type;
+        r->type = sw->inner->type;
         r->sweep = ad;
-        r->value = ad->values + (size_t)i * ad->nset;
+        r->value = sw->values + (size_t)i * sw->nset;
         if (ordinal == 1) snprintf(r->prefix, sizeof(r->prefix), "sweep_v%d_", i + 1);
         else snprintf(r->prefix, sizeof(r->prefix), "sweep%d_v%d_", ordinal, i + 1);
         const double t0 = now_s();
         kd_desc dv;
         kd_model* mv = NULL;
-        st = kd_desc_with_param(d, ad->nset, ad->set, r->value, &dv, err);
+        st = kd_desc_with_param(d, sw->nset, sw->set, r->value, &dv, err);
         if (st) {
             r->status = st;
             break;
         }
-        st = kd_desc_check(&dv, err);
+        kd_analysis_desc inner;  /* the analysis with its own swept numbers (analysis.KEY) */
+        st = kd_analysis_with_param(sw->inner, sw->nset, sw->set, r->value, &inner, err);
+        if (!st) st = kd_desc_check(&dv, err);
         if (!st) st = kd_model_compile(&dv, &mv, err);
         history h = {NULL, 0, NULL, 0, NULL, NULL, 0, 0, 0.0, 0.0};  /* no progress or animation per run */
-        if (!st) st = run_one(&dv, ad->inner, mv, outdir, 1, &h, r, err);
+        if (!st) st = run_one(&dv, &inner, mv, outdir, 1, &h, r, err);
         if (st) {
             /* say which value failed */
             char msg[sizeof(err->msg) + 200];
-            snprintf(msg, sizeof(msg), "%s = %g%s: %s", ad->set[0], r->value[0], ad->nset > 1 ? ", ..." : "", err->msg);
+            snprintf(msg, sizeof(msg), "%s = %g%s: %s", sw->set[0], r->value[0], sw->nset > 1 ? ", ..." : "", err->msg);
             memcpy(err->msg, msg, sizeof(err->msg) - 1);  /* a long message is cut */
             err->msg[sizeof(err->msg) - 1] = '\0';
             snprintf(r->message, sizeof(r->message), "%s", err->msg);
@@ -405,13 +391,13 @@ static kd_status run_sweep(const kd_desc* d, const kd_analysis_desc* ad, const c
 
 static kd_status run_one(const kd_desc* d, const kd_analysis_desc* ad, const kd_model* m, const char* outdir,
                          int ordinal, history* h, kd_analysis_report* a, kd_error* err) {
-    /* elastic links of a mechanism (run_ked.c), rigid mechanisms (run_mech.c) */
+    /* elastic links of a mechanism (run_links.c), rigid mechanisms (run_mechanism.c) */
     if (run_links_handles(d, ad)) return run_links_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     if (run_mechanism_handles(d, ad)) return run_mechanism_analysis(d, ad, outdir, ordinal, h->anim, a, err);
     switch (ad->type) {
-    case KD_ANALYSIS_MODES: return run_modes(ad, m, outdir, ordinal, a, err);
-    case KD_ANALYSIS_CAMPBELL: return run_campbell(d, ad, m, outdir, ordinal, a, err);
-    case KD_ANALYSIS_STABILITY: return run_stability(d, ad, outdir, ordinal, a, err);
+    case KD_ANALYSIS_MODES: return run_modes(&ad->modes, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_CAMPBELL: return run_campbell(d, &ad->campbell, m, outdir, ordinal, a, err);
+    case KD_ANALYSIS_STABILITY: return run_stability(d, &ad->stability, outdir, ordinal, a, err);
     case KD_ANALYSIS_DYNAMICS: return run_dynamics(d, ad, m, outdir, ordinal, h, a, err);
     case KD_ANALYSIS_SWEEP: return run_sweep(d, ad, outdir, ordinal, a, err);
     case KD_ANALYSIS_KINEMATICS:
@@ -427,6 +413,21 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
     return kd_run_with(d, m, model_path, outdir, NULL, rep, err);
 }
 
+/* The end time of an analysis that has one (0 otherwise). */
+static double analysis_t_end(const kd_analysis_desc* ad) {
+    switch (ad->type) {
+    case KD_ANALYSIS_DYNAMICS: return ad->dynamics.t_end;
+    case KD_ANALYSIS_KINEMATICS: return ad->kinematics.t_end;
+    case KD_ANALYSIS_INVERSE_DYNAMICS: return ad->inverse_dynamics.t_end;
+    case KD_ANALYSIS_MODES_ALONG_MOTION: {
+        kd_modes_along_motion_desc ma = ad->modes_along_motion;
+        kd_modes_along_motion_resolve(&ma);
+        return ma.t_end;
+    }
+    default: return 0.0;
+    }
+}
+
 /* The animation sets of a run: every successful modes analysis and every
  * dynamics analysis with recorded instants (kedyn/report.h). */
 static kd_status write_animation(const kd_desc* d, const kd_model* m, const char* outdir, kd_run_report* rep,
@@ -436,7 +437,7 @@ static kd_status write_animation(const kd_desc* d, const kd_model* m, const char
     for (int i = 0; i < rep->nanalyses && n < 64; i++) {
         const kd_analysis_report* a = &rep->analyses[i];
         if (a->type == KD_ANALYSIS_MODES && a->status == KD_OK && a->modes.count > 0)
-            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].at, NULL, NULL};
+            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].modes.at, NULL, NULL};
         else if (kd_anim_recorder_frames(rec[i]) > 0)  /* dynamics, and mechanism analyses */
             sets[n++] = (kd_anim_set){i, a->nfiles ? a->files[0] : "dynamics", NULL, 0.0, rec[i], analysis_name(a->type)};
     }
@@ -478,7 +479,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         history h = {NULL, 0, NULL, 0, NULL, opts, i, d->nanalyses, 0.0, 0.0};
         if (opts && opts->animation && (!run_links_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS) &&
             (run_mechanism_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
-            st = kd_anim_recorder_new(m, ad->t_end, &rec[i], err);
+            st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             h.anim = rec[i];
         }
         if (st == KD_OK) st = run_one(d, ad, m, outdir, k, &h, a, err);

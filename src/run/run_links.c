@@ -94,15 +94,15 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
 
 static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                              kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
-    if (ad->integrator != KD_INT_GENERALIZED_ALPHA && ad->integrator != KD_INT_CVODE_BDF &&
-        ad->integrator != KD_INT_CVODE_ADAMS)
-        return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
-                            "coupling: two-way integrates with fixed-step Runge-Kutta (integrator omitted) or CVODE "
-                            "(integrator: cvode-bdf)");
+    kd_dynamics_desc dy = ad->dynamics;  /* the two-way defaults for what is unset (kd_dynamics_resolve) */
+    kd_dynamics_resolve(&dy, KD_ROUTE_TWO_WAY);
+    if (!kd_dynamics_route_takes(KD_ROUTE_TWO_WAY, dy.integrator))  /* kd_desc_check said so at the key */
+        return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc, "coupling: two-way integrates with %s",
+                            kd_dynamics_route_integrators(KD_ROUTE_TWO_WAY));
     /* the rigid mechanism at t = 0 gives the initial state (one short step: its motion is not needed),
      * the one-way route the links' quasi-static deflection there */
-    const double dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
-    kd_ked_opts ko = {fmin(ad->t_end, fmax(1e-3 * ad->t_end, 2 * dt)), 1, 0.0, ad->cond_max};
+    const double dt = dy.dt > 0 ? dy.dt : dy.t_end / 1000;
+    kd_ked_opts ko = {fmin(dy.t_end, fmax(1e-3 * dy.t_end, 2 * dt)), 1, 0.0, KD_COND_MAX_DEFAULT};
     kd_ked* k = NULL;
     kd_status st = kd_ked_new(d, &ko, &k, err);
     if (st) return st;
@@ -111,36 +111,26 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
     st = kd_ffr_from_mechanism(d, k, &s, &q0, &qd0, err);
     if (!st) {
         kd_analysis_desc qs = *ad;
-        qs.dt = dt, qs.integrator = KD_INT_GENERALIZED_ALPHA;
+        qs.dynamics.dt = dt, qs.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
         st = kd_ffr_quasi_static_start(k, &qs, s, q0, err);
         if (!st) st = kd_ffr_assemble(s, 0.0, q0, qd0, err);
     }
     kd_ked_run_stats* rs = &a->ked;
     rs->links = k->nlinks, rs->samples = k->rigid.nsamples, rs->forward = k->rigid.forward, rs->coupling = "two-way";
-    a->integrator = ad->integrator;
-    a->t_end = ad->t_end;
+    a->integrator = dy.integrator;
+    a->t_end = dy.t_end;
     kd_mbs_opts o;
-    kd_mbs_opts_default(&o);
-    o.formulation = (kd_mbs_formulation)ad->formulation;
-    o.stabilization = (kd_mbs_stabilization)ad->stabilization;
+    kd_mbs_opts_from_dynamics(&o, &dy, dy.t_end);
     /* a formalism on floating-frame bodies (block masses M(q)): Newton-Euler with multipliers
      * (augmented, or IDA), Maggi/Kane as the projection A^T (M q'' - Q) = 0 of the Maggi solver,
      * Gibbs-Appell as Gauss's principle in closed form (Udwadia-Kalaba), Lagrange of the first
-     * kind by IDA; the rigid-only routes of mech_kane.c and mech_gibbs_appell.c are not used */
-    if (ad->mech_formalism > 0) {
-        const kd_mech_formalism form = (kd_mech_formalism)(ad->mech_formalism - 1);
-        o.formulation = form == KD_MECH_GIBBS_APPELL ? KD_MBS_UDWADIA_KALABA
-                                                     : (kd_mbs_formulation)kd_mech_formalism_formulation(form, -1);
-        if (form == KD_MECH_NEWTON_EULER && ad->formulation == KD_MBS_IDA) o.formulation = KD_MBS_IDA;
-        a->mech.formalism = kd_mech_formalism_name(form);
-    } else {  /* the formalism the formulation implements (as for rigid mechanisms) */
-        static const kd_mech_formalism implements[] = {KD_MECH_NEWTON_EULER, KD_MECH_GIBBS_APPELL, KD_MECH_MAGGI,
-                                                       KD_MECH_NEWTON_EULER};
-        a->mech.formalism = kd_mech_formalism_name(implements[o.formulation]);
-    }
-    o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
-    o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
-    o.dt = dt;
+     * kind by IDA; the rigid-only routes of mech_kane.c and mech_gibbs_appell.c are not used.
+     * Unnamed, the formalism is the one the formulation implements (kd_dynamics_resolve). */
+    const kd_mech_formalism form = (kd_mech_formalism)kd_mech_formalism_parse(kd_dynamics_formalism_name(dy.formalism));
+    o.formulation = form == KD_MECH_GIBBS_APPELL ? KD_MBS_UDWADIA_KALABA
+                                                 : (kd_mbs_formulation)kd_mech_formalism_formulation(form, -1);
+    if (form == KD_MECH_NEWTON_EULER && dy.formulation == KD_FORMULATION_IDA) o.formulation = KD_MBS_IDA;
+    a->mech.formalism = kd_mech_formalism_name(form);
     kd_atomic_file f;
     if (!st) st = io_open_result(&f, outdir, "dynamics", ordinal, a, err);
     if (!st) {
@@ -257,18 +247,21 @@ static void write_header(FILE* fp, const kd_ked* k) {
 
 static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                              kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
-    kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
+    kd_dynamics_desc dy = ad->dynamics;  /* the one-way defaults for what is unset (kd_dynamics_resolve) */
+    kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
+    kd_ked_opts o = {dy.t_end, dy.steps, dy.speed, KD_COND_MAX_DEFAULT};
     kd_ked* k = NULL;
-    kd_status st = kd_ked_new_settled(d, &o, ad->settle, &k, err);
+    kd_status st = kd_ked_new_settled(d, &o, dy.settle, &k, err);
     if (st) return st;
     kd_ked_run_stats* s = &a->ked;
     s->links = k->nlinks, s->samples = k->rigid.nsamples, s->forward = k->rigid.forward, s->coupling = "one-way";
-    s->speed = ad->speed;
-    a->integrator = ad->integrator;
-    a->t_end = ad->t_end;
+    s->speed = dy.speed;
+    a->integrator = dy.integrator;
+    a->formalism = KD_DYN_FORMALISM_INVARIANTS;  /* the links' equations (kedyn/ked.h) */
+    a->t_end = dy.t_end;
     ked_rows r = {k, calloc((size_t)k->nlinks, sizeof(int)), calloc((size_t)k->nlinks, sizeof(int)), 0,
                   calloc((size_t)k->nlinks, sizeof(double*))};
-    r.cap = (int)(ad->t_end / ad->dt / ad->output_every) + 3;
+    r.cap = (int)(dy.t_end / dy.dt / dy.output_every) + 3;
     if (!r.ncol || !r.nrow || !r.data) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int l = 0; l < k->nlinks && !st; l++) {
         r.ncol[l] = link_cols(k, l);
@@ -367,8 +360,11 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
 
 /* ---- modes along the motion ------------------------------------------------------ */
 
-static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* an, const char* outdir, int ordinal,
                                  kd_analysis_report* a, kd_error* err) {
+    kd_modes_along_motion_desc ma = an->modes_along_motion;  /* defaults for what is unset */
+    kd_modes_along_motion_resolve(&ma);
+    const kd_modes_along_motion_desc* ad = &ma;
     kd_ked_opts o = {ad->t_end, ad->steps, ad->speed, ad->cond_max};
     kd_ked* k = NULL;
     kd_status st = kd_ked_new_settled(d, &o, ad->settle, &k, err);
@@ -382,8 +378,10 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
     if (!res) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int l = 0; l < k->nlinks && !st; l++) {
         if (ad->body >= 0 && k->link[l].body != ad->body) continue;
-        static const int route[3] = {KD_KED_GYRO_REFINE, KD_KED_GYRO_OFF, KD_KED_GYRO_DENSE};
-        st = kd_ked_modes_along_motion_opt(k, l, ad->count, route[ad->gyroscopic], &res[l], err);
+        const int route = ad->gyroscopic == KD_GYROSCOPIC_FALSE   ? KD_KED_GYRO_OFF
+                          : ad->gyroscopic == KD_GYROSCOPIC_DENSE ? KD_KED_GYRO_DENSE
+                                                                  : KD_KED_GYRO_REFINE;
+        st = kd_ked_modes_along_motion_opt(k, l, ad->count, route, &res[l], err);
         if (st) break;
         s->swaps += res[l].swaps;
         s->mac_min = fmin(s->mac_min, res[l].mac_min);
@@ -428,7 +426,7 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* ad, c
 kd_status run_links_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                               kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_modes_along(d, ad, outdir, ordinal, a, err);
-    if (ad->coupling == KD_COUPLING_TWO_WAY) return run_two_way(d, ad, outdir, ordinal, rec, a, err);
+    if (ad->dynamics.coupling == KD_COUPLING_TWO_WAY) return run_two_way(d, ad, outdir, ordinal, rec, a, err);
     return run_one_way(d, ad, outdir, ordinal, rec, a, err);
 }
 

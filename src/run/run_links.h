@@ -1,5 +1,5 @@
-/* Analyses of mechanisms with elastic links in the runner (src/io/run_ked.c),
- * called from src/io/run.c. Private to kedyn_io. */
+/* Analyses of mechanisms with elastic links in the runner (src/run/run_links.c),
+ * called from src/run/run.c. Private to the runner. */
 #ifndef KEDYN_RUN_KED_H
 #define KEDYN_RUN_KED_H
 
@@ -14,7 +14,7 @@ int run_links_handles(const kd_desc* d, const kd_analysis_desc* ad);
 
 /* Run one such analysis; its CSV file is the ordinal-th of its kind in
  * outdir. rec (NULL: none) records a dynamics run for the animation: rigid
- * bodies and each link in its floating frame (src/io/anim_ked.h). */
+ * bodies and each link in its floating frame (src/output/anim_links.h). */
 kd_status run_links_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                               kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err);
 

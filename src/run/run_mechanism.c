@@ -80,7 +80,7 @@ static void kin_header(FILE* fp, const kd_mech* m, int points) {
     fprintf(fp, ",cond\n");
 }
 
-static kd_status run_kinematics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
+static kd_status run_kinematics(const kd_kinematics_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                                 anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     kd_atomic_file f;
     kd_status st = io_open_result(&f, outdir, "kinematics", ordinal, a, err);
@@ -157,7 +157,7 @@ static void inv_header(FILE* fp, const kd_mech* m) {
     fprintf(fp, ",E_kinetic,E_potential,P_drive\n");
 }
 
-static kd_status run_inverse(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
+static kd_status run_inverse(const kd_inverse_dynamics_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
                              anim_mech* anim, kd_analysis_report* a, kd_error* err) {
     inv_sink s;
     memset(&s, 0, sizeof(s));
@@ -227,29 +227,22 @@ static int fwd_row(void* ctx, const kd_mbs_sample* s) {
     return ferror(k->fp) != 0;
 }
 
-static kd_status run_mech_dynamics(const kd_analysis_desc* ad, const kd_mech* m, const char* outdir, int ordinal,
+static kd_status run_mech_dynamics(const kd_analysis_desc* an, const kd_mech* m, const char* outdir, int ordinal,
                                    anim_mech* anim, kd_analysis_report* a, kd_error* err) {
-    /* integrators: the default fixed-step choice means classical Runge-Kutta, cvode-* CVODE */
-    if (ad->integrator != KD_INT_GENERALIZED_ALPHA && ad->integrator != KD_INT_CVODE_BDF &&
-        ad->integrator != KD_INT_CVODE_ADAMS)
-        return kd_error_set(err, KD_ERR_INPUT, "", ad->loc,
-                            "mechanism dynamics integrates with fixed-step Runge-Kutta (integrator omitted) or "
-                            "CVODE (integrator: cvode-bdf)");
+    /* the mechanism defaults for what is unset (kd_dynamics_resolve): rk4, augmented, baumgarte,
+     * the formalism the formulation implements; an integrator the route cannot honour was
+     * rejected by kd_desc_check at its key */
+    kd_dynamics_desc dy = an->dynamics;
+    kd_dynamics_resolve(&dy, KD_ROUTE_MECHANISM);
+    if (!kd_dynamics_route_takes(KD_ROUTE_MECHANISM, dy.integrator))
+        return kd_error_set(err, KD_ERR_INPUT, "", an->loc, "mechanism dynamics integrates with %s",
+                            kd_dynamics_route_integrators(KD_ROUTE_MECHANISM));
     kd_mbs_opts o;
-    kd_mbs_opts_default(&o);
-    o.formulation = (kd_mbs_formulation)ad->formulation;
-    o.stabilization = (kd_mbs_stabilization)ad->stabilization;
-    /* the formalism (kedyn/mech_formalism.h) decides the formulation; without one, the formulation
-     * names the formalism it implements */
-    static const kd_mech_formalism implements[] = {KD_MECH_NEWTON_EULER, KD_MECH_GIBBS_APPELL, KD_MECH_MAGGI,
-                                                   KD_MECH_NEWTON_EULER};
-    const kd_mech_formalism form =
-        ad->mech_formalism > 0 ? (kd_mech_formalism)(ad->mech_formalism - 1) : implements[o.formulation];
-    if (ad->mech_formalism > 0) kd_mech_formalism_opts(form, m, &o);
-    o.integrator = ad->integrator == KD_INT_GENERALIZED_ALPHA ? KD_MBS_RK4 : KD_MBS_CVODE;
-    o.t_end = ad->t_end, o.rtol = ad->rtol, o.atol = ad->atol, o.output_every = ad->output_every;
-    o.dt = ad->dt > 0 ? ad->dt : ad->t_end / 1000;
-    a->integrator = ad->integrator;
+    kd_mbs_opts_from_dynamics(&o, &dy, dy.t_end);
+    /* the formalism (kedyn/mech_formalism.h) decides the formulation */
+    const kd_mech_formalism form = (kd_mech_formalism)kd_mech_formalism_parse(kd_dynamics_formalism_name(dy.formalism));
+    kd_mech_formalism_opts(form, m, &o);
+    a->integrator = dy.integrator;
     /* assembled initial position, at rest */
     kd_mech_work* w = kd_mech_work_new(m);
     double* q = malloc(sizeof(double) * (size_t)(2 * m->n + 1));
@@ -309,11 +302,19 @@ kd_status run_mechanism_analysis(const kd_desc* d, const kd_analysis_desc* ad, c
                      ? "; the reactions they share are not unique (the minimum-norm multipliers are reported)"
                      : "");
     if (!st) {
-        a->t_end = ad->t_end;
         switch (ad->type) {
-        case KD_ANALYSIS_KINEMATICS: st = run_kinematics(ad, m, outdir, ordinal, &anim, a, err); break;
-        case KD_ANALYSIS_INVERSE_DYNAMICS: st = run_inverse(ad, m, outdir, ordinal, &anim, a, err); break;
-        case KD_ANALYSIS_DYNAMICS: st = run_mech_dynamics(ad, m, outdir, ordinal, &anim, a, err); break;
+        case KD_ANALYSIS_KINEMATICS:
+            a->t_end = ad->kinematics.t_end;
+            st = run_kinematics(&ad->kinematics, m, outdir, ordinal, &anim, a, err);
+            break;
+        case KD_ANALYSIS_INVERSE_DYNAMICS:
+            a->t_end = ad->inverse_dynamics.t_end;
+            st = run_inverse(&ad->inverse_dynamics, m, outdir, ordinal, &anim, a, err);
+            break;
+        case KD_ANALYSIS_DYNAMICS:
+            a->t_end = ad->dynamics.t_end;
+            st = run_mech_dynamics(ad, m, outdir, ordinal, &anim, a, err);
+            break;
         default: st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "not a mechanism analysis"); break;
         }
     }

@@ -1,5 +1,5 @@
-/* Mechanism analyses in the runner (src/io/run_mech.c), called from
- * src/io/run.c. Private to kedyn_io. */
+/* Mechanism analyses in the runner (src/run/run_mechanism.c), called from
+ * src/run/run.c. Private to the runner. */
 #ifndef KEDYN_RUN_MECH_H
 #define KEDYN_RUN_MECH_H
 
@@ -14,7 +14,7 @@ int run_mechanism_handles(const kd_desc* d, const kd_analysis_desc* ad);
 
 /* Run one mechanism analysis; its CSV file is the ordinal-th of its kind in
  * outdir. Fills a (files, mech statistics, message). rec (may be NULL)
- * records the bodies' poses for the animation (src/io/anim_mech.h). */
+ * records the bodies' poses for the animation (src/output/anim_mech.h). */
 kd_status run_mechanism_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                                kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err);
 

@@ -1,0 +1,328 @@
+/* The keys of the description, one table per struct (kedyn/desc_fields.h).
+ * A key is declared here once: the reader (src/load), the checks
+ * (kd_desc_check), the defaults (kd_analysis_desc_init, kd_desc_add_*) and
+ * the sweep paths (kd_desc_param) read these tables. The docs are those of
+ * docs/model-format.md (tests/yaml_model_test.c checks that every key is
+ * mentioned there). */
+#include "kedyn/desc_fields.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "desc_names.h"
+
+#define FIELD(k, t, s, m, ...) {.key = k, .type = t, .offset = offsetof(s, m), __VA_ARGS__}
+#define NUMBER(k, s, m, ...) FIELD(k, KD_FIELD_NUMBER, s, m, __VA_ARGS__)
+#define POSITIVE(k, s, m, ...) FIELD(k, KD_FIELD_NUMBER, s, m, .range = KD_RANGE_POSITIVE, __VA_ARGS__)
+#define NONNEG(k, s, m, ...) FIELD(k, KD_FIELD_NUMBER, s, m, .range = KD_RANGE_NONNEGATIVE, __VA_ARGS__)
+#define INT(k, s, m, least, ...) FIELD(k, KD_FIELD_INT, s, m, .lo = least, __VA_ARGS__)
+#define BOOL(k, s, m, ...) FIELD(k, KD_FIELD_BOOL, s, m, __VA_ARGS__)
+/* a choice among names[first..count-1]; value = index in names */
+#define CHOICE(k, s, m, arr, count, from, ...) \
+    FIELD(k, KD_FIELD_CHOICE, s, m, .names = (arr) + (from), .nnames = (count) - (from), .first = from, __VA_ARGS__)
+#define BODY(k, s, m, ...) FIELD(k, KD_FIELD_BODY, s, m, .def = -1, __VA_ARGS__)
+#define LIST(k, s, m, cnt, r, ...) FIELD(k, KD_FIELD_LIST, s, m, .count_offset = offsetof(s, cnt), .range = r, __VA_ARGS__)
+#define CUSTOM(k, ...) {.key = k, .type = KD_FIELD_CUSTOM, __VA_ARGS__}
+#define TYPE CUSTOM("type", .required = 1, .doc = "the analysis type")
+
+/* ---- analyses ----------------------------------------------------------- */
+
+static const kd_field modes_fields[] = {
+    TYPE,
+    INT("count", kd_modes_desc, count, 1, .def = 6, .doc = "number of modes"),
+    CHOICE("solver", kd_modes_desc, solver, desc_eigen_solver_names, KD_EIGEN_SOLVERS, 0, .def = KD_EIGEN_AUTO,
+           .doc = "auto, dense (LAPACK) or lanczos (ARPACK shift-invert)"),
+    NONNEG("at", kd_modes_desc, at, .doc = "the instant of the frame motion, s"),
+};
+
+static const kd_field campbell_fields[] = {
+    TYPE,
+    BODY("body", kd_campbell_desc, body, .doc = "the rotating body (default: the only one)"),
+    INT("count", kd_campbell_desc, count, 1, .def = 6, .doc = "number of modes"),
+    LIST("speeds", kd_campbell_desc, speeds, nspeeds, KD_RANGE_NONNEGATIVE, .required = 1, .doc = "rotation speeds, rad/s"),
+};
+
+static const kd_field stability_fields[] = {
+    TYPE,
+    BODY("body", kd_stability_desc, body, .doc = "the rotating body (default: the only one)"),
+    INT("count", kd_stability_desc, count, 1, .def = 6, .doc = "number of modes"),
+    LIST("hubs", kd_stability_desc, hubs, nhubs, KD_RANGE_NONNEGATIVE, .required = 1, .doc = "hub distances, m"),
+    LIST("lengths", kd_stability_desc, lengths, nlengths, KD_RANGE_POSITIVE, .required = 1, .doc = "beam lengths, m"),
+    POSITIVE("omega_max", kd_stability_desc, omega_max, .required = 1, .doc = "the largest speed searched, rad/s"),
+};
+
+static const kd_field dynamics_fields[] = {
+    TYPE,
+    POSITIVE("t_end", kd_dynamics_desc, t_end, .required = 1, .doc = "end time, s"),
+    CHOICE("integrator", kd_dynamics_desc, integrator, desc_integrator_names, KD_INTEGRATORS, 1,
+           .doc = "the time integrator (default: generalized-alpha; mechanisms and two-way links: rk4)"),
+    NONNEG("dt", kd_dynamics_desc, dt, .doc = "fixed step, or first step of adaptive integrators, s"),
+    NONNEG("dt_max", kd_dynamics_desc, dt_max, .doc = "largest adaptive step, s (0: free)"),
+    POSITIVE("rtol", kd_dynamics_desc, rtol, .def = 1e-8, .doc = "relative tolerance (adaptive)"),
+    POSITIVE("atol", kd_dynamics_desc, atol, .def = 1e-10, .doc = "absolute tolerance (adaptive)"),
+    NUMBER("rho_inf", kd_dynamics_desc, rho_inf, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1, .def = 0.9,
+           .doc = "generalized-alpha spectral radius at infinity"),
+    NUMBER("alpha", kd_dynamics_desc, hht_alpha, .range = KD_RANGE_CLOSED, .lo = -1.0 / 3.0, .hi = 0, .def = -0.05,
+           .range_words = "lie in [-1/3, 0]", .doc = "hht alpha"),
+    NUMBER("beta", kd_dynamics_desc, newmark_beta, .def = 0.25, .doc = "newmark beta"),
+    NUMBER("gamma", kd_dynamics_desc, newmark_gamma, .def = 0.5, .doc = "newmark gamma"),
+    INT("output_every", kd_dynamics_desc, output_every, 1, .def = 1, .doc = "a row every N steps"),
+    CUSTOM("initial", .doc = "zero, static, or {static, mode, amplitude, nodes}"),
+    BOOL("energy", kd_dynamics_desc, energy, .doc = "write the energy and work balance"),
+    CHOICE("formalism", kd_dynamics_desc, formalism, desc_formalism_names, KD_DYN_FORMALISMS, 1,
+           .doc = "the route of the inertia terms (default: invariants; mechanisms: the formulation's)"),
+    CHOICE("formulation", kd_dynamics_desc, formulation, desc_formulation_names, KD_FORMULATIONS, 1,
+           .doc = "mechanisms: forward-dynamics formulation (default augmented)"),
+    CHOICE("stabilization", kd_dynamics_desc, stabilization, desc_stabilization_names, KD_STABILIZATIONS, 1,
+           .doc = "mechanisms: constraint stabilization (default baumgarte)"),
+    CHOICE("coupling", kd_dynamics_desc, coupling, desc_coupling_names, KD_COUPLINGS, 1,
+           .doc = "mechanisms with elastic links: one-way (default) or two-way"),
+    INT("steps", kd_dynamics_desc, steps, 2, .def = 100, .doc = "one-way links: samples of the rigid motion"),
+    POSITIVE("speed", kd_dynamics_desc, speed, .doc = "one-way links: constant speed of the first driver, rad/s"),
+    NONNEG("settle", kd_dynamics_desc, settle, .doc = "one-way links: time the rigid mechanism runs first, s"),
+};
+
+static const kd_field kinematics_fields[] = {
+    TYPE,
+    POSITIVE("t_end", kd_kinematics_desc, t_end, .required = 1, .doc = "end time, s"),
+    INT("steps", kd_kinematics_desc, steps, 1, .def = 100, .doc = "time steps"),
+    NUMBER("cond_max", kd_kinematics_desc, cond_max, .range = KD_RANGE_OPEN, .lo = 1, .hi = INFINITY,
+           .def = KD_COND_MAX_DEFAULT, .range_words = "exceed 1", .doc = "condition number of Phi_q reported as singular"),
+    BOOL("points", kd_kinematics_desc, points, .doc = "also every named point of the rigid bodies"),
+};
+
+static const kd_field inverse_dynamics_fields[] = {
+    TYPE,
+    POSITIVE("t_end", kd_inverse_dynamics_desc, t_end, .required = 1, .doc = "end time, s"),
+    INT("steps", kd_inverse_dynamics_desc, steps, 1, .def = 100, .doc = "time steps"),
+    NUMBER("cond_max", kd_inverse_dynamics_desc, cond_max, .range = KD_RANGE_OPEN, .lo = 1, .hi = INFINITY,
+           .def = KD_COND_MAX_DEFAULT, .range_words = "exceed 1", .doc = "condition number of Phi_q reported as singular"),
+};
+
+static const kd_field modes_along_motion_fields[] = {
+    TYPE,
+    POSITIVE("t_end", kd_modes_along_motion_desc, t_end, .doc = "end time, s (with speed: one revolution when omitted)"),
+    INT("steps", kd_modes_along_motion_desc, steps, 1, .def = 72, .doc = "instants"),
+    INT("count", kd_modes_along_motion_desc, count, 1, .def = 6, .doc = "modes per link"),
+    BODY("body", kd_modes_along_motion_desc, body, .doc = "one link only (default: every link)"),
+    POSITIVE("speed", kd_modes_along_motion_desc, speed, .doc = "constant speed of the first driver, rad/s"),
+    NUMBER("cond_max", kd_modes_along_motion_desc, cond_max, .range = KD_RANGE_OPEN, .lo = 1, .hi = INFINITY,
+           .def = KD_COND_MAX_DEFAULT, .range_words = "exceed 1", .doc = "condition number of Phi_q reported as singular"),
+    NONNEG("settle", kd_modes_along_motion_desc, settle, .doc = "time the rigid mechanism runs first, s"),
+    CHOICE("gyroscopic", kd_modes_along_motion_desc, gyroscopic, desc_gyroscopic_names, KD_GYROSCOPICS, 1,
+           .doc = "true (default), false or dense"),
+};
+
+static const kd_field sweep_fields[] = {
+    TYPE,
+    CUSTOM("set", .required = 1, .doc = "a parameter path, or a list of them"),
+    CUSTOM("values", .required = 1, .doc = "the values, one list per run with several paths"),
+    CUSTOM("analysis", .required = 1, .doc = "the analysis repeated"),
+};
+
+#define TABLE(t) {t, (int)(sizeof(t) / sizeof((t)[0]))}
+static const struct {
+    const kd_field* f;
+    int n;
+} analysis_tables[KD_ANALYSIS_TYPES] = {
+    [KD_ANALYSIS_MODES] = TABLE(modes_fields),
+    [KD_ANALYSIS_CAMPBELL] = TABLE(campbell_fields),
+    [KD_ANALYSIS_STABILITY] = TABLE(stability_fields),
+    [KD_ANALYSIS_DYNAMICS] = TABLE(dynamics_fields),
+    [KD_ANALYSIS_KINEMATICS] = TABLE(kinematics_fields),
+    [KD_ANALYSIS_INVERSE_DYNAMICS] = TABLE(inverse_dynamics_fields),
+    [KD_ANALYSIS_MODES_ALONG_MOTION] = TABLE(modes_along_motion_fields),
+    [KD_ANALYSIS_SWEEP] = TABLE(sweep_fields),
+};
+
+/* ---- materials and sections --------------------------------------------- */
+
+static const kd_field material_fields[] = {
+    POSITIVE("E", kd_material_desc, E, .required = 1, .doc = "Young's modulus, Pa"),
+    POSITIVE("rho", kd_material_desc, rho, .required = 1, .doc = "density, kg/m^3"),
+    NUMBER("nu", kd_material_desc, nu, .range = KD_RANGE_OPEN, .lo = -1, .hi = 0.5, .def = 0.3, .doc = "Poisson's ratio"),
+    NONNEG("G", kd_material_desc, G, .doc = "shear modulus, Pa (0: E / (2 (1 + nu)))"),
+};
+
+static const char* const shape_names[] = {"circle", "tube", "rectangle", "generic"};
+#define SHAPES(...) .only = (__VA_ARGS__)
+#define S(x) (1u << KD_SHAPE_##x)
+static const kd_field section_fields[] = {
+    CHOICE("shape", kd_section_desc, shape, shape_names, 4, 0, .required = 1, .doc = "circle, tube, rectangle or generic"),
+    POSITIVE("d", kd_section_desc, d, .required = 1, SHAPES(S(CIRCLE) | S(TUBE)), .doc = "diameter (tube: outer), m"),
+    POSITIVE("t", kd_section_desc, t, .required = 1, SHAPES(S(TUBE)), .doc = "wall thickness, m"),
+    POSITIVE("b", kd_section_desc, b, .required = 1, SHAPES(S(RECTANGLE)), .doc = "width along local z, m"),
+    POSITIVE("h", kd_section_desc, h, .required = 1, SHAPES(S(RECTANGLE)), .doc = "height along local y, m"),
+    POSITIVE("A", kd_section_desc, A, .required = 1, SHAPES(S(GENERIC)), .doc = "area, m^2"),
+    POSITIVE("Iy", kd_section_desc, Iy, .required = 1, SHAPES(S(GENERIC)), .doc = "second moment about y, m^4"),
+    POSITIVE("Iz", kd_section_desc, Iz, .required = 1, SHAPES(S(GENERIC)), .doc = "second moment about z, m^4"),
+    POSITIVE("J", kd_section_desc, J, .required = 1, SHAPES(S(GENERIC)), .doc = "torsion constant, m^4"),
+    CUSTOM("shear", SHAPES(S(CIRCLE) | S(TUBE) | S(RECTANGLE)), .doc = "shear coefficient kappa (both axes)"),
+    POSITIVE("shear_y", kd_section_desc, shear_y, SHAPES(S(GENERIC)), .doc = "shear coefficient along y"),
+    POSITIVE("shear_z", kd_section_desc, shear_z, SHAPES(S(GENERIC)), .doc = "shear coefficient along z"),
+};
+
+/* ---- bodies (`only`: a mask of (1 << kd_body_type)) ---------------------- */
+
+#define B(x) (1u << KD_BODY_##x)
+static const kd_field body_fields[] = {
+    CUSTOM("name", .required = 1, .doc = "unique name"),
+    CHOICE("type", kd_body_desc, type, desc_body_type_names, 3, 0, .required = 1, .doc = "ground, beam or rigid"),
+    CUSTOM("points", .doc = "named points {NAME: [x, y(, z)]}"),
+    CUSTOM("material", .required = 1, .only = B(BEAM), .doc = "a material's name"),
+    CUSTOM("section", .required = 1, .only = B(BEAM), .doc = "a section's name"),
+    POSITIVE("length", kd_body_desc, length, .only = B(BEAM), .doc = "m (this or points)"),
+    INT("elements", kd_body_desc, elements, 1, .required = 1, .only = B(BEAM), .doc = "number of elements"),
+    CHOICE("theory", kd_body_desc, theory, desc_theory_names, 4, 0, .def = KD_THEORY_EULER_BERNOULLI, .only = B(BEAM),
+           .doc = "bar, euler-bernoulli, rayleigh or timoshenko"),
+    CHOICE("interpolation", kd_body_desc, interpolation, desc_interp_names, 2, 0, .def = KD_INTERP_CUBIC,
+           .only = B(BEAM), .doc = "cubic or quintic"),
+    BOOL("planar", kd_body_desc, planar, .def = 1, .only = B(BEAM), .doc = "planar element, or false for 3D"),
+    BOOL("geometric_stiffness", kd_body_desc, geometric_stiffness, .def = 1, .only = B(BEAM),
+         .doc = "stress stiffening of the axial force"),
+    CUSTOM("y_axis", .only = B(BEAM), .doc = "3D beams: a direction for the local y axis"),
+    NUMBER("preload", kd_body_desc, preload, .only = B(BEAM), .doc = "static axial force, N"),
+    CUSTOM("frame", .only = B(BEAM), .doc = "elastic links: chord, root, or a node"),
+    POSITIVE("mass", kd_body_desc, mass, .required = 1, .only = B(RIGID), .doc = "kg"),
+    POSITIVE("inertia", kd_body_desc, inertia, .required = 1, .only = B(RIGID), .doc = "about the centre of mass, kg m^2"),
+    CUSTOM("com", .only = B(RIGID), .doc = "centre of mass in the body frame, m"),
+    CUSTOM("position", .only = B(RIGID), .doc = "initial guess of the frame origin, m"),
+    NUMBER("angle", kd_body_desc, angle, .only = B(RIGID), .doc = "initial guess of the frame angle, rad"),
+};
+
+const kd_field* kd_body_fields(int* n) {
+    *n = (int)(sizeof body_fields / sizeof body_fields[0]);
+    return body_fields;
+}
+
+const kd_field* kd_analysis_fields(kd_analysis_type t, int* n) {
+    if (t < 0 || t >= KD_ANALYSIS_TYPES) return *n = 0, NULL;
+    *n = analysis_tables[t].n;
+    return analysis_tables[t].f;
+}
+
+const kd_field* kd_material_fields(int* n) {
+    *n = (int)(sizeof material_fields / sizeof material_fields[0]);
+    return material_fields;
+}
+
+const kd_field* kd_section_fields(int* n) {
+    *n = (int)(sizeof section_fields / sizeof section_fields[0]);
+    return section_fields;
+}
+
+const kd_field* kd_field_find(const kd_field* f, int n, const char* key) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].key, key) == 0) return &f[i];
+    return NULL;
+}
+
+void* kd_analysis_fields_base(kd_analysis_desc* a) { return &a->modes; }
+
+/* ---- values through the table ------------------------------------------- */
+
+void kd_fields_defaults(const kd_field* f, int n, void* base) {
+    char* b = base;
+    for (int i = 0; i < n; i++) {
+        void* p = b + f[i].offset;
+        switch (f[i].type) {
+        case KD_FIELD_NUMBER: *(double*)p = f[i].def; break;
+        case KD_FIELD_INT:
+        case KD_FIELD_BOOL:
+        case KD_FIELD_CHOICE:
+        case KD_FIELD_BODY: *(int*)p = (int)f[i].def; break;
+        case KD_FIELD_LIST: *(int*)(b + f[i].count_offset) = 0; break;
+        case KD_FIELD_CUSTOM: break;
+        }
+    }
+}
+
+int kd_field_in_range(const kd_field* f, double x) {
+    if (!isfinite(x)) return 0;
+    switch (f->range) {
+    case KD_RANGE_ANY: return 1;
+    case KD_RANGE_POSITIVE: return x > 0;
+    case KD_RANGE_NONNEGATIVE: return x >= 0;
+    case KD_RANGE_CLOSED: return x >= f->lo && x <= f->hi;
+    case KD_RANGE_OPEN: return x > f->lo && x < f->hi;
+    }
+    return 0;
+}
+
+const char* kd_field_range_text(const kd_field* f, char* buf, size_t n) {
+    if (f->type == KD_FIELD_INT) snprintf(buf, n, "be at least %g", f->lo);
+    else if (f->range_words) snprintf(buf, n, "%s", f->range_words);
+    else if (f->range == KD_RANGE_POSITIVE) snprintf(buf, n, "be positive");
+    else if (f->range == KD_RANGE_NONNEGATIVE) snprintf(buf, n, "be >= 0");
+    else if (f->range == KD_RANGE_CLOSED) snprintf(buf, n, "lie in [%g, %g]", f->lo, f->hi);
+    else if (f->range == KD_RANGE_OPEN) snprintf(buf, n, "lie in (%g, %g)", f->lo, f->hi);
+    else snprintf(buf, n, "be a number");
+    return buf;
+}
+
+int kd_fields_check(const kd_field* f, int n, const void* base, char* why, size_t nwhy) {
+    return kd_fields_check_only(f, n, 0, base, why, nwhy);
+}
+
+int kd_fields_check_only(const kd_field* f, int n, unsigned only, const void* base, char* why, size_t nwhy) {
+    const char* b = base;
+    char words[64];
+    for (int i = 0; i < n; i++) {
+        if (only && f[i].only && !(f[i].only & only)) continue;
+        const void* p = b + f[i].offset;
+        switch (f[i].type) {
+        case KD_FIELD_NUMBER: {
+            const double x = *(const double*)p;
+            /* an optional value left at its default means "not given" */
+            if (!f[i].required && x == f[i].def) break;
+            if (!kd_field_in_range(&f[i], x)) {
+                if (f[i].required && x == f[i].def && x == 0.0)
+                    snprintf(why, nwhy, "%s is required (it must %s)", f[i].key, kd_field_range_text(&f[i], words, sizeof words));
+                else
+                    snprintf(why, nwhy, "%s must %s (got %g)", f[i].key, kd_field_range_text(&f[i], words, sizeof words), x);
+                return -1;
+            }
+            break;
+        }
+        case KD_FIELD_INT: {
+            const int x = *(const int*)p;
+            if (x < f[i].lo) {
+                snprintf(why, nwhy, "%s must be at least %g (got %d)", f[i].key, f[i].lo, x);
+                return -1;
+            }
+            break;
+        }
+        case KD_FIELD_BOOL:
+            if (*(const int*)p != 0 && *(const int*)p != 1) {
+                snprintf(why, nwhy, "%s must be 0 or 1 (false or true)", f[i].key);
+                return -1;
+            }
+            break;
+        case KD_FIELD_CHOICE: {
+            const int x = *(const int*)p;
+            if (x != 0 && (x < f[i].first || x >= f[i].first + f[i].nnames)) {
+                snprintf(why, nwhy, "%s has no value %d", f[i].key, x);
+                return -1;
+            }
+            break;
+        }
+        case KD_FIELD_LIST: {
+            const int cnt = *(const int*)(b + f[i].count_offset);
+            if (cnt < 1 || cnt > KD_LIST_MAX) {
+                snprintf(why, nwhy, "the list of %s is empty", f[i].key);
+                return -1;
+            }
+            for (int k = 0; k < cnt; k++)
+                if (!kd_field_in_range(&f[i], ((const double*)p)[k])) {
+                    snprintf(why, nwhy, "%s must %s", f[i].key, kd_field_range_text(&f[i], words, sizeof words));
+                    return -1;
+                }
+            break;
+        }
+        case KD_FIELD_BODY:
+        case KD_FIELD_CUSTOM: break;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* The name arrays behind kd_*_name (src/core/desc_names.c), shared with the
+ * field tables. Private to src/core. */
+#ifndef KEDYN_CORE_DESC_NAMES_H
+#define KEDYN_CORE_DESC_NAMES_H
+
+#include "kedyn/desc.h"
+
+extern const char* const desc_body_type_names[3];
+extern const char* const desc_theory_names[4];
+extern const char* const desc_interp_names[2];
+extern const char* const desc_analysis_type_names[KD_ANALYSIS_TYPES];
+extern const char* const desc_eigen_solver_names[KD_EIGEN_SOLVERS];
+extern const char* const desc_integrator_names[KD_INTEGRATORS];
+extern const char* const desc_formalism_names[KD_DYN_FORMALISMS];
+extern const char* const desc_formulation_names[KD_FORMULATIONS];
+extern const char* const desc_stabilization_names[KD_STABILIZATIONS];
+extern const char* const desc_coupling_names[KD_COUPLINGS];
+extern const char* const desc_gyroscopic_names[KD_GYROSCOPICS];
+
+#endif
