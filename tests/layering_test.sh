@@ -22,17 +22,6 @@ set -euo pipefail
 
 ORDER="core numerics fe mechanism constrained formalisms analyses links compare load output report run cli"
 
-# Known edges that are allowed for now, as "user.c -> definer.c" (file names, unique in src/).
-# Each is being removed by work in progress; delete its line once the edge is gone (the test
-# prints a note for an exception that no longer occurs).
-ALLOWED_EDGES=(
-    # src/mechanism: the joint equations (constraints.c) evaluate the force elements' points and
-    # forces.c evaluates points through constraints.c: to be untangled when the joint equations
-    # become one module for every route (issue 11, deliverable 2, work in progress).
-    "constraints.c -> forces.c"
-    "forces.c -> constraints.c"
-)
-
 if [ $# -lt 2 ]; then
     echo "usage: $0 LIBKEDYN_A SOURCE_DIR [OBJECT...]" >&2
     exit 2
@@ -61,14 +50,8 @@ nm -A "$lib" "$@" | awk '
 awk 'NR == FNR { if ($2 != "U") def[$3] = $1; next }
      $2 == "U" && ($3 in def) && def[$3] != $1 {
          key = $1 " " def[$3]; if (!(key in seen)) { seen[key] = 1; print $1, def[$3], $3 } }' \
-    "$work/symbols" "$work/symbols" | sort > "$work/edges_all"
+    "$work/symbols" "$work/symbols" | sort > "$work/edges"
 
-printf '%s\n' "${ALLOWED_EDGES[@]}" | awk '{ print $1, $3 }' > "$work/allowed"
-awk 'NR == FNR { ok[$1 " " $2] = 1; next } !(($1 " " $2) in ok)' \
-    "$work/allowed" "$work/edges_all" > "$work/edges"
-awk 'NR == FNR { have[$1 " " $2] = 1; next }
-     !(($1 " " $2) in have) { print "note: allowed edge " $1 " -> " $2 " no longer occurs; remove it from ALLOWED_EDGES" }' \
-    "$work/edges_all" "$work/allowed"
 
 status=0
 
@@ -96,10 +79,10 @@ awk '
 cat "$work/cycles"
 [ -s "$work/cycles" ] && status=1
 
-nfiles=$(awk '{ print $1; print $2 }' "$work/edges_all" | sort -u | wc -l)
-nedges=$(wc -l < "$work/edges_all")
+nfiles=$(awk '{ print $1; print $2 }' "$work/edges" | sort -u | wc -l)
+nedges=$(wc -l < "$work/edges")
 if [ $status -eq 0 ]; then
-    echo "layering ok: $nfiles files, $nedges file edges, ${#ALLOWED_EDGES[@]} allowed exceptions"
+    echo "layering ok: $nfiles files, $nedges file edges"
 else
     echo "layering FAILED ($nfiles files, $nedges file edges)"
 fi

@@ -1,5 +1,5 @@
 /* Constraint equations of planar joints and drivers of the rigid mechanism: Phi(q, t), the
- * analytic Jacobian Phi_q, Phi_t and gamma (theory.md sec. 6), and the kd_cms view. The
+ * analytic Jacobian Phi_q, Phi_t and gamma (theory.md sec. 6). The
  * equations themselves are those of src/mechanism/joints.c, evaluated at the joints' body points
  * (kedyn/body.h); here they are laid out in rows: every joint's, then one per driver.
  */
@@ -104,43 +104,4 @@ void kd_mech_jac_dense(const kd_mech* m, const double* jac, int row0, int nrow, 
     for (int r = 0; r < nrow; r++)
         for (int e = m->jac_rowptr[row0 + r]; e < m->jac_rowptr[row0 + r + 1]; e++)
             A[(size_t)m->jac_col[e] * ld + r] = jac[e];
-}
-
-/* ---- the kd_cms view --------------------------------------------------- */
-
-static int cms_phi(void* ctx, double t, const double* q, double* phi) {
-    kd_mech_phi(ctx, t, q, phi);
-    return 0;
-}
-static int cms_jacobian(void* ctx, double t, const double* q, double* jac) {
-    kd_mech_jacobian(ctx, t, q, jac);
-    return 0;
-}
-static int cms_phi_t(void* ctx, double t, const double* q, double* phi_t) {
-    kd_mech_phi_t(ctx, t, q, phi_t);
-    return 0;
-}
-static int cms_gamma(void* ctx, double t, const double* q, const double* qd, double* gamma) {
-    kd_mech_gamma(ctx, t, q, qd, gamma);
-    return 0;
-}
-static int cms_force(void* ctx, double t, const double* q, const double* qd, double* Q) {
-    kd_mech_force(ctx, t, q, qd, Q);
-    return 0;
-}
-
-void kd_mech_cms(const kd_mech* m, kd_cms* cms) {
-    memset(cms, 0, sizeof(*cms));
-    cms->n = m->n;
-    cms->nc = m->nc;
-    cms->mass = m->mass;
-    cms->jac_nnz = m->jac_nnz;
-    cms->jac_rowptr = m->jac_rowptr;
-    cms->jac_col = m->jac_col;
-    cms->ctx = (void*)m;  /* callbacks only read it */
-    cms->phi = cms_phi;
-    cms->jacobian = cms_jacobian;
-    cms->phi_t = cms_phi_t;
-    cms->gamma = cms_gamma;
-    cms->force = cms_force;
 }
