@@ -1,4 +1,4 @@
-/* Transient response in moving frames (src/engine/dynamics.c, system.c):
+/* Transient response in moving frames (src/analyses/dynamics.c, src/fe/system.c):
  *   - the rotating bar of seed 001: the quasi-static centrifugal stretch
  *     against the closed form of EA u'' + rho A W^2 (u + x) = 0, and the
  *     response to the tip force F sin(nu t) against the modal series of the

@@ -1,4 +1,4 @@
-/* Element library tests (src/engine/element*.c, section.c): stiffness and
+/* Element library tests (src/fe/element_*.c, section.c): stiffness and
  * consistent mass matrices by quadrature against the textbook closed forms
  * (Przemieniecki, Theory of Matrix Structural Analysis, 1968, ch. 5 and 11),
  * total mass, rigid-body null spaces, and the inertia invariants against

@@ -1,5 +1,5 @@
-/* Floating-frame elastic bodies (src/ffr/) on the forward solvers with block-diagonal M(q)
- * (src/mbs/), against references independent of the floating-frame equations:
+/* Floating-frame elastic bodies (src/links/floating_*.c) on the forward solvers with block-diagonal M(q)
+ * (src/constrained/), against references independent of the floating-frame equations:
  *   - a free-floating elastic beam (no gravity, no joints), deformed and spinning: linear and
  *     angular momentum and T + U constant (conservation laws, not computed from M q'' = Q);
  *   - a pendulum made of an elastic beam pinned at its root: its period tends to the rigid
@@ -291,7 +291,7 @@ static void test_pendulum_ida_agrees(void** state) {
 /* ---- a beam driven at its root: the moving-frame result of src/engine ---- */
 /* The same beam (1 m, 5 elements, 7 GPa, clamped at its root) spun up about its root by the same
  * law, once as a floating-frame body pinned at node 1 with its angle driven (root frame), once by
- * the engine's moving-frame equations (prescribed rotation, no geometric stiffness: the
+ * the moving-frame system's moving-frame equations (prescribed rotation, no geometric stiffness: the
  * floating-frame model here is linear elastic too), generalized-alpha without damping. With theta
  * prescribed both are the same linear equations reached by independent code paths. */
 typedef struct tip_rec {
@@ -482,7 +482,7 @@ static void test_slider_crank_formulations_agree(void** state) {
 
 /* Spin-up with geometric stiffness (Simo and Vu-Quoc's beam: L = 10 m, EI = 1.4e4 N m^2,
  * EA = 2.8e7 N, rho A = 1.2 kg/m, driven to 6 rad/s in 15 s; 5 elements): the elastic axial force
- * of the floating-frame model stiffens bending like the engine's geometric stiffness of the
+ * of the floating-frame model stiffens bending like the moving-frame system's geometric stiffness of the
  * centrifugal force (src/engine, an independent route that takes the axial force from the frame
  * motion), so the tip lags by the same amount; without it the linear model diverges once the speed
  * passes the first bending frequency (3.8 rad/s). */

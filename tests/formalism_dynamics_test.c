@@ -1,4 +1,4 @@
-/* Trajectories across formalisms (src/formalism/, system.c, dynamics.c):
+/* Trajectories across formalisms (src/formalisms/, system.c, dynamics.c):
  *   - the seed 001 rotating bar: Lagrange, Kane and Gibbs-Appell with the
  *     same integrator reproduce the invariants route to round-off; Hamilton's
  *     canonical equations by the implicit midpoint rule reproduce the modal

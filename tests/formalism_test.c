@@ -1,4 +1,4 @@
-/* The formalism routes (src/formalism/): at random element states and frame
+/* The formalism routes (src/formalisms/): at random element states and frame
  * motions, every route's mass, gyroscopic and inertia stiffness matrices and
  * right-hand side agree with the invariants route and with each other to
  * 1e-10 relative (each route evaluates its own quadrature, so agreement is

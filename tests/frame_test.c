@@ -1,4 +1,4 @@
-/* General tabulated frame motion (src/engine/frame.c, KD_MOTION_POSE):
+/* General tabulated frame motion (src/core/frame.c, KD_MOTION_POSE):
  *   - the exponential map's rates: [omega] = Q' Q^T and eps = omega' against
  *     central differences, for small (series branch) and large rotations;
  *   - a precessing rotation R(t) = Rz(p t) Rx(beta) Rz(s t) with closed-form

@@ -1,4 +1,4 @@
-/* The banded LU of the time step (src/engine/gband.c, kd_gband_lu_factor*)
+/* The banded LU of the time step (src/numerics/gband.c, kd_gband_lu_factor*)
  * against LAPACK dgbtrf/dgbtrs on the same non-symmetric band matrices:
  * the same pivots, the same factor to round-off, the same solution; the
  * factor formed column block by column block (as the fused assembly does)

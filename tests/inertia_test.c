@@ -1,4 +1,4 @@
-/* Moving-frame inertia terms (src/engine/inertia.c), time laws (law.c) and
+/* Moving-frame inertia terms (src/fe/inertia.c), time laws (law.c) and
  * frame motion (frame.c):
  *   - [c] and [k(eps)] skew-symmetric, [k(omega)] symmetric negative
  *     semi-definite;

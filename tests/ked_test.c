@@ -1,4 +1,4 @@
-/* One-way kineto-elastodynamics of elastic links (src/ked/, kedyn/ked.h)
+/* One-way kineto-elastodynamics of elastic links (src/links/, kedyn/ked.h)
  * against independent references:
  *   - a slider-crank whose elastic rod turns at a vanishing crank speed:
  *     the rod's frequencies along the motion are those of a pinned-pinned

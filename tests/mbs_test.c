@@ -1,4 +1,4 @@
-/* Forward dynamics of constrained planar systems (src/mbs/), on systems built here in body
+/* Forward dynamics of constrained planar systems (src/constrained/), on systems built here in body
  * coordinates (x, y, phi per body) with revolute joints, against references independent of the
  * solvers:
  *   - a compound pendulum: small-amplitude period 2 pi sqrt(I_O / (m g d)) and the exact

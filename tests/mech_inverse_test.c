@@ -1,4 +1,4 @@
-/* Inverse dynamics of planar mechanisms (src/mech/inverse.c) against
+/* Inverse dynamics of planar mechanisms (src/mechanism/inverse.c) against
  * independent references:
  *   - compound pendulum driven along a law: tau = I_O theta'' + m g l cos(theta)
  *     (closed form), the pivot force from Newton's law for the centre of mass,

@@ -1,4 +1,4 @@
-/* Planar rigid mechanisms (src/mech/): constraints, mobility, kinematics,
+/* Planar rigid mechanisms (src/mechanism/): constraints, mobility, kinematics,
  * against independent references:
  *   - Phi_q, Phi_t and gamma of every joint type against finite differences
  *     of Phi (gamma = Phi_q q'' - d2Phi/dt2 along q(t) = q + q' t + q'' t^2/2);

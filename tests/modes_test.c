@@ -1,4 +1,4 @@
-/* Modal analysis tests (src/engine/modes.c, band.c, eigen_*.c, compile.c)
+/* Modal analysis tests (src/analyses/modes.c, src/numerics/band.c, eigen_*.c, src/fe/model_compile.c)
  * against closed-form frequencies: Euler-Bernoulli beams (beta L roots),
  * axial and torsional rods, Rayleigh and Timoshenko simply supported beams
  * (their analytic frequency equations), rigid-body mode counts, total mass,

@@ -1,4 +1,4 @@
-/* Figures, animation data and report (src/io/plot*.c, write_animation.c,
+/* Figures, animation data and report (src/report/plot*.c, write_animation.c,
  * report_html.c). References independent of the code under test: the
  * Hermite interpolants reproduce polynomials of their degree exactly; the
  * animation of a cantilever's first mode, drawn through the elements' own

@@ -1,4 +1,4 @@
-/* Rotating beams (src/engine/system.c, modes_gyro.c, compile.c axial
+/* Rotating beams (src/fe/system.c, src/analyses/modes_gyro.c, src/fe/model_beam.c axial
  * force): natural frequencies of a cantilever rotating about an axis
  * perpendicular to it, against an independent power-series (Frobenius)
  * solution of the rotating Euler-Bernoulli beam equation

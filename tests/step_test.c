@@ -1,4 +1,4 @@
-/* Time integrators (src/engine/step_alpha.c, step_sundials.c) against
+/* Time integrators (src/numerics/step_alpha.c, step_sundials.c) against
  * closed-form solutions:
  *   - a damped oscillator m x'' + c x' + k x = F sin(w t) from rest (exact
  *     transient + steady state);

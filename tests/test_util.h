@@ -1,4 +1,4 @@
-/* Shared helpers of the engine tests: models built in code and small
+/* Shared helpers of the library tests: models built in code and small
  * linear-algebra checks. Header-only (static inline functions) so that each test
  * executable stays self-contained. */
 #ifndef KEDYN_TEST_UTIL_H

@@ -1,4 +1,4 @@
-/* Model-file loader tests (src/io/yaml_model.c): a full valid model with
+/* Model-file loader tests (src/load/yaml_model.c): a full valid model with
  * defaults, points, laws, motion and analyses; a valid model file with
  * resolved names, points and source locations; and each class of error at
  * its exact line and column (the files in tests/models/bad_*.yaml). */

@@ -9,7 +9,7 @@
  *              on a banded Cholesky test);
  *   dynamics   the transient response, integrated by kd_integrate
  *              (kedyn/integrate.h), with an energy and work balance.
- * The results are returned to the caller; writing them is kedyn_io's job.
+ * The results are returned to the caller; writing them is src/output and src/run's job.
  */
 #ifndef KEDYN_ANALYSIS_H
 #define KEDYN_ANALYSIS_H

@@ -3,7 +3,7 @@
  * A file is written under a temporary name in the same directory and renamed
  * to its final name only when complete (rename is atomic on POSIX), so a
  * reader, or a run interrupted by an error, never finds a partial file under
- * a final name. Part of kedyn_io.
+ * a final name. Part of the library.
  */
 #ifndef KEDYN_ATOMIC_FILE_H
 #define KEDYN_ATOMIC_FILE_H

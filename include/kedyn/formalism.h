@@ -13,17 +13,17 @@
  *                 motion (kedyn/inertia.h); the default and the fastest;
  *   lagrange      L = T - V by quadrature of the point velocities, and
  *                 dL/dd', d/dt dL/dd', dL/dd by hyper-dual automatic
- *                 differentiation (src/formalism/lagrange.c);
+ *                 differentiation (src/formalisms/lagrange.c);
  *   kane          partial velocities dv/dd' = N and point accelerations at
  *                 the quadrature points, generalized inertia forces
- *                 int (dv/dd')^T a dm (src/formalism/kane.c);
+ *                 int (dv/dd')^T a dm (src/formalisms/kane.c);
  *   gibbs-appell  the acceleration energy S = 1/2 int rho a^T a dV and
  *                 dS/dd'' by hyper-dual differentiation
- *                 (src/formalism/gibbs_appell.c);
+ *                 (src/formalisms/gibbs_appell.c);
  *   hamilton      the canonical momenta p = dL/dd' and their rates
  *                 p' = dL/dd by quadrature of point velocities, dual in
  *                 time; the first-order system in (d, p) is integrated as
- *                 such (kedyn/hamilton.h, src/formalism/hamilton.c).
+ *                 such (kedyn/hamilton.h, src/formalisms/hamilton.c).
  *
  * All routes evaluate the point kinematics of theory.md sec. 2 at their own
  * quadrature points (Gauss points along the axis times section points that

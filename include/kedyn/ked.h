@@ -151,7 +151,7 @@ void kd_ked_link_pose(const kd_ked* k, int link, double t, double pose[3]);
  * angular-acceleration stiffness (skew), the centrifugal softening and the
  * geometric stiffness of the instant's axial force (frame acceleration,
  * centrifugal field and joints' axial force). It is solved in state-space
- * form by the engine's dense solver (kd_gyro_solve, LAPACK dggev) and the
+ * form by the dense solver (kd_gyro_solve, LAPACK dggev) and the
  * frequencies are |Im s| (damped frequencies when the link has Rayleigh
  * damping). Instants where the problem is symmetric (C = 0 and K symmetric:
  * omega = eps = 0, no damping), or every instant with gyroscopic = 0, take

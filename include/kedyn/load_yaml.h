@@ -1,6 +1,6 @@
 /* kedyn: the model-file loader (YAML -> checked description).
  *
- * Part of the kedyn_io library; the engine never includes it. The loader
+ * Part of src/load; no lower layer includes it. The loader
  * reads a model file (docs/model-format.md) with libyaml, rejects unknown
  * keys, wrong types, missing required keys, out-of-range values and unknown
  * references with the file, line and column of the offending node, resolves

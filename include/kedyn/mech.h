@@ -181,7 +181,7 @@ kd_status kd_mech_mobility_at(const kd_mech* m, double t, const double* q, kd_me
 /* "jA (revolute, row 2)" names of the redundant rows, comma-separated, into buf. */
 void kd_mech_redundant_names(const kd_mech* m, const kd_mech_mobility* mob, char* buf, int n);
 
-/* ---- kinematics (src/mech/kinematics.c) ------------------------------- */
+/* ---- kinematics (src/mechanism/kinematics.c) ------------------------------- */
 
 /* Workspace of the kinematic and inverse-dynamic solvers: allocated once
  * (kd_mech_work_new), no allocation in a time step. */
@@ -232,7 +232,7 @@ typedef struct kd_mech_kin_stats {
 kd_status kd_mech_kinematics(const kd_mech* m, double t_end, int steps, double cond_max, kd_mech_sink sink, void* ctx,
                              kd_mech_kin_stats* stats, kd_error* err);
 
-/* ---- inverse dynamics (src/mech/inverse.c) ----------------------------- */
+/* ---- inverse dynamics (src/mechanism/inverse.c) ----------------------------- */
 
 /* Joint reactions of one instant: for joint k, the force (global) and the
  * moment about its point on the second body that the joint applies on its

@@ -32,7 +32,9 @@
  *
  * Elastic bodies in mechanisms join through the body loop of the Kane route (their partial
  * velocities of material points and the generalised inertia forces integrated over the body)
- * and through a non-diagonal M in the others; only rigid bodies exist today.
+ * and through a non-diagonal M in the others. Today the rigid routes here sum rigid bodies; a
+ * mechanism's elastic links are integrated by the two-way floating-frame system (kedyn/ffr.h),
+ * whose block-diagonal M(q) each formulation takes (docs/formalisms.md).
  */
 #ifndef KEDYN_MECH_FORMALISM_H
 #define KEDYN_MECH_FORMALISM_H

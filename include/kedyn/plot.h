@@ -8,7 +8,7 @@
  * map, frequencies along the motion); any CSV whose first column is `t` gets
  * time histories with its columns grouped by name (BODY.NODE.DOF by
  * BODY.NODE, JOINT.Fx by JOINT, ...). An analysis with nothing to draw is
- * skipped with a note, never an error. Part of kedyn_io.
+ * skipped with a note, never an error. Part of the library.
  */
 #ifndef KEDYN_PLOT_H
 #define KEDYN_PLOT_H

@@ -13,7 +13,7 @@
  * The HTML report (report.html) is one self-contained file: the model
  * summary, every figure of OUTDIR/figures (inline SVG) and the animation
  * (JSON in a <script> tag, drawn on a <canvas> by plain JavaScript). Part of
- * kedyn_io.
+ * the library (src/output).
  */
 #ifndef KEDYN_REPORT_H
 #define KEDYN_REPORT_H

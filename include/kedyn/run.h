@@ -6,7 +6,7 @@
  * (kedyn/atomic_file.h) and summary.json last, so a directory whose
  * summary.json says "complete": true holds a whole run. When an analysis
  * fails numerically, what was computed so far stays on disk and summary.json
- * records "complete": false with the cause. Part of kedyn_io.
+ * records "complete": false with the cause. Part of the library.
  */
 #ifndef KEDYN_RUN_H
 #define KEDYN_RUN_H
@@ -38,7 +38,7 @@ typedef struct kd_mech_run_stats {
     double drift_pos, drift_vel;            /* dynamics: largest |Phi| and |Phi_q q' + Phi_t| */
 } kd_mech_run_stats;
 
-/* What an analysis of a mechanism with elastic links reports (src/io/run_ked.c). */
+/* What an analysis of a mechanism with elastic links reports (src/run/run_links.c). */
 #define KD_KED_REPORT_LINKS 4
 #define KD_KED_REPORT_MODES 12
 typedef struct kd_ked_run_stats {

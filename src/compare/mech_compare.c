@@ -28,7 +28,7 @@ static int keep(void* ctx, const kd_mbs_sample* s) {
     return 0;
 }
 
-/* The integration options of the analysis, as the runner takes them (src/io/run_mech.c). */
+/* The integration options of the analysis, as the runner takes them (src/run/run_mechanism.c). */
 static void analysis_opts(const kd_analysis_desc* ad, double t_end, kd_mbs_opts* o) {
     kd_mbs_opts_from_dynamics(o, &ad->dynamics, t_end);
 }

@@ -1,4 +1,4 @@
-/* Internal to the forward-dynamics solvers (src/mbs/): the shared workspace, the sparse Schur
+/* Internal to the forward-dynamics solvers (src/constrained/): the shared workspace, the sparse Schur
  * complement of the augmented system and the generic ODE driver. Not a public header. */
 #ifndef KEDYN_MBS_INTERNAL_H
 #define KEDYN_MBS_INTERNAL_H

@@ -14,8 +14,10 @@
  * F_b is the resultant of the applied forces on body b reduced to its centre of mass and M_b their
  * moment about it (the body-coordinate generalised force). The joint reactions do no work on
  * the partial velocities and never appear. An elastic body would add its generalised inertia
- * forces int rho a . dv/du_r dV over its material points here (src/formalism/kane.c does that
- * for a beam element in a moving frame); only rigid bodies exist today. */
+ * forces int rho a . dv/du_r dV over its material points here (src/formalisms/kane.c does that
+ * for a beam element in a moving frame). Elastic links of a mechanism reach the Kane route today
+ * through the two-way floating-frame system, which the maggi formulation projects on the
+ * independent speeds (docs/formalisms.md); this body loop itself sums rigid bodies. */
 #include <stddef.h>
 
 #include "kedyn/mech_formalism.h"

@@ -1,4 +1,4 @@
-/* Internal to the floating-frame system (src/ffr/). Not a public header. */
+/* Internal to the floating-frame system (src/links/floating_*.c). Not a public header. */
 #ifndef KEDYN_FFR_INTERNAL_H
 #define KEDYN_FFR_INTERNAL_H
 

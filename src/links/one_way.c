@@ -468,7 +468,7 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
     kd_status st = kd_system_init(&lo.s, lo.L->model, err);
     if (st) return st;
     const int n = lo.s.n;
-    /* start on the quasi-static path: at t = 0 at rest relative to the frame (the engine's
+    /* start on the quasi-static path: at t = 0 at rest relative to the frame (the moving-frame system's
      * `initial: static`); after a settling time with the path's rate as well (forward
      * difference over a hundredth of a sample spacing), so that joining a running
      * mechanism excites no vibration */

@@ -1,4 +1,4 @@
-/* Private to kedyn_mech: the solver workspace and dense helpers. */
+/* Internal to src/mechanism: the solver workspace and dense helpers. */
 #ifndef KEDYN_MECH_INTERNAL_H
 #define KEDYN_MECH_INTERNAL_H
 

@@ -153,7 +153,7 @@ static kd_status compile_joints(const kd_desc* d, kd_mech* m, kd_error* err) {
             return FAIL(jd->loc, "joint '%s': the points coincide in the initial guess; give its length", jd->name);
         if (j->type == KD_JOINT_ROLLING) {
             /* the disc lies on the side of the line where the guess puts it; the
-             * radius is signed accordingly (src/mech/constraints.c) */
+             * radius is signed accordingly (src/mechanism/constraints.c) */
             const double u[2] = {cos(phi0) * j->axis[0] - sin(phi0) * j->axis[1],
                                  sin(phi0) * j->axis[0] + cos(phi0) * j->axis[1]};
             const double n[2] = {-u[1], u[0]};

@@ -1,4 +1,4 @@
-/* A mechanism with elastic links in the animation (src/io/anim_ked.h). */
+/* A mechanism with elastic links in the animation (src/output/anim_links.h). */
 #include "anim_links.h"
 
 #include <math.h>

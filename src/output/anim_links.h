@@ -1,11 +1,11 @@
 /* Recording a mechanism with elastic links for the animation
- * (src/io/anim_ked.c): the rigid bodies' poses as the rigid recorder draws
- * them (src/io/anim_mech.h), and each elastic link as a beam whose pose is
+ * (src/output/anim_links.c): the rigid bodies' poses as the rigid recorder draws
+ * them (src/output/anim_mech.h), and each elastic link as a beam whose pose is
  * its floating frame (x, y, phi of node 1) and whose nodal displacements
  * u, v, rz in that frame are drawn through the beam's shape functions
  * (kedyn/report.h). Used by the one-way and two-way runners
- * (src/io/run_ked.c). Everything is allocated by anim_links_init; an
- * instant allocates nothing. Private to kedyn_io. */
+ * (src/run/run_links.c). Everything is allocated by anim_links_init; an
+ * instant allocates nothing. Internal to src/output. */
 #ifndef KEDYN_ANIM_KED_H
 #define KEDYN_ANIM_KED_H
 

@@ -1,4 +1,4 @@
-/* A mechanism in the animation (kedyn/report.h, src/io/anim_mech.h): the
+/* A mechanism in the animation (kedyn/report.h, src/output/anim_mech.h): the
  * drawing of each body from its named points and joints, and its pose at
  * each recorded instant from the mechanism coordinates (x, y, phi of each
  * centre of mass, kedyn/mech.h). */

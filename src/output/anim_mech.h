@@ -1,7 +1,7 @@
-/* Recording a mechanism for the animation (src/io/anim_mech.c): the pose of
+/* Recording a mechanism for the animation (src/output/anim_mech.c): the pose of
  * every body from the mechanism's coordinates, offered to an animation
  * recorder (kedyn/report.h) from the mechanism analyses' output callbacks.
- * Private to kedyn_io. */
+ * Internal to src/output. */
 #ifndef KEDYN_ANIM_MECH_H
 #define KEDYN_ANIM_MECH_H
 

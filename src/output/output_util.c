@@ -1,4 +1,4 @@
-/* kedyn: small helpers shared by the writers and runners of kedyn_io. */
+/* kedyn: small helpers shared by the writers and runners. */
 #include "output_util.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* kedyn: small helpers shared by the writers and runners of kedyn_io (not public). */
+/* kedyn: small helpers shared by the writers and runners (not public). */
 #ifndef KEDYN_IO_UTIL_H
 #define KEDYN_IO_UTIL_H
 

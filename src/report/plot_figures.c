@@ -256,7 +256,7 @@ kd_status plot_campbell(gnuplot_script* g, const csv_table* t, const char* title
     set_title(fp, title, what, 0, 1, 1);
     fprintf(fp, "set xlabel 'spin speed Omega [rad/s]'\nset ylabel 'natural frequency omega [rad/s]'\n"
                 "set yrange [0:*]\nset key outside right top\n");
-    /* The engine orders omega = n Omega: their crossings are resonances. */
+    /* The lines omega = n Omega: their crossings are resonances. */
     fprintf(fp, "plot x with lines lc rgb '#888888' dt 2 title '1 x Omega', 2*x with lines lc rgb '#bbbbbb' dt 3 "
                 "title '2 x Omega'");
     for (int j = 1; j < t->ncol; j++) {

@@ -87,7 +87,7 @@ kd_status plot_along_motion(gnuplot_script* g, const csv_table* t, const char* t
 double plot_hermite(double t, double h, double v0, double d0, double c0, double v1, double d1, double c1);
 
 /* Figures of a mechanism analysis (kinematics, inverse_dynamics, dynamics of
- * a mechanism) when t has the layout src/io/run_mech.c writes; *handled = 0
+ * a mechanism) when t has the layout src/run/run_mechanism.c writes; *handled = 0
  * leaves other files to the generic time histories. */
 kd_status plot_mech(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, const char* type,
                        int analysis, int* handled, kd_error* err);

@@ -1,5 +1,5 @@
 /* Figures of mechanism analyses (plot_internal.h), from the columns that
- * src/io/run_mech.c writes (docs/model-format.md, "Mechanisms"):
+ * src/run/run_mechanism.c writes (docs/model-format.md, "Mechanisms"):
  * kinematics.csv: positions, velocities and accelerations of every body
  * (one figure each, one curve per body), trajectories of the named points
  * (x-y, equal axes) and the condition number of Phi_q; inverse_dynamics.csv:
@@ -452,7 +452,7 @@ static kd_status plot_forward(gnuplot_script* g, const csv_table* t, const char*
     return st;
 }
 
-/* ---- elastic links (dynamics.csv of src/io/run_ked.c) ---------------------- */
+/* ---- elastic links (dynamics.csv of src/run/run_links.c) ---------------------- */
 
 /* Nodes of link b: the count of consecutive B.N.v columns. */
 static int link_nodes(const csv_table* t, const char* b) {

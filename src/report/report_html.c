@@ -1,6 +1,6 @@
 /* The self-contained HTML report (kedyn/report.h): model summary, every
  * figure inline as SVG, and the animation data in a <script> tag drawn by
- * the page's own JavaScript (src/io/report/report.js, embedded at build
+ * the page's own JavaScript (src/report/assets/report.js, embedded at build
  * time). No external resources: the file opens without network access. */
 #include <stdlib.h>
 #include <string.h>
