@@ -291,7 +291,7 @@ static void test_pendulum_ida_agrees(void** state) {
 /* ---- a beam driven at its root: the moving-frame result of src/engine ---- */
 /* The same beam (1 m, 5 elements, 7 GPa, clamped at its root) spun up about its root by the same
  * law, once as a floating-frame body pinned at node 1 with its angle driven (root frame), once by
- * the moving-frame system's moving-frame equations (prescribed rotation, no geometric stiffness: the
+ * the moving-frame system's equations (prescribed rotation, no geometric stiffness: the
  * floating-frame model here is linear elastic too), generalized-alpha without damping. With theta
  * prescribed both are the same linear equations reached by independent code paths. */
 typedef struct tip_rec {
