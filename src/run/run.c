@@ -123,6 +123,15 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
     return kd_run_with(d, m, model_path, outdir, NULL, rep, err);
 }
 
+/* 1 when the analysis records instants for the animation: every dynamics, the mechanism
+ * analyses, not modes_along_motion. */
+static int records(const kd_desc* d, const kd_analysis_desc* ad) {
+    if (run_links_handles(d, ad)) return ad->type == KD_ANALYSIS_DYNAMICS;
+    if (run_mechanism_handles(d, ad)) return 1;
+    const run_analysis* r = runner_of(ad->type);
+    return r && r->records;
+}
+
 /* The end time of an analysis that has one (0 otherwise). */
 static double analysis_t_end(const kd_analysis_desc* ad) {
     switch (ad->type) {
@@ -138,16 +147,17 @@ static double analysis_t_end(const kd_analysis_desc* ad) {
     }
 }
 
-/* The animation sets of a run: every successful modes analysis and every
- * dynamics analysis with recorded instants (kedyn/report.h). */
+/* The animation sets of a run (kedyn/report.h): the sets of analyses that have their own
+ * (modes) and every analysis with recorded instants. */
 static kd_status write_animation(const kd_desc* d, const kd_model* m, const char* outdir, kd_run_report* rep,
                                  kd_anim_recorder** rec, kd_error* err) {
     kd_anim_set sets[64];
     int n = 0;
     for (int i = 0; i < rep->nanalyses && n < 64; i++) {
         const kd_analysis_report* a = &rep->analyses[i];
-        if (a->type == KD_ANALYSIS_MODES && a->status == KD_OK && a->modes.count > 0)
-            sets[n++] = (kd_anim_set){i, a->files[0], &a->modes, d->analyses[i].modes.at, NULL, NULL};
+        const run_analysis* r = runner_of(a->type);
+        if (r && r->animation_set && r->animation_set(a, &d->analyses[i], i, &sets[n]))
+            n++;
         else if (kd_anim_recorder_frames(rec[i]) > 0)  /* dynamics, and mechanism analyses */
             sets[n++] = (kd_anim_set){i, a->nfiles ? a->files[0] : "dynamics", NULL, 0.0, rec[i], analysis_name(a->type)};
     }
@@ -187,8 +197,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one};
-        if (opts && opts->animation && (!run_links_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS) &&
-            (run_mechanism_handles(d, ad) || ad->type == KD_ANALYSIS_DYNAMICS)) {
+        if (opts && opts->animation && records(d, ad)) {
             st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             c.anim = rec[i];
         }

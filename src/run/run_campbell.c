@@ -39,4 +39,4 @@ static void write_campbell_summary(FILE* fp, const kd_analysis_report* a, run_en
     io_json_array(fp, c->mac_min, c->nspeeds, 1.0);
 }
 
-const run_analysis run_campbell_entry = {KD_ANALYSIS_CAMPBELL, run_campbell, write_campbell_summary};
+const run_analysis run_campbell_entry = {KD_ANALYSIS_CAMPBELL, run_campbell, write_campbell_summary, 0, NULL};

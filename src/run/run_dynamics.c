@@ -106,4 +106,4 @@ static void write_dynamics_summary(FILE* fp, const kd_analysis_report* a, run_en
             a->dynamics.t_reached, a->dynamics.steps, a->dynamics.factorizations);
 }
 
-const run_analysis run_dynamics_entry = {KD_ANALYSIS_DYNAMICS, run_dynamics, write_dynamics_summary};
+const run_analysis run_dynamics_entry = {KD_ANALYSIS_DYNAMICS, run_dynamics, write_dynamics_summary, 1, NULL};

@@ -44,6 +44,12 @@ typedef struct run_analysis {
      * hook ran it (after the hook's own part). entry writes a whole entry (a sweep's runs). NULL:
      * nothing. */
     void (*write_summary)(FILE* fp, const kd_analysis_report* a, run_entry_writer entry);
+    /* 1: with an animation asked for, the runner records its instants in run_context.anim
+     * (kd_anim_record), which then make its animation set. */
+    int records;
+    /* Its own animation set (kedyn/report.h) instead of recorded instants: 1 when it has one
+     * (*set filled for entry `index` of the run), 0 otherwise. NULL: none. */
+    int (*animation_set)(const kd_analysis_report* a, const kd_analysis_desc* ad, int index, kd_anim_set* set);
 } run_analysis;
 
 extern const run_analysis run_modes_entry;     /* run_modes.c */

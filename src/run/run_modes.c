@@ -62,4 +62,11 @@ static void write_modes_summary(FILE* fp, const kd_analysis_report* a, run_entry
     }
 }
 
-const run_analysis run_modes_entry = {KD_ANALYSIS_MODES, run_modes, write_modes_summary};
+/* The mode shapes of a successful analysis, drawn about the instant it was computed at. */
+static int modes_animation_set(const kd_analysis_report* a, const kd_analysis_desc* ad, int index, kd_anim_set* set) {
+    if (a->status != KD_OK || a->modes.count <= 0) return 0;
+    *set = (kd_anim_set){index, a->files[0], &a->modes, ad->modes.at, NULL, NULL};
+    return 1;
+}
+
+const run_analysis run_modes_entry = {KD_ANALYSIS_MODES, run_modes, write_modes_summary, 0, modes_animation_set};

@@ -36,4 +36,4 @@ static void write_stability_summary(FILE* fp, const kd_analysis_report* a, run_e
     fprintf(fp, "]");
 }
 
-const run_analysis run_stability_entry = {KD_ANALYSIS_STABILITY, run_stability, write_stability_summary};
+const run_analysis run_stability_entry = {KD_ANALYSIS_STABILITY, run_stability, write_stability_summary, 0, NULL};

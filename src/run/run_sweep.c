@@ -73,4 +73,4 @@ static void write_sweep_summary(FILE* fp, const kd_analysis_report* a, run_entry
     fprintf(fp, "      ]");
 }
 
-const run_analysis run_sweep_entry = {KD_ANALYSIS_SWEEP, run_sweep, write_sweep_summary};
+const run_analysis run_sweep_entry = {KD_ANALYSIS_SWEEP, run_sweep, write_sweep_summary, 0, NULL};
