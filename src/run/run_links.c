@@ -1,8 +1,9 @@
-/* Analyses of mechanisms with elastic links in the runner (kedyn/ked.h,
- * docs/model-format.md "Elastic links"): `dynamics` with coupling one-way
- * (each link's elastic response to the rigid mechanism's motion and joint
- * forces) and `modes_along_motion`. `coupling: two-way` is dispatched to
- * the coupled floating-frame solver by run_two_way below. */
+/* Analyses of mechanisms with elastic links in the runner (docs/model-format.md "Elastic
+ * links"): `dynamics` with coupling one-way (each link's elastic response to the rigid
+ * mechanism's motion and joint forces; src/links/one_way.c, kedyn/ked.h) and
+ * `modes_along_motion` (src/links/modes_along_motion.c). `coupling: two-way` is dispatched to
+ * the coupled floating-frame system (src/links/floating_system.c, two_way_mechanism.c;
+ * kedyn/ffr.h) by run_two_way below. Taken before the table of runners (run.c). */
 #include "run_links.h"
 
 #include "output/anim_links.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "kedyn/atomic_file.h"
 #include "output/output_util.h"
 #include "kedyn/ffr.h"
@@ -25,7 +27,7 @@ int run_links_handles(const kd_desc* d, const kd_analysis_desc* ad) {
 
 /* ---- two-way coupling ------------------------------------------------------------ */
 
-/* The coupled floating-frame system (theory.md sec. 6; kedyn/ffr.h): rigid bodies and links in
+/* The coupled floating-frame system (theory.md sec. 6; src/links/floating_system.c, kedyn/ffr.h): rigid bodies and links in
  * their frames with M(q), forward dynamics by the formulation of the analysis (augmented:
  * Newton-Euler with multipliers; maggi: Kane's projection on independent speeds). One CSV row per
  * output instant: t, BODY.x, BODY.y, BODY.phi of every body (a link: its frame, origin at node 1),
@@ -157,7 +159,7 @@ static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const
             fprintf(fp, ",%s.Fx,%s.Fy,%s.M", jn, jn, jn);
         }
         fprintf(fp, ",drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total\n");
-        /* the links' extreme fibres (the ffr bodies are the mechanism's moving bodies, in order) */
+        /* the links' extreme fibres (the floating-frame bodies are the mechanism's moving bodies, in order) */
         double* c = calloc((size_t)kd_ffr_body_count(s), sizeof(double));
         double* sf = malloc(sizeof(double) * 3 * (size_t)nmax);
         if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
@@ -430,12 +432,6 @@ kd_status run_links_analysis(const kd_desc* d, const kd_analysis_desc* ad, const
     return run_one_way(d, ad, outdir, ordinal, rec, a, err);
 }
 
-static void json_numbers(FILE* fp, const double* v, int n) {
-    fprintf(fp, "[");
-    for (int i = 0; i < n; i++) fprintf(fp, "%s%.8g", i ? ", " : "", v[i]);
-    fprintf(fp, "]");
-}
-
 void run_links_summary(FILE* fp, const kd_analysis_report* a) {
     const kd_ked_run_stats* s = &a->ked;
     if (s->links == 0) return;
@@ -454,9 +450,9 @@ void run_links_summary(FILE* fp, const kd_analysis_report* a) {
     for (int l = 0; l < s->links && l < KD_KED_REPORT_LINKS; l++) {
         const int c = s->count < KD_KED_REPORT_MODES ? s->count : KD_KED_REPORT_MODES;
         fprintf(fp, ",\n      \"%s\": {\"omega_min_rad_s\": ", s->link_name[l]);
-        json_numbers(fp, s->omega_min[l], c);
+        util_json_numbers(fp, "%.8g", ", ", s->omega_min[l], c, NULL);
         fprintf(fp, ", \"omega_max_rad_s\": ");
-        json_numbers(fp, s->omega_max[l], c);
+        util_json_numbers(fp, "%.8g", ", ", s->omega_max[l], c, NULL);
         fprintf(fp, "}");
     }
 }

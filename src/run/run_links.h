@@ -1,7 +1,7 @@
 /* Analyses of mechanisms with elastic links in the runner (src/run/run_links.c),
  * called from src/run/run.c. Private to the runner. */
-#ifndef KEDYN_RUN_KED_H
-#define KEDYN_RUN_KED_H
+#ifndef KEDYN_RUN_LINKS_H
+#define KEDYN_RUN_LINKS_H
 
 #include <stdio.h>
 

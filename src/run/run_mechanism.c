@@ -1,6 +1,8 @@
 /* Mechanism analyses in the runner: kinematics and inverse_dynamics on the
- * compiled mechanism (kedyn/mech.h), their CSV files and summary entries
- * (docs/model-format.md, "Mechanisms"). */
+ * compiled mechanism (src/mechanism, kedyn/mech.h), and dynamics of a
+ * mechanism by the forward solvers of src/constrained (kedyn/mbs.h); their
+ * CSV files and summary entries (docs/model-format.md, "Mechanisms"). Taken
+ * before the table of runners (run.c). */
 #include "run_mechanism.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Mechanism analyses in the runner (src/run/run_mechanism.c), called from
  * src/run/run.c. Private to the runner. */
-#ifndef KEDYN_RUN_MECH_H
-#define KEDYN_RUN_MECH_H
+#ifndef KEDYN_RUN_MECHANISM_H
+#define KEDYN_RUN_MECHANISM_H
 
 #include <stdio.h>
 

@@ -1,0 +1,109 @@
+/* The `dynamics` analysis of elastic bodies (docs/model-format.md, "Analyses"): the time
+ * integration of the model, its history CSV streamed row by row, the instants of the animation
+ * and the progress reports; and the dynamics part of summary.json, which every dynamics entry
+ * carries (also those of mechanisms and elastic links, run by the hooks). */
+#include "run_internal.h"
+
+#include <stdlib.h>
+
+#include "kedyn/atomic_file.h"
+#include "kedyn/kedyn.h"
+#include "output/output_util.h"
+
+/* The dynamics history file: t, then every DOF of the requested nodes (by
+ * default the last node of each beam), then the energy balance. Rows are
+ * streamed as the integration goes. */
+typedef struct history {
+    FILE* fp;
+    int ncol;
+    int* eq;                      /* (ncol) equation of each column, -1 when fixed */
+    int energy;
+    kd_anim_recorder* anim;       /* animation instants, or NULL */
+    const kd_run_options* opts;   /* progress reports, or NULL */
+    int index, count;             /* this analysis among all */
+    double t_end, t_reported;     /* progress: last time reported */
+} history;
+
+static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h, kd_error* err) {
+    int nodes[4096], nn = 0;
+    for (int i = 0; i < d->noutput_nodes; i++)
+        for (int k = 0; k < d->output_nodes[i].nnodes && nn < 4096; k++)
+            nodes[nn++] = m->body[d->output_nodes[i].body].node_adr + d->output_nodes[i].nodes[k] - 1;
+    if (d->noutput_nodes == 0)
+        for (int b = 0; b < m->nbody && nn < 4096; b++)
+            if (m->body[b].type == KD_BODY_BEAM) nodes[nn++] = m->body[b].node_adr + m->body[b].node_num - 1;
+    int ncol = 0;
+    for (int k = 0; k < nn; k++) ncol += m->node_dof_num[nodes[k]];
+    h->eq = malloc(sizeof(int) * (size_t)(ncol ? ncol : 1));
+    if (!h->eq) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    fprintf(h->fp, "t");
+    for (int k = 0; k < nn; k++) {
+        const int n = nodes[k];
+        const kd_body* b = &m->body[m->node_body[n]];
+        for (int a = 0; a < m->node_dof_num[n]; a++) {
+            const int i = m->node_dof_adr[n] + a;
+            fprintf(h->fp, ",%s.%d.%s", b->name, n - b->node_adr + 1, kd_dof_name_str(m->dof_name[i]));
+            h->eq[h->ncol++] = m->dof_eq[i];
+        }
+    }
+    if (h->energy) fprintf(h->fp, ",E_kinetic,E_strain,W_other,E_balance");
+    fputc('\n', h->fp);
+    return KD_OK;
+}
+
+static int history_row(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)v, (void)a;
+    history* h = ctx;
+    fprintf(h->fp, "%.10g", t);
+    for (int c = 0; c < h->ncol; c++) fprintf(h->fp, ",%.10e", h->eq[c] < 0 ? 0.0 : q[h->eq[c]]);
+    if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
+    fputc('\n', h->fp);
+    kd_anim_record(h->anim, t, q);
+    /* Progress at most every 0.1 % of the time span. */
+    if (h->opts && h->opts->progress && t - h->t_reported >= 1e-3 * h->t_end) {
+        h->t_reported = t;
+        h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
+    }
+    return ferror(h->fp) != 0;
+}
+
+/* After a numerical failure the history up to it is still a whole CSV file and is kept under its
+ * name; the run then reports the failure (summary.json: "complete": false). */
+static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a,
+                              kd_error* err) {
+    char path[1200];
+    io_result_path(c->outdir, "dynamics", c->ordinal, a, path, sizeof(path));
+    kd_dynamics_desc dy = ad->dynamics;  /* what runs: the elastic route's defaults for UNSET */
+    kd_dynamics_resolve(&dy, KD_ROUTE_ELASTIC);
+    a->t_end = dy.t_end;
+    a->integrator = dy.integrator;
+    a->formalism = dy.formalism;
+    kd_atomic_file f;
+    kd_status st = kd_atomic_open(&f, path, err);
+    if (st) return st;
+    history h = {f.fp, 0, NULL, dy.energy, c->anim, c->opts, c->index, c->count, dy.t_end, 0.0};
+    st = history_columns(c->d, c->m, &h, err);
+    if (!st) st = kd_dynamics_run(c->m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
+    free(h.eq);
+    if (st && st != KD_ERR_NUMERIC) {
+        kd_atomic_abort(&f);
+        return st;
+    }
+    kd_error werr;
+    const kd_status wst = kd_atomic_commit(&f, &werr);
+    if (wst == KD_OK) a->nfiles++;
+    else if (st == KD_OK) *err = werr, st = wst;
+    return st;
+}
+
+/* Every dynamics entry, also after a failure (how far it got). */
+static void write_dynamics_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
+                "\"steps\": %ld, \"factorizations\": %ld",
+            kd_dynamics_integrator_name(a->integrator),
+            a->mech.formalism ? a->mech.formalism : kd_dynamics_formalism_name(a->formalism), a->t_end,
+            a->dynamics.t_reached, a->dynamics.steps, a->dynamics.factorizations);
+}
+
+const run_analysis run_dynamics_entry = {KD_ANALYSIS_DYNAMICS, run_dynamics, write_dynamics_summary, 1, NULL};

@@ -1,0 +1,72 @@
+/* The `modes` analysis of elastic bodies (docs/model-format.md, "Analyses"): natural modes of a
+ * structure at rest, or the state-space modes about a moving frame (gyroscopic, damping). */
+#include "run_internal.h"
+
+#include "kedyn/kedyn.h"
+#include "output/output_util.h"
+
+static int model_moves(const kd_model* m) {
+    for (int b = 0; b < m->nbody; b++)
+        if (m->body[b].motion.type != KD_MOTION_NONE) return 1;
+    return 0;
+}
+
+/* Symmetric solvers for a structure at rest, the state-space solver (gyroscopic, damping) when a
+ * frame moves. */
+static kd_status run_modes(const run_context* c, const kd_analysis_desc* analysis, kd_analysis_report* a,
+                           kd_error* err) {
+    const kd_modes_desc* ad = &analysis->modes;
+    const kd_model* m = c->m;
+    kd_status st;
+    if (model_moves(m)) {
+        kd_system s;
+        st = kd_system_init(&s, m, err);
+        if (st) return st;
+        st = kd_modes_state_space(&s, ad->at, ad->count, &a->modes, err);
+        kd_system_free(&s);
+    } else {
+        st = kd_modes_solve(m, ad->count, ad->solver, &a->modes, err);
+    }
+    if (st) return st;
+    if (a->modes.count < ad->count)
+        snprintf(a->message, sizeof(a->message), "count %d exceeds the %d modes of the model; computed %d", ad->count,
+                 m->neq, a->modes.count);
+    if (a->modes.unstable)
+        snprintf(a->message, sizeof(a->message),
+                 "unstable at t = %g s: an eigenvalue has a positive real part (above the critical speed?)", ad->at);
+    char path[1200];
+    io_result_path(c->outdir, "modes", c->ordinal, a, path, sizeof(path));
+    st = kd_write_modes_csv(path, m, &a->modes, err);
+    if (st == KD_OK) a->nfiles++;
+    return st;
+}
+
+static const char* solver_name(kd_eigen_solver s) {
+    return s == KD_EIGEN_LANCZOS ? "lanczos" : (s == KD_EIGEN_DENSE ? "dense" : "auto");
+}
+
+static void write_modes_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    if (a->status != KD_OK) return;
+    const double pi = 3.14159265358979323846;
+    const kd_modes* r = &a->modes;
+    fprintf(fp, ", \"count\": %d, \"solver\": \"%s\",\n      \"omega_rad_s\": ", r->count,
+            r->growth ? "state-space" : solver_name(r->solver));
+    io_json_array(fp, r->omega, r->count, 1.0);
+    fprintf(fp, ",\n      \"frequency_hz\": ");
+    io_json_array(fp, r->omega, r->count, 0.5 / pi);
+    if (r->growth) {
+        fprintf(fp, ",\n      \"growth_rate_1_s\": ");
+        io_json_array(fp, r->growth, r->count, 1.0);
+        fprintf(fp, ", \"unstable\": %s", r->unstable ? "true" : "false");
+    }
+}
+
+/* The mode shapes of a successful analysis, drawn about the instant it was computed at. */
+static int modes_animation_set(const kd_analysis_report* a, const kd_analysis_desc* ad, int index, kd_anim_set* set) {
+    if (a->status != KD_OK || a->modes.count <= 0) return 0;
+    *set = (kd_anim_set){index, a->files[0], &a->modes, ad->modes.at, NULL, NULL};
+    return 1;
+}
+
+const run_analysis run_modes_entry = {KD_ANALYSIS_MODES, run_modes, write_modes_summary, 0, modes_animation_set};
