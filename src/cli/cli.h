@@ -38,7 +38,7 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
 
 /* Options of a run from the command line. */
 typedef struct cli_run_opts {
-    int quiet;                    /* --quiet: no result tables, no progress */
+    int quiet;                    /* --quiet: no progress bar (the result tables are printed) */
     int report;                   /* --report: animation.json, figures, report.html */
 } cli_run_opts;
 

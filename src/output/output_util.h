@@ -1,6 +1,6 @@
 /* kedyn: small helpers shared by the writers and runners (not public). */
-#ifndef KEDYN_IO_UTIL_H
-#define KEDYN_IO_UTIL_H
+#ifndef KEDYN_OUTPUT_UTIL_H
+#define KEDYN_OUTPUT_UTIL_H
 
 #include <stddef.h>
 #include <stdio.h>
