@@ -520,6 +520,141 @@ static void test_body_keys(void** state) {
     kd_desc_free(&d);
 }
 
+/* The keys of a flat table as ", KEY: VALUE" (CUSTOM ones left out; body
+ * references name `body`). */
+static int table_text(char* text, size_t n, const kd_field* t, int nt, const char* body) {
+    int len = 0;
+    char val[64];
+    for (int i = 0; i < nt; i++) {
+        if (t[i].type == KD_FIELD_CUSTOM) continue;
+        key_value(&t[i], body, val, sizeof val);
+        len += snprintf(text + len, n - (size_t)len, "%s%s: %s", len ? ", " : "", t[i].key, val);
+    }
+    return len;
+}
+
+/* The loaded struct holds every non-CUSTOM key of the table (bodies: index 0). */
+static void table_values(const kd_field* t, int nt, const void* base, const char* what) {
+    char val[64];
+    for (int i = 0; i < nt; i++) {
+        if (t[i].type == KD_FIELD_CUSTOM) continue;
+        const double want = key_value(&t[i], "b", val, sizeof val);
+        const void* p = (const char*)base + t[i].offset;
+        const double got = t[i].type == KD_FIELD_NUMBER ? *(const double*)p : *(const int*)p;
+        if (got != want) fail_msg("%s: %s = %g, want %g", what, t[i].key, got, want);
+    }
+}
+
+/* Supports and dampings: every key of their tables round-trips, and the
+ * sweep paths damping.BODY.rayleigh.KEY name the numbers. */
+static void test_support_damping_keys(void** state) {
+    (void)state;
+    int ns = 0, nd = 0, nr = 0;
+    const kd_field* ts = kd_support_fields(&ns);
+    const kd_field* td = kd_damping_fields(&nd);
+    const kd_field* tr = kd_rayleigh_fields(&nr);
+    char text[2048], s1[256], s2[256], s3[256];
+    table_text(s1, sizeof s1, ts, ns, "b");
+    table_text(s2, sizeof s2, td, nd, "b");
+    table_text(s3, sizeof s3, tr, nr, "b");
+    snprintf(text, sizeof text,
+             "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+             "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n"
+             "supports:\n  - {%s, fix: all}\ndamping:\n  - {%s, rayleigh: {%s}}\n",
+             s1, s2, s3);
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<supports>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    table_values(ts, ns, &d->supports[0], "support");
+    table_values(td, nd, &d->dampings[0], "damping");
+    table_values(tr, nr, &d->dampings[0], "rayleigh");
+    for (int i = 0; i < nr; i++) {
+        char path[96], why[256];
+        snprintf(path, sizeof path, "damping.b.rayleigh.%s", tr[i].key);
+        assert_true(kd_desc_param(d, path, why, sizeof why) == (double*)((char*)&d->dampings[0] + tr[i].offset));
+    }
+    kd_desc_free(&d);
+    /* a negative coefficient is an error at the value */
+    snprintf(text, sizeof text,
+             "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+             "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n"
+             "damping:\n  - {body: b, rayleigh: {alpha: 1, beta: -1}}\n");
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "<damping>", &d, &err), KD_ERR_INPUT);
+    if (!(err.loc.line == 7 && err.loc.col == 42 && strstr(err.msg, "beta must be >= 0 (got -1)")))
+        fail_msg("%d:%d %s", err.loc.line, err.loc.col, err.msg);
+}
+
+/* Joints of every type and a driver: every key of their tables that the
+ * type takes round-trips, the sweep paths joints.NAME.KEY and
+ * drivers.JOINT.{initial, law.LAW} name the numbers, and a key of another
+ * type is an error at its value. */
+static void test_joint_driver_keys(void** state) {
+    (void)state;
+    int nj = 0, nd = 0;
+    const kd_field* tj = kd_joint_fields(&nj);
+    const kd_field* td = kd_driver_fields(&nd);
+    const kd_field* type = kd_field_find(tj, nj, "type");
+    char text[4096], val[64];
+    int len = snprintf(text, sizeof text,
+                       "kedyn: 1\nbodies:\n  - {name: g, type: ground, points: {O: [0, 0]}}\n"
+                       "  - {name: a, type: rigid, mass: 1, inertia: 0.1, points: {P: [0.5, 0]}}\njoints:\n");
+    for (int t = 0; t < type->nnames; t++) {
+        len += snprintf(text + len, sizeof text - (size_t)len, "  - {name: j%s, bodies: [g, a], points: [O, P]",
+                        type->names[t]);
+        for (int i = 0; i < nj; i++) {
+            if (tj[i].type == KD_FIELD_CUSTOM || (tj[i].only && !(tj[i].only & (1u << t)))) continue;
+            key_value(&tj[i], type->names[t], val, sizeof val);
+            len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %s", tj[i].key, val);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    }
+    len += snprintf(text + len, sizeof text - (size_t)len, "drivers:\n  - {joint: jrevolute, law: {speed: 2}");
+    for (int i = 0; i < nd; i++) {
+        if (td[i].type == KD_FIELD_CUSTOM) continue;
+        key_value(&td[i], "", val, sizeof val);
+        len += snprintf(text + len, sizeof text - (size_t)len, ", %s: %s", td[i].key, val);
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<joints>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    assert_int_equal(d->njoints, type->nnames);
+    for (int t = 0; t < type->nnames; t++) {
+        kd_joint_desc* j = &d->joints[t];
+        for (int i = 0; i < nj; i++) {
+            if (tj[i].type == KD_FIELD_CUSTOM || (tj[i].only && !(tj[i].only & (1u << t)))) continue;
+            const double want = key_value(&tj[i], type->names[t], val, sizeof val);
+            const void* p = (const char*)j + tj[i].offset;
+            const double got = tj[i].type == KD_FIELD_NUMBER ? *(const double*)p : *(const int*)p;
+            if (got != want) fail_msg("joint %s: %s = %g, want %g", j->name, tj[i].key, got, want);
+            if (tj[i].type == KD_FIELD_NUMBER) {
+                char path[96], why[256];
+                snprintf(path, sizeof path, "joints.%s.%s", j->name, tj[i].key);
+                assert_true(kd_desc_param(d, path, why, sizeof why) == (const double*)p);
+            }
+        }
+    }
+    for (int i = 0; i < nd; i++) {
+        if (td[i].type == KD_FIELD_CUSTOM) continue;
+        const void* p = (const char*)&d->drivers[0] + td[i].offset;
+        assert_true(*(const double*)p == key_value(&td[i], "", val, sizeof val));
+        char path[96], why[256];
+        snprintf(path, sizeof path, "drivers.jrevolute.%s", td[i].key);
+        assert_true(kd_desc_param(d, path, why, sizeof why) == (const double*)p);
+    }
+    char why[256];
+    assert_true(kd_desc_param(d, "drivers.jrevolute.law.speed", why, sizeof why) == &d->drivers[0].law.value);
+    assert_null(kd_desc_param(d, "joints.jrevolute.radius", why, sizeof why));
+    kd_desc_free(&d);
+    /* a key of another joint type: an error at its value */
+    static const char bad[] = "kedyn: 1\nbodies:\n  - {name: g, type: ground, points: {O: [0, 0]}}\n"
+                              "  - {name: a, type: rigid, mass: 1, inertia: 0.1, points: {P: [0.5, 0]}}\njoints:\n"
+                              "  - {name: j, type: revolute, bodies: [g, a], points: [O, P], radius: 1}\n";
+    assert_int_equal(kd_load_yaml_string(bad, strlen(bad), "<joints>", &d, &err), KD_ERR_INPUT);
+    if (!(err.loc.line == 6 && err.loc.col == 71 && strstr(err.msg, "radius applies to rolling joints")))
+        fail_msg("%d:%d %s", err.loc.line, err.loc.col, err.msg);
+}
+
 /* UNSET choices become the documented defaults of the route that runs them. */
 static void test_unset_defaults(void** state) {
     (void)state;
@@ -722,9 +857,14 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -3; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -8; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -3   ? kd_body_fields(&nf)
+        const kd_field* f = k == -8   ? kd_joint_fields(&nf)
+                            : k == -7 ? kd_driver_fields(&nf)
+                            : k == -6 ? kd_support_fields(&nf)
+                            : k == -5 ? kd_damping_fields(&nf)
+                            : k == -4 ? kd_rayleigh_fields(&nf)
+                            : k == -3 ? kd_body_fields(&nf)
                             : k == -2 ? kd_material_fields(&nf)
                             : k == -1 ? kd_section_fields(&nf)
                                       : kd_analysis_fields((kd_analysis_type)k, &nf);
@@ -757,6 +897,8 @@ int main(void) {
         cmocka_unit_test(test_moving_keys),
         cmocka_unit_test(test_tables_round_trip),
         cmocka_unit_test(test_body_keys),
+        cmocka_unit_test(test_support_damping_keys),
+        cmocka_unit_test(test_joint_driver_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

@@ -9,7 +9,8 @@
  *     description built in code;
  *   - kd_desc_check: the range of every value, with the same words;
  *   - the parameter paths of sweeps (kd_desc_param): materials.NAME.KEY,
- *     sections.NAME.KEY.
+ *     sections.NAME.KEY, bodies.NAME.KEY, damping.BODY.rayleigh.KEY,
+ *     joints.NAME.KEY, drivers.JOINT.KEY.
  * Keys that need more than one field or a cross-reference (a section's
  * `shear`, a dynamics' `initial`) are declared with type KD_FIELD_CUSTOM:
  * the reader handles them by name, the table still documents them.
@@ -55,7 +56,8 @@ typedef struct kd_field {
     int nnames, first;
     size_t count_offset;          /* lists: the int count */
     unsigned only;                /* sections: mask of (1 << kd_shape), bodies: of
-                                     (1 << kd_body_type) the key applies to (0: all) */
+                                     (1 << kd_body_type), joints: of (1 << kd_joint_type)
+                                     the key applies to (0: all) */
     const char* doc;
     const char* range_words;      /* the range in words when the bounds print badly (NULL) */
 } kd_field;
@@ -67,6 +69,16 @@ const kd_field* kd_material_fields(int* n);
 const kd_field* kd_section_fields(int* n);
 /* Bodies: `only` is a mask of (1 << kd_body_type). */
 const kd_field* kd_body_fields(int* n);
+
+/* Supports: body, node, fix. Dampings: body and rayleigh, whose mapping
+ * {alpha, beta} has its own table (fields of kd_damping_desc). */
+const kd_field* kd_support_fields(int* n);
+const kd_field* kd_damping_fields(int* n);
+const kd_field* kd_rayleigh_fields(int* n);
+
+/* Joints (`only`: a mask of (1 << kd_joint_type)) and drivers. */
+const kd_field* kd_joint_fields(int* n);
+const kd_field* kd_driver_fields(int* n);
 
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);

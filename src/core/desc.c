@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kedyn/desc_fields.h"
+#include "desc_names.h"
 
 kd_desc* kd_desc_new(void) { return calloc(1, sizeof(kd_desc)); }
 
@@ -74,8 +75,17 @@ kd_body_desc* kd_desc_add_body(kd_desc* d) {
     return b;
 }
 
+/* An item with the defaults of its key table (kedyn/desc_fields.h). */
+static void* add_with_defaults(void** arr, int* n, size_t size, const kd_field* (*table)(int*)) {
+    void* x = append_item(arr, n, size);
+    int nf = 0;
+    const kd_field* f = table(&nf);
+    if (x) kd_fields_defaults(f, nf, x);
+    return x;
+}
+
 kd_support_desc* kd_desc_add_support(kd_desc* d) {
-    return append_item((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc));
+    return add_with_defaults((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc), kd_support_fields);
 }
 
 kd_analysis_desc* kd_desc_add_analysis(kd_desc* d, kd_analysis_type type) {
@@ -97,7 +107,11 @@ kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
 }
 
 kd_damping_desc* kd_desc_add_damping(kd_desc* d) {
-    return append_item((void**)&d->dampings, &d->ndampings, sizeof(kd_damping_desc));
+    kd_damping_desc* dm = add_with_defaults((void**)&d->dampings, &d->ndampings, sizeof(*dm), kd_damping_fields);
+    int n = 0;
+    const kd_field* f = kd_rayleigh_fields(&n);
+    if (dm) kd_fields_defaults(f, n, dm);
+    return dm;
 }
 
 kd_load_desc* kd_desc_add_load(kd_desc* d) {
@@ -105,11 +119,11 @@ kd_load_desc* kd_desc_add_load(kd_desc* d) {
 }
 
 kd_joint_desc* kd_desc_add_joint(kd_desc* d) {
-    return append_item((void**)&d->joints, &d->njoints, sizeof(kd_joint_desc));
+    return add_with_defaults((void**)&d->joints, &d->njoints, sizeof(kd_joint_desc), kd_joint_fields);
 }
 
 kd_driver_desc* kd_desc_add_driver(kd_desc* d) {
-    return append_item((void**)&d->drivers, &d->ndrivers, sizeof(kd_driver_desc));
+    return add_with_defaults((void**)&d->drivers, &d->ndrivers, sizeof(kd_driver_desc), kd_driver_fields);
 }
 
 int kd_desc_find_joint(const kd_desc* d, const char* name) {
@@ -146,8 +160,7 @@ int kd_desc_elastic_links(const kd_desc* d) {
 }
 
 const char* kd_joint_type_str(kd_joint_type t) {
-    static const char* const names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
-    return t >= 0 && t < KD_JOINT_TYPES ? names[t] : "?";
+    return t >= 0 && t < KD_JOINT_TYPES ? desc_joint_type_names[t] : "?";
 }
 
 int kd_desc_find_material(const kd_desc* d, const char* name) {

@@ -94,6 +94,10 @@ static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_er
     kd_status st = check_node(d, s->body, s->node, s->loc_node, err);
     if (st) return st;
     const kd_body_desc* b = &d->bodies[s->body];
+    int n = 0;
+    const kd_field* f = kd_support_fields(&n);
+    char why[160];
+    if (kd_fields_check(f, n, s, why, sizeof why)) return FAIL(s->loc, "support on body '%s': %s", b->name, why);
     if (s->fix == 0) return FAIL(s->loc_fix, "support on body '%s' fixes no DOF", b->name);
     /* the DOF names against the body's element kind: kd_model_check_dofs (src/fe) */
     return KD_OK;
@@ -125,6 +129,36 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
         return FAIL(md->loc,
                     "motion of body '%s': a law with linear interpolation has no acceleration; use a spline table",
                     d->bodies[md->body].name);
+    return KD_OK;
+}
+
+/* A joint: the values of the keys its type takes (the joint key table); the
+ * bodies, points and the geometry are checked by kd_mech_compile. */
+static kd_status check_joint(const kd_desc* d, const kd_joint_desc* j, kd_error* err) {
+    int n = 0;
+    const kd_field* f = kd_joint_fields(&n);
+    char why[160];
+    if (kd_fields_check_only(f, n, 1u << j->type, j, why, sizeof why)) return FAIL(j->loc, "joint '%s': %s", j->name, why);
+    return KD_OK;
+}
+
+/* A driver: its numbers (the driver key table). */
+static kd_status check_driver(const kd_desc* d, const kd_driver_desc* dr, kd_error* err) {
+    int n = 0;
+    const kd_field* f = kd_driver_fields(&n);
+    char why[160];
+    if (kd_fields_check(f, n, dr, why, sizeof why)) return FAIL(dr->loc, "driver: %s", why);
+    return KD_OK;
+}
+
+/* A damping: its body, and alpha, beta through the rayleigh key table. */
+static kd_status check_damping(const kd_desc* d, const kd_damping_desc* dm, kd_error* err) {
+    if (dm->body < 0 || dm->body >= d->nbodies) return FAIL(dm->loc, "damping: unknown body");
+    int n = 0;
+    const kd_field* f = kd_rayleigh_fields(&n);
+    char why[160];
+    if (kd_fields_check(f, n, dm, why, sizeof why))
+        return FAIL(dm->loc, "damping of body '%s': %s", d->bodies[dm->body].name, why);
     return KD_OK;
 }
 
@@ -333,12 +367,9 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
         for (int k = 0; k < o->nnodes && !st; k++) st = check_node(d, o->body, o->nodes[k], o->loc, err);
     }
     for (int i = 0; i < d->nmotions && !st; i++) st = check_motion(d, &d->motions[i], err);
-    for (int i = 0; i < d->ndampings && !st; i++) {
-        const kd_damping_desc* dm = &d->dampings[i];
-        if (dm->body < 0 || dm->body >= d->nbodies) st = FAIL(dm->loc, "damping: unknown body");
-        else if (!(isfinite(dm->alpha) && dm->alpha >= 0 && isfinite(dm->beta) && dm->beta >= 0))
-            st = FAIL(dm->loc, "damping: alpha and beta must be >= 0");
-    }
+    for (int i = 0; i < d->ndampings && !st; i++) st = check_damping(d, &d->dampings[i], err);
+    for (int i = 0; i < d->njoints && !st; i++) st = check_joint(d, &d->joints[i], err);
+    for (int i = 0; i < d->ndrivers && !st; i++) st = check_driver(d, &d->drivers[i], err);
     for (int i = 0; i < d->nloads && !st; i++) st = check_load(d, &d->loads[i], err);
     for (int i = 0; i < d->nanalyses && !st; i++) st = check_analysis(d, &d->analyses[i], err);
     if (st) return st;

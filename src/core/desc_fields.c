@@ -191,6 +191,55 @@ static const kd_field body_fields[] = {
     NUMBER("angle", kd_body_desc, angle, .only = B(RIGID), .doc = "initial guess of the frame angle, rad"),
 };
 
+/* ---- supports and dampings ---------------------------------------------- */
+
+static const kd_field support_fields[] = {
+    BODY("body", kd_support_desc, body, .required = 1, .doc = "a beam's name"),
+    INT("node", kd_support_desc, node, 1, .required = 1, .doc = "1-based node number on that beam"),
+    CUSTOM("fix", .required = 1, .doc = "all (a clamp), or a list of DOF names"),
+};
+
+static const kd_field damping_fields[] = {
+    BODY("body", kd_damping_desc, body, .required = 1, .doc = "a beam's name"),
+    CUSTOM("rayleigh", .required = 1, .doc = "{alpha, beta}: C = alpha M + beta K of the body"),
+};
+
+static const kd_field rayleigh_fields[] = {
+    NONNEG("alpha", kd_damping_desc, alpha, .doc = "mass-proportional coefficient, 1/s"),
+    NONNEG("beta", kd_damping_desc, beta, .doc = "stiffness-proportional coefficient, s"),
+};
+
+/* ---- joints and drivers (joints: `only` is a mask of (1 << kd_joint_type)) */
+
+#define J(x) (1u << KD_JOINT_##x)
+static const kd_field joint_fields[] = {
+    CUSTOM("name", .required = 1, .doc = "unique name"),
+    CHOICE("type", kd_joint_desc, type, desc_joint_type_names, KD_JOINT_TYPES, 0, .required = 1,
+           .doc = "revolute, prismatic, fixed, distance or rolling"),
+    CUSTOM("bodies", .required = 1, .doc = "[B1, B2]: ground, rigid bodies, or beams given by points"),
+    CUSTOM("points", .required = 1, .doc = "[P1, P2]: a point of B1 and a point of B2"),
+    CUSTOM("axis", .only = J(PRISMATIC) | J(ROLLING), .doc = "direction in B1's frame (default [1, 0])"),
+    POSITIVE("length", kd_joint_desc, length, .only = J(DISTANCE), .doc = "m (default: the distance in the initial guess)"),
+    POSITIVE("radius", kd_joint_desc, radius, .required = 1, .only = J(ROLLING), .doc = "the rolling disc's radius, m"),
+};
+
+static const kd_field driver_fields[] = {
+    CUSTOM("joint", .required = 1, .doc = "a revolute or prismatic joint's name"),
+    CUSTOM("law", .required = 1, .doc = "a law of time, or {angle: a}"),
+    NUMBER("initial", kd_driver_desc, initial, .doc = "added to the law, rad or m"),
+};
+
+#define TABLE_FN(fn, t)                            \
+    const kd_field* fn(int* n) {                   \
+        *n = (int)(sizeof(t) / sizeof((t)[0]));    \
+        return t;                                  \
+    }
+TABLE_FN(kd_support_fields, support_fields)
+TABLE_FN(kd_damping_fields, damping_fields)
+TABLE_FN(kd_rayleigh_fields, rayleigh_fields)
+TABLE_FN(kd_joint_fields, joint_fields)
+TABLE_FN(kd_driver_fields, driver_fields)
+
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);
     return body_fields;

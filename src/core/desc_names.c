@@ -8,6 +8,7 @@
 const char* const desc_body_type_names[3] = {"ground", "beam", "rigid"};
 const char* const desc_theory_names[4] = {"bar", "euler-bernoulli", "rayleigh", "timoshenko"};
 const char* const desc_interp_names[2] = {"cubic", "quintic"};
+const char* const desc_joint_type_names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
 const char* const desc_analysis_type_names[KD_ANALYSIS_TYPES] = {
     "modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics", "modes_along_motion", "sweep"};
 const char* const desc_eigen_solver_names[KD_EIGEN_SOLVERS] = {"auto", "dense", "lanczos"};

@@ -9,7 +9,10 @@
  *   motion.BODY.planar.{x, y, phi}.LAW
  *   forces.N.value.LAW                      (N: the force's 1-based position in `forces`)
  *   forces.N.g.{x, y, z}                    (gravity)
- *   damping.BODY.rayleigh.{alpha, beta}
+ *   damping.BODY.rayleigh.{alpha, beta}    (the rayleigh key table)
+ *   joints.NAME.{length, radius}            (the numbers of the joint key table its
+ *                                            type takes: distance length, rolling radius)
+ *   drivers.JOINT.initial, drivers.JOINT.law.LAW   (the driver of that joint)
  *   analysis.KEY                            (a number of the swept analysis' key
  *                                            table: analysis.dt, analysis.t_end, ...)
  * LAW names a number of the law's own form: `value` (a constant), `speed`,
@@ -99,10 +102,17 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         if (body < 0) return WHY("no body '%s'", name);
         if (head[0] == 'd') {
             for (int i = 0; i < d->ndampings; i++)
-                if (d->dampings[i].body == body) {
-                    if (strcmp(p, "rayleigh.alpha") == 0) return &d->dampings[i].alpha;
-                    if (strcmp(p, "rayleigh.beta") == 0) return &d->dampings[i].beta;
-                    return WHY("damping has rayleigh.alpha, rayleigh.beta (not '%s')", p);
+                if (d->dampings[i].body == body) {  /* the numbers of the rayleigh key table */
+                    int n = 0;
+                    const kd_field* f = kd_rayleigh_fields(&n);
+                    char keys[128] = "";
+                    for (int k = 0; k < n; k++) {
+                        if (strncmp(p, "rayleigh.", 9) == 0 && strcmp(p + 9, f[k].key) == 0)
+                            return (double*)((char*)&d->dampings[i] + f[k].offset);
+                        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%srayleigh.%s", keys[0] ? ", " : "",
+                                 f[k].key);
+                    }
+                    return WHY("damping has %s (not '%s')", keys, p);
                 }
             return WHY("body '%s' has no damping entry", name);
         }
@@ -134,8 +144,38 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
         if (strncmp(p, "value.", 6) == 0) return law_param(&l->value, p + 6, why, nwhy);
         return WHY("a nodal force has value.LAW (not '%s')", p);
     }
+    if (strcmp(head, "joints") == 0) {  /* the numbers its type takes (the joint key table) */
+        const int i = kd_desc_find_joint(d, name);
+        if (i < 0) return WHY("no joint '%s'", name);
+        kd_joint_desc* j = &d->joints[i];
+        int n = 0;
+        const kd_field* f = kd_joint_fields(&n);
+        char keys[128] = "";
+        for (int k = 0; k < n; k++) {
+            if (f[k].type != KD_FIELD_NUMBER || (f[k].only && !(f[k].only & (1u << j->type)))) continue;
+            if (strcmp(p, f[k].key) == 0) return (double*)((char*)j + f[k].offset);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[k].key);
+        }
+        return WHY("joint '%s' (%s) has %s (not '%s')", name, kd_joint_type_str(j->type), keys[0] ? keys : "no parameters",
+                   p);
+    }
+    if (strcmp(head, "drivers") == 0) {  /* by the driven joint's name */
+        const int jt = kd_desc_find_joint(d, name);
+        if (jt < 0) return WHY("no joint '%s'", name);
+        for (int i = 0; i < d->ndrivers; i++) {
+            if (d->drivers[i].joint != jt) continue;
+            if (strncmp(p, "law.", 4) == 0) return law_param(&d->drivers[i].law, p + 4, why, nwhy);
+            int n = 0;
+            const kd_field* f = kd_driver_fields(&n);
+            for (int k = 0; k < n; k++)
+                if (f[k].type == KD_FIELD_NUMBER && strcmp(p, f[k].key) == 0) return (double*)((char*)&d->drivers[i] + f[k].offset);
+            return WHY("a driver has initial and law.LAW (not '%s')", p);
+        }
+        return WHY("joint '%s' has no driver", name);
+    }
     if (kd_param_is_analysis(path)) return WHY("'%s' names a number of the swept analysis, not of the model", path);
-    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces, damping or analysis",
+    return WHY("'%s': a parameter path starts with materials, sections, bodies, motion, forces, damping, joints, drivers "
+               "or analysis",
                path);
 }
 
@@ -144,6 +184,7 @@ kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], 
     *out = *d;
     out->materials = NULL, out->sections = NULL, out->bodies = NULL;
     out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+    out->joints = NULL, out->drivers = NULL;
     /* shallow copies of the arrays a parameter lives in; laws' tables and
      * other owned arrays stay shared (read only) */
     struct { void** dst; const void* src; size_t bytes; } arr[] = {
@@ -152,7 +193,9 @@ kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], 
         {(void**)&out->bodies, d->bodies, sizeof(*d->bodies) * (size_t)d->nbodies},
         {(void**)&out->motions, d->motions, sizeof(*d->motions) * (size_t)d->nmotions},
         {(void**)&out->loads, d->loads, sizeof(*d->loads) * (size_t)d->nloads},
-        {(void**)&out->dampings, d->dampings, sizeof(*d->dampings) * (size_t)d->ndampings}};
+        {(void**)&out->dampings, d->dampings, sizeof(*d->dampings) * (size_t)d->ndampings},
+        {(void**)&out->joints, d->joints, sizeof(*d->joints) * (size_t)d->njoints},
+        {(void**)&out->drivers, d->drivers, sizeof(*d->drivers) * (size_t)d->ndrivers}};
     for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
         *arr[i].dst = malloc(arr[i].bytes ? arr[i].bytes : 1);
         if (!*arr[i].dst) {
@@ -181,8 +224,11 @@ void kd_desc_with_param_free(kd_desc* out) {
     free(out->motions);
     free(out->loads);
     free(out->dampings);
+    free(out->joints);
+    free(out->drivers);
     out->materials = NULL, out->sections = NULL, out->bodies = NULL;
     out->motions = NULL, out->loads = NULL, out->dampings = NULL;
+    out->joints = NULL, out->drivers = NULL;
 }
 
 int kd_param_is_analysis(const char* path) { return strncmp(path, "analysis.", 9) == 0; }

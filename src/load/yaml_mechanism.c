@@ -78,58 +78,56 @@ static kd_status get_pair(loader* ld, const node_t* v, field* f, const char* wha
     return KD_OK;
 }
 
+/* A joint: its keys (unknown ones first), name and type, the bodies and
+ * points, then the keys of its type through the joint key table, then axis. */
 kd_status yaml_read_joint(loader* ld, const node_t* v) {
-    static const char* const types[] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
+    int nt = 0;
+    const kd_field* table = kd_joint_fields(&nt);
+    const kd_field* type_field = kd_field_find(table, nt, "type");
     kd_joint_desc* j = kd_desc_add_joint(ld->d);
     if (!j) return NOMEM(ld);
     j->loc = loc_of(v);
-    field f[] = {{"name", 0, 0},   {"type", 0, 0},   {"bodies", 0, 0}, {"points", 0, 0},
-                 {"axis", 0, 0},   {"length", 0, 0}, {"radius", 0, 0}, {NULL, 0, 0}};
+    field f[16], g[16];
+    for (int i = 0; i < nt; i++) f[i] = (field){table[i].key, 0, 0};
+    f[nt] = (field){NULL, 0, 0};
     node_t *name, *type, *x;
     int t = 0, n;
     kd_status st;
     if ((st = read_fields(ld, v, "joint", f)) || (st = require(ld, v, f, "name", "joint", &name)) ||
         (st = get_name(ld, name, "joint name", j->name)) || (st = require(ld, v, f, "type", "joint", &type)) ||
-        (st = get_choice(ld, type, "joint type", types, KD_JOINT_TYPES, &t)))
+        (st = get_choice(ld, type, "joint type", type_field->names, type_field->nnames, &t)))
         return st;
     j->type = (kd_joint_type)t;
     if (kd_desc_find_joint(ld->d, j->name) != ld->d->njoints - 1) return fail(ld, name, "joint '%s' is defined twice", j->name);
     char what[KD_NAME_MAX + 16];
     snprintf(what, sizeof(what), "joint '%s'", j->name);
-    if ((st = get_pair(ld, v, f, what, j->body, j->point, 1))) return st;
-    const int axial = j->type == KD_JOINT_PRISMATIC || j->type == KD_JOINT_ROLLING;
-    if ((x = field_value(f, "axis"))) {
-        if (!axial) return fail(ld, x, "axis applies to prismatic and rolling joints");
+    if ((st = get_pair(ld, v, f, what, j->body, j->point, 1)) ||
+        (st = read_table_kind(ld, v, what, table, nt, t, type_field->names, type_field->nnames, "joints", j, g, 16)))
+        return st;
+    if ((x = field_value(g, "axis"))) {
         if ((st = get_numbers(ld, x, "axis", 2, 2, j->axis, &n))) return st;
         const double len = hypot(j->axis[0], j->axis[1]);
         if (!(len > 0)) return fail(ld, x, "axis must not be zero");
         j->axis[0] /= len, j->axis[1] /= len;
-    } else if (axial) {
+    } else if (j->type == KD_JOINT_PRISMATIC || j->type == KD_JOINT_ROLLING) {
         j->axis[0] = 1.0;  /* default: the first body's x axis */
-    }
-    if ((x = field_value(f, "length"))) {
-        if (j->type != KD_JOINT_DISTANCE) return fail(ld, x, "length applies to distance joints");
-        if ((st = get_positive(ld, x, "length", &j->length))) return st;
-    }
-    if ((x = field_value(f, "radius"))) {
-        if (j->type != KD_JOINT_ROLLING) return fail(ld, x, "radius applies to rolling joints");
-        if ((st = get_positive(ld, x, "radius", &j->radius))) return st;
-    } else if (j->type == KD_JOINT_ROLLING) {
-        return fail(ld, v, "missing required key 'radius' in %s", what);
     }
     return KD_OK;
 }
 
+/* A driver: its key table (initial), then the joint and the law. */
 kd_status yaml_read_driver(loader* ld, const node_t* v) {
     kd_driver_desc* dr = kd_desc_add_driver(ld->d);
     if (!dr) return NOMEM(ld);
     dr->loc = loc_of(v);
     dr->law = kd_law_constant(0.0);
-    field f[] = {{"joint", 0, 0}, {"law", 0, 0}, {"initial", 0, 0}, {NULL, 0, 0}};
-    node_t *jn, *law, *x;
+    int nt = 0;
+    const kd_field* table = kd_driver_fields(&nt);
+    field f[8];
+    node_t *jn, *law;
     char name[KD_NAME_MAX];
     kd_status st;
-    if ((st = read_fields(ld, v, "driver", f)) || (st = require(ld, v, f, "joint", "driver", &jn)) ||
+    if ((st = read_table(ld, v, "driver", table, nt, 0, dr, f, 8)) || (st = require(ld, v, f, "joint", "driver", &jn)) ||
         (st = get_name(ld, jn, "joint", name)))
         return st;
     dr->joint = kd_desc_find_joint(ld->d, name);
@@ -154,7 +152,6 @@ kd_status yaml_read_driver(loader* ld, const node_t* v) {
     }
     if (kd_law_smoothness(&dr->law) < 2)
         return fail(ld, law, "a driver law needs accelerations: use a spline table, not linear interpolation");
-    if ((x = field_value(f, "initial")) && (st = get_number(ld, x, "initial", &dr->initial))) return st;
     return KD_OK;
 }
 

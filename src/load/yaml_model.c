@@ -132,18 +132,20 @@ static kd_status read_body(loader* ld, const node_t* v) {
     return KD_OK;
 }
 
+/* A support through its key table (body, node), then `fix`. */
 static kd_status read_support(loader* ld, const node_t* v) {
     kd_support_desc* s = kd_desc_add_support(ld->d);
     if (!s) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    field f[] = {{"body", 0, 0}, {"node", 0, 0}, {"fix", 0, 0}, {NULL, 0, 0}};
-    node_t *b, *n, *fx;
+    int nt = 0;
+    const kd_field* table = kd_support_fields(&nt);
+    field f[8];
+    node_t* fx;
     kd_status st;
     s->loc = loc_of(v);
-    if ((st = read_fields(ld, v, "support", f)) || (st = require(ld, v, f, "body", "support", &b)) ||
-        (st = get_body(ld, b, &s->body)) || (st = require(ld, v, f, "node", "support", &n)) ||
-        (st = get_int(ld, n, "node", 1, &s->node)) || (st = require(ld, v, f, "fix", "support", &fx)))
+    if ((st = read_table(ld, v, "support", table, nt, 0, s, f, (int)(sizeof f / sizeof f[0]))) ||
+        (st = require(ld, v, f, "fix", "support", &fx)))
         return st;
-    s->loc_node = loc_of(n);
+    s->loc_node = loc_of(field_value(f, "node"));
     s->loc_fix = loc_of(fx);
     if (scalar(fx) && strcmp(scalar(fx), "all") == 0) {
         s->fix = KD_FIX_ALL;
@@ -261,21 +263,20 @@ static kd_status read_motion(loader* ld, const node_t* v) {
     return KD_OK;
 }
 
+/* A damping through its key table (body), then `rayleigh` through its own. */
 static kd_status read_damping(loader* ld, const node_t* v) {
     kd_damping_desc* dm = kd_desc_add_damping(ld->d);
     if (!dm) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     dm->loc = loc_of(v);
-    field f[] = {{"body", 0, 0}, {"rayleigh", 0, 0}, {NULL, 0, 0}};
-    field g[] = {{"alpha", 0, 0}, {"beta", 0, 0}, {NULL, 0, 0}};
-    node_t *b, *r, *x;
+    int nt = 0, nr = 0;
+    const kd_field* table = kd_damping_fields(&nt);
+    const kd_field* rayleigh = kd_rayleigh_fields(&nr);
+    field f[4], g[4];
+    node_t* r;
     kd_status st;
-    if ((st = read_fields(ld, v, "damping", f)) || (st = require(ld, v, f, "body", "damping", &b)) ||
-        (st = get_body(ld, b, &dm->body)) || (st = require(ld, v, f, "rayleigh", "damping", &r)) ||
-        (st = read_fields(ld, r, "rayleigh", g)))
+    if ((st = read_table(ld, v, "damping", table, nt, 0, dm, f, 4)) || (st = require(ld, v, f, "rayleigh", "damping", &r)))
         return st;
-    if ((x = field_value(g, "alpha")) && (st = get_number(ld, x, "alpha", &dm->alpha))) return st;
-    if ((x = field_value(g, "beta")) && (st = get_number(ld, x, "beta", &dm->beta))) return st;
-    return KD_OK;
+    return read_table(ld, r, "rayleigh", rayleigh, nr, 0, dm, g, 4);
 }
 
 static kd_status read_force(loader* ld, const node_t* v) {

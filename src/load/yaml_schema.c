@@ -407,3 +407,39 @@ kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_f
     }
     return st;
 }
+
+/* The names of the kinds in an `only` mask: "a", "a and b", "a, b and c". */
+static const char* kinds_text(unsigned only, const char* const* kinds, int nkinds, char* buf, size_t n) {
+    int count = 0, total = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < nkinds; k++) total += (only >> k) & 1u;
+    for (int k = 0; k < nkinds; k++) {
+        if (!((only >> k) & 1u)) continue;
+        const char* sep = count == 0 ? "" : count == total - 1 ? " and " : ", ";
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", sep, kinds[k]);
+        count++;
+    }
+    return buf;
+}
+
+kd_status read_table_kind(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, int kind,
+                          const char* const* kinds, int nkinds, const char* noun, void* base, field* f, int nfmax) {
+    if (n + 1 > nfmax) return kd_error_set(ld->err, KD_ERR_USAGE, ld->file, KD_LOC_NONE, "%s: key table too long", what);
+    for (int i = 0; i < n; i++) f[i] = (field){t[i].key, 0, 0};
+    f[n] = (field){NULL, 0, 0};
+    kd_status st = read_fields(ld, map, what, f);
+    for (int i = 0; i < n && !st; i++) {
+        node_t* v = field_value(f, t[i].key);
+        if (t[i].only && !(t[i].only & (1u << kind))) {
+            char list[256];
+            if (v) st = fail(ld, v, "%s applies to %s %s", t[i].key, kinds_text(t[i].only, kinds, nkinds, list, sizeof list), noun);
+            continue;
+        }
+        if (!v) {
+            if (t[i].required && t[i].type != KD_FIELD_CUSTOM) st = fail(ld, map, "missing required key '%s' in %s", t[i].key, what);
+            continue;
+        }
+        st = read_table_value(ld, v, &t[i], base);
+    }
+    return st;
+}

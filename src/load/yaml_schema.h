@@ -58,6 +58,7 @@ typedef struct field {
 #define get_list(...) kdy_get_list(__VA_ARGS__)
 #define read_table_file(...) kdy_read_table_file(__VA_ARGS__)
 #define read_table(...) kdy_read_table(__VA_ARGS__)
+#define read_table_kind(...) kdy_read_table_kind(__VA_ARGS__)
 
 kd_loc loc_of(const node_t* n);
 /* Fill ld->err with KD_ERR_INPUT at node n (the file when NULL). */
@@ -101,6 +102,12 @@ kd_status read_table_file(loader* ld, const node_t* at, const char* path, const 
  * (nfmax >= n + 1 entries) gets the keys and their nodes, for the CUSTOM ones. */
 kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, unsigned only, void* base,
                      field* f, int nfmax);
+/* The same for an item of a given kind (a joint type...): every key of the
+ * table is known; a key whose `only` excludes (1 << kind) is an error at its
+ * value, "KEY applies to A and B NOUN" (kinds: the names of the kinds), and
+ * is not required. f (nfmax >= n + 1 entries) gets every key and its node. */
+kd_status read_table_kind(loader* ld, const node_t* map, const char* what, const kd_field* t, int n, int kind,
+                          const char* const* kinds, int nkinds, const char* noun, void* base, field* f, int nfmax);
 
 /* ---- the section readers ---------------------------------------------------- */
 
