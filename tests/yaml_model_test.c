@@ -524,6 +524,7 @@ static void test_body_keys(void** state) {
  * references name `body`). */
 static int table_text(char* text, size_t n, const kd_field* t, int nt, const char* body) {
     int len = 0;
+    text[0] = '\0';
     char val[64];
     for (int i = 0; i < nt; i++) {
         if (t[i].type == KD_FIELD_CUSTOM) continue;
@@ -653,6 +654,49 @@ static void test_joint_driver_keys(void** state) {
     assert_int_equal(kd_load_yaml_string(bad, strlen(bad), "<joints>", &d, &err), KD_ERR_INPUT);
     if (!(err.loc.line == 6 && err.loc.col == 71 && strstr(err.msg, "radius applies to rolling joints")))
         fail_msg("%d:%d %s", err.loc.line, err.loc.col, err.msg);
+}
+
+/* Forces of every type: each table is selected by `type`, its numbers
+ * round-trip and the sweep paths forces.N.KEY name them. */
+static void test_load_keys(void** state) {
+    (void)state;
+    /* the keys the tables leave to the reader's own code, per type */
+    static const char* const custom[KD_LOAD_TYPES] = {
+        [KD_LOAD_NODAL] = "dof: u, value: 1",
+        [KD_LOAD_GRAVITY] = "g: [0, -9.81]",
+        [KD_LOAD_SPRING] = "bodies: [g, a], points: [O, P]",
+        [KD_LOAD_FRICTION] = "joint: jr",
+        [KD_LOAD_TORQUE] = "body: a, value: 1",
+        [KD_LOAD_FORCE] = "body: a, point: P, value: [1, 2]",
+    };
+    static const char beam[] = "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+                               "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n";
+    static const char rigid[] = "kedyn: 1\nbodies:\n  - {name: g, type: ground, points: {O: [0, 0]}}\n"
+                                "  - {name: a, type: rigid, mass: 1, inertia: 0.1, points: {P: [0.5, 0]}}\n"
+                                "joints:\n  - {name: jr, type: revolute, bodies: [g, a], points: [O, P]}\n";
+    for (int t = 0; t < KD_LOAD_TYPES; t++) {
+        int n = 0;
+        const kd_field* f = kd_load_fields((kd_load_type)t, &n);
+        assert_non_null(f);
+        char text[2048], keys[512];
+        table_text(keys, sizeof keys, f, n, "b");
+        snprintf(text, sizeof text, "%sforces:\n  - {type: %s, %s%s%s}\n", t <= KD_LOAD_GRAVITY ? beam : rigid,
+                 kd_load_type_name((kd_load_type)t), custom[t], keys[0] ? ", " : "", keys);
+        kd_desc* d = NULL;
+        kd_error err;
+        if (kd_load_yaml_string(text, strlen(text), "<forces>", &d, &err))
+            fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+        assert_int_equal(d->nloads, 1);
+        assert_int_equal(d->loads[0].type, t);
+        table_values(f, n, &d->loads[0], kd_load_type_name((kd_load_type)t));
+        for (int i = 0; i < n; i++) {
+            if (f[i].type != KD_FIELD_NUMBER) continue;
+            char path[96], why[256];
+            snprintf(path, sizeof path, "forces.1.%s", f[i].key);
+            assert_true(kd_desc_param(d, path, why, sizeof why) == (double*)((char*)&d->loads[0] + f[i].offset));
+        }
+        kd_desc_free(&d);
+    }
 }
 
 /* UNSET choices become the documented defaults of the route that runs them. */
@@ -884,6 +928,17 @@ static void test_keys_documented(void** state) {
             if (!strstr(doc, quoted)) print_message("docs/model-format.md does not mention the analysis %s\n", quoted), missing++;
         }
     }
+    for (int t = 0; t < KD_LOAD_TYPES; t++) {  /* the force types and their keys */
+        int nf = 0;
+        const kd_field* f = kd_load_fields((kd_load_type)t, &nf);
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "`%s`", kd_load_type_name((kd_load_type)t));
+        if (!strstr(doc, quoted)) print_message("docs/model-format.md does not mention the force type %s\n", quoted), missing++;
+        for (int i = 0; i < nf; i++) {
+            snprintf(quoted, sizeof quoted, "`%s`", f[i].key);
+            if (!strstr(doc, quoted)) print_message("docs/model-format.md does not mention the key %s\n", quoted), missing++;
+        }
+    }
     free(doc);
     assert_int_equal(missing, 0);
 }
@@ -899,6 +954,7 @@ int main(void) {
         cmocka_unit_test(test_body_keys),
         cmocka_unit_test(test_support_damping_keys),
         cmocka_unit_test(test_joint_driver_keys),
+        cmocka_unit_test(test_load_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

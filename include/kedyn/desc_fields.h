@@ -10,7 +10,7 @@
  *   - kd_desc_check: the range of every value, with the same words;
  *   - the parameter paths of sweeps (kd_desc_param): materials.NAME.KEY,
  *     sections.NAME.KEY, bodies.NAME.KEY, damping.BODY.rayleigh.KEY,
- *     joints.NAME.KEY, drivers.JOINT.KEY.
+ *     joints.NAME.KEY, drivers.JOINT.KEY, forces.N.KEY.
  * Keys that need more than one field or a cross-reference (a section's
  * `shear`, a dynamics' `initial`) are declared with type KD_FIELD_CUSTOM:
  * the reader handles them by name, the table still documents them.
@@ -79,6 +79,13 @@ const kd_field* kd_rayleigh_fields(int* n);
 /* Joints (`only`: a mask of (1 << kd_joint_type)) and drivers. */
 const kd_field* kd_joint_fields(int* n);
 const kd_field* kd_driver_fields(int* n);
+
+/* Loads (the items of `forces:`): one table per kd_load_type, selected by
+ * the `type` key (each table includes it, CUSTOM); kd_load_type_name gives
+ * the model-file name of a type ("nodal", "gravity", "spring", ...). */
+#define KD_LOAD_TYPES ((int)KD_LOAD_FORCE + 1)
+const kd_field* kd_load_fields(kd_load_type t, int* n);
+const char* kd_load_type_name(kd_load_type t);
 
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);

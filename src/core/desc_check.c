@@ -163,7 +163,15 @@ static kd_status check_damping(const kd_desc* d, const kd_damping_desc* dm, kd_e
 }
 
 static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* err) {
-    if (ld->type >= KD_LOAD_SPRING) return KD_OK;  /* mechanism forces: checked by kd_mech_compile */
+    /* the numbers of its type's key table; a friction's v_smooth 0 means the
+     * default (kd_mech_compile) */
+    int n = 0;
+    const kd_field* f = kd_load_fields(ld->type, &n);
+    kd_load_desc x = *ld;
+    char why[160];
+    if (x.type == KD_LOAD_FRICTION && x.v_smooth == 0.0) x.v_smooth = kd_field_find(f, n, "v_smooth")->def;
+    if (f && kd_fields_check(f, n, &x, why, sizeof why)) return FAIL(ld->loc, "%s: %s", kd_load_type_name(ld->type), why);
+    if (ld->type >= KD_LOAD_SPRING) return KD_OK;  /* mechanism forces: the rest by kd_mech_compile */
     if (ld->type == KD_LOAD_GRAVITY) {
         for (int k = 0; k < 3; k++)
             if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");

@@ -229,6 +229,67 @@ static const kd_field driver_fields[] = {
     NUMBER("initial", kd_driver_desc, initial, .doc = "added to the law, rad or m"),
 };
 
+/* ---- loads (`forces:` items), one table per kd_load_type ---------------- */
+
+#define LOAD_TYPE CUSTOM("type", .required = 1, .doc = "the force type")
+static const kd_field nodal_fields[] = {
+    LOAD_TYPE,
+    BODY("body", kd_load_desc, body, .required = 1, .doc = "a beam's name"),
+    INT("node", kd_load_desc, node, 1, .required = 1, .doc = "1-based node number on that beam"),
+    CUSTOM("dof", .required = 1, .doc = "the DOF name the force acts on (body frame)"),
+    CUSTOM("value", .required = 1, .doc = "a law of time, N or N m"),
+};
+static const kd_field gravity_fields[] = {
+    LOAD_TYPE,
+    CUSTOM("g", .required = 1, .doc = "[gx, gy(, gz)], m/s^2, global"),
+};
+static const kd_field spring_fields[] = {
+    LOAD_TYPE,
+    CUSTOM("bodies", .required = 1, .doc = "[B1, B2]: ground or rigid bodies"),
+    CUSTOM("points", .required = 1, .doc = "[P1, P2]: a point of each body"),
+    NONNEG("k", kd_load_desc, k, .required = 1, .doc = "stiffness, N/m"),
+    NONNEG("length", kd_load_desc, length, .doc = "free length, m (0: a zero-length vector spring)"),
+    NONNEG("c", kd_load_desc, c, .doc = "damping, N s/m"),
+};
+static const kd_field friction_fields[] = {
+    LOAD_TYPE,
+    CUSTOM("joint", .required = 1, .doc = "a revolute or prismatic joint's name"),
+    NONNEG("force", kd_load_desc, force, .required = 1, .doc = "Coulomb force, N (N m at a revolute)"),
+    POSITIVE("v_smooth", kd_load_desc, v_smooth, .def = 1e-3, .doc = "smoothing speed, m/s or rad/s"),
+};
+static const kd_field torque_fields[] = {
+    LOAD_TYPE,
+    CUSTOM("body", .required = 1, .doc = "a rigid body's name"),
+    CUSTOM("value", .required = 1, .doc = "a law of time, N m"),
+};
+static const kd_field force_fields[] = {
+    LOAD_TYPE,
+    CUSTOM("body", .required = 1, .doc = "a rigid body's name"),
+    CUSTOM("point", .required = 1, .doc = "a point of that body"),
+    CUSTOM("value", .required = 1, .doc = "[Fx, Fy], each a law of time, N, global"),
+};
+
+static const struct {
+    const char* name;
+    const kd_field* f;
+    int n;
+} load_tables[KD_LOAD_TYPES] = {
+    [KD_LOAD_NODAL] = {"nodal", nodal_fields, (int)(sizeof(nodal_fields) / sizeof((nodal_fields)[0]))},
+    [KD_LOAD_GRAVITY] = {"gravity", gravity_fields, (int)(sizeof(gravity_fields) / sizeof((gravity_fields)[0]))},
+    [KD_LOAD_SPRING] = {"spring", spring_fields, (int)(sizeof(spring_fields) / sizeof((spring_fields)[0]))},
+    [KD_LOAD_FRICTION] = {"friction", friction_fields, (int)(sizeof(friction_fields) / sizeof((friction_fields)[0]))},
+    [KD_LOAD_TORQUE] = {"torque", torque_fields, (int)(sizeof(torque_fields) / sizeof((torque_fields)[0]))},
+    [KD_LOAD_FORCE] = {"force", force_fields, (int)(sizeof(force_fields) / sizeof((force_fields)[0]))},
+};
+
+const kd_field* kd_load_fields(kd_load_type t, int* n) {
+    if ((int)t < 0 || t >= KD_LOAD_TYPES) return *n = 0, NULL;
+    *n = load_tables[t].n;
+    return load_tables[t].f;
+}
+
+const char* kd_load_type_name(kd_load_type t) { return (int)t >= 0 && t < KD_LOAD_TYPES ? load_tables[t].name : "?"; }
+
 #define TABLE_FN(fn, t)                            \
     const kd_field* fn(int* n) {                   \
         *n = (int)(sizeof(t) / sizeof((t)[0]));    \

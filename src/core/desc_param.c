@@ -9,6 +9,8 @@
  *   motion.BODY.planar.{x, y, phi}.LAW
  *   forces.N.value.LAW                      (N: the force's 1-based position in `forces`)
  *   forces.N.g.{x, y, z}                    (gravity)
+ *   forces.N.KEY                            (the numbers of the force type's key table:
+ *                                            spring k, length, c; friction force, v_smooth)
  *   damping.BODY.rayleigh.{alpha, beta}    (the rayleigh key table)
  *   joints.NAME.{length, radius}            (the numbers of the joint key table its
  *                                            type takes: distance length, rolling radius)
@@ -142,7 +144,16 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
             return WHY("gravity has g.x, g.y, g.z (not '%s')", p);
         }
         if (strncmp(p, "value.", 6) == 0) return law_param(&l->value, p + 6, why, nwhy);
-        return WHY("a nodal force has value.LAW (not '%s')", p);
+        int n = 0;  /* the numbers of its type's key table (src/core/desc_fields.c) */
+        const kd_field* f = kd_load_fields(l->type, &n);
+        char keys[128] = "";
+        if (l->type != KD_LOAD_SPRING && l->type != KD_LOAD_FRICTION) snprintf(keys, sizeof keys, "value.LAW");
+        for (int i = 0; i < n; i++) {
+            if (f[i].type != KD_FIELD_NUMBER) continue;
+            if (strcmp(p, f[i].key) == 0) return (double*)((char*)l + f[i].offset);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", keys[0] ? ", " : "", f[i].key);
+        }
+        return WHY("force %ld (%s) has %s (not '%s')", k, kd_load_type_name(l->type), keys[0] ? keys : "no parameters", p);
     }
     if (strcmp(head, "joints") == 0) {  /* the numbers its type takes (the joint key table) */
         const int i = kd_desc_find_joint(d, name);

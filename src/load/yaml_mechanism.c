@@ -155,65 +155,37 @@ kd_status yaml_read_driver(loader* ld, const node_t* v) {
     return KD_OK;
 }
 
-kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type) {
-    kd_load_desc* l = kd_desc_add_load(ld->d);
-    if (!l) return NOMEM(ld);
-    l->loc = loc_of(v);
-    l->value = kd_law_constant(0.0);
-    l->value_y = kd_law_constant(0.0);
-    l->joint = l->body2 = -1;
+kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_desc* l) {
     kd_status st;
     node_t *x, *b;
-    if (strcmp(type, "spring") == 0) {
-        field f[] = {{"type", 0, 0}, {"bodies", 0, 0}, {"points", 0, 0}, {"k", 0, 0},
-                     {"length", 0, 0}, {"c", 0, 0},    {NULL, 0, 0}};
+    if (l->type == KD_LOAD_SPRING) {
         int body[2], point[2];
-        l->type = KD_LOAD_SPRING;
-        if ((st = read_fields(ld, v, "spring", f)) || (st = get_pair(ld, v, f, "spring", body, point, 0))) return st;
+        if ((st = get_pair(ld, v, f, "spring", body, point, 0))) return st;
         l->body = body[0], l->body2 = body[1], l->point[0] = point[0], l->point[1] = point[1];
-        if ((st = require(ld, v, f, "k", "spring", &x)) || (st = get_number(ld, x, "k", &l->k))) return st;
-        if (l->k < 0) return fail(ld, x, "k must be >= 0 (got %g)", l->k);
-        if ((x = field_value(f, "length")) && (st = get_number(ld, x, "length", &l->length))) return st;
-        if (l->length < 0) return fail(ld, x, "length must be >= 0 (got %g)", l->length);
-        if ((x = field_value(f, "c")) && (st = get_number(ld, x, "c", &l->c))) return st;
-        if (l->c < 0) return fail(ld, x, "c must be >= 0 (got %g)", l->c);
         return KD_OK;
     }
-    if (strcmp(type, "friction") == 0) {
-        field f[] = {{"type", 0, 0}, {"joint", 0, 0}, {"force", 0, 0}, {"v_smooth", 0, 0}, {NULL, 0, 0}};
+    if (l->type == KD_LOAD_FRICTION) {
         char name[KD_NAME_MAX];
-        l->type = KD_LOAD_FRICTION;
-        l->v_smooth = 1e-3;
-        if ((st = read_fields(ld, v, "friction", f)) || (st = require(ld, v, f, "joint", "friction", &x)) ||
-            (st = get_name(ld, x, "joint", name)))
-            return st;
+        if ((st = require(ld, v, f, "joint", "friction", &x)) || (st = get_name(ld, x, "joint", name))) return st;
         l->joint = kd_desc_find_joint(ld->d, name);
         if (l->joint < 0) return fail(ld, x, "unknown joint '%s'", name);
         const kd_joint_type t = ld->d->joints[l->joint].type;
         if (t != KD_JOINT_REVOLUTE && t != KD_JOINT_PRISMATIC)
             return fail(ld, x, "friction acts at revolute and prismatic joints, not %s", kd_joint_type_str(t));
-        if ((st = require(ld, v, f, "force", "friction", &x)) || (st = get_number(ld, x, "force", &l->force))) return st;
-        if (l->force < 0) return fail(ld, x, "force must be >= 0 (got %g)", l->force);
-        if ((x = field_value(f, "v_smooth")) && (st = get_positive(ld, x, "v_smooth", &l->v_smooth))) return st;
         return KD_OK;
     }
-    if (strcmp(type, "torque") == 0) {
-        field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
-        l->type = KD_LOAD_TORQUE;
-        if ((st = read_fields(ld, v, "torque", f)) || (st = require(ld, v, f, "body", "torque", &b)) ||
-            (st = get_mech_body(ld, b, &l->body)) || (st = require(ld, v, f, "value", "torque", &x)) ||
-            (st = read_law(ld, x, "value", &l->value)))
+    if (l->type == KD_LOAD_TORQUE) {
+        if ((st = require(ld, v, f, "body", "torque", &b)) || (st = get_mech_body(ld, b, &l->body)) ||
+            (st = require(ld, v, f, "value", "torque", &x)) || (st = read_law(ld, x, "value", &l->value)))
             return st;
         if (ld->d->bodies[l->body].type != KD_BODY_RIGID) return fail(ld, b, "a torque acts on a rigid body");
         return KD_OK;
     }
     /* force */
-    field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"point", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
     node_t *p, *val;
-    l->type = KD_LOAD_FORCE;
-    if ((st = read_fields(ld, v, "force", f)) || (st = require(ld, v, f, "body", "force", &b)) ||
-        (st = get_mech_body(ld, b, &l->body)) || (st = require(ld, v, f, "point", "force", &p)) ||
-        (st = get_point(ld, p, l->body, &l->point[0])) || (st = require(ld, v, f, "value", "force", &val)))
+    if ((st = require(ld, v, f, "body", "force", &b)) || (st = get_mech_body(ld, b, &l->body)) ||
+        (st = require(ld, v, f, "point", "force", &p)) || (st = get_point(ld, p, l->body, &l->point[0])) ||
+        (st = require(ld, v, f, "value", "force", &val)))
         return st;
     if (ld->d->bodies[l->body].type != KD_BODY_RIGID) return fail(ld, b, "a force acts on a rigid body");
     if (val->type != YAML_SEQUENCE_NODE || val->data.sequence.items.top - val->data.sequence.items.start != 2)

@@ -279,35 +279,42 @@ static kd_status read_damping(loader* ld, const node_t* v) {
     return read_table(ld, r, "rayleigh", rayleigh, nr, 0, dm, g, 4);
 }
 
+/* A force: its `type` selects its key table (src/core/desc_fields.c); the
+ * table's defaults, then its keys; the mechanism forces continue in
+ * yaml_mechanism.c, nodal and gravity here. */
 static kd_status read_force(loader* ld, const node_t* v) {
-    static const char* const types[] = {"gravity", "nodal", "spring", "friction", "torque", "force"};
+    const char* types[KD_LOAD_TYPES];
+    for (int k = 0; k < KD_LOAD_TYPES; k++) types[k] = kd_load_type_name((kd_load_type)k);
     node_t* tn = NULL;
     if (v->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t* q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
             if (scalar(node_at(ld, q->key)) && strcmp(scalar(node_at(ld, q->key)), "type") == 0) tn = node_at(ld, q->value);
     if (!tn) return fail(ld, v, "missing required key 'type' in force");
     int t = 0;
-    kd_status st = get_choice(ld, tn, "force type", types, 6, &t);
+    kd_status st = get_choice(ld, tn, "force type", types, KD_LOAD_TYPES, &t);
     if (st) return st;
-    if (t >= 2) return yaml_read_mech_force(ld, v, types[t]);
     kd_load_desc* l = kd_desc_add_load(ld->d);
     if (!l) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     l->loc = loc_of(v);
-    if (t == 0) {
-        field f[] = {{"type", 0, 0}, {"g", 0, 0}, {NULL, 0, 0}};
-        node_t* g;
+    l->type = (kd_load_type)t;
+    l->value = kd_law_constant(0.0);
+    l->value_y = kd_law_constant(0.0);
+    if (l->type >= KD_LOAD_SPRING) l->joint = l->body2 = -1;
+    int nt = 0;
+    const kd_field* table = kd_load_fields(l->type, &nt);
+    kd_fields_defaults(table, nt, l);
+    field f[8];
+    static const char* const what[KD_LOAD_TYPES] = {[KD_LOAD_NODAL] = "nodal force", [KD_LOAD_GRAVITY] = "gravity"};
+    if ((st = read_table(ld, v, what[t] ? what[t] : types[t], table, nt, 0, l, f, 8))) return st;
+    if (l->type >= KD_LOAD_SPRING) return yaml_read_mech_force(ld, v, f, l);
+    node_t *g, *dof, *val;
+    if (l->type == KD_LOAD_GRAVITY) {
         int n;
-        l->type = KD_LOAD_GRAVITY;
-        if ((st = read_fields(ld, v, "gravity", f)) || (st = require(ld, v, f, "g", "gravity", &g))) return st;
+        if ((st = require(ld, v, f, "g", "gravity", &g))) return st;
         return get_numbers(ld, g, "g", 2, 3, l->g, &n);
     }
-    field f[] = {{"type", 0, 0}, {"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
-    node_t *b, *n, *dof, *val;
-    l->type = KD_LOAD_NODAL;
-    if ((st = read_fields(ld, v, "nodal force", f)) || (st = require(ld, v, f, "body", "nodal force", &b)) ||
-        (st = get_body(ld, b, &l->body)) || (st = require(ld, v, f, "node", "nodal force", &n)) ||
-        (st = get_int(ld, n, "node", 1, &l->node)) || (st = require(ld, v, f, "dof", "nodal force", &dof)) ||
-        (st = get_dof(ld, dof, &l->dof)) || (st = require(ld, v, f, "value", "nodal force", &val)))
+    if ((st = require(ld, v, f, "dof", "nodal force", &dof)) || (st = get_dof(ld, dof, &l->dof)) ||
+        (st = require(ld, v, f, "value", "nodal force", &val)))
         return st;
     return read_law(ld, val, "value", &l->value);
 }

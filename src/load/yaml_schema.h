@@ -118,8 +118,9 @@ kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b);
 /* One item of `joints:` / `drivers:` (joints first: drivers name them). */
 kd_status yaml_read_joint(loader* ld, const node_t* v);
 kd_status yaml_read_driver(loader* ld, const node_t* v);
-/* A force of type spring, friction, torque or force. */
-kd_status yaml_read_mech_force(loader* ld, const node_t* v, const char* type);
+/* The keys of a force of type spring, friction, torque or force that its
+ * key table does not read (f: the keys read by read_table into l). */
+kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_desc* l);
 
 /* src/load/yaml_links.c: a beam's `frame` key (elastic links of mechanisms, kedyn/ked.h). */
 kd_status yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b);
