@@ -699,6 +699,57 @@ static void test_load_keys(void** state) {
     }
 }
 
+/* Laws: every key of the sine, spin_up and table forms round-trips (here the
+ * value of a nodal force), and the sweep paths forces.N.value.FORM.KEY name
+ * the numbers. */
+static void test_law_keys(void** state) {
+    (void)state;
+    int nform = 0;
+    const kd_field* form = kd_law_form_fields(&nform);
+    for (int k = 0; k < nform; k++) {
+        const kd_law_type type = (kd_law_type)(k + 1);
+        int n = 0;
+        const kd_field* f = kd_law_fields(type, &n);
+        char text[2048], keys[512], val[64];
+        if (form[k].type == KD_FIELD_NUMBER) {
+            key_value(&form[k], "", val, sizeof val);
+            snprintf(keys, sizeof keys, "%s", val);
+        } else {
+            table_text(keys, sizeof keys, f, n, "");
+            if (type == KD_LAW_TABLE) snprintf(keys + strlen(keys), sizeof keys - strlen(keys), ", t: [0, 1], value: [0, 1]");
+            const size_t len = strlen(keys);
+            memmove(keys + 1, keys, len + 1);
+            keys[0] = '{';
+            snprintf(keys + len + 1, sizeof keys - len - 1, "}");
+        }
+        snprintf(text, sizeof text,
+                 "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+                 "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n"
+                 "forces:\n  - {type: nodal, body: b, node: 3, dof: u, value: {%s: %s}}\n",
+                 form[k].key, keys);
+        kd_desc* d = NULL;
+        kd_error err;
+        if (kd_load_yaml_string(text, strlen(text), "<laws>", &d, &err))
+            fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+        kd_law* l = &d->loads[0].value;
+        assert_int_equal(l->type, type);
+        char path[96], why[256];
+        if (form[k].type == KD_FIELD_NUMBER) {
+            const double* p = (const double*)((const char*)l + form[k].offset);
+            assert_true(*p == key_value(&form[k], "", val, sizeof val));
+            snprintf(path, sizeof path, "forces.1.value.%s", form[k].key);
+            assert_true(kd_desc_param(d, path, why, sizeof why) == p);
+        }
+        table_values(f, n, l, form[k].key);
+        for (int i = 0; i < n; i++) {
+            if (f[i].type != KD_FIELD_NUMBER) continue;
+            snprintf(path, sizeof path, "forces.1.value.%s.%s", form[k].key, f[i].key);
+            assert_true(kd_desc_param(d, path, why, sizeof why) == (double*)((char*)l + f[i].offset));
+        }
+        kd_desc_free(&d);
+    }
+}
+
 /* UNSET choices become the documented defaults of the route that runs them. */
 static void test_unset_defaults(void** state) {
     (void)state;
@@ -901,9 +952,13 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -8; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -12; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -8   ? kd_joint_fields(&nf)
+        const kd_field* f = k == -12  ? kd_law_form_fields(&nf)
+                            : k == -11 ? kd_law_fields(KD_LAW_SINE, &nf)
+                            : k == -10 ? kd_law_fields(KD_LAW_SPIN_UP, &nf)
+                            : k == -9  ? kd_law_fields(KD_LAW_TABLE, &nf)
+                            : k == -8 ? kd_joint_fields(&nf)
                             : k == -7 ? kd_driver_fields(&nf)
                             : k == -6 ? kd_support_fields(&nf)
                             : k == -5 ? kd_damping_fields(&nf)
@@ -955,6 +1010,7 @@ int main(void) {
         cmocka_unit_test(test_support_damping_keys),
         cmocka_unit_test(test_joint_driver_keys),
         cmocka_unit_test(test_load_keys),
+        cmocka_unit_test(test_law_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "kedyn/desc.h"
+#include "kedyn/law.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,6 +87,14 @@ const kd_field* kd_driver_fields(int* n);
 #define KD_LOAD_TYPES ((int)KD_LOAD_FORCE + 1)
 const kd_field* kd_load_fields(kd_load_type t, int* n);
 const char* kd_load_type_name(kd_load_type t);
+
+/* Laws of time (kedyn/law.h), fields of kd_law: a law is a number (a
+ * constant) or a mapping with one key of kd_law_form_fields, whose entry i
+ * is the form of kd_law_type i + 1 (speed, sine, spin_up, table);
+ * kd_law_fields gives the keys inside the sine, spin_up and table forms
+ * (NULL and *n = 0 for the others). */
+const kd_field* kd_law_form_fields(int* n);
+const kd_field* kd_law_fields(kd_law_type t, int* n);
 
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);

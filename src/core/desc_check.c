@@ -103,12 +103,26 @@ static kd_status check_support(const kd_desc* d, const kd_support_desc* s, kd_er
     return KD_OK;
 }
 
+/* The numbers of a law against the table of its form (spin_up T > 0...). */
+static kd_status check_law(const kd_desc* d, const kd_law* l, kd_loc loc, const char* what, kd_error* err) {
+    int n = 0;
+    const kd_field* f = kd_law_fields(l->type, &n);
+    char why[160];
+    if (f && kd_fields_check(f, n, l, why, sizeof why)) return FAIL(loc, "%s: %s", what, why);
+    return KD_OK;
+}
+
 static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_error* err) {
     if (md->body < 0 || md->body >= d->nbodies || d->bodies[md->body].type != KD_BODY_BEAM)
         return FAIL(md->loc, "motion: the body must be a beam");
     for (const kd_motion_desc* o = d->motions; o < md; o++)
         if (o->body == md->body) return FAIL(md->loc, "body '%s' has two motions", d->bodies[md->body].name);
     const kd_motion* mo = &md->motion;
+    const kd_law* laws[4] = {&mo->angle, &mo->x, &mo->y, &mo->phi};
+    for (int k = 0; k < 4; k++) {
+        kd_status st = check_law(d, laws[k], md->loc, "motion law", err);
+        if (st) return st;
+    }
     if (mo->type == KD_MOTION_ROTATION) {
         const double n = sqrt(mo->axis[0] * mo->axis[0] + mo->axis[1] * mo->axis[1] + mo->axis[2] * mo->axis[2]);
         if (!(fabs(n - 1.0) < 1e-9)) return FAIL(md->loc, "motion of body '%s': the axis must be a unit vector", d->bodies[md->body].name);
@@ -148,7 +162,7 @@ static kd_status check_driver(const kd_desc* d, const kd_driver_desc* dr, kd_err
     const kd_field* f = kd_driver_fields(&n);
     char why[160];
     if (kd_fields_check(f, n, dr, why, sizeof why)) return FAIL(dr->loc, "driver: %s", why);
-    return KD_OK;
+    return check_law(d, &dr->law, dr->loc, "driver law", err);
 }
 
 /* A damping: its body, and alpha, beta through the rayleigh key table. */
@@ -171,7 +185,9 @@ static kd_status check_load(const kd_desc* d, const kd_load_desc* ld, kd_error* 
     char why[160];
     if (x.type == KD_LOAD_FRICTION && x.v_smooth == 0.0) x.v_smooth = kd_field_find(f, n, "v_smooth")->def;
     if (f && kd_fields_check(f, n, &x, why, sizeof why)) return FAIL(ld->loc, "%s: %s", kd_load_type_name(ld->type), why);
-    if (ld->type >= KD_LOAD_SPRING) return KD_OK;  /* mechanism forces: the rest by kd_mech_compile */
+    kd_status st = check_law(d, &ld->value, ld->loc, "force value", err);
+    if (!st) st = check_law(d, &ld->value_y, ld->loc, "force value", err);
+    if (st || ld->type >= KD_LOAD_SPRING) return st;  /* mechanism forces: the rest by kd_mech_compile */
     if (ld->type == KD_LOAD_GRAVITY) {
         for (int k = 0; k < 3; k++)
             if (!isfinite(ld->g[k])) return FAIL(ld->loc, "gravity: g must be finite");

@@ -290,6 +290,44 @@ const kd_field* kd_load_fields(kd_load_type t, int* n) {
 
 const char* kd_load_type_name(kd_load_type t) { return (int)t >= 0 && t < KD_LOAD_TYPES ? load_tables[t].name : "?"; }
 
+/* ---- laws of time (kedyn/law.h) ------------------------------------------
+ * A law is a number (a constant) or a mapping with one key of law_form_fields,
+ * whose row i is the form of kd_law_type i + 1 (speed, sine, spin_up, table). */
+
+static const kd_field law_form_fields[] = {
+    NUMBER("speed", kd_law, value, .doc = "v: the angle v t"),
+    CUSTOM("sine", .doc = "{amplitude, omega, phase, offset}: A sin(w t + p) + c"),
+    CUSTOM("spin_up", .doc = "{omega, T}: a smooth run-up to the speed omega in T"),
+    CUSTOM("table", .doc = "{t, value} or {file, column}: a spline through the points"),
+};
+static const kd_field sine_fields[] = {
+    NUMBER("amplitude", kd_law, amplitude, .required = 1, .doc = "A"),
+    NUMBER("omega", kd_law, omega, .required = 1, .doc = "w, rad/s"),
+    NUMBER("phase", kd_law, phase, .doc = "p, rad"),
+    NUMBER("offset", kd_law, offset, .doc = "c"),
+};
+static const kd_field spin_up_fields[] = {
+    NUMBER("omega", kd_law, spin_omega, .required = 1, .doc = "W, the final speed, rad/s"),
+    POSITIVE("T", kd_law, spin_T, .required = 1, .doc = "the run-up time, s"),
+};
+static const char* const law_interp_names[] = {"spline", "linear"};
+static const kd_field table_law_fields[] = {
+    CUSTOM("t", .doc = "the times, increasing"),
+    CUSTOM("value", .doc = "the values at those times"),
+    CUSTOM("file", .doc = "a CSV file (relative to the model file) instead of t and value"),
+    CUSTOM("column", .doc = "with file: a column name or 1-based number"),
+    CHOICE("interpolation", kd_law, linear, law_interp_names, 2, 0, .doc = "spline (default) or linear"),
+};
+
+const kd_field* kd_law_fields(kd_law_type t, int* n) {
+    switch (t) {
+    case KD_LAW_SINE: *n = (int)(sizeof sine_fields / sizeof sine_fields[0]); return sine_fields;
+    case KD_LAW_SPIN_UP: *n = (int)(sizeof spin_up_fields / sizeof spin_up_fields[0]); return spin_up_fields;
+    case KD_LAW_TABLE: *n = (int)(sizeof table_law_fields / sizeof table_law_fields[0]); return table_law_fields;
+    default: *n = 0; return NULL;
+    }
+}
+
 #define TABLE_FN(fn, t)                            \
     const kd_field* fn(int* n) {                   \
         *n = (int)(sizeof(t) / sizeof((t)[0]));    \
@@ -300,6 +338,7 @@ TABLE_FN(kd_damping_fields, damping_fields)
 TABLE_FN(kd_rayleigh_fields, rayleigh_fields)
 TABLE_FN(kd_joint_fields, joint_fields)
 TABLE_FN(kd_driver_fields, driver_fields)
+TABLE_FN(kd_law_form_fields, law_form_fields)
 
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);

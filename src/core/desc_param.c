@@ -41,22 +41,30 @@ static int next(const char** p, char* tok, size_t n) {
     return 1;
 }
 
+/* A number of a law by the law tables (src/core/desc_fields.c): `value` of
+ * a constant, `speed`, FORM.KEY of the sine and spin_up forms. */
 static double* law_param(kd_law* l, const char* rest, char* why, size_t nwhy) {
-    if (strcmp(rest, "value") == 0 && l->type == KD_LAW_CONSTANT) return &l->value;
-    if (strcmp(rest, "speed") == 0 && l->type == KD_LAW_SPEED) return &l->value;
-    if (l->type == KD_LAW_SINE) {
-        if (strcmp(rest, "sine.amplitude") == 0) return &l->amplitude;
-        if (strcmp(rest, "sine.omega") == 0) return &l->omega;
-        if (strcmp(rest, "sine.phase") == 0) return &l->phase;
-        if (strcmp(rest, "sine.offset") == 0) return &l->offset;
+    if (l->type == KD_LAW_CONSTANT) {
+        if (strcmp(rest, "value") == 0) return &l->value;
+        return WHY("'%s' is not a parameter of this law (it has: value (a constant))", rest);
     }
-    if (l->type == KD_LAW_SPIN_UP) {
-        if (strcmp(rest, "spin_up.omega") == 0) return &l->spin_omega;
-        if (strcmp(rest, "spin_up.T") == 0) return &l->spin_T;
+    int nform = 0, n = 0;
+    const kd_field* form = kd_law_form_fields(&nform);
+    const int k = (int)l->type - 1;  /* its row in the form table */
+    char keys[160] = "";
+    if (k >= 0 && k < nform && form[k].type == KD_FIELD_NUMBER) {
+        if (strcmp(rest, form[k].key) == 0) return (double*)((char*)l + form[k].offset);
+        snprintf(keys, sizeof keys, "%s", form[k].key);
     }
-    static const char* const forms[] = {"value (a constant)", "speed", "sine.amplitude, sine.omega, sine.phase, sine.offset",
-                                        "spin_up.omega, spin_up.T", "nothing (a table)"};
-    return WHY("'%s' is not a parameter of this law (it has: %s)", rest, forms[l->type]);
+    const kd_field* f = kd_law_fields(l->type, &n);
+    const size_t len = k >= 0 && k < nform ? strlen(form[k].key) : 0;
+    for (int i = 0; i < n; i++) {
+        if (f[i].type != KD_FIELD_NUMBER) continue;
+        if (strncmp(rest, form[k].key, len) == 0 && rest[len] == '.' && strcmp(rest + len + 1, f[i].key) == 0)
+            return (double*)((char*)l + f[i].offset);
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s.%s", keys[0] ? ", " : "", form[k].key, f[i].key);
+    }
+    return WHY("'%s' is not a parameter of this law (it has: %s)", rest, keys[0] ? keys : "nothing (a table)");
 }
 
 double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {

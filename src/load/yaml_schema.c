@@ -248,51 +248,44 @@ kd_status read_table_file(loader* ld, const node_t* at, const char* path, const 
     return st;
 }
 
-/* A law: a number, or {speed: v}, {sine: {...}}, {spin_up: {...}},
- * {table: {...}} (kedyn/law.h). */
+/* A law: a number, or a mapping with one key of the law form table, {speed:
+ * v}, {sine: {...}}, {spin_up: {...}}, {table: {...}} (kedyn/law.h); the
+ * keys inside each form through its own table (kd_law_fields). */
 kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law* law) {
     *law = kd_law_constant(0.0);
     if (n->type == YAML_SCALAR_NODE) return get_number(ld, n, what, &law->value);
-    field f[] = {{"speed", 0, 0}, {"sine", 0, 0}, {"spin_up", 0, 0}, {"table", 0, 0}, {NULL, 0, 0}};
+    int nform = 0;
+    const kd_field* form = kd_law_form_fields(&nform);
+    field f[8];
+    for (int i = 0; i < nform; i++) f[i] = (field){form[i].key, 0, 0};
+    f[nform] = (field){NULL, 0, 0};
     kd_status st = read_fields(ld, n, what, f);
     if (st) return st;
-    int given = 0;
-    for (field* p = f; p->key; p++) given += p->value != NULL;
-    if (given != 1) return fail(ld, n, "%s must be a number or one of speed, sine, spin_up, table", what);
-    node_t* v;
-    if ((v = field_value(f, "speed"))) {
-        law->type = KD_LAW_SPEED;
-        return get_number(ld, v, "speed", &law->value);
+    int given = 0, k = -1;
+    for (int i = 0; i < nform; i++)
+        if (f[i].value) given++, k = i;
+    if (given != 1) {
+        char list[128] = "";
+        for (int i = 0; i < nform; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", form[i].key);
+        return fail(ld, n, "%s must be a number or one of %s", what, list);
     }
-    if ((v = field_value(f, "sine"))) {
-        field g[] = {{"amplitude", 0, 0}, {"omega", 0, 0}, {"phase", 0, 0}, {"offset", 0, 0}, {NULL, 0, 0}};
-        node_t *a, *w;
-        law->type = KD_LAW_SINE;
-        if ((st = read_fields(ld, v, "sine", g)) || (st = require(ld, v, g, "amplitude", "sine", &a)) ||
-            (st = require(ld, v, g, "omega", "sine", &w)) || (st = get_number(ld, a, "amplitude", &law->amplitude)) ||
-            (st = get_number(ld, w, "omega", &law->omega)))
-            return st;
-        if (field_value(g, "phase") && (st = get_number(ld, field_value(g, "phase"), "phase", &law->phase))) return st;
-        if (field_value(g, "offset") && (st = get_number(ld, field_value(g, "offset"), "offset", &law->offset))) return st;
-        return KD_OK;
+    const kd_law_type type = (kd_law_type)(k + 1);
+    node_t* v = f[k].value;
+    if (form[k].type != KD_FIELD_CUSTOM) {  /* speed: the number itself */
+        law->type = type;
+        return read_table(ld, n, what, form, nform, 0, law, f, 8);
     }
-    if ((v = field_value(f, "spin_up"))) {
-        field g[] = {{"omega", 0, 0}, {"T", 0, 0}, {NULL, 0, 0}};
-        node_t *w, *T;
-        law->type = KD_LAW_SPIN_UP;
-        if ((st = read_fields(ld, v, "spin_up", g)) || (st = require(ld, v, g, "omega", "spin_up", &w)) ||
-            (st = require(ld, v, g, "T", "spin_up", &T)) || (st = get_number(ld, w, "omega", &law->spin_omega)))
-            return st;
-        return get_positive(ld, T, "T", &law->spin_T);
+    int nt = 0;
+    const kd_field* table = kd_law_fields(type, &nt);
+    field g[8];
+    if (type != KD_LAW_TABLE) {
+        law->type = type;
+        return read_table(ld, v, form[k].key, table, nt, 0, law, g, 8);
     }
-    v = field_value(f, "table");
-    field g[] = {{"t", 0, 0}, {"value", 0, 0}, {"file", 0, 0}, {"column", 0, 0}, {"interpolation", 0, 0}, {NULL, 0, 0}};
-    if ((st = read_fields(ld, v, "table", g))) return st;
-    int linear = 0;
-    static const char* const interps[] = {"spline", "linear"};
-    if (field_value(g, "interpolation") &&
-        (st = get_choice(ld, field_value(g, "interpolation"), "interpolation", interps, 2, &linear)))
-        return st;
+    /* a table: its interpolation through the table, the points by hand */
+    kd_law opts = *law;
+    if ((st = read_table(ld, v, "table", table, nt, 0, &opts, g, 8))) return st;
+    const int linear = opts.linear;
     if (field_value(g, "file")) {
         node_t* col;
         if ((st = require(ld, v, g, "column", "table", &col))) return st;
@@ -305,11 +298,11 @@ kd_status read_law(loader* ld, const node_t* n, const char* what, kd_law* law) {
     const int cap = 100000;
     double* tb = malloc(sizeof(double) * 2 * (size_t)cap);
     if (!tb) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-    int nt = 0, nv = 0;
-    if (!(st = get_numbers(ld, tn, "t", 2, cap, tb, &nt)) && !(st = get_numbers(ld, vn, "value", 2, cap, tb + cap, &nv))) {
+    int nt2 = 0, nv = 0;
+    if (!(st = get_numbers(ld, tn, "t", 2, cap, tb, &nt2)) && !(st = get_numbers(ld, vn, "value", 2, cap, tb + cap, &nv))) {
         kd_error e;
-        if (nt != nv) st = fail(ld, vn, "table: t and value have %d and %d entries", nt, nv);
-        else if (kd_law_table(law, nt, tb, tb + cap, linear, &e)) st = fail(ld, v, "table: %s", e.msg);
+        if (nt2 != nv) st = fail(ld, vn, "table: t and value have %d and %d entries", nt2, nv);
+        else if (kd_law_table(law, nt2, tb, tb + cap, linear, &e)) st = fail(ld, v, "table: %s", e.msg);
     }
     free(tb);
     return st;
