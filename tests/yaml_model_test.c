@@ -750,6 +750,32 @@ static void test_law_keys(void** state) {
     }
 }
 
+/* Motions: the keys of the motion table round-trip (a rotation with every
+ * number), and motion.BODY.KEY names the numbers. */
+static void test_motion_keys(void** state) {
+    (void)state;
+    int n = 0;
+    const kd_field* f = kd_motion_fields(&n);
+    char text[2048], keys[256];
+    table_text(keys, sizeof keys, f, n, "b");
+    snprintf(text, sizeof text,
+             "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+             "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n"
+             "motion:\n  - {%s, rotation: {axis: z, center: [0, 0], law: {speed: 1}}}\n",
+             keys);
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<motion>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    table_values(f, n, &d->motions[0], "motion");
+    for (int i = 0; i < n; i++) {
+        if (f[i].type != KD_FIELD_NUMBER) continue;
+        char path[96], why[256];
+        snprintf(path, sizeof path, "motion.b.%s", f[i].key);
+        assert_true(kd_desc_param(d, path, why, sizeof why) == (double*)((char*)&d->motions[0] + f[i].offset));
+    }
+    kd_desc_free(&d);
+}
+
 /* UNSET choices become the documented defaults of the route that runs them. */
 static void test_unset_defaults(void** state) {
     (void)state;
@@ -952,9 +978,13 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -12; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -16; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -12  ? kd_law_form_fields(&nf)
+        const kd_field* f = k == -16  ? kd_motion_fields(&nf)
+                            : k == -15 ? kd_rotation_fields(&nf)
+                            : k == -14 ? kd_planar_motion_fields(&nf)
+                            : k == -13 ? kd_pose_fields(&nf)
+                            : k == -12 ? kd_law_form_fields(&nf)
                             : k == -11 ? kd_law_fields(KD_LAW_SINE, &nf)
                             : k == -10 ? kd_law_fields(KD_LAW_SPIN_UP, &nf)
                             : k == -9  ? kd_law_fields(KD_LAW_TABLE, &nf)
@@ -1011,6 +1041,7 @@ int main(void) {
         cmocka_unit_test(test_joint_driver_keys),
         cmocka_unit_test(test_load_keys),
         cmocka_unit_test(test_law_keys),
+        cmocka_unit_test(test_motion_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

@@ -10,7 +10,8 @@
  *   - kd_desc_check: the range of every value, with the same words;
  *   - the parameter paths of sweeps (kd_desc_param): materials.NAME.KEY,
  *     sections.NAME.KEY, bodies.NAME.KEY, damping.BODY.rayleigh.KEY,
- *     joints.NAME.KEY, drivers.JOINT.KEY, forces.N.KEY.
+ *     joints.NAME.KEY, drivers.JOINT.KEY, forces.N.KEY, motion.BODY.KEY,
+ *     and the numbers of laws (LAW).
  * Keys that need more than one field or a cross-reference (a section's
  * `shear`, a dynamics' `initial`) are declared with type KD_FIELD_CUSTOM:
  * the reader handles them by name, the table still documents them.
@@ -95,6 +96,13 @@ const char* kd_load_type_name(kd_load_type t);
  * (NULL and *n = 0 for the others). */
 const kd_field* kd_law_form_fields(int* n);
 const kd_field* kd_law_fields(kd_law_type t, int* n);
+
+/* Motions (fields of kd_motion_desc): body, rotation, planar, pose, hub;
+ * the keys inside rotation, planar and pose (laws and vectors: CUSTOM). */
+const kd_field* kd_motion_fields(int* n);
+const kd_field* kd_rotation_fields(int* n);
+const kd_field* kd_planar_motion_fields(int* n);
+const kd_field* kd_pose_fields(int* n);
 
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);

@@ -48,6 +48,15 @@ static void* append_item(void** arr, int* n, size_t size) {
     return item;
 }
 
+/* An item with the defaults of its key table (kedyn/desc_fields.h). */
+static void* add_with_defaults(void** arr, int* n, size_t size, const kd_field* (*table)(int*)) {
+    void* x = append_item(arr, n, size);
+    int nf = 0;
+    const kd_field* f = table(&nf);
+    if (x) kd_fields_defaults(f, nf, x);
+    return x;
+}
+
 kd_material_desc* kd_desc_add_material(kd_desc* d) {
     kd_material_desc* m = append_item((void**)&d->materials, &d->nmaterials, sizeof(*m));
     int n = 0;
@@ -75,15 +84,6 @@ kd_body_desc* kd_desc_add_body(kd_desc* d) {
     return b;
 }
 
-/* An item with the defaults of its key table (kedyn/desc_fields.h). */
-static void* add_with_defaults(void** arr, int* n, size_t size, const kd_field* (*table)(int*)) {
-    void* x = append_item(arr, n, size);
-    int nf = 0;
-    const kd_field* f = table(&nf);
-    if (x) kd_fields_defaults(f, nf, x);
-    return x;
-}
-
 kd_support_desc* kd_desc_add_support(kd_desc* d) {
     return add_with_defaults((void**)&d->supports, &d->nsupports, sizeof(kd_support_desc), kd_support_fields);
 }
@@ -103,7 +103,7 @@ kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy) {
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {
-    return append_item((void**)&d->motions, &d->nmotions, sizeof(kd_motion_desc));
+    return add_with_defaults((void**)&d->motions, &d->nmotions, sizeof(kd_motion_desc), kd_motion_fields);
 }
 
 kd_damping_desc* kd_desc_add_damping(kd_desc* d) {

@@ -328,6 +328,32 @@ const kd_field* kd_law_fields(kd_law_type t, int* n) {
     }
 }
 
+/* ---- prescribed frame motions (kedyn/frame.h) ---------------------------- */
+
+static const kd_field motion_fields[] = {
+    BODY("body", kd_motion_desc, body, .required = 1, .doc = "a beam's name"),
+    CUSTOM("rotation", .doc = "{axis, center, law}: rotation about a fixed axis"),
+    CUSTOM("planar", .doc = "{x, y, phi}: planar motion of the frame, three laws"),
+    CUSTOM("pose", .doc = "{t, origin, rotation} or {file}: a tabulated 3D pose"),
+    NUMBER("hub", kd_motion_desc, motion.hub, .doc = "with rotation: hub radius, m (the beam starts at x = hub)"),
+};
+static const kd_field rotation_fields[] = {
+    CUSTOM("axis", .required = 1, .doc = "x, y, z or 3 numbers (normalized)"),
+    CUSTOM("center", .doc = "a point of the axis, m (default the origin)"),
+    CUSTOM("law", .required = 1, .doc = "the angle theta(t), a law"),
+};
+static const kd_field planar_motion_fields[] = {
+    CUSTOM("x", .required = 1, .doc = "origin x(t), m, a law"),
+    CUSTOM("y", .required = 1, .doc = "origin y(t), m, a law"),
+    CUSTOM("phi", .required = 1, .doc = "angle phi(t), rad, a law"),
+};
+static const kd_field pose_fields[] = {
+    CUSTOM("t", .doc = "the times"),
+    CUSTOM("origin", .doc = "[[x, y, z], ...] at those times, m"),
+    CUSTOM("rotation", .doc = "[[phi_x, phi_y, phi_z], ...] rotation vectors, rad"),
+    CUSTOM("file", .doc = "a CSV file with columns t, x, y, z, phi_x, phi_y, phi_z instead"),
+};
+
 #define TABLE_FN(fn, t)                            \
     const kd_field* fn(int* n) {                   \
         *n = (int)(sizeof(t) / sizeof((t)[0]));    \
@@ -339,6 +365,10 @@ TABLE_FN(kd_rayleigh_fields, rayleigh_fields)
 TABLE_FN(kd_joint_fields, joint_fields)
 TABLE_FN(kd_driver_fields, driver_fields)
 TABLE_FN(kd_law_form_fields, law_form_fields)
+TABLE_FN(kd_motion_fields, motion_fields)
+TABLE_FN(kd_rotation_fields, rotation_fields)
+TABLE_FN(kd_planar_motion_fields, planar_motion_fields)
+TABLE_FN(kd_pose_fields, pose_fields)
 
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);

@@ -126,11 +126,15 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
                 }
             return WHY("body '%s' has no damping entry", name);
         }
-        kd_motion* mo = NULL;
+        kd_motion_desc* md = NULL;
         for (int i = 0; i < d->nmotions; i++)
-            if (d->motions[i].body == body) mo = &d->motions[i].motion;
-        if (!mo) return WHY("body '%s' has no motion", name);
-        if (strcmp(p, "hub") == 0 && mo->type == KD_MOTION_ROTATION) return &mo->hub;
+            if (d->motions[i].body == body) md = &d->motions[i];
+        if (!md) return WHY("body '%s' has no motion", name);
+        kd_motion* mo = &md->motion;
+        int n = 0;  /* the numbers of the motion key table (hub: of a rotation) */
+        const kd_field* f = kd_motion_fields(&n);
+        for (int k = 0; k < n && mo->type == KD_MOTION_ROTATION; k++)
+            if (f[k].type == KD_FIELD_NUMBER && strcmp(p, f[k].key) == 0) return (double*)((char*)md + f[k].offset);
         if (strncmp(p, "rotation.law.", 13) == 0 && mo->type == KD_MOTION_ROTATION)
             return law_param(&mo->angle, p + 13, why, nwhy);
         if (strncmp(p, "planar.", 7) == 0 && mo->type == KD_MOTION_PLANAR) {

@@ -180,8 +180,10 @@ static kd_status get_triples(loader* ld, const node_t* n, const char* what, int 
  * x, y, z, phi_x, phi_y, phi_z (by header name); every component splined. */
 static kd_status read_pose(loader* ld, const node_t* v, kd_motion* mo) {
     static const char* const cols[6] = {"x", "y", "z", "phi_x", "phi_y", "phi_z"};
-    field g[] = {{"t", 0, 0}, {"origin", 0, 0}, {"rotation", 0, 0}, {"file", 0, 0}, {NULL, 0, 0}};
-    kd_status st = read_fields(ld, v, "pose", g);
+    int nt = 0;
+    const kd_field* table = kd_pose_fields(&nt);
+    field g[8];
+    kd_status st = read_table(ld, v, "pose", table, nt, 0, mo, g, 8);
     if (st) return st;
     mo->type = KD_MOTION_POSE;
     node_t* file = field_value(g, "file");
@@ -216,12 +218,13 @@ static kd_status read_motion(loader* ld, const node_t* v) {
     kd_motion_desc* md = kd_desc_add_motion(ld->d);
     if (!md) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
     md->loc = loc_of(v);
-    field f[] = {{"body", 0, 0}, {"rotation", 0, 0}, {"planar", 0, 0}, {"pose", 0, 0}, {"hub", 0, 0}, {NULL, 0, 0}};
-    node_t *b, *x;
+    int nt = 0, nr = 0, np = 0;
+    const kd_field* table = kd_motion_fields(&nt);
+    const kd_field* rtable = kd_rotation_fields(&nr);
+    const kd_field* ptable = kd_planar_motion_fields(&np);
+    field f[8];
     kd_status st;
-    if ((st = read_fields(ld, v, "motion", f)) || (st = require(ld, v, f, "body", "motion", &b)) ||
-        (st = get_body(ld, b, &md->body)))
-        return st;
+    if ((st = read_table(ld, v, "motion", table, nt, 0, md, f, 8))) return st;
     kd_motion* mo = &md->motion;
     node_t *rot = field_value(f, "rotation"), *pl = field_value(f, "planar"), *pose = field_value(f, "pose");
     if (!!rot + !!pl + !!pose != 1) return fail(ld, v, "motion needs exactly one of 'rotation', 'planar' and 'pose'");
@@ -230,10 +233,10 @@ static kd_status read_motion(loader* ld, const node_t* v) {
         return read_pose(ld, pose, mo);
     }
     if (rot) {
-        field g[] = {{"axis", 0, 0}, {"center", 0, 0}, {"law", 0, 0}, {NULL, 0, 0}};
-        node_t *ax, *law;
+        field g[8];
+        node_t *ax, *law, *x;
         mo->type = KD_MOTION_ROTATION;
-        if ((st = read_fields(ld, rot, "rotation", g)) || (st = require(ld, rot, g, "axis", "rotation", &ax)) ||
+        if ((st = read_table(ld, rot, "rotation", rtable, nr, 0, mo, g, 8)) || (st = require(ld, rot, g, "axis", "rotation", &ax)) ||
             (st = require(ld, rot, g, "law", "rotation", &law)) || (st = read_law(ld, law, "law", &mo->angle)))
             return st;
         const char* as = scalar(ax);
@@ -248,14 +251,13 @@ static kd_status read_motion(loader* ld, const node_t* v) {
         }
         int n;
         if ((x = field_value(g, "center")) && (st = get_numbers(ld, x, "center", 2, 3, mo->center, &n))) return st;
-        if ((x = field_value(f, "hub")) && (st = get_number(ld, x, "hub", &mo->hub))) return st;
-        return KD_OK;
+        return KD_OK;  /* hub: read through the motion table */
     }
     if (field_value(f, "hub")) return fail(ld, field_value(f, "hub"), "hub applies to a rotation");
-    field g[] = {{"x", 0, 0}, {"y", 0, 0}, {"phi", 0, 0}, {NULL, 0, 0}};
+    field g[8];
     node_t *xn, *yn, *pn;
     mo->type = KD_MOTION_PLANAR;
-    if ((st = read_fields(ld, pl, "planar motion", g)) || (st = require(ld, pl, g, "x", "planar motion", &xn)) ||
+    if ((st = read_table(ld, pl, "planar motion", ptable, np, 0, mo, g, 8)) || (st = require(ld, pl, g, "x", "planar motion", &xn)) ||
         (st = require(ld, pl, g, "y", "planar motion", &yn)) || (st = require(ld, pl, g, "phi", "planar motion", &pn)) ||
         (st = read_law(ld, xn, "x", &mo->x)) || (st = read_law(ld, yn, "y", &mo->y)) ||
         (st = read_law(ld, pn, "phi", &mo->phi)))
