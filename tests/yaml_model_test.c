@@ -978,9 +978,10 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -16; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -17; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -16  ? kd_motion_fields(&nf)
+        const kd_field* f = k == -17  ? kd_output_fields(&nf)
+                            : k == -16 ? kd_motion_fields(&nf)
                             : k == -15 ? kd_rotation_fields(&nf)
                             : k == -14 ? kd_planar_motion_fields(&nf)
                             : k == -13 ? kd_pose_fields(&nf)

@@ -104,6 +104,9 @@ const kd_field* kd_rotation_fields(int* n);
 const kd_field* kd_planar_motion_fields(int* n);
 const kd_field* kd_pose_fields(int* n);
 
+/* The `output:` mapping (nodes). */
+const kd_field* kd_output_fields(int* n);
+
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);
 

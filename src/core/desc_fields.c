@@ -354,6 +354,12 @@ static const kd_field pose_fields[] = {
     CUSTOM("file", .doc = "a CSV file with columns t, x, y, z, phi_x, phi_y, phi_z instead"),
 };
 
+/* ---- output requests ------------------------------------------------------ */
+
+static const kd_field output_fields[] = {
+    CUSTOM("nodes", .doc = "{BODY: [node, ...]}: the nodes whose histories are written"),
+};
+
 #define TABLE_FN(fn, t)                            \
     const kd_field* fn(int* n) {                   \
         *n = (int)(sizeof(t) / sizeof((t)[0]));    \
@@ -369,6 +375,7 @@ TABLE_FN(kd_motion_fields, motion_fields)
 TABLE_FN(kd_rotation_fields, rotation_fields)
 TABLE_FN(kd_planar_motion_fields, planar_motion_fields)
 TABLE_FN(kd_pose_fields, pose_fields)
+TABLE_FN(kd_output_fields, output_fields)
 
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);

@@ -322,8 +322,10 @@ static kd_status read_force(loader* ld, const node_t* v) {
 }
 
 static kd_status read_output(loader* ld, const node_t* v) {
-    field f[] = {{"nodes", 0, 0}, {NULL, 0, 0}};
-    kd_status st = read_fields(ld, v, "output", f);
+    int nt = 0;
+    const kd_field* table = kd_output_fields(&nt);
+    field f[4];
+    kd_status st = read_table(ld, v, "output", table, nt, 0, NULL, f, 4);
     node_t* nodes = field_value(f, "nodes");
     if (st || !nodes) return st;
     if ((st = expect(ld, nodes, YAML_MAPPING_NODE, "output nodes"))) return st;

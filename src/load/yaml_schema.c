@@ -396,7 +396,7 @@ kd_status read_table(loader* ld, const node_t* map, const char* what, const kd_f
             if (t[i].required && t[i].type != KD_FIELD_CUSTOM) st = fail(ld, map, "missing required key '%s' in %s", t[i].key, what);
             continue;
         }
-        st = read_table_value(ld, v, &t[i], base);
+        if (t[i].type != KD_FIELD_CUSTOM) st = read_table_value(ld, v, &t[i], base);  /* CUSTOM: the caller's */
     }
     return st;
 }
@@ -432,7 +432,7 @@ kd_status read_table_kind(loader* ld, const node_t* map, const char* what, const
             if (t[i].required && t[i].type != KD_FIELD_CUSTOM) st = fail(ld, map, "missing required key '%s' in %s", t[i].key, what);
             continue;
         }
-        st = read_table_value(ld, v, &t[i], base);
+        if (t[i].type != KD_FIELD_CUSTOM) st = read_table_value(ld, v, &t[i], base);  /* CUSTOM: the caller's */
     }
     return st;
 }
