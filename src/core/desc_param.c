@@ -191,7 +191,8 @@ double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy) {
             int n = 0;
             const kd_field* f = kd_driver_fields(&n);
             for (int k = 0; k < n; k++)
-                if (f[k].type == KD_FIELD_NUMBER && strcmp(p, f[k].key) == 0) return (double*)((char*)&d->drivers[i] + f[k].offset);
+                if (f[k].type == KD_FIELD_NUMBER && strcmp(p, f[k].key) == 0)
+                    return (double*)((char*)&d->drivers[i] + f[k].offset);
             return WHY("a driver has initial and law.LAW (not '%s')", p);
         }
         return WHY("joint '%s' has no driver", name);

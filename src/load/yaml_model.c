@@ -236,7 +236,8 @@ static kd_status read_motion(loader* ld, const node_t* v) {
         field g[8];
         node_t *ax, *law, *x;
         mo->type = KD_MOTION_ROTATION;
-        if ((st = read_table(ld, rot, "rotation", rtable, nr, 0, mo, g, 8)) || (st = require(ld, rot, g, "axis", "rotation", &ax)) ||
+        if ((st = read_table(ld, rot, "rotation", rtable, nr, 0, mo, g, 8)) ||
+            (st = require(ld, rot, g, "axis", "rotation", &ax)) ||
             (st = require(ld, rot, g, "law", "rotation", &law)) || (st = read_law(ld, law, "law", &mo->angle)))
             return st;
         const char* as = scalar(ax);
@@ -257,7 +258,8 @@ static kd_status read_motion(loader* ld, const node_t* v) {
     field g[8];
     node_t *xn, *yn, *pn;
     mo->type = KD_MOTION_PLANAR;
-    if ((st = read_table(ld, pl, "planar motion", ptable, np, 0, mo, g, 8)) || (st = require(ld, pl, g, "x", "planar motion", &xn)) ||
+    if ((st = read_table(ld, pl, "planar motion", ptable, np, 0, mo, g, 8)) ||
+        (st = require(ld, pl, g, "x", "planar motion", &xn)) ||
         (st = require(ld, pl, g, "y", "planar motion", &yn)) || (st = require(ld, pl, g, "phi", "planar motion", &pn)) ||
         (st = read_law(ld, xn, "x", &mo->x)) || (st = read_law(ld, yn, "y", &mo->y)) ||
         (st = read_law(ld, pn, "phi", &mo->phi)))
