@@ -776,6 +776,32 @@ static void test_motion_keys(void** state) {
     kd_desc_free(&d);
 }
 
+/* A dynamics' initial mapping and its q entries: every key of their tables
+ * round-trips. */
+static void test_initial_keys(void** state) {
+    (void)state;
+    int ni = 0, nv = 0;
+    const kd_field* ti = kd_initial_fields(&ni);
+    const kd_field* tv = kd_initial_value_fields(&nv);
+    char text[2048], s1[256], s2[256];
+    table_text(s1, sizeof s1, ti, ni, "b");
+    table_text(s2, sizeof s2, tv, nv, "b");
+    snprintf(text, sizeof text,
+             "kedyn: 1\nmaterials: {m: {E: 1, rho: 1}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+             "bodies:\n  - {name: b, type: beam, material: m, section: s, length: 1, elements: 2}\n"
+             "supports:\n  - {body: b, node: 1, fix: all}\n"
+             "analyses:\n  - {type: dynamics, t_end: 1, dt: 0.1, initial: {%s, q: [{%s, dof: v}]}}\n",
+             s1, s2);
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "<initial>", &d, &err)) fail_msg("%d:%d %s\n%s", err.loc.line, err.loc.col, err.msg, text);
+    const kd_dynamics_desc* dy = &d->analyses[0].dynamics;
+    table_values(ti, ni, dy, "initial");
+    assert_int_equal(dy->ninitial, 1);
+    table_values(tv, nv, &dy->initial[0], "initial q");
+    kd_desc_free(&d);
+}
+
 /* UNSET choices become the documented defaults of the route that runs them. */
 static void test_unset_defaults(void** state) {
     (void)state;
@@ -978,9 +1004,12 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -17; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -20; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -17  ? kd_output_fields(&nf)
+        const kd_field* f = k == -20  ? kd_initial_fields(&nf)
+                            : k == -19 ? kd_initial_value_fields(&nf)
+                            : k == -18 ? kd_frame_fields(&nf)
+                            : k == -17 ? kd_output_fields(&nf)
                             : k == -16 ? kd_motion_fields(&nf)
                             : k == -15 ? kd_rotation_fields(&nf)
                             : k == -14 ? kd_planar_motion_fields(&nf)
@@ -1043,6 +1072,7 @@ int main(void) {
         cmocka_unit_test(test_load_keys),
         cmocka_unit_test(test_law_keys),
         cmocka_unit_test(test_motion_keys),
+        cmocka_unit_test(test_initial_keys),
         cmocka_unit_test(test_unset_defaults),
         cmocka_unit_test(test_built_in_code),
         cmocka_unit_test(test_integrator_and_types),

@@ -107,6 +107,13 @@ const kd_field* kd_pose_fields(int* n);
 /* The `output:` mapping (nodes). */
 const kd_field* kd_output_fields(int* n);
 
+/* A dynamics' `initial` mapping (fields of kd_dynamics_desc: from, mode,
+ * amplitude; q and qdot CUSTOM), the entries of q and qdot (fields of
+ * kd_initial_value) and a beam's `frame` mapping (fields of kd_body_desc). */
+const kd_field* kd_initial_fields(int* n);
+const kd_field* kd_initial_value_fields(int* n);
+const kd_field* kd_frame_fields(int* n);
+
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);
 

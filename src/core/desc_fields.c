@@ -360,6 +360,29 @@ static const kd_field output_fields[] = {
     CUSTOM("nodes", .doc = "{BODY: [node, ...]}: the nodes whose histories are written"),
 };
 
+/* ---- a dynamics' `initial` mapping and its q / qdot entries ---------------- */
+
+static const char* const initial_from_names[] = {"zero", "static"};
+static const kd_field initial_fields[] = {
+    CHOICE("from", kd_dynamics_desc, initial_static, initial_from_names, 2, 0, .doc = "zero (default) or static"),
+    INT("mode", kd_dynamics_desc, initial_mode, 1, .doc = "add this mode's shape (1-based, modes at t = 0)"),
+    NUMBER("amplitude", kd_dynamics_desc, initial_amplitude, .doc = "with mode: its largest translation, m"),
+    CUSTOM("q", .doc = "[{body, node, dof, value}, ...]: prescribed displacements"),
+    CUSTOM("qdot", .doc = "[{body, node, dof, value}, ...]: prescribed velocities"),
+};
+static const kd_field initial_value_fields[] = {
+    BODY("body", kd_initial_value, body, .required = 1, .doc = "a beam's name"),
+    INT("node", kd_initial_value, node, 1, .required = 1, .doc = "1-based node number"),
+    CUSTOM("dof", .required = 1, .doc = "a DOF name"),
+    NUMBER("value", kd_initial_value, value, .required = 1, .doc = "m or rad (q), m/s or rad/s (qdot)"),
+};
+
+/* ---- a beam's `frame` mapping (elastic links) ----------------------------- */
+
+static const kd_field frame_fields[] = {
+    INT("node", kd_body_desc, frame_node, 1, .required = 1, .doc = "the node the link's frame is attached to"),
+};
+
 #define TABLE_FN(fn, t)                            \
     const kd_field* fn(int* n) {                   \
         *n = (int)(sizeof(t) / sizeof((t)[0]));    \
@@ -376,6 +399,9 @@ TABLE_FN(kd_rotation_fields, rotation_fields)
 TABLE_FN(kd_planar_motion_fields, planar_motion_fields)
 TABLE_FN(kd_pose_fields, pose_fields)
 TABLE_FN(kd_output_fields, output_fields)
+TABLE_FN(kd_initial_fields, initial_fields)
+TABLE_FN(kd_initial_value_fields, initial_value_fields)
+TABLE_FN(kd_frame_fields, frame_fields)
 
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);

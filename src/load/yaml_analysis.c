@@ -21,18 +21,17 @@ static kd_status read_initial_values(loader* ld, const node_t* list, int velocit
     kd_status st = expect(ld, list, YAML_SEQUENCE_NODE, what);
     for (yaml_node_item_t* it = list->data.sequence.items.start; !st && it < list->data.sequence.items.top; it++) {
         node_t* v = node_at(ld, *it);
-        field f[] = {{"body", 0, 0}, {"node", 0, 0}, {"dof", 0, 0}, {"value", 0, 0}, {NULL, 0, 0}};
-        node_t *b, *n, *dof, *val;
+        int nt = 0;
+        const kd_field* table = kd_initial_value_fields(&nt);
+        field f[8];
+        node_t* dof;
         kd_initial_value* iv = kd_desc_add_initial(dy);
         if (!iv) return NOMEM(ld);
         iv->loc = loc_of(v);
         iv->velocity = velocity;
-        if ((st = read_fields(ld, v, what, f)) || (st = require(ld, v, f, "body", what, &b)) ||
-            (st = get_body(ld, b, &iv->body)) || (st = require(ld, v, f, "node", what, &n)) ||
-            (st = get_int(ld, n, "node", 1, &iv->node)) || (st = require(ld, v, f, "dof", what, &dof)) ||
-            (st = get_dof(ld, dof, &iv->dof)) || (st = require(ld, v, f, "value", what, &val)))
+        if ((st = read_table(ld, v, what, table, nt, 0, iv, f, 8)) || (st = require(ld, v, f, "dof", what, &dof)))
             return st;
-        st = get_number(ld, val, "value", &iv->value);
+        st = get_dof(ld, dof, &iv->dof);
     }
     return st;
 }
@@ -40,17 +39,16 @@ static kd_status read_initial_values(loader* ld, const node_t* list, int velocit
 /* `initial`: zero | static | {from: zero|static, mode: K, amplitude: A,
  * q: [{body, node, dof, value}, ...], qdot: [...]}. */
 static kd_status read_initial(loader* ld, const node_t* v, kd_dynamics_desc* dy) {
-    static const char* const initials[] = {"zero", "static"};
-    if (v->type == YAML_SCALAR_NODE) return get_choice(ld, v, "initial", initials, 2, &dy->initial_static);
-    field f[] = {{"from", 0, 0}, {"mode", 0, 0}, {"amplitude", 0, 0}, {"q", 0, 0}, {"qdot", 0, 0}, {NULL, 0, 0}};
+    int nt = 0;
+    const kd_field* table = kd_initial_fields(&nt);
+    const kd_field* from = kd_field_find(table, nt, "from");
+    if (v->type == YAML_SCALAR_NODE) return get_choice(ld, v, "initial", from->names, from->nnames, &dy->initial_static);
+    field f[8];
     node_t *x, *amp;
-    kd_status st = read_fields(ld, v, "initial", f);
+    kd_status st = read_table(ld, v, "initial", table, nt, 0, dy, f, 8);
     if (st) return st;
-    if ((x = field_value(f, "from")) && (st = get_choice(ld, x, "from", initials, 2, &dy->initial_static))) return st;
     if ((x = field_value(f, "mode"))) {
-        if ((st = get_int(ld, x, "mode", 1, &dy->initial_mode)) || (st = require(ld, v, f, "amplitude", "initial", &amp)) ||
-            (st = get_number(ld, amp, "amplitude", &dy->initial_amplitude)))
-            return st;
+        if ((st = require(ld, v, f, "amplitude", "initial", &amp))) return st;
     } else if ((x = field_value(f, "amplitude"))) {
         return fail(ld, x, "amplitude scales an initial 'mode'; give the mode too");
     }

@@ -19,12 +19,11 @@ kd_status yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b) {
         b->frame_node = c == 1 ? 1 : 0;
         return st;
     }
-    field f[] = {{"node", 0, 0}, {NULL, 0, 0}};
-    node_t* n;
-    kd_status st;
-    if ((st = read_fields(ld, v, "frame", f)) || (st = require(ld, v, f, "node", "frame", &n)) ||
-        (st = get_int(ld, n, "node", 1, &b->frame_node)))
-        return st;
-    b->loc_frame = loc_of(n);
+    int nt = 0;
+    const kd_field* table = kd_frame_fields(&nt);
+    field f[4];
+    kd_status st = read_table(ld, v, "frame", table, nt, 0, b, f, 4);
+    if (st) return st;
+    b->loc_frame = loc_of(field_value(f, "node"));
     return KD_OK;
 }
