@@ -1004,9 +1004,10 @@ static void test_keys_documented(void** state) {
     doc[n] = '\0';
     fclose(fp);
     int missing = 0;
-    for (int k = -20; k < KD_ANALYSIS_TYPES; k++) {
+    for (int k = -21; k < KD_ANALYSIS_TYPES; k++) {
         int nf = 0;
-        const kd_field* f = k == -20  ? kd_initial_fields(&nf)
+        const kd_field* f = k == -21  ? kd_model_fields(&nf)
+                            : k == -20 ? kd_initial_fields(&nf)
                             : k == -19 ? kd_initial_value_fields(&nf)
                             : k == -18 ? kd_frame_fields(&nf)
                             : k == -17 ? kd_output_fields(&nf)

@@ -114,6 +114,9 @@ const kd_field* kd_initial_fields(int* n);
 const kd_field* kd_initial_value_fields(int* n);
 const kd_field* kd_frame_fields(int* n);
 
+/* The top-level keys of a model file (each a section, CUSTOM). */
+const kd_field* kd_model_fields(int* n);
+
 /* The field named key in a table, or NULL. */
 const kd_field* kd_field_find(const kd_field* f, int n, const char* key);
 

@@ -26,6 +26,29 @@
 #define CUSTOM(k, ...) {.key = k, .type = KD_FIELD_CUSTOM, __VA_ARGS__}
 #define TYPE CUSTOM("type", .required = 1, .doc = "the analysis type")
 
+/* ---- the top level of a model file -------------------------------------- */
+
+static const kd_field model_fields[] = {
+    CUSTOM("kedyn", .required = 1, .doc = "format version; must be 1"),
+    CUSTOM("title", .doc = "free text, copied to summary.json"),
+    CUSTOM("materials", .doc = "mapping name -> material"),
+    CUSTOM("sections", .doc = "mapping name -> section"),
+    CUSTOM("bodies", .required = 1, .doc = "list of bodies"),
+    CUSTOM("supports", .doc = "list of supports"),
+    CUSTOM("analyses", .doc = "list of analyses, run in order"),
+    CUSTOM("output", .doc = "output requests"),
+    CUSTOM("motion", .doc = "list of prescribed frame motions"),
+    CUSTOM("damping", .doc = "list of Rayleigh damping entries"),
+    CUSTOM("forces", .doc = "list of loads"),
+    CUSTOM("joints", .doc = "list of joints of a mechanism"),
+    CUSTOM("drivers", .doc = "list of drivers of a mechanism"),
+};
+
+const kd_field* kd_model_fields(int* n) {
+    *n = (int)(sizeof model_fields / sizeof model_fields[0]);
+    return model_fields;
+}
+
 /* ---- analyses ----------------------------------------------------------- */
 
 static const kd_field modes_fields[] = {

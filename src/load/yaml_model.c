@@ -357,10 +357,10 @@ static kd_status each_item(loader* ld, const node_t* seq, const char* what, kd_s
 static kd_status read_model(loader* ld) {
     node_t* root = yaml_document_get_root_node(&ld->doc);
     if (!root) return fail(ld, NULL, "the model file is empty");
-    field f[] = {{"kedyn", 0, 0},  {"title", 0, 0},  {"materials", 0, 0}, {"sections", 0, 0}, {"bodies", 0, 0},
-                 {"supports", 0, 0}, {"analyses", 0, 0}, {"output", 0, 0}, {"motion", 0, 0},  {"damping", 0, 0},
-                 {"forces", 0, 0}, {"joints", 0, 0},  {"drivers", 0, 0},  {NULL, 0, 0}};
-    kd_status st = read_fields(ld, root, "the model", f);
+    int nt = 0;
+    const kd_field* table = kd_model_fields(&nt);
+    field f[16];
+    kd_status st = read_table(ld, root, "the model", table, nt, 0, NULL, f, 16);
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");
