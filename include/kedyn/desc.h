@@ -212,7 +212,8 @@ typedef struct kd_load_desc {
                                      spring), N s/m */
     int joint;                    /* friction: index into kd_desc.joints */
     double force;                 /* friction: Coulomb force N (torque N m at a revolute) */
-    double v_smooth;              /* friction: smoothing speed, m/s or rad/s (> 0) */
+    double v_smooth;              /* friction: smoothing speed, m/s or rad/s (> 0; 0 in a
+                                     description built in code: KD_FRICTION_V_SMOOTH_DEFAULT) */
     kd_law value_y;               /* force: y component (value holds x; torque: value), owned */
     kd_loc loc;
 } kd_load_desc;
@@ -329,6 +330,7 @@ const char* kd_gyroscopic_name(kd_gyroscopic g);         /* "true", "false", "de
 
 #define KD_LIST_MAX 256
 #define KD_SWEEP_PARAMS 4
+#define KD_FRICTION_V_SMOOTH_DEFAULT 1e-3  /* friction smoothing speed, m/s or rad/s */
 #define KD_COND_MAX_DEFAULT 1e8   /* condition number of Phi_q reported as singular */
 
 /* dynamics: one prescribed initial value, q or q', of a node DOF (body
@@ -478,10 +480,10 @@ kd_desc* kd_desc_new(void);
 void kd_desc_free(kd_desc** d);
 
 /* Append an item to the given array and return a pointer to it, or NULL
- * when out of memory. Materials, sections and analyses get the defaults of
- * their key tables (kedyn/desc_fields.h: nu = 0.3, count = 6, ...); bodies
- * planar = 1, geometric_stiffness = 1, cubic, euler-bernoulli, material =
- * section = -1; other items are zeroed. */
+ * when out of memory. Every item gets the defaults of its key table
+ * (kedyn/desc_fields.h: nu = 0.3, count = 6, ...; bodies planar = 1,
+ * geometric_stiffness = 1, cubic, euler-bernoulli, material = section = -1;
+ * supports, dampings and motions body = -1); what the table leaves is zero. */
 kd_material_desc* kd_desc_add_material(kd_desc* d);
 kd_section_desc* kd_desc_add_section(kd_desc* d);
 kd_body_desc* kd_desc_add_body(kd_desc* d);
@@ -565,8 +567,8 @@ int kd_desc_rotating_body(const kd_desc* d, int body);
 double* kd_desc_param(kd_desc* d, const char* path, char* why, size_t nwhy);
 
 /* out = d with the parameters at paths[0..n-1] set to values[0..n-1]: a
- * shallow copy whose materials, sections, bodies, motions, loads and
- * dampings arrays are its own (other owned data stays d's). Free with
+ * shallow copy whose materials, sections, bodies, motions, loads,
+ * dampings, joints and drivers arrays are its own (other owned data stays d's). Free with
  * kd_desc_with_param_free, never kd_desc_free. */
 kd_status kd_desc_with_param(const kd_desc* d, int n, const char (*paths)[128], const double* values, kd_desc* out,
                              kd_error* err);

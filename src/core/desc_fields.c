@@ -278,7 +278,7 @@ static const kd_field friction_fields[] = {
     LOAD_TYPE,
     CUSTOM("joint", .required = 1, .doc = "a revolute or prismatic joint's name"),
     NONNEG("force", kd_load_desc, force, .required = 1, .doc = "Coulomb force, N (N m at a revolute)"),
-    POSITIVE("v_smooth", kd_load_desc, v_smooth, .def = 1e-3, .doc = "smoothing speed, m/s or rad/s"),
+    POSITIVE("v_smooth", kd_load_desc, v_smooth, .def = KD_FRICTION_V_SMOOTH_DEFAULT, .doc = "smoothing speed, m/s or rad/s"),
 };
 static const kd_field torque_fields[] = {
     LOAD_TYPE,

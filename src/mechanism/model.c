@@ -230,7 +230,7 @@ static kd_status compile_forces(const kd_desc* d, kd_mech* m, kd_error* err) {
             if (l->joint < 0 || l->joint >= m->njoint) return FAIL(l->loc, "friction: unknown joint");
             f->joint = l->joint;
             f->force = l->force;
-            f->v_smooth = l->v_smooth > 0 ? l->v_smooth : 1e-3;
+            f->v_smooth = l->v_smooth > 0 ? l->v_smooth : KD_FRICTION_V_SMOOTH_DEFAULT;
             if (m->joint[l->joint].type != KD_JOINT_REVOLUTE && m->joint[l->joint].type != KD_JOINT_PRISMATIC)
                 return FAIL(l->loc, "friction acts at revolute and prismatic joints");
             break;
