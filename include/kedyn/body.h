@@ -92,9 +92,8 @@ typedef struct kd_mpoint_state {
 void kd_mpoint_eval(const kd_mbody* bodies, const kd_mpoint* p, const double* q, const double* qd,
                     kd_mpoint_state* o);
 
-/* The column in q of each local slot of point p (KD_POINT_SLOTS entries, -1: none). Returns the
- * number of columns of its position (x, y, theta, and u, v at a node). */
-int kd_mpoint_columns(const kd_mbody* bodies, const kd_mpoint* p, int col[KD_POINT_SLOTS]);
+/* The column in q of each local slot of point p (KD_POINT_SLOTS entries, -1: none). */
+void kd_mpoint_columns(const kd_mbody* bodies, const kd_mpoint* p, int col[KD_POINT_SLOTS]);
 
 #ifdef __cplusplus
 }

@@ -529,6 +529,9 @@ void kd_modes_along_motion_resolve(kd_modes_along_motion_desc* ma);
  * naming the integrators it takes ("rk4, cvode-bdf or cvode-adams"). */
 int kd_dynamics_route_takes(kd_dynamics_route r, kd_dynamics_integrator i);
 const char* kd_dynamics_route_integrators(kd_dynamics_route r);
+/* 1 when integrator i steps with a fixed dt (newmark, hht, generalized-alpha, implicit-midpoint,
+ * rk4), 0 when it is adaptive. */
+int kd_dynamics_integrator_fixed_step(kd_dynamics_integrator i);
 
 /* Index of the named item, or -1. */
 int kd_desc_find_material(const kd_desc* d, const char* name);

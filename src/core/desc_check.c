@@ -223,11 +223,6 @@ static const char* route_words(kd_dynamics_route r) {
     return words[r];
 }
 
-static int fixed_step(kd_dynamics_integrator i) {
-    return i == KD_INTEGRATOR_NEWMARK || i == KD_INTEGRATOR_HHT || i == KD_INTEGRATOR_GENERALIZED_ALPHA ||
-           i == KD_INTEGRATOR_IMPLICIT_MIDPOINT || i == KD_INTEGRATOR_RK4;
-}
-
 static int canonical(kd_dynamics_integrator i) {
     return i == KD_INTEGRATOR_HAMILTON_CVODE || i == KD_INTEGRATOR_IMPLICIT_MIDPOINT;
 }
@@ -266,7 +261,7 @@ static kd_status check_dynamics(const kd_desc* d, const kd_analysis_desc* a, kd_
                     "together (Hamilton's canonical equations in (q, p))");
     if (route == KD_ROUTE_ELASTIC && (dy->formulation != KD_FORMULATION_UNSET || dy->stabilization != KD_STABILIZATION_UNSET))
         return FAIL(a->loc, "dynamics: formulation and stabilization apply to mechanisms (rigid bodies and joints)");
-    if (fixed_step(r.integrator) && !positive(dy->dt))
+    if (kd_dynamics_integrator_fixed_step(r.integrator) && !positive(dy->dt))
         return FAIL(a->loc, "dynamics: the fixed-step integrator %s needs dt > 0 (got %g)",
                     kd_dynamics_integrator_name(r.integrator), dy->dt);
     if (route == KD_ROUTE_ONE_WAY) return KD_OK;

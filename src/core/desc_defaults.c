@@ -63,6 +63,11 @@ int kd_dynamics_route_takes(kd_dynamics_route r, kd_dynamics_integrator i) {
     return 0;
 }
 
+int kd_dynamics_integrator_fixed_step(kd_dynamics_integrator i) {
+    return i == KD_INTEGRATOR_NEWMARK || i == KD_INTEGRATOR_HHT || i == KD_INTEGRATOR_GENERALIZED_ALPHA ||
+           i == KD_INTEGRATOR_IMPLICIT_MIDPOINT || i == KD_INTEGRATOR_RK4;
+}
+
 const char* kd_dynamics_route_integrators(kd_dynamics_route r) {
     switch (r) {
     case KD_ROUTE_ELASTIC:

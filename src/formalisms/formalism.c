@@ -26,10 +26,9 @@ void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f) {
     kd_dynamics_desc* dy = &a->dynamics;
     kd_dynamics_resolve(dy, KD_ROUTE_ELASTIC);  /* the integrator the analysis has now */
     const kd_dynamics_integrator i = dy->integrator;
-    const int fixed = i == KD_INTEGRATOR_NEWMARK || i == KD_INTEGRATOR_HHT || i == KD_INTEGRATOR_GENERALIZED_ALPHA ||
-                      i == KD_INTEGRATOR_IMPLICIT_MIDPOINT;
     if (f == KD_FORMALISM_HAMILTON)
-        dy->integrator = fixed ? KD_INTEGRATOR_IMPLICIT_MIDPOINT : KD_INTEGRATOR_HAMILTON_CVODE;
+        dy->integrator = kd_dynamics_integrator_fixed_step(i) ? KD_INTEGRATOR_IMPLICIT_MIDPOINT
+                                                              : KD_INTEGRATOR_HAMILTON_CVODE;
     else if (i == KD_INTEGRATOR_HAMILTON_CVODE)
         dy->integrator = KD_INTEGRATOR_CVODE_BDF;
     else if (i == KD_INTEGRATOR_IMPLICIT_MIDPOINT)

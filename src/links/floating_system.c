@@ -20,7 +20,6 @@
 typedef struct ffr_joint {
     joint_def def;
     kd_mpoint a, b;
-    double nrm[2];                /* line: the unit normal */
     double theta0;                /* angle */
     kd_law law;                   /* angle */
     int row, nrow;                /* first constraint row, rows */
@@ -169,7 +168,6 @@ kd_status kd_ffr_add_line(kd_ffr_system* s, kd_ffr_point a, const double c[2], c
     j->def.type = JOINT_POINT_ON_LINE;
     j->def.axis[0] = d[0] / nd, j->def.axis[1] = d[1] / nd;
     j->a = (kd_mpoint){-1, -1, {c[0], c[1]}}, j->b = body_point(s, a);
-    j->nrm[0] = -d[1] / nd, j->nrm[1] = d[0] / nd;
     s->nj++;
     return KD_OK;
 }
@@ -480,7 +478,9 @@ void kd_ffr_reaction(const kd_ffr_system* s, int tag, const double* lambda, doub
         if (j->tag != tag) continue;
         switch (j->def.type) {
         case JOINT_REVOLUTE: F[0] += lambda[j->row], F[1] += lambda[j->row + 1]; break;
-        case JOINT_POINT_ON_LINE: F[0] -= j->nrm[0] * lambda[j->row], F[1] -= j->nrm[1] * lambda[j->row]; break;
+        case JOINT_POINT_ON_LINE:  /* along the line's unit normal (-axis_y, axis_x) */
+            F[0] += j->def.axis[1] * lambda[j->row], F[1] -= j->def.axis[0] * lambda[j->row];
+            break;
         case JOINT_ANGLE: F[2] -= lambda[j->row]; break;
         default: break;
         }

@@ -8,16 +8,13 @@ void kd_mpoint_eval(const kd_mbody* bodies, const kd_mpoint* p, const double* q,
     mpoint_eval(bodies, p, q, qd, o);
 }
 
-int kd_mpoint_columns(const kd_mbody* bodies, const kd_mpoint* p, int col[KD_POINT_SLOTS]) {
+void kd_mpoint_columns(const kd_mbody* bodies, const kd_mpoint* p, int col[KD_POINT_SLOTS]) {
     for (int k = 0; k < KD_POINT_SLOTS; k++) col[k] = -1;
-    if (p->body < 0) return 0;
+    if (p->body < 0) return;
     const kd_mbody* b = &bodies[p->body];
     for (int k = 0; k < KD_POSE_PLANAR_SIZE; k++) col[k] = b->off + k;
-    int n = KD_POSE_PLANAR_SIZE;
-    if (b->kind == KD_MBODY_ELASTIC) {
-        const int* nc = b->node_coord + KD_NODE_DOFS_PLANAR * p->node;
-        for (int k = 0; k < KD_NODE_DOFS_PLANAR; k++)
-            if (nc[k] >= 0) col[KD_SLOT_U + k] = b->elastic_off + nc[k], n += k < 2;
-    }
-    return n;
+    if (b->kind != KD_MBODY_ELASTIC) return;
+    const int* nc = b->node_coord + KD_NODE_DOFS_PLANAR * p->node;
+    for (int k = 0; k < KD_NODE_DOFS_PLANAR; k++)
+        if (nc[k] >= 0) col[KD_SLOT_U + k] = b->elastic_off + nc[k];
 }
