@@ -515,6 +515,39 @@ static void test_loader_errors(void** state) {
     expect_load_error(y, 6, 21, "joint type must be one of");
 }
 
+/* Coulomb friction at a revolute joint, smoothed as -F tanh(w / v_smooth) with the documented
+ * default v_smooth = 1e-3 rad/s (docs/model-format.md, "Mechanism forces") when the model omits
+ * it, and the same when a description built in code leaves it 0. */
+static void test_friction_default_smoothing(void** state) {
+    (void)state;
+    const char* yaml =
+        "kedyn: 1\n"
+        "bodies:\n"
+        "  - {name: ground, type: ground, points: {O: [0, 0]}}\n"
+        "  - {name: bar, type: rigid, mass: 1, inertia: 0.01, points: {O: [0, 0], P: [1, 0]}}\n"
+        "joints:\n"
+        "  - {name: j, type: revolute, bodies: [ground, bar], points: [O, O]}\n"
+        "forces:\n"
+        "  - {type: friction, joint: j, force: 2.0}\n";
+    kd_desc* d = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_string(yaml, strlen(yaml), "friction.yaml", &d, &err), KD_OK);
+    const double w = 1.5e-3, want = -2.0 * tanh(w / 1e-3);
+    for (int built_in_code = 0; built_in_code < 2; built_in_code++) {
+        if (built_in_code) d->loads[0].v_smooth = 0.0;
+        kd_mech* m = NULL;
+        assert_int_equal(kd_mech_compile(d, &m, &err), KD_OK);
+        assert_int_equal(m->n, 3);
+        const double q[3] = {0, 0, 0}, qd[3] = {0, 0, w};
+        double Q[3];
+        kd_mech_force(m, 0.0, q, qd, Q);
+        printf("friction torque at %g rad/s: %.12g (want %.12g)\n", w, Q[2], want);
+        assert_true(fabs(Q[2] - want) < 1e-12);
+        kd_mech_free(&m);
+    }
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jacobian_gamma_fd),        cmocka_unit_test(test_slider_crank_closed_form),
@@ -522,7 +555,7 @@ int main(void) {
         cmocka_unit_test(test_mobility_slider_crank),    cmocka_unit_test(test_redundant_parallelogram),
         cmocka_unit_test(test_rolling_disc),             cmocka_unit_test(test_kinematics_needs_drivers),
         cmocka_unit_test(test_loader_errors),            cmocka_unit_test(test_wind_pump_closed_form),
-        cmocka_unit_test(test_change_point_reported),
+        cmocka_unit_test(test_change_point_reported),   cmocka_unit_test(test_friction_default_smoothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
