@@ -10,6 +10,8 @@
 #ifndef KEDYN_BAND_H
 #define KEDYN_BAND_H
 
+#include <stddef.h>
+
 #include "kedyn/status.h"
 
 #ifdef __cplusplus
@@ -34,6 +36,18 @@ void kd_band_matvec(const kd_band* a, const double* x, double* y);
 
 /* Copy into a dense column-major n x n array (both triangles). */
 void kd_band_to_dense(const kd_band* a, double* dense);
+
+/* A sparse matrix as (row, column, value) triplets, duplicates summed: the
+ * square-root factors A (A^T A = K) and C (C^T C = M) of the modal solver
+ * (kedyn/modes.h, kd_eigen_sqrt). kd_triplet_add grows the arrays. */
+typedef struct kd_triplet {
+    int nrow, ncol;
+    size_t nnz, cap;
+    int *i, *j;
+    double* x;
+} kd_triplet;
+kd_status kd_triplet_add(kd_triplet* t, int i, int j, double x);
+void kd_triplet_free(kd_triplet* t);
 
 
 #ifdef __cplusplus

@@ -113,10 +113,40 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err);
  * located at the item) and returns how many there are in all. */
 int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int max);
 
-/* Assemble the elastic stiffness K and consistent mass M of the reduced
- * system: sum over elements of their k and m at the free DOFs. Both must be
+/* Assemble the stiffness K and consistent mass M of the reduced system at
+ * rest: sum over elements of their k + k_g and m at the free DOFs, k_g the
+ * geometric stiffness of the body's preload and of gravity (a body at rest
+ * feels gravity as the frame acceleration -R^T g; theory.md sec. 5), the
+ * same stiffness kd_system builds for a body without motion. Both must be
  * initialised with n = m->neq and kd = m->bandwidth. */
 void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M);
+
+/* The geometric stiffness k_g of element e (row-major, its ndof x ndof) for
+ * an axial frame acceleration ax (m/s^2, gravity included) and a centrifugal
+ * field omega2 = Omega_y^2 + Omega_z^2 (rad^2/s^2), plus the body's preload:
+ * k_g = sum_k p_k g_k with P(xi) = ax P_a + omega2 P_c + preload (theory.md
+ * sec. 5). Returns 0 (kg untouched) when the element has none (a bar, or a
+ * body without geometric_stiffness). */
+int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, double* kg);
+
+/* The axial frame acceleration body b feels at rest: -(R^T g)_x. */
+double kd_model_rest_axial_acceleration(const kd_model* m, int b);
+
+/* The consistent mass M alone (as kd_assemble_stiffness_mass). */
+void kd_assemble_mass(const kd_model* m, kd_band* M);
+
+/* Square-root factors of the stiffness at rest and of the mass, never
+ * forming K: A^T A = K (k + k_g of kd_assemble_stiffness_mass) and
+ * C^T C = M, one block of rows per element (theory.md, "Modes of fine
+ * meshes"): each element matrix scaled to a unit diagonal, decomposed
+ * into eigenpairs, its null space (rigid-body motions) dropped; k and k_g
+ * factored apart. Returns KD_ERR_NUMERIC (err says which element) when an
+ * element matrix is indefinite (a compressed k_g), A and C then empty. */
+kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err);
+
+/* An upper bound of the largest eigenvalue of K x = lambda M x (elastic K):
+ * the largest over the element records of lambda_max(k_e, m_e). */
+double kd_model_lambda_max(const kd_model* m);
 
 /* Free a model; clears *m. NULL is allowed. */
 void kd_model_free(kd_model** m);

@@ -20,10 +20,31 @@ extern "C" {
 /* Problems up to this many equations go to dense LAPACK under KD_EIGEN_AUTO. */
 #define KD_EIGEN_DENSE_MAX 200
 
+/* How the shift-invert Lanczos solver factors K - sigma M:
+ *   - KD_FACTOR_CHOLESKY: banded Cholesky of the assembled matrices. Round-off
+ *     perturbs lambda_k by about eps lambda_max, i.e. omega_k by
+ *     eps lambda_max / lambda_k relative: (L/h)^4 eps for a bending beam;
+ *   - KD_FACTOR_QR: sparse QR of the square-root factors [A; sqrt(-sigma) C]
+ *     (A^T A = K, C^T C = M, kd_assemble_square_roots) without forming K:
+ *     about eps sqrt(lambda_max / lambda_k), (L/h)^2 eps (theory.md, "Modes
+ *     of fine meshes"). Needs every element's k + k_g positive semidefinite
+ *     (no axial compression), else the Cholesky factorisation is used;
+ *   - KD_FACTOR_AUTO: QR where it applies, Cholesky otherwise.
+ * The dense solver always works on the assembled matrices. */
+typedef enum kd_eigen_factor {
+    KD_FACTOR_AUTO = 0,
+    KD_FACTOR_CHOLESKY,
+    KD_FACTOR_QR
+} kd_eigen_factor;
+
 typedef struct kd_modes {
     int neq;                  /* equations of the reduced system */
     int count;                /* modes computed */
     kd_eigen_solver solver;   /* the solver actually used */
+    kd_eigen_factor factor;   /* the factorisation actually used (symmetric solvers; the dense
+                                 one counts as KD_FACTOR_CHOLESKY) */
+    double* error_estimate;   /* (count) a-priori relative round-off error of each omega
+                                 (kd_modes_roundoff); NULL for the state-space solver */
     double* lambda;           /* (count) omega^2, ascending; tiny negative round-off kept */
     double* omega;            /* (count) rad/s, sqrt(max(lambda, 0)) */
     double* shape;            /* (count x neq) mass-normalised mode shapes, one row per mode
@@ -40,8 +61,21 @@ typedef struct kd_modes {
 kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen_solver solver, double sigma,
                          kd_modes* out, kd_error* err);
 
-/* Assemble the model and compute its lowest `count` modes. */
+/* Assemble the model and compute its lowest `count` modes of the structure
+ * at rest: K includes the geometric stiffness of the preload and of gravity
+ * (kd_assemble_stiffness_mass). kd_modes_solve is kd_modes_solve_factor
+ * with KD_FACTOR_AUTO. */
 kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, kd_modes* out, kd_error* err);
+kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
+                                kd_modes* out, kd_error* err);
+
+/* The a-priori relative round-off error of omega = sqrt(lambda) computed with
+ * the given factorisation, lambda_max the largest eigenvalue of the model
+ * (kd_model_lambda_max): C_chol eps lambda_max / lambda (Cholesky, dense) or
+ * C_qr eps sqrt(lambda_max / lambda) (QR), the constants measured on beams
+ * of 10^3 to 10^5 elements (docs/validation.md, "Round-off in the lowest
+ * modes"). */
+double kd_modes_roundoff(kd_eigen_factor factor, double lambda_max, double lambda);
 
 /* Modes of a moving system at time t (kedyn/system.h): the quadratic
  * eigenproblem (s^2 M + s C + K) x = 0 with the gyroscopic and damping
@@ -87,6 +121,10 @@ kd_status kd_eigen_dense(const kd_band* K, const kd_band* M, int count, double s
                          kd_error* err);
 kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
                            kd_error* err);
+/* The square-root solver (src/numerics/eigen_sqrt.c): A^T A = K, C^T C = M
+ * as triplets (kedyn/band.h), sigma <= 0 (C unused when sigma = 0). */
+kd_status kd_eigen_sqrt(const kd_triplet* A, const kd_triplet* C, const kd_band* M, int count, double sigma,
+                        kd_modes* out, kd_error* err);
 
 #ifdef __cplusplus
 }

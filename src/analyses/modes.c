@@ -12,6 +12,7 @@ void kd_modes_free(kd_modes* r) {
     free(r->omega);
     free(r->shape);
     free(r->growth);
+    free(r->error_estimate);
     memset(r, 0, sizeof(*r));
 }
 
@@ -31,33 +32,35 @@ static void sort_modes(kd_modes* r, double* scratch) {
     }
 }
 
-kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen_solver solver, double sigma,
-                         kd_modes* out, kd_error* err) {
-    memset(out, 0, sizeof(*out));
-    const int n = K->n;
-    if (count > n) count = n;
-    if (count < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "no modes requested");
-    /* The Lanczos solver needs count < ncv <= n; dense is also the better
-     * choice for small problems and for most of the spectrum. */
+/* The solver a request resolves to: dense for small problems and for most of the spectrum (the
+ * Lanczos solver needs count < ncv <= n). */
+static kd_eigen_solver resolve_solver(kd_eigen_solver solver, int n, int count) {
     if (solver == KD_EIGEN_AUTO) solver = (n <= KD_EIGEN_DENSE_MAX || 2 * count > n) ? KD_EIGEN_DENSE : KD_EIGEN_LANCZOS;
     if (solver == KD_EIGEN_LANCZOS && count >= n - 1) solver = KD_EIGEN_DENSE;
+    return solver;
+}
+
+static kd_status alloc_modes(kd_modes* out, int n, int count, kd_eigen_solver solver, kd_error* err) {
     out->neq = n;
     out->count = count;
     out->solver = solver;
     out->lambda = malloc(sizeof(double) * (size_t)count);
     out->omega = malloc(sizeof(double) * (size_t)count);
     out->shape = malloc(sizeof(double) * (size_t)count * (size_t)n);
-    double* scratch = malloc(sizeof(double) * (size_t)n);
-    kd_status st = KD_OK;
-    if (!out->lambda || !out->omega || !out->shape || !scratch)
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for %d modes", count);
-    else if (solver == KD_EIGEN_DENSE)
-        st = kd_eigen_dense(K, M, count, sigma, out, err);
-    else
-        st = kd_eigen_lanczos(K, M, count, sigma, out, err);
+    if (!out->lambda || !out->omega || !out->shape) {
+        kd_modes_free(out);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for %d modes", count);
+    }
+    return KD_OK;
+}
+
+/* Ascending order and omega of a solver's result (freed on failure). */
+static kd_status finish_modes(kd_modes* out, kd_status st, kd_error* err) {
+    double* scratch = st == KD_OK ? malloc(sizeof(double) * (size_t)out->neq) : NULL;
+    if (st == KD_OK && !scratch) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
     if (st == KD_OK) {
         sort_modes(out, scratch);
-        for (int k = 0; k < count; k++) out->omega[k] = sqrt(fmax(out->lambda[k], 0.0));
+        for (int k = 0; k < out->count; k++) out->omega[k] = sqrt(fmax(out->lambda[k], 0.0));
     } else {
         kd_modes_free(out);
     }
@@ -65,21 +68,107 @@ kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen
     return st;
 }
 
-kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, kd_modes* out, kd_error* err) {
-    kd_band K = {0}, M = {0};
-    kd_status st = kd_band_init(&K, m->neq, m->bandwidth);
-    if (!st) st = kd_band_init(&M, m->neq, m->bandwidth);
-    if (st) {
-        kd_band_free(&K);
-        return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the global matrices");
+kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen_solver solver, double sigma,
+                         kd_modes* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    const int n = K->n;
+    if (count > n) count = n;
+    if (count < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "no modes requested");
+    solver = resolve_solver(solver, n, count);
+    kd_status st = alloc_modes(out, n, count, solver, err);
+    if (st) return st;
+    out->factor = KD_FACTOR_CHOLESKY;
+    st = solver == KD_EIGEN_DENSE ? kd_eigen_dense(K, M, count, sigma, out, err)
+                                  : kd_eigen_lanczos(K, M, count, sigma, out, err);
+    return finish_modes(out, st, err);
+}
+
+/* Measured constants of the round-off estimate (docs/validation.md, "Round-off in the lowest
+ * modes"): the relative error of omega_k is about C eps lambda_max / lambda_k for a Cholesky
+ * factorisation of the assembled K - sigma M, C eps (lambda_max / lambda_k)^1/2 for the QR
+ * factorisation of its square root. */
+#define ROUNDOFF_CHOLESKY 1.0
+#define ROUNDOFF_QR 1.0
+
+double kd_modes_roundoff(kd_eigen_factor factor, double lambda_max, double lambda) {
+    const double eps = 2.220446049250313e-16;
+    if (!(lambda > 0) || !(lambda_max > lambda)) return eps;
+    const double ratio = lambda_max / lambda;
+    return factor == KD_FACTOR_QR ? ROUNDOFF_QR * eps * sqrt(ratio) : ROUNDOFF_CHOLESKY * eps * ratio;
+}
+
+/* The square-root path: kd_eigen_sqrt on the element factors. KD_ERR_NUMERIC from the
+ * factors (an indefinite element matrix) comes back untouched in *applies = 0. */
+static kd_status solve_square_root(const kd_model* m, int count, double sigma, kd_modes* out, int* applies,
+                                   kd_error* err) {
+    kd_triplet A, C;
+    kd_error ferr;
+    *applies = kd_assemble_square_roots(m, &A, &C, &ferr) == KD_OK;
+    if (!*applies) return ferr.status == KD_ERR_NOMEM ? kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "%s", ferr.msg)
+                                                      : KD_OK;
+    kd_band M = {0};
+    kd_status st = kd_band_init(&M, m->neq, m->bandwidth);
+    if (st) st = kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the mass matrix");
+    if (!st) {
+        kd_assemble_mass(m, &M);
+        st = kd_eigen_sqrt(&A, &C, &M, count, sigma, out, err);
     }
-    kd_assemble_stiffness_mass(m, &K, &M);
+    kd_triplet_free(&A);
+    kd_triplet_free(&C);
+    kd_band_free(&M);
+    return st;
+}
+
+kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
+                                kd_modes* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    const int n = m->neq;
+    if (count > n) count = n;
+    if (count < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "no modes requested");
     /* Shift below the lowest elastic eigenvalue estimate of any body. */
     double hint = INFINITY;
     for (int b = 0; b < m->nbody; b++)
         if (m->body[b].type == KD_BODY_BEAM) hint = fmin(hint, m->body[b].lambda_hint);
-    st = kd_eigen_solve(&K, &M, count, solver, -0.1 * hint, out, err);
-    kd_band_free(&K);
-    kd_band_free(&M);
-    return st;
+    const double sigma = -0.1 * hint;
+    solver = resolve_solver(solver, n, count);
+    kd_status st;
+    int done = 0;
+    if (solver == KD_EIGEN_LANCZOS && factor != KD_FACTOR_CHOLESKY) {
+        st = alloc_modes(out, n, count, solver, err);
+        if (st) return st;
+        out->factor = KD_FACTOR_QR;
+        st = solve_square_root(m, count, sigma, out, &done, err);
+        if (done || st) {
+            st = finish_modes(out, st, err);
+            if (st) return st;
+        } else {
+            kd_modes_free(out);
+        }
+    }
+    if (!done) {
+        kd_band K = {0}, M = {0};
+        st = kd_band_init(&K, n, m->bandwidth);
+        if (!st) st = kd_band_init(&M, n, m->bandwidth);
+        if (st) {
+            kd_band_free(&K);
+            return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the global matrices");
+        }
+        kd_assemble_stiffness_mass(m, &K, &M);
+        st = kd_eigen_solve(&K, &M, count, solver, sigma, out, err);
+        kd_band_free(&K);
+        kd_band_free(&M);
+        if (st) return st;
+    }
+    out->error_estimate = malloc(sizeof(double) * (size_t)out->count);
+    if (!out->error_estimate) {
+        kd_modes_free(out);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
+    }
+    const double lmax = kd_model_lambda_max(m);
+    for (int k = 0; k < out->count; k++) out->error_estimate[k] = kd_modes_roundoff(out->factor, lmax, out->lambda[k]);
+    return KD_OK;
+}
+
+kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, kd_modes* out, kd_error* err) {
+    return kd_modes_solve_factor(m, count, solver, KD_FACTOR_AUTO, out, err);
 }

@@ -1,5 +1,10 @@
-/* Assembly of the global elastic stiffness K and consistent mass M in band storage
- * (kedyn/model.h). */
+/* Assembly of the global stiffness K (elastic + geometric of the body's axial force at rest) and
+ * consistent mass M in band storage (kedyn/model.h). */
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
 #include "kedyn/model.h"
 
 /* Scatter the upper triangle of a row-major element matrix into the band. */
@@ -15,10 +20,31 @@ static void scatter(kd_band* a, const double* ke, const int* eqs, int n) {
     }
 }
 
+/* k_g = sum_k p_k g_k with the axial force P(xi) = a_x P_a + Omega^2 P_c + preload
+ * (theory.md sec. 5). */
+int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, double* kg) {
+    const kd_body* body = &m->body[m->elem_body[e]];
+    const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
+    const double* pc = &m->elem_axial[6 * e];
+    const double pk[3] = {ax * pc[0] + omega2 * pc[3] + body->preload, ax * pc[1] + omega2 * pc[4],
+                          ax * pc[2] + omega2 * pc[5]};
+    const int nn = pr->ndof * pr->ndof;
+    for (int i = 0; i < nn; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
+    return 1;
+}
+
+/* A body at rest feels gravity as the frame acceleration a = -R^T g (theory.md sec. 5). */
+double kd_model_rest_axial_acceleration(const kd_model* m, int b) {
+    const double* R = m->body[b].rot;
+    const double* g = m->gravity;
+    return -(R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
+}
+
 void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M) {
     kd_band_zero(K);
     kd_band_zero(M);
-    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     int last_prop = -1;
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
@@ -28,7 +54,122 @@ void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M) {
             kd_element_mass(p, me);
             last_prop = m->elem_prop[e];
         }
-        scatter(K, p->k, eqs, n);
+        const int b = m->elem_body[e];
+        if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke)) {
+            for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
+            scatter(K, ke, eqs, n);
+        } else {
+            scatter(K, p->k, eqs, n);
+        }
         scatter(M, me, eqs, n);
     }
+}
+
+void kd_assemble_mass(const kd_model* m, kd_band* M) {
+    kd_band_zero(M);
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    int last_prop = -1;
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        if (m->elem_prop[e] != last_prop) {
+            kd_element_mass(&m->prop[m->elem_prop[e]], me);
+            last_prop = m->elem_prop[e];
+        }
+        scatter(M, me, eqs, n);
+    }
+}
+
+/* Rows r (nr of them, each n long, row-major) with r^T r = a for a symmetric positive
+ * semidefinite a (n x n, row-major): a = D S D with D = diag(a)^1/2 (so that S has a unit
+ * diagonal, whatever the units of the DOFs), S = V L V^T, r = L^1/2 V^T D without the null
+ * eigenvalues (|l| <= 64 n eps l_max: the element's rigid-body motions, which then have no
+ * energy to round-off accuracy). Returns -1 when a has a negative eigenvalue beyond that
+ * (compression in k_g), 0 otherwise. */
+static int psd_square_root(const double* a, int n, double* r, int* nr) {
+    double s[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], d[KD_ELEM_DOF_MAX], l[KD_ELEM_DOF_MAX];
+    for (int i = 0; i < n; i++) {
+        if (a[i * n + i] < 0) return -1;
+        d[i] = sqrt(a[i * n + i]);
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) s[i * n + j] = d[i] > 0 && d[j] > 0 ? a[i * n + j] / (d[i] * d[j]) : 0.0;
+    if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', n, s, n, l) != 0) return -1;
+    const double lmax = l[n - 1], tol = 64.0 * n * DBL_EPSILON * lmax;
+    *nr = 0;
+    for (int k = 0; k < n; k++) {
+        if (l[k] < -tol) return -1;
+        if (l[k] <= tol) continue;
+        const double sl = sqrt(l[k]);
+        for (int j = 0; j < n; j++) r[*nr * n + j] = sl * s[j * n + k] * d[j];  /* column k of V */
+        (*nr)++;
+    }
+    return 0;
+}
+
+/* Append the rows r (nr x n) of an element, at its free equations, to t. */
+static kd_status add_rows(kd_triplet* t, const double* r, int nr, int n, const int* eqs) {
+    kd_status st = KD_OK;
+    const int row0 = t->nrow;
+    for (int k = 0; k < nr && !st; k++)
+        for (int j = 0; j < n && !st; j++)
+            if (eqs[j] >= 0 && r[k * n + j] != 0.0) st = kd_triplet_add(t, row0 + k, eqs[j], r[k * n + j]);
+    if (!st) t->nrow = row0 + nr;
+    return st;
+}
+
+kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err) {
+    memset(A, 0, sizeof(*A));
+    memset(C, 0, sizeof(*C));
+    A->ncol = C->ncol = m->neq;
+    /* element factors, recomputed only when the element record or its axial force changes */
+    double rk[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], rm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double rg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double kg_last[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    int nk = 0, nm = 0, ng = 0, last_prop = -1, last_g = -1, have_g = 0;
+    kd_status st = KD_OK;
+    for (int e = 0; e < m->nelem && !st; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        const int p = m->elem_prop[e];
+        if (p != last_prop) {
+            double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+            kd_element_mass(&m->prop[p], me);
+            if (psd_square_root(m->prop[p].k, n, rk, &nk) || psd_square_root(me, n, rm, &nm))
+                return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "element %d: k or m is not positive semidefinite",
+                                    e + 1);
+            last_prop = p;
+        }
+        /* k_g of the axial force at rest, factored apart from k: each has its own null space */
+        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        if (geo && (p != last_g || !have_g || memcmp(kg, kg_last, sizeof(double) * (size_t)(n * n)) != 0)) {
+            memcpy(kg_last, kg, sizeof(double) * (size_t)(n * n));
+            last_g = p, have_g = 1;
+            if (psd_square_root(kg, n, rg, &ng))
+                return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                    "element %d: the geometric stiffness is indefinite (axial compression)", e + 1);
+        }
+        st = add_rows(A, rk, nk, n, eqs);
+        if (!st && geo) st = add_rows(A, rg, ng, n, eqs);
+        if (!st) st = add_rows(C, rm, nm, n, eqs);
+    }
+    if (st) {
+        kd_triplet_free(A);
+        kd_triplet_free(C);
+        return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the square-root factors");
+    }
+    return KD_OK;
+}
+
+double kd_model_lambda_max(const kd_model* m) {
+    /* x^T K x / x^T M x = sum_e x_e^T k_e x_e / sum_e x_e^T m_e x_e <= max_e lambda_max(k_e, m_e) */
+    double lmax = 0;
+    for (int p = 0; p < m->nprop; p++) {
+        const int n = m->prop[p].ndof;
+        double k[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], w[KD_ELEM_DOF_MAX];
+        memcpy(k, m->prop[p].k, sizeof(double) * (size_t)(n * n));
+        kd_element_mass(&m->prop[p], me);
+        if (LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', n, k, n, me, n, w) == 0) lmax = fmax(lmax, w[n - 1]);
+    }
+    return lmax;
 }

@@ -183,25 +183,14 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     return same;
 }
 
-/* The geometric stiffness of element e in its body's frame: k_g = sum_k
- * p_k g_k with P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5).
- * Returns 0 when the element has none. */
+/* The geometric stiffness of element e in its body's frame (kd_model_elem_geometric with the
+ * body's current a_x and Omega^2). Returns 0 when the element has none. */
 static int geometric_stiffness(const kd_system* s, int e, double* kg) {
-    const kd_model* m = s->m;
-    const int b = m->elem_body[e];
-    const kd_body* body = &m->body[b];
-    const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
+    const int b = s->m->elem_body[e];
     double a[3];
     effective_acceleration(s, b, a);
     const double* w = s->frame[b].omega_L;
-    const double om2 = w[1] * w[1] + w[2] * w[2];
-    const double* pc = &m->elem_axial[6 * e];
-    const double pk[3] = {a[0] * pc[0] + om2 * pc[3] + body->preload, a[0] * pc[1] + om2 * pc[4],
-                          a[0] * pc[2] + om2 * pc[5]};
-    const int nn = pr->ndof * pr->ndof;
-    for (int i = 0; i < nn; i++) kg[i] = pk[0] * pr->g_k[0][i] + pk[1] * pr->g_k[1][i] + pk[2] * pr->g_k[2][i];
-    return 1;
+    return kd_model_elem_geometric(s->m, e, a[0], w[1] * w[1] + w[2] * w[2], kg);
 }
 
 /* The frame state of body b for a formalism route (local components). */

@@ -11,51 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kedyn/modes.h"
+#include "numerics/eigen_internal.h"
 
-/* y = (K - sigma M)^-1 x with the factor in fac. */
-static void solve_shifted(const kd_band* fac, const double* x, double* y) {
+/* y = (K - sigma M)^-1 x with the banded Cholesky factor in ctx. */
+static void solve_shifted(void* ctx, const double* x, double* y) {
+    const kd_band* fac = ctx;
     memcpy(y, x, sizeof(double) * (size_t)fac->n);
     LAPACKE_dpbtrs(LAPACK_COL_MAJOR, 'U', fac->n, fac->kd, 1, fac->ab, fac->kd + 1, y, fac->n);
 }
 
-kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
-                           kd_error* err) {
-    const int n = K->n;
+kd_status eigen_arpack_shift_invert(int n, int count, double sigma, const kd_band* M, eigen_shifted_solve solve,
+                                    void* ctx, kd_modes* out, kd_error* err) {
     const int ncv = count * 2 + 1 > 20 ? (count * 2 + 1 < n ? count * 2 + 1 : n) : (20 < n ? 20 : n);
     const int lworkl = ncv * (ncv + 8);
-    kd_band fac = {0};
-    double *resid = NULL, *v = NULL, *workd = NULL, *workl = NULL, *d = NULL, *tmp = NULL;
-    a_int* select = NULL;
-    kd_status st = kd_band_init(&fac, n, K->kd);
-    resid = malloc(sizeof(double) * (size_t)n);
-    v = malloc(sizeof(double) * (size_t)n * (size_t)ncv);
-    workd = malloc(sizeof(double) * 3 * (size_t)n);
-    workl = malloc(sizeof(double) * (size_t)lworkl);
-    d = malloc(sizeof(double) * (size_t)ncv);
-    tmp = malloc(sizeof(double) * (size_t)n);
-    select = calloc((size_t)ncv, sizeof(a_int));
-    if (st || !resid || !v || !workd || !workl || !d || !tmp || !select) {
+    kd_status st = KD_OK;
+    double* resid = malloc(sizeof(double) * (size_t)n);
+    double* v = malloc(sizeof(double) * (size_t)n * (size_t)ncv);
+    double* workd = malloc(sizeof(double) * 3 * (size_t)n);
+    double* workl = malloc(sizeof(double) * (size_t)lworkl);
+    double* d = malloc(sizeof(double) * (size_t)ncv);
+    double* tmp = malloc(sizeof(double) * (size_t)n);
+    a_int* select = calloc((size_t)ncv, sizeof(a_int));
+    if (!resid || !v || !workd || !workl || !d || !tmp || !select) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory in the Lanczos eigensolver");
         goto done;
     }
-
-    /* Factor K - sigma M (same band layout). */
-    const size_t nab = (size_t)(K->kd + 1) * (size_t)n;
-    for (size_t i = 0; i < nab; i++) fac.ab[i] = K->ab[i] - sigma * M->ab[i];
-    lapack_int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, fac.kd, fac.ab, fac.kd + 1);
-    if (info != 0) {
-        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                          "K - sigma M is not positive definite at sigma = %g (pivot %d): is the mass matrix "
-                          "singular?",
-                          sigma, (int)info);
-        goto done;
-    }
-
     /* Reverse-communication loop. A fixed starting vector keeps runs
-     * reproducible. */
+     * reproducible (64-bit product: i * 7919 overflows an int past 271 183). */
     a_int ido = 0, ainfo = 1, iparam[11] = {0}, ipntr[14] = {0};
-    for (int i = 0; i < n; i++) resid[i] = 1.0 + 0.1 * (double)((i * 7919) % 97) / 97.0;
+    for (int i = 0; i < n; i++) resid[i] = 1.0 + 0.1 * (double)(((long long)i * 7919) % 97) / 97.0;
     iparam[0] = 1;       /* exact shifts */
     iparam[2] = 10 * n;  /* maximum restarts */
     iparam[3] = 1;
@@ -66,9 +50,9 @@ kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double
         double* y = workd + ipntr[1] - 1;
         if (ido == -1) {            /* y = OP x = (K - sigma M)^-1 M x */
             kd_band_matvec(M, x, tmp);
-            solve_shifted(&fac, tmp, y);
+            solve(ctx, tmp, y);
         } else if (ido == 1) {      /* y = (K - sigma M)^-1 (M x), M x given */
-            solve_shifted(&fac, workd + ipntr[2] - 1, y);
+            solve(ctx, workd + ipntr[2] - 1, y);
         } else if (ido == 2) {      /* y = M x */
             kd_band_matvec(M, x, y);
         } else {
@@ -91,7 +75,6 @@ kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double
     /* dseupd returns the eigenvalues ascending with their vectors. */
     for (int k = 0; k < count; k++) out->lambda[k] = d[k];
 done:
-    kd_band_free(&fac);
     free(resid);
     free(v);
     free(workd);
@@ -99,5 +82,27 @@ done:
     free(d);
     free(tmp);
     free(select);
+    return st;
+}
+
+kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
+                           kd_error* err) {
+    const int n = K->n;
+    kd_band fac = {0};
+    if (kd_band_init(&fac, n, K->kd))
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory in the Lanczos eigensolver");
+    /* Factor K - sigma M (same band layout). */
+    const size_t nab = (size_t)(K->kd + 1) * (size_t)n;
+    for (size_t i = 0; i < nab; i++) fac.ab[i] = K->ab[i] - sigma * M->ab[i];
+    const lapack_int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, fac.kd, fac.ab, fac.kd + 1);
+    kd_status st;
+    if (info != 0)
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                          "K - sigma M is not positive definite at sigma = %g (pivot %d): is the mass matrix "
+                          "singular?",
+                          sigma, (int)info);
+    else
+        st = eigen_arpack_shift_invert(n, count, sigma, M, solve_shifted, &fac, out, err);
+    kd_band_free(&fac);
     return st;
 }
