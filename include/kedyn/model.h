@@ -143,6 +143,17 @@ void kd_assemble_mass(const kd_model* m, kd_band* M);
  * factored apart. Returns KD_ERR_NUMERIC (err says which element) when an
  * element matrix is indefinite (a compressed k_g), A and C then empty. */
 kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err);
+/* (C may be NULL: A alone.) */
+
+/* The Rayleigh quotients x^T K x / x^T M x of the stiffness at rest
+ * (kd_assemble_stiffness_mass) for `count` vectors of the reduced equations
+ * (x: count x neq, row by row) into lambda, summed element by element in
+ * long double, each element's k applied to its deformation (x less the
+ * rigid motion of its first node), so that each is accurate to about eps
+ * instead of eps lambda_max / lambda (theory.md sec. 9). Returns -1 (lambda
+ * untouched) when an element does not annihilate rigid motions as beams do,
+ * or out of memory. */
+int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double* lambda);
 
 /* An upper bound of the largest eigenvalue of K x = lambda M x (elastic K):
  * the largest over the element records of lambda_max(k_e, m_e). */

@@ -30,11 +30,18 @@ extern "C" {
  *     of fine meshes"). Needs every element's k + k_g positive semidefinite
  *     (no axial compression), else the Cholesky factorisation is used;
  *   - KD_FACTOR_AUTO: QR where it applies, Cholesky otherwise.
- * The dense solver always works on the assembled matrices. */
+ * The dense solver always works on the assembled matrices.
+ * Each eigenvalue is then replaced by the Rayleigh quotient of its mode shape
+ * summed element by element in long double on the elements' deformations
+ * (kd_model_rest_rayleigh): its error is the square of the shape's, so the
+ * QR factorisation's eps sqrt(lambda_max / lambda) becomes ~eps.
+ * KD_FACTOR_NO_RAYLEIGH, or-ed into the factor, keeps the solver's values
+ * (for measurements). */
 typedef enum kd_eigen_factor {
     KD_FACTOR_AUTO = 0,
     KD_FACTOR_CHOLESKY,
-    KD_FACTOR_QR
+    KD_FACTOR_QR,
+    KD_FACTOR_NO_RAYLEIGH = 16
 } kd_eigen_factor;
 
 typedef struct kd_modes {
@@ -43,6 +50,7 @@ typedef struct kd_modes {
     kd_eigen_solver solver;   /* the solver actually used */
     kd_eigen_factor factor;   /* the factorisation actually used (symmetric solvers; the dense
                                  one counts as KD_FACTOR_CHOLESKY) */
+    int rayleigh;             /* 1: lambda are the long-double Rayleigh quotients of the shapes */
     double* error_estimate;   /* (count) a-priori relative round-off error of each omega
                                  (kd_modes_roundoff); NULL for the state-space solver */
     double* lambda;           /* (count) omega^2, ascending; tiny negative round-off kept */
@@ -122,9 +130,12 @@ kd_status kd_eigen_dense(const kd_band* K, const kd_band* M, int count, double s
 kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double sigma, kd_modes* out,
                            kd_error* err);
 /* The square-root solver (src/numerics/eigen_sqrt.c): A^T A = K, C^T C = M
- * as triplets (kedyn/band.h), sigma <= 0 (C unused when sigma = 0). */
-kd_status kd_eigen_sqrt(const kd_triplet* A, const kd_triplet* C, const kd_band* M, int count, double sigma,
-                        kd_modes* out, kd_error* err);
+ * as triplets (kedyn/band.h), sigma <= 0; sigma = 0 factors A alone (C may
+ * be NULL). A and C are freed as they are copied into the QR's storage. When
+ * K - sigma M is singular (a rigid-body motion at sigma = 0), *singular is
+ * set and KD_ERR_NUMERIC returned. */
+kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int count, double sigma, kd_modes* out,
+                        int* singular, kd_error* err);
 
 #ifdef __cplusplus
 }

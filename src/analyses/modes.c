@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "kedyn/modes.h"
 
@@ -97,24 +99,27 @@ double kd_modes_roundoff(kd_eigen_factor factor, double lambda_max, double lambd
     return factor == KD_FACTOR_QR ? ROUNDOFF_QR * eps * sqrt(ratio) : ROUNDOFF_CHOLESKY * eps * ratio;
 }
 
-/* The square-root path: kd_eigen_sqrt on the element factors. KD_ERR_NUMERIC from the
- * factors (an indefinite element matrix) comes back untouched in *applies = 0. */
+/* The square-root path: kd_eigen_sqrt on the element factors, first at sigma = 0 on A alone
+ * (K nonsingular: a supported structure), else at the given sigma < 0 on A and C. An
+ * indefinite element matrix (compression) leaves *applies = 0 and returns KD_OK. */
 static kd_status solve_square_root(const kd_model* m, int count, double sigma, kd_modes* out, int* applies,
                                    kd_error* err) {
-    kd_triplet A, C;
-    kd_error ferr;
-    *applies = kd_assemble_square_roots(m, &A, &C, &ferr) == KD_OK;
-    if (!*applies) return ferr.status == KD_ERR_NOMEM ? kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "%s", ferr.msg)
-                                                      : KD_OK;
     kd_band M = {0};
     kd_status st = kd_band_init(&M, m->neq, m->bandwidth);
-    if (st) st = kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the mass matrix");
-    if (!st) {
-        kd_assemble_mass(m, &M);
-        st = kd_eigen_sqrt(&A, &C, &M, count, sigma, out, err);
+    if (st) return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the mass matrix");
+    kd_assemble_mass(m, &M);
+    int singular = 0;
+    for (int pass = 0; pass < 2 && (pass == 0 || singular); pass++) {
+        kd_triplet A, C;
+        kd_error ferr;
+        st = kd_assemble_square_roots(m, &A, pass ? &C : NULL, &ferr);
+        *applies = st == KD_OK;
+        if (st) {
+            st = ferr.status == KD_ERR_NOMEM ? kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "%s", ferr.msg) : KD_OK;
+            break;
+        }
+        st = kd_eigen_sqrt(&A, pass ? &C : NULL, &M, count, pass ? sigma : 0.0, out, &singular, err);
     }
-    kd_triplet_free(&A);
-    kd_triplet_free(&C);
     kd_band_free(&M);
     return st;
 }
@@ -130,6 +135,8 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
     for (int b = 0; b < m->nbody; b++)
         if (m->body[b].type == KD_BODY_BEAM) hint = fmin(hint, m->body[b].lambda_hint);
     const double sigma = -0.1 * hint;
+    const int rayleigh = !(factor & KD_FACTOR_NO_RAYLEIGH);
+    factor = (kd_eigen_factor)(factor & ~KD_FACTOR_NO_RAYLEIGH);
     solver = resolve_solver(solver, n, count);
     kd_status st;
     int done = 0;
@@ -159,6 +166,10 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
         kd_band_free(&M);
         if (st) return st;
     }
+    /* the Rayleigh quotients of the shapes, accurate to ~eps (kd_model_rest_rayleigh) */
+    out->rayleigh = rayleigh && kd_model_rest_rayleigh(m, out->shape, out->count, out->lambda) == 0;
+    if (out->rayleigh)
+        for (int k = 0; k < out->count; k++) out->omega[k] = sqrt(fmax(out->lambda[k], 0.0));
     out->error_estimate = malloc(sizeof(double) * (size_t)out->count);
     if (!out->error_estimate) {
         kd_modes_free(out);

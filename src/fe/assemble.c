@@ -3,6 +3,7 @@
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kedyn/model.h"
@@ -120,8 +121,8 @@ static kd_status add_rows(kd_triplet* t, const double* r, int nr, int n, const i
 
 kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err) {
     memset(A, 0, sizeof(*A));
-    memset(C, 0, sizeof(*C));
-    A->ncol = C->ncol = m->neq;
+    A->ncol = m->neq;
+    if (C) memset(C, 0, sizeof(*C)), C->ncol = m->neq;
     /* element factors, recomputed only when the element record or its axial force changes */
     double rk[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], rm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     double rg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
@@ -135,7 +136,7 @@ kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet*
         if (p != last_prop) {
             double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
             kd_element_mass(&m->prop[p], me);
-            if (psd_square_root(m->prop[p].k, n, rk, &nk) || psd_square_root(me, n, rm, &nm))
+            if (psd_square_root(m->prop[p].k, n, rk, &nk) || (C && psd_square_root(me, n, rm, &nm)))
                 return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "element %d: k or m is not positive semidefinite",
                                     e + 1);
             last_prop = p;
@@ -151,11 +152,11 @@ kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet*
         }
         st = add_rows(A, rk, nk, n, eqs);
         if (!st && geo) st = add_rows(A, rg, ng, n, eqs);
-        if (!st) st = add_rows(C, rm, nm, n, eqs);
+        if (!st && C) st = add_rows(C, rm, nm, n, eqs);
     }
     if (st) {
         kd_triplet_free(A);
-        kd_triplet_free(C);
+        if (C) kd_triplet_free(C);
         return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the square-root factors");
     }
     return KD_OK;
@@ -172,4 +173,118 @@ double kd_model_lambda_max(const kd_model* m) {
         if (LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', n, k, n, me, n, w) == 0) lmax = fmax(lmax, w[n - 1]);
     }
     return lmax;
+}
+
+/* The rigid-body displacement of the element's DOFs (names dn, node offsets dx from its first
+ * node, row-major 3 per DOF) for translation t and small rotation phi:
+ * u = t + phi x dx at the translations, phi at the rotations, 0 at curvatures. */
+static long double rigid_value(kd_dof_name dn, const double* dx, const long double* t, const long double* phi) {
+    switch (dn) {
+    case KD_DOF_U: return t[0] + phi[1] * dx[2] - phi[2] * dx[1];
+    case KD_DOF_V: return t[1] + phi[2] * dx[0] - phi[0] * dx[2];
+    case KD_DOF_W: return t[2] + phi[0] * dx[1] - phi[1] * dx[0];
+    case KD_DOF_RX: return phi[0];
+    case KD_DOF_RY: return phi[1];
+    case KD_DOF_RZ: return phi[2];
+    default: return 0.0L;
+    }
+}
+
+/* Element e's DOF names and node offsets from its first node; returns the DOF count. */
+static int element_dofs(const kd_model* m, int e, kd_dof_name* dn, double* dx, int* eqs) {
+    const int* nodes;
+    const int nn = kd_model_elem_nodes(m, e, &nodes);
+    int n = 0;
+    for (int a = 0; a < nn; a++)
+        for (int i = m->node_dof_adr[nodes[a]]; i < m->node_dof_adr[nodes[a]] + m->node_dof_num[nodes[a]]; i++, n++) {
+            dn[n] = m->dof_name[i];
+            eqs[n] = m->dof_eq[i];
+            for (int c = 0; c < 3; c++) dx[3 * n + c] = m->node_x[3 * nodes[a] + c] - m->node_x[3 * nodes[0] + c];
+        }
+    return n;
+}
+
+/* Do the rigid-body motions of rigid_value lie in the null space of element e's k (to round-off)?
+ * (They do for every beam element; the check guards the DOF conventions.) */
+static int rigid_null_space(const kd_model* m, int e) {
+    kd_dof_name dn[KD_ELEM_DOF_MAX];
+    double dx[3 * KD_ELEM_DOF_MAX];
+    int eqs[KD_ELEM_DOF_MAX];
+    const int n = element_dofs(m, e, dn, dx, eqs);
+    const double* k = m->prop[m->elem_prop[e]].k;
+    double kmax = 0, h = 0;
+    for (int i = 0; i < n * n; i++) kmax = fmax(kmax, fabs(k[i]));
+    for (int i = 0; i < 3 * n; i++) h = fmax(h, fabs(dx[i]));
+    for (int mode = 0; mode < 6; mode++) {
+        long double t[3] = {0, 0, 0}, phi[3] = {0, 0, 0};
+        if (mode < 3) t[mode] = 1;
+        else phi[mode - 3] = 1.0L / (h > 0 ? h : 1.0);
+        long double r[KD_ELEM_DOF_MAX];
+        double rmax = 0;
+        for (int i = 0; i < n; i++) r[i] = rigid_value(dn[i], dx + 3 * i, t, phi), rmax = fmax(rmax, fabsl(r[i]));
+        for (int i = 0; i < n; i++) {
+            long double s = 0;
+            for (int j = 0; j < n; j++) s += k[i * n + j] * r[j];
+            if (fabsl(s) > 1e-9 * kmax * rmax) return 0;
+        }
+    }
+    return 1;
+}
+
+/* x^T a x in long double. */
+static long double quadratic_form(const double* a, const long double* x, int n) {
+    long double s = 0;
+    for (int i = 0; i < n; i++) {
+        long double r = 0;
+        for (int j = 0; j < n; j++) r += a[i * n + j] * x[j];
+        s += x[i] * r;
+    }
+    return s;
+}
+
+int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double* lambda) {
+    long double* energy = calloc((size_t)(2 * count), sizeof(long double));
+    if (!energy) return -1;
+    long double* mass = energy + count;
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    int last_prop = -1, ok = 1;
+    for (int e = 0; e < m->nelem && ok; e++) {
+        const int p = m->elem_prop[e];
+        if (p != last_prop) {
+            ok = rigid_null_space(m, e);
+            kd_element_mass(&m->prop[p], me);
+            last_prop = p;
+        }
+        kd_dof_name dn[KD_ELEM_DOF_MAX];
+        double dx[3 * KD_ELEM_DOF_MAX];
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = element_dofs(m, e, dn, dx, eqs);
+        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        for (int k = 0; k < count; k++) {
+            const double* xk = x + (size_t)k * (size_t)m->neq;
+            long double xe[KD_ELEM_DOF_MAX], xd[KD_ELEM_DOF_MAX];
+            long double t[3] = {0, 0, 0}, phi[3] = {0, 0, 0};
+            for (int i = 0; i < n; i++) {
+                xe[i] = eqs[i] >= 0 ? xk[eqs[i]] : 0.0L;
+                const int first = dx[3 * i] == 0 && dx[3 * i + 1] == 0 && dx[3 * i + 2] == 0;  /* the first node */
+                if (first && dn[i] <= KD_DOF_W) t[dn[i]] = xe[i];
+                if (first && dn[i] >= KD_DOF_RX && dn[i] <= KD_DOF_RZ) phi[dn[i] - KD_DOF_RX] = xe[i];
+            }
+            /* k: the deformation x - rigid motion of the first node (small where x is smooth, and
+             * free of the cancellation that makes x^T k x lose (L/h)^4 eps) */
+            for (int i = 0; i < n; i++) xd[i] = xe[i] - rigid_value(dn[i], dx + 3 * i, t, phi);
+            energy[k] += quadratic_form(m->prop[p].k, xd, n);
+            /* k_g: only translations are in its null space */
+            if (geo) {
+                const long double zero[3] = {0, 0, 0};
+                for (int i = 0; i < n; i++) xd[i] = xe[i] - rigid_value(dn[i], dx + 3 * i, t, zero);
+                energy[k] += quadratic_form(kg, xd, n);
+            }
+            mass[k] += quadratic_form(me, xe, n);
+        }
+    }
+    for (int k = 0; k < count && ok; k++) ok = mass[k] > 0;
+    for (int k = 0; k < count && ok; k++) lambda[k] = (double)(energy[k] / mass[k]);
+    free(energy);
+    return ok ? 0 : -1;
 }

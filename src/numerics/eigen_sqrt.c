@@ -1,13 +1,13 @@
-/* The lowest modes from square-root factors of K and M (theory.md sec. "Modes of fine meshes"):
- * with A^T A = K (stacked element factors D^1/2 B_e, never forming K) and C^T C = M, the sparse
+/* The lowest modes from square-root factors of K and M (theory.md sec. 9, "Modes of fine
+ * meshes"): with A^T A = K (stacked element factors, never forming K) and C^T C = M, the sparse
  * QR factorisation (SuiteSparseQR) of
- *     [ A ; sqrt(-sigma) C ] = Q R,    R^T R = K - sigma M   (sigma <= 0),
+ *     [ A ; sqrt(-sigma) C ] = Q R,    R^T R = K - sigma M   (sigma <= 0; sigma = 0: A alone),
  * feeds ARPACK's shift-invert Lanczos (OP = R^-1 R^-T M). Householder QR is backward stable
  * column by column on the stacked factor, so the lowest eigenvalue is perturbed by about
  * eps kappa(A) = eps sqrt(lambda_max / lambda_1) relative instead of the eps lambda_max / lambda_1
  * of a Cholesky factorisation of the assembled K (condition (L/h)^2 instead of (L/h)^4 for a
- * bending beam). The triangular solves with R are sparse (R has the band profile of the
- * Cholesky factor: the natural order of the beam's equations is kept). */
+ * bending beam). R keeps the equations' own order, so it has the band profile of the Cholesky
+ * factor; the triangular solves are sparse. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,41 +75,74 @@ static void solve_sqrt(void* ctx, const double* x, double* y) {
     for (int j = 0; j < n; j++) y[f->E ? f->E[j] : j] = w[j];
 }
 
-kd_status kd_eigen_sqrt(const kd_triplet* A, const kd_triplet* C, const kd_band* M, int count, double sigma,
-                        kd_modes* out, kd_error* err) {
+/* [A; s C] in compressed columns, s = sqrt(-sigma) (C NULL: A alone); A and C are freed as they
+ * are copied. Rows within a column stay ascending (the triplets come row by row). */
+static cholmod_sparse* stack_columns(kd_triplet* A, kd_triplet* C, double s, int n, cholmod_common* cc) {
+    const size_t nnz = A->nnz + (C ? C->nnz : 0);
+    const size_t nrow = (size_t)A->nrow + (C ? (size_t)C->nrow : 0);
+    cholmod_sparse* S = cholmod_l_allocate_sparse(nrow, (size_t)n, nnz ? nnz : 1, 1, 1, 0, CHOLMOD_REAL, cc);
+    if (!S) return NULL;
+    SuiteSparse_long *p = S->p, *ri = S->i;
+    double* x = S->x;
+    memset(p, 0, sizeof(SuiteSparse_long) * (size_t)(n + 1));
+    for (size_t e = 0; e < A->nnz; e++) p[A->j[e] + 1]++;
+    for (size_t e = 0; C && e < C->nnz; e++) p[C->j[e] + 1]++;
+    for (int j = 0; j < n; j++) p[j + 1] += p[j];
+    SuiteSparse_long* next = malloc(sizeof(SuiteSparse_long) * (size_t)n);
+    if (!next) {
+        cholmod_l_free_sparse(&S, cc);
+        return NULL;
+    }
+    memcpy(next, p, sizeof(SuiteSparse_long) * (size_t)n);
+    for (size_t e = 0; e < A->nnz; e++) {
+        const SuiteSparse_long k = next[A->j[e]]++;
+        ri[k] = A->i[e], x[k] = A->x[e];
+    }
+    const int row0 = A->nrow;
+    kd_triplet_free(A);
+    for (size_t e = 0; C && e < C->nnz; e++) {
+        const SuiteSparse_long k = next[C->j[e]]++;
+        ri[k] = row0 + C->i[e], x[k] = s * C->x[e];
+    }
+    if (C) kd_triplet_free(C);
+    free(next);
+    return S;
+}
+
+kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int count, double sigma, kd_modes* out,
+                        int* singular, kd_error* err) {
     const int n = M->n;
-    if (sigma > 0) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "square-root eigensolver: shift %g > 0", sigma);
+    *singular = 0;
+    if (sigma > 0 || (sigma < 0 && !C)) {
+        kd_triplet_free(A);
+        if (C) kd_triplet_free(C);
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "square-root eigensolver: shift %g without C", sigma);
+    }
     cholmod_common cc;
     cholmod_l_start(&cc);
     kd_status st = KD_OK;
-    const int with_mass = sigma < 0;
-    const size_t nnz = A->nnz + (with_mass ? C->nnz : 0);
-    const int nrow = A->nrow + (with_mass ? C->nrow : 0);
-    cholmod_triplet* T = cholmod_l_allocate_triplet((size_t)nrow, (size_t)n, nnz, 0, CHOLMOD_REAL, &cc);
-    cholmod_sparse *S = NULL, *R = NULL;
+    cholmod_sparse *S = stack_columns(A, sigma < 0 ? C : NULL, sqrt(-sigma), n, &cc), *R = NULL;
+    if (sigma == 0 && C) kd_triplet_free(C);
     SuiteSparse_long* E = NULL;
     sqrt_factor f = {0};
-    if (!T) {
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the square-root factors");
-        goto done;
-    }
-    {
-        SuiteSparse_long *ti = T->i, *tj = T->j;
-        double* tx = T->x;
-        size_t k = 0;
-        for (size_t e = 0; e < A->nnz; e++, k++) ti[k] = A->i[e], tj[k] = A->j[e], tx[k] = A->x[e];
-        const double s = sqrt(-sigma);
-        if (with_mass)
-            for (size_t e = 0; e < C->nnz; e++, k++) ti[k] = A->nrow + C->i[e], tj[k] = C->j[e], tx[k] = s * C->x[e];
-        T->nnz = k;
-    }
-    S = cholmod_l_triplet_to_sparse(T, nnz, &cc);
-    cholmod_l_free_triplet(&T, &cc);
     if (!S) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the square-root factors");
         goto done;
     }
-    /* R only (no Householder vectors kept), the equations' own (banded) order */
+    /* column norms, for the singularity test below */
+    f.w = malloc(sizeof(double) * (size_t)n);
+    f.diag = malloc(sizeof(SuiteSparse_long) * (size_t)n);
+    if (!f.w || !f.diag) {
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the square-root factors");
+        goto done;
+    }
+    for (int j = 0; j < n; j++) {
+        double c = 0;
+        for (SuiteSparse_long k = ((SuiteSparse_long*)S->p)[j]; k < ((SuiteSparse_long*)S->p)[j + 1]; k++)
+            c += ((double*)S->x)[k] * ((double*)S->x)[k];
+        f.w[j] = sqrt(c);
+    }
+    /* R only (no Householder vectors kept), in the equations' own (banded) order */
     const SuiteSparse_long rank = SuiteSparseQR_C(SPQR_ORDERING_FIXED, SPQR_NO_TOL, n, 0, S, NULL, NULL, NULL, NULL,
                                                   &R, &E, NULL, NULL, NULL, &cc);
     cholmod_l_free_sparse(&S, &cc);
@@ -119,26 +152,24 @@ kd_status kd_eigen_sqrt(const kd_triplet* A, const kd_triplet* C, const kd_band*
         goto done;
     }
     f.n = n, f.p = R->p, f.i = R->i, f.x = R->x, f.E = E;
-    f.diag = malloc(sizeof(SuiteSparse_long) * (size_t)n);
-    f.w = malloc(sizeof(double) * (size_t)n);
-    if (!f.diag || !f.w) {
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the square-root factors");
-        goto done;
-    }
-    double rmax = 0;
+    /* |R(j, j)| is the distance of column j from the span of the columns before it: ~eps |A_j|
+     * for a rigid-body motion (singular K at sigma = 0), >= (h/L)^3/2 |A_j| for a supported beam
+     * (the condensed stiffness of its tip, 3 EI / L^3, against EI / h^3) */
     for (int j = 0; j < n; j++) {
         f.diag[j] = -1;
         for (SuiteSparse_long k = f.p[j]; k < f.p[j + 1]; k++)
             if (f.i[k] == j) f.diag[j] = k;
-        if (f.diag[j] >= 0) rmax = fmax(rmax, fabs(f.x[f.diag[j]]));
     }
-    for (int j = 0; j < n; j++)
-        if (f.diag[j] < 0 || !(fabs(f.x[f.diag[j]]) > 1e-15 * rmax)) {
+    for (int j = 0; j < n; j++) {
+        const int col = E ? (int)E[j] : j;
+        if (f.diag[j] < 0 || !(fabs(f.x[f.diag[j]]) > 1e-11 * f.w[col])) {
+            *singular = 1;
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "K - sigma M is singular at sigma = %g (equation %d): is the mass matrix singular?", sigma,
-                              j + 1);
+                              "K - sigma M is singular at sigma = %g (equation %d)%s", sigma, col + 1,
+                              sigma < 0 ? ": is the mass matrix singular?" : "");
             goto done;
         }
+    }
     st = eigen_arpack_shift_invert(n, count, sigma, M, solve_sqrt, &f, out, err);
 done:
     free(f.diag);
