@@ -149,10 +149,77 @@ static void test_preload_compression(void** state) {
     check_preload(-100.0, 0.0);
 }
 
+/* ---- the lowest modes of a fine cantilever ------------------------------------------------- */
+
+/* cos x + 1 / cosh x, zero at the clamped-free roots (cos bL cosh bL = -1). */
+static long double clamped_free(long double x, long double P, long double L) {
+    (void)P, (void)L;
+    return cosl(x) + 1 / coshl(x);
+}
+
+/* Exact omega_k of the 5 m cantilever of the issue (d = 10 mm, Euler-Bernoulli). */
+static long double fine_exact(int k) {
+    const long double L = 5, bl = kth_root(clamped_free, 0, 0, k, 0.25L);
+    return bl * bl / (L * L) * sqrtl((long double)E / RHO) * DIA / 4;
+}
+
+/* The 10 lowest modes of the 5 m cantilever with `nelem` elements by the Lanczos solver and the
+ * given factorisation: their largest relative error against the exact values, and omega_1's
+ * error against its round-off estimate. */
+static double fine_cantilever(int nelem, kd_eigen_factor factor, double* err1, double* est1) {
+    kd_desc* d = cantilever(5.0, nelem, 0.0);
+    kd_model* m = compile(d);
+    kd_error err;
+    kd_modes r;
+    assert_int_equal(kd_modes_solve_factor(m, 10, KD_EIGEN_LANCZOS, factor, &r, &err), KD_OK);
+    double worst = 0;
+    for (int k = 0; k < 10; k++) {
+        const long double exact = fine_exact(k + 1);
+        const double e = (double)fabsl(((long double)r.omega[k] - exact) / exact);
+        if (k == 0) *err1 = e, *est1 = r.error_estimate[0];
+        worst = fmax(worst, e);
+    }
+    print_message("cantilever L = 5 m, %d elements, factor %s%s: omega_1 error %.2e (estimate %.2e), worst of 10 %.2e\n",
+                  nelem, r.factor == KD_FACTOR_QR ? "qr" : "cholesky", r.rayleigh ? " + rayleigh" : "", *err1, *est1,
+                  worst);
+    kd_modes_free(&r);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+    return worst;
+}
+
+/* 10^4 elements: the square-root QR and the Rayleigh quotient give all 10 frequencies to 1e-8
+ * (the issue's goal; measured 5.5e-14, the discretisation error of omega_10), and omega_1's
+ * round-off error (the discretisation error is (beta h)^4 / 1440 = 9e-19 there) within a factor 3
+ * of its estimate. The assembled Cholesky factorisation is off by 44 % (the issue's value). */
+static void test_fine_cantilever_1e4(void** state) {
+    (void)state;
+    double e1, est1;
+    const double worst = fine_cantilever(10000, KD_FACTOR_QR, &e1, &est1);
+    assert_true(worst < 1e-8);
+    assert_true(e1 < 3 * est1 && est1 < 3 * e1);
+    fine_cantilever(10000, (kd_eigen_factor)(KD_FACTOR_CHOLESKY | KD_FACTOR_NO_RAYLEIGH), &e1, &est1);
+    assert_true(e1 > 0.1);
+}
+
+/* 10^3 elements: the Cholesky factorisation's own eigenvalue against its estimate (the issue:
+ * 1.4e-4 where the old warning said 1e-5), and the refined values to the discretisation error
+ * (beta_10 h)^4 / 1440 = 5.5e-10. */
+static void test_fine_cantilever_1e3(void** state) {
+    (void)state;
+    double e1, est1;
+    fine_cantilever(1000, (kd_eigen_factor)(KD_FACTOR_CHOLESKY | KD_FACTOR_NO_RAYLEIGH), &e1, &est1);
+    assert_true(e1 < 3 * est1 && est1 < 3 * e1);
+    const double worst = fine_cantilever(1000, KD_FACTOR_QR, &e1, &est1);
+    assert_true(worst < 1e-9);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_preload_tension),
         cmocka_unit_test(test_preload_compression),
+        cmocka_unit_test(test_fine_cantilever_1e3),
+        cmocka_unit_test(test_fine_cantilever_1e4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,13 +77,16 @@ kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, k
 kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
                                 kd_modes* out, kd_error* err);
 
-/* The a-priori relative round-off error of omega = sqrt(lambda) computed with
- * the given factorisation, lambda_max the largest eigenvalue of the model
- * (kd_model_lambda_max): C_chol eps lambda_max / lambda (Cholesky, dense) or
- * C_qr eps sqrt(lambda_max / lambda) (QR), the constants measured on beams
+/* The a-priori relative round-off error of omega = sqrt(lambda) of a model
+ * with neq equations whose largest eigenvalue is lambda_max
+ * (kd_model_lambda_max), computed with the given factorisation, with
+ * (rayleigh = 1) or without the Rayleigh quotient: with kappa^2 =
+ * lambda_max / lambda, 1e-3 eps kappa^2 (Cholesky; an upper bound with the
+ * Rayleigh quotient), 0.3 eps kappa (QR), 4e-6 neq (eps kappa)^2 (QR and
+ * Rayleigh quotient), at least 2 eps; the constants measured on cantilevers
  * of 10^3 to 10^5 elements (docs/validation.md, "Round-off in the lowest
- * modes"). */
-double kd_modes_roundoff(kd_eigen_factor factor, double lambda_max, double lambda);
+ * modes"; theory.md sec. 9). */
+double kd_modes_roundoff(kd_eigen_factor factor, int rayleigh, int neq, double lambda_max, double lambda);
 
 /* Modes of a moving system at time t (kedyn/system.h): the quadratic
  * eigenproblem (s^2 M + s C + K) x = 0 with the gyroscopic and damping

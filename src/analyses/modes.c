@@ -85,20 +85,6 @@ kd_status kd_eigen_solve(const kd_band* K, const kd_band* M, int count, kd_eigen
     return finish_modes(out, st, err);
 }
 
-/* Measured constants of the round-off estimate (docs/validation.md, "Round-off in the lowest
- * modes"): the relative error of omega_k is about C eps lambda_max / lambda_k for a Cholesky
- * factorisation of the assembled K - sigma M, C eps (lambda_max / lambda_k)^1/2 for the QR
- * factorisation of its square root. */
-#define ROUNDOFF_CHOLESKY 1.0
-#define ROUNDOFF_QR 1.0
-
-double kd_modes_roundoff(kd_eigen_factor factor, double lambda_max, double lambda) {
-    const double eps = 2.220446049250313e-16;
-    if (!(lambda > 0) || !(lambda_max > lambda)) return eps;
-    const double ratio = lambda_max / lambda;
-    return factor == KD_FACTOR_QR ? ROUNDOFF_QR * eps * sqrt(ratio) : ROUNDOFF_CHOLESKY * eps * ratio;
-}
-
 /* The square-root path: kd_eigen_sqrt on the element factors, first at sigma = 0 on A alone
  * (K nonsingular: a supported structure), else at the given sigma < 0 on A and C. An
  * indefinite element matrix (compression) leaves *applies = 0 and returns KD_OK. */
@@ -176,7 +162,7 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
     }
     const double lmax = kd_model_lambda_max(m);
-    for (int k = 0; k < out->count; k++) out->error_estimate[k] = kd_modes_roundoff(out->factor, lmax, out->lambda[k]);
+    for (int k = 0; k < out->count; k++) out->error_estimate[k] = kd_modes_roundoff(out->factor, out->rayleigh, n, lmax, out->lambda[k]);
     return KD_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kedyn/model_check.h"
+#include "kedyn/modes.h"
 #include "model_body.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
@@ -252,10 +253,12 @@ int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int ma
         if (!supported && !kd_desc_beam_in_joints(d, b))  /* an elastic link is held by its joints (kedyn/ked.h) */
             WARN(d->bodies[b].loc, "body '%s' has no support: it has %d rigid-body modes (frequency 0)", body->name,
                  body->kind.planar ? 3 : 6);
-        /* Round-off in the assembled stiffness of a bending beam perturbs its
-         * eigenvalues by about eps lambda_max, i.e. the lowest frequency by
-         * about 1e-17 N^4 relative (measured, docs/validation.md). */
-        const double roundoff = 1e-17 * pow((double)body->elem_num, 4);
+        /* Round-off in the lowest frequency of a bending beam, as the modal solver will compute
+         * it: square-root QR and Rayleigh quotient for a body at rest without compression, the
+         * Cholesky factorisation otherwise (kd_modes_roundoff, docs/validation.md). */
+        const kd_eigen_factor f = body->motion.type == KD_MOTION_NONE && body->preload >= 0 ? KD_FACTOR_QR
+                                                                                            : KD_FACTOR_CHOLESKY;
+        const double roundoff = kd_modes_roundoff(f, 1, m->neq, kd_model_lambda_max(m), body->lambda_hint);
         if (body->kind.theory != KD_THEORY_BAR && roundoff > 1e-6)
             WARN(d->bodies[b].loc,
                  "body '%s': with %d elements, round-off limits the lowest frequencies to a relative accuracy of "

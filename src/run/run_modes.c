@@ -55,6 +55,11 @@ static void write_modes_summary(FILE* fp, const kd_analysis_report* a, run_entry
     io_json_array(fp, r->omega, r->count, 1.0);
     fprintf(fp, ",\n      \"frequency_hz\": ");
     io_json_array(fp, r->omega, r->count, 0.5 / pi);
+    if (r->error_estimate) {  /* symmetric solvers (docs/model-format.md, "Analyses") */
+        fprintf(fp, ",\n      \"factorization\": \"%s\", \"roundoff_estimate\": ",
+                r->factor == KD_FACTOR_QR ? "qr" : "cholesky");
+        io_json_array(fp, r->error_estimate, r->count, 1.0);
+    }
     if (r->growth) {
         fprintf(fp, ",\n      \"growth_rate_1_s\": ");
         io_json_array(fp, r->growth, r->count, 1.0);
