@@ -3,10 +3,13 @@
  * description to eigenpairs. Prints one line:
  *   elements dof solver compile_s solve_s total_s omega1 rel_err1 peak_rss_kib
  * Run one size per process so that the peak memory is that size's own.
- * usage: bench_modes N [repeats]  (best of `repeats` runs, default 5) */
+ * usage: bench_modes N [repeats] [cholesky]  (best of `repeats` runs, default 5; cholesky: the
+ * assembled banded Cholesky factorisation without the Rayleigh quotients, the solver before the
+ * square-root QR, kedyn/modes.h) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "kedyn/kedyn.h"
@@ -33,6 +36,9 @@ int main(int argc, char** argv) {
     app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     const int nelem = argc > 1 ? atoi(argv[1]) : 1000;
     const int repeats = argc > 2 ? atoi(argv[2]) : 5;
+    const kd_eigen_factor factor = argc > 3 && strcmp(argv[3], "cholesky") == 0
+                                       ? (kd_eigen_factor)(KD_FACTOR_CHOLESKY | KD_FACTOR_NO_RAYLEIGH)
+                                       : KD_FACTOR_AUTO;
     if (nelem < 1 || repeats < 1) {
         fprintf(stderr, "usage: bench_modes N [repeats]\n");
         return 2;
@@ -48,7 +54,7 @@ int main(int argc, char** argv) {
         if (kd_model_compile(d, &m, &err)) return 1;
         const double t1 = util_now_s();
         kd_modes res;
-        if (kd_modes_solve(m, 10, KD_EIGEN_AUTO, &res, &err)) {
+        if (kd_modes_solve_factor(m, 10, KD_EIGEN_AUTO, factor, &res, &err)) {
             fprintf(stderr, "bench_modes: %s\n", err.msg);
             return 3;
         }
@@ -67,7 +73,7 @@ int main(int argc, char** argv) {
     const double exact = 1.8751040687 * 1.8751040687 * sqrt(210e9 * 0.01 * 0.01 / 16.0 / 7800.0);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%d %d %s %.6f %.6f %.6f %.6f %.2e %ld\n", nelem, dof, used == KD_EIGEN_LANCZOS ? "lanczos" : "dense",
+    printf("%d %d %s %.6f %.6f %.6f %.6f %.2e %ld\n", nelem, dof, used == KD_EIGEN_LANCZOS ? (factor == KD_FACTOR_AUTO ? "lanczos-qr" : "lanczos-cholesky") : "dense",
            best_compile, best_solve, best_total, omega1, fabs(omega1 - exact) / exact, ru.ru_maxrss);
     return 0;
 }

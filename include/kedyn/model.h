@@ -137,8 +137,7 @@ void kd_assemble_mass(const kd_model* m, kd_band* M);
 
 /* Square-root factors of the stiffness at rest and of the mass, never
  * forming K: A^T A = K (k + k_g of kd_assemble_stiffness_mass) and
- * C^T C = M, one block of rows per element (theory.md, "Modes of fine
- * meshes"): each element matrix scaled to a unit diagonal, decomposed
+ * C^T C = M, one block of rows per element (theory.md sec. 3.6): each element matrix scaled to a unit diagonal, decomposed
  * into eigenpairs, its null space (rigid-body motions) dropped; k and k_g
  * factored apart. Returns KD_ERR_NUMERIC (err says which element) when an
  * element matrix is indefinite (a compressed k_g), A and C then empty. */
@@ -150,7 +149,7 @@ kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet*
  * (x: count x neq, row by row) into lambda, summed element by element in
  * long double, each element's k applied to its deformation (x less the
  * rigid motion of its first node), so that each is accurate to about eps
- * instead of eps lambda_max / lambda (theory.md sec. 9). Returns -1 (lambda
+ * instead of eps lambda_max / lambda (theory.md sec. 3.6). Returns -1 (lambda
  * untouched) when an element does not annihilate rigid motions as beams do,
  * or out of memory. */
 int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double* lambda);

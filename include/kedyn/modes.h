@@ -26,8 +26,7 @@ extern "C" {
  *     eps lambda_max / lambda_k relative: (L/h)^4 eps for a bending beam;
  *   - KD_FACTOR_QR: sparse QR of the square-root factors [A; sqrt(-sigma) C]
  *     (A^T A = K, C^T C = M, kd_assemble_square_roots) without forming K:
- *     about eps sqrt(lambda_max / lambda_k), (L/h)^2 eps (theory.md, "Modes
- *     of fine meshes"). Needs every element's k + k_g positive semidefinite
+ *     about eps sqrt(lambda_max / lambda_k), (L/h)^2 eps (theory.md sec. 3.6). Needs every element's k + k_g positive semidefinite
  *     (no axial compression), else the Cholesky factorisation is used;
  *   - KD_FACTOR_AUTO: QR where it applies, Cholesky otherwise.
  * The dense solver always works on the assembled matrices.
@@ -85,7 +84,7 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
  * Rayleigh quotient), 0.3 eps kappa (QR), 4e-6 neq (eps kappa)^2 (QR and
  * Rayleigh quotient), at least 2 eps; the constants measured on cantilevers
  * of 10^3 to 10^5 elements (docs/validation.md, "Round-off in the lowest
- * modes"; theory.md sec. 9). */
+ * modes"; theory.md sec. 3.6). */
 double kd_modes_roundoff(kd_eigen_factor factor, int rayleigh, int neq, double lambda_max, double lambda);
 
 /* Modes of a moving system at time t (kedyn/system.h): the quadratic

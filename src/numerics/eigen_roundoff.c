@@ -5,7 +5,7 @@
 #include "kedyn/modes.h"
 
 /* Measured constants of the round-off estimate (docs/validation.md, "Round-off in the lowest
- * modes"; theory.md sec. 9), with kappa_k^2 = lambda_max / lambda_k:
+ * modes"; theory.md sec. 3.6), with kappa_k^2 = lambda_max / lambda_k:
  *   - Cholesky of the assembled K - sigma M: C eps kappa_k^2 (the eigenvalue itself; with the
  *     Rayleigh quotient an upper bound);
  *   - QR of the square root, eigenvalue as solved: C eps kappa_k;

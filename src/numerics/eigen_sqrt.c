@@ -1,5 +1,4 @@
-/* The lowest modes from square-root factors of K and M (theory.md sec. 9, "Modes of fine
- * meshes"): with A^T A = K (stacked element factors, never forming K) and C^T C = M, the sparse
+/* The lowest modes from square-root factors of K and M (theory.md sec. 3.6): with A^T A = K (stacked element factors, never forming K) and C^T C = M, the sparse
  * QR factorisation (SuiteSparseQR) of
  *     [ A ; sqrt(-sigma) C ] = Q R,    R^T R = K - sigma M   (sigma <= 0; sigma = 0: A alone),
  * feeds ARPACK's shift-invert Lanczos (OP = R^-1 R^-T M). Householder QR is backward stable
@@ -118,6 +117,14 @@ kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int coun
         if (C) kd_triplet_free(C);
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "square-root eigensolver: shift %g without C", sigma);
     }
+    if (sigma == 0 && A->nrow < n) {  /* fewer rows than unknowns: K is singular */
+        const int rows = A->nrow;
+        *singular = 1;
+        kd_triplet_free(A);
+        if (C) kd_triplet_free(C);
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "K is singular (%d rows of its square root, %d equations)",
+                            rows, n);
+    }
     cholmod_common cc;
     cholmod_l_start(&cc);
     kd_status st = KD_OK;
@@ -146,6 +153,11 @@ kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int coun
     const SuiteSparse_long rank = SuiteSparseQR_C(SPQR_ORDERING_FIXED, SPQR_NO_TOL, n, 0, S, NULL, NULL, NULL, NULL,
                                                   &R, &E, NULL, NULL, NULL, &cc);
     cholmod_l_free_sparse(&S, &cc);
+    if (sigma == 0 && rank >= 0 && R && (int)R->nrow < n) {  /* rank-deficient A: K is singular */
+        *singular = 1;
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "K is singular (rank %ld of %d)", (long)rank, n);
+        goto done;
+    }
     if (rank < 0 || !R || (int)R->nrow < n) {
         st = kd_error_set(err, cc.status == CHOLMOD_OUT_OF_MEMORY ? KD_ERR_NOMEM : KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "the sparse QR factorisation of the square-root factors failed (status %d)", cc.status);
