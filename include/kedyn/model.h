@@ -108,8 +108,8 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err);
 /* Warnings about a valid model that is likely not what the user meant: a
  * beam without supports (rigid-body modes), more modes requested than free
  * DOFs, and bending beams so finely meshed that double-precision round-off
- * (growing as N^4 for fourth-order operators) exceeds the discretisation
- * error of the lowest frequencies. Fills up to `max` reports (status KD_OK,
+ * in their lowest frequency, as the modal solver will compute it
+ * (kd_modes_roundoff), exceeds 1e-6. Fills up to `max` reports (status KD_OK,
  * located at the item) and returns how many there are in all. */
 int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int max);
 

@@ -3,9 +3,12 @@
  * Solves K x = lambda M x (lambda = omega^2) for the lowest modes of the
  * reduced system, with K and M assembled in banded storage (kedyn/band.h):
  *   - dense LAPACK (dsygvx) for small problems, and
- *   - ARPACK-ng shift-invert Lanczos with a banded Cholesky factorisation of
- *     K - sigma M (sigma < 0, so free bodies with rigid-body modes are
- *     handled) for large ones; cost and memory grow linearly with the model.
+ *   - ARPACK-ng shift-invert Lanczos for large ones, on a sparse QR of the
+ *     square-root factors of K - sigma M (kd_eigen_factor; a banded Cholesky
+ *     factorisation of the assembled matrices where the square root does not
+ *     apply), sigma = 0 or < 0 so that free bodies with rigid-body modes are
+ *     handled; cost and memory grow linearly with the model. The eigenvalues
+ *     are then the long-double Rayleigh quotients of the shapes.
  */
 #ifndef KEDYN_MODES_H
 #define KEDYN_MODES_H
