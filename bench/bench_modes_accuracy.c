@@ -1,6 +1,6 @@
 /* Benchmark: round-off in the lowest 10 modes of a fine planar cantilever (L = 5 m, d = 10 mm,
- * steel, Euler-Bernoulli cubic; the axial modes lie above the 10th bending one), against the exact cos bL cosh bL = -1 roots,
- * with the Lanczos solver on each factorisation of K - sigma M (kedyn/modes.h, kd_eigen_factor).
+ * steel, Euler-Bernoulli cubic; the axial modes lie above the 10th bending one), against the
+ * exact cos bL cosh bL = -1 roots, with the Lanczos solver on each factorisation of K - sigma M (kedyn/modes.h, kd_eigen_factor).
  * Prints one line per run:
  *   elements dof factor solve_s peak_rss_kib err1 est1 err2 est2 ... err10 est10
  * (err: measured relative error of omega_k, est: the a-priori estimate). Run one size and factor

@@ -137,8 +137,8 @@ void kd_assemble_mass(const kd_model* m, kd_band* M);
 
 /* Square-root factors of the stiffness at rest and of the mass, never
  * forming K: A^T A = K (k + k_g of kd_assemble_stiffness_mass) and
- * C^T C = M, one block of rows per element (theory.md sec. 3.6): each element matrix scaled to a unit diagonal, decomposed
- * into eigenpairs, its null space (rigid-body motions) dropped; k and k_g
+ * C^T C = M, one block of rows per element (theory.md sec. 3.6): each
+ * element matrix scaled to a unit diagonal, decomposed into eigenpairs, its null space (rigid-body motions) dropped; k and k_g
  * factored apart. Returns KD_ERR_NUMERIC (err says which element) when an
  * element matrix is indefinite (a compressed k_g), A and C then empty. */
 kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err);

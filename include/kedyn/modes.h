@@ -29,8 +29,9 @@ extern "C" {
  *     eps lambda_max / lambda_k relative: (L/h)^4 eps for a bending beam;
  *   - KD_FACTOR_QR: sparse QR of the square-root factors [A; sqrt(-sigma) C]
  *     (A^T A = K, C^T C = M, kd_assemble_square_roots) without forming K:
- *     about eps sqrt(lambda_max / lambda_k), (L/h)^2 eps (theory.md sec. 3.6). Needs every element's k + k_g positive semidefinite
- *     (no axial compression), else the Cholesky factorisation is used;
+ *     about eps sqrt(lambda_max / lambda_k), (L/h)^2 eps (theory.md sec. 3.6). Needs
+ *     every element's k + k_g positive semidefinite (no axial compression),
+ *     else the Cholesky factorisation is used;
  *   - KD_FACTOR_AUTO: QR where it applies, Cholesky otherwise.
  * The dense solver always works on the assembled matrices.
  * Each eigenvalue is then replaced by the Rayleigh quotient of its mode shape

@@ -154,15 +154,21 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
     }
     /* the Rayleigh quotients of the shapes, accurate to ~eps (kd_model_rest_rayleigh) */
     out->rayleigh = rayleigh && kd_model_rest_rayleigh(m, out->shape, out->count, out->lambda) == 0;
-    if (out->rayleigh)
-        for (int k = 0; k < out->count; k++) out->omega[k] = sqrt(fmax(out->lambda[k], 0.0));
     out->error_estimate = malloc(sizeof(double) * (size_t)out->count);
-    if (!out->error_estimate) {
+    double* scratch = malloc(sizeof(double) * (size_t)n);
+    if (!out->error_estimate || !scratch) {
+        free(scratch);
         kd_modes_free(out);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
     }
+    if (out->rayleigh) {  /* ascending again (the quotients move values by their round-off only) */
+        sort_modes(out, scratch);
+        for (int k = 0; k < out->count; k++) out->omega[k] = sqrt(fmax(out->lambda[k], 0.0));
+    }
+    free(scratch);
     const double lmax = kd_model_lambda_max(m);
-    for (int k = 0; k < out->count; k++) out->error_estimate[k] = kd_modes_roundoff(out->factor, out->rayleigh, n, lmax, out->lambda[k]);
+    for (int k = 0; k < out->count; k++)
+        out->error_estimate[k] = kd_modes_roundoff(out->factor, out->rayleigh, n, lmax, out->lambda[k]);
     return KD_OK;
 }
 

@@ -1,5 +1,6 @@
-/* The lowest modes from square-root factors of K and M (theory.md sec. 3.6): with A^T A = K (stacked element factors, never forming K) and C^T C = M, the sparse
- * QR factorisation (SuiteSparseQR) of
+/* The lowest modes from square-root factors of K and M (theory.md sec. 3.6): with A^T A = K
+ * (stacked element factors, never forming K) and C^T C = M, the sparse QR factorisation
+ * (SuiteSparseQR) of
  *     [ A ; sqrt(-sigma) C ] = Q R,    R^T R = K - sigma M   (sigma <= 0; sigma = 0: A alone),
  * feeds ARPACK's shift-invert Lanczos (OP = R^-1 R^-T M). Householder QR is backward stable
  * column by column on the stacked factor, so the lowest eigenvalue is perturbed by about
