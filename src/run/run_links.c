@@ -438,9 +438,12 @@ void run_links_summary(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, ",\n      \"links\": %d, \"rigid_samples\": %d, \"rigid_route\": \"%s\"", s->links, s->samples,
             s->forward ? "forward_dynamics" : "kinematics");
     if (a->type == KD_ANALYSIS_DYNAMICS) {
-        fprintf(fp, ", \"coupling\": \"%s\",\n      \"max_deflection_m\": %.6g, \"max_deflection_at\": \"%s\", ",
-                s->coupling ? s->coupling : "one-way", s->max_deflection, s->max_deflection_at);
-        fprintf(fp, "\"max_stress_pa\": %.6g, \"max_stress_at\": \"%s\",\n      ", s->max_sigma, s->max_sigma_at);
+        fprintf(fp, ", \"coupling\": \"%s\",\n      \"max_deflection_m\": %.6g, \"max_deflection_at\": ",
+                s->coupling ? s->coupling : "one-way", s->max_deflection);
+        io_json_string(fp, s->max_deflection_at);
+        fprintf(fp, ", \"max_stress_pa\": %.6g, \"max_stress_at\": ", s->max_sigma);
+        io_json_string(fp, s->max_sigma_at);
+        fprintf(fp, ",\n      ");
         fprintf(fp, "\"max_joint_force_n\": %.6g, \"max_elastic_joint_force_n\": %.6g", s->max_F, s->max_dF);
         if (s->speed > 0) fprintf(fp, ", \"speed_rad_s\": %.10g", s->speed);
         return;
@@ -449,7 +452,9 @@ void run_links_summary(FILE* fp, const kd_analysis_report* a) {
             s->speed, s->mac_min, s->swaps);
     for (int l = 0; l < s->links && l < KD_KED_REPORT_LINKS; l++) {
         const int c = s->count < KD_KED_REPORT_MODES ? s->count : KD_KED_REPORT_MODES;
-        fprintf(fp, ",\n      \"%s\": {\"omega_min_rad_s\": ", s->link_name[l]);
+        fprintf(fp, ",\n      ");
+        io_json_string(fp, s->link_name[l]);
+        fprintf(fp, ": {\"omega_min_rad_s\": ");
         util_json_numbers(fp, "%.8g", ", ", s->omega_min[l], c, NULL);
         fprintf(fp, ", \"omega_max_rad_s\": ");
         util_json_numbers(fp, "%.8g", ", ", s->omega_max[l], c, NULL);
