@@ -52,5 +52,35 @@ assert html.count("<script") == 2, "a script element from the title"
 PY
 pass=$((pass + 1))
 
+# ---- names: CSV separators rejected at load, located; path parts and markup contained ----
+sed 's/name: rod$/name: "t,rod"/; s/body: rod,/body: "t,rod",/' "$examples/cantilever.yaml" >comma.yaml
+"$kedyn" run comma.yaml -o comma --quiet >/dev/null 2>comma.err; code=$?
+check "comma in a name: exit 1" test $code -eq 1
+check "comma in a name: located" grep -q "^comma.yaml:10:[0-9]*: error: body 't,rod': a name" comma.err
+check "comma in a name: nothing written" test ! -e comma
+sed 's/name: rod$/name: "a\\nb"/; s/body: rod,/body: "a\\nb",/' "$examples/cantilever.yaml" >nl.yaml
+"$kedyn" check nl.yaml >/dev/null 2>nl.err; code=$?
+check "newline in a name: exit 1" test $code -eq 1
+check "newline in a name: located" grep -q "^nl.yaml:10:[0-9]*: error: body 'a.b': a name" nl.err
+sed "s/name: jA,/name: 'j\"A',/" "$examples/slider_crank_elastic.yaml" >quote.yaml
+"$kedyn" check quote.yaml >/dev/null 2>quote.err; code=$?
+check "quote in a joint name: located" grep -q "^quote.yaml:20:[0-9]*: error: joint 'j\"A': a name" quote.err
+# path separators, dots and markup in every kind of name: the files stay in OUTDIR
+mkdir -p names/out
+sed "s#name: rod,#name: '../../../x/<b>rod</b>',#; s#\[crank, rod\]#[crank, '../../../x/<b>rod</b>']#; s#\[rod, slider\]#['../../../x/<b>rod</b>', slider]#; s#{O: \[0, 0\], A:#{'/etc/O': [0, 0], A:#; s#points: \[O, O\]#points: [O, '/etc/O']#; s#name: jB,#name: '..',#" \
+  "$examples/slider_crank_elastic.yaml" >names/names.yaml
+(cd names && "$kedyn" run names.yaml -o out --quiet --report >/dev/null 2>&1); code=$?
+check "hostile names run" test $code -eq 0
+check "hostile names: nothing outside OUTDIR" test "$(cd names && find . -path ./out -prune -o -print | sort | tr '\n' ' ')" = ". ./names.yaml "
+check "hostile names: summary.json is JSON" json_ok names/out/summary.json
+check "hostile names: no directory made in OUTDIR" test -z "$(find names/out -mindepth 1 -type d ! -name figures)"
+python3 - names/out <<'PY' || { fail=$((fail + 1)); echo "FAIL: hostile names: every CSV has one column per header field"; }
+import csv, glob, sys
+for path in glob.glob(sys.argv[1] + "/*.csv"):
+    rows = list(csv.reader(open(path)))
+    assert all(len(r) == len(rows[0]) for r in rows), path
+PY
+pass=$((pass + 1))
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

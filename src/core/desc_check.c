@@ -42,7 +42,34 @@ static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_er
     return KD_OK;
 }
 
+/* A name goes into CSV headers, JSON, gnuplot and HTML: it may not hold what would end a CSV
+ * field or row (',', '"', control characters such as a newline). The JSON, gnuplot and HTML
+ * writers escape everything else; names never become file names. Returns the offending
+ * character or 0; `shown` receives the name with control characters as '?'. */
+static int name_breaks_csv(const char* name, char* shown, size_t n) {
+    int bad = 0;
+    size_t k = 0;
+    for (const unsigned char* c = (const unsigned char*)name; *c; c++) {
+        const int ctrl = *c < 0x20 || *c == 0x7f;
+        if (!bad && (ctrl || *c == ',' || *c == '"')) bad = *c;
+        if (k + 1 < n) shown[k++] = ctrl ? '?' : (char)*c;
+    }
+    if (n) shown[k < n ? k : n - 1] = '\0';
+    return bad;
+}
+
+#define NAME_RULE "a name may not contain ',', '\"' or control characters (CSV column names)"
+
+static kd_status check_name(const kd_desc* d, const char* what, const char* name, kd_loc loc, kd_error* err) {
+    char shown[KD_NAME_MAX];
+    if (name_breaks_csv(name, shown, sizeof shown)) return FAIL(loc, "%s '%s': " NAME_RULE, what, shown);
+    return KD_OK;
+}
+
 static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
+    kd_status st = check_name(d, "body", b->name, b->loc, err);
+    for (int p = 0; p < b->npoints && !st; p++) st = check_name(d, "point", b->points[p].name, b->points[p].loc, err);
+    if (st) return st;
     for (const kd_body_desc* o = d->bodies; o < b; o++)
         if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
     /* the values of the keys its type takes (src/core/desc_fields.c) */
@@ -151,6 +178,8 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
 static kd_status check_joint(const kd_desc* d, const kd_joint_desc* j, kd_error* err) {
     int n = 0;
     const kd_field* f = kd_joint_fields(&n);
+    kd_status st = check_name(d, "joint", j->name, j->loc, err);
+    if (st) return st;
     char why[160];
     if (kd_fields_check_only(f, n, 1u << j->type, j, why, sizeof why)) return FAIL(j->loc, "joint '%s': %s", j->name, why);
     return KD_OK;
