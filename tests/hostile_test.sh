@@ -82,5 +82,56 @@ for path in glob.glob(sys.argv[1] + "/*.csv"):
 PY
 pass=$((pass + 1))
 
+# ---- -o "": a usage error, not an uninitialised read -------------------------------------
+"$kedyn" run "$examples/cantilever.yaml" -o "" --quiet >/dev/null 2>&1; code=$?
+check "-o empty: exit 2" test $code -eq 2
+
+# ---- temporary names: a symbolic link planted there is never followed --------------------
+mkdir -p sym/out
+echo "precious" >sym/victim
+# the process keeps its PID through exec: plant links at every temporary name it could use
+sh -c 'for f in summary.json modes.csv; do ln -s ../victim "sym/out/$f.tmp$$"; for n in 0 1 2 3 4 5 6 7; do
+         ln -s ../victim "sym/out/$f.tmp$$.$n"; done; done
+       exec "$0" run "$1" -o sym/out --quiet' "$kedyn" "$examples/cantilever.yaml" >/dev/null 2>&1; code=$?
+check "planted temporary links: run exits 0" test $code -eq 0
+check "planted temporary links: target untouched" test "$(cat sym/victim)" = "precious"
+check "planted temporary links: summary complete" grep -q '"complete": true' sym/out/summary.json
+
+# ---- SIGINT, SIGTERM: the rows so far kept, complete: false, no temporary file -----------
+sed 's/t_end: 0.1,/t_end: 20,/' "$examples/rotating_bar.yaml" >long.yaml
+"$kedyn" run long.yaml -o int --quiet >/dev/null 2>int.err &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; code=$?
+check "SIGINT: exit 130" test $code -eq 130
+check "SIGINT: says so" grep -q "interrupted by SIGINT" int.err
+check "SIGINT: summary.json is JSON" json_ok int/summary.json
+check "SIGINT: complete false" grep -q '"complete": false' int/summary.json
+check "SIGINT: rows kept, every one whole" python3 -c '
+import csv, sys
+rows = list(csv.reader(open("int/dynamics.csv")))
+assert len(rows) > 10 and all(len(r) == len(rows[0]) for r in rows)'
+check "SIGINT: no temporary file" test -z "$(ls int | grep tmp)"
+sed 's/t_end: 0.0838, dt: 1.0e-5, steps: 400,/t_end: 8, dt: 1.0e-5, steps: 40000,/' "$examples/slider_crank_elastic.yaml" >long_links.yaml
+"$kedyn" run long_links.yaml -o term --quiet >/dev/null 2>term.err &
+pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; code=$?
+check "SIGTERM (elastic links): exit 143" test $code -eq 143
+check "SIGTERM: complete false" grep -q '"complete": false' term/summary.json
+check "SIGTERM: no temporary file" test -z "$(ls term | grep tmp)"
+
+# ---- one OUTDIR: a second run refused while the first runs; an old summary never survives --
+"$kedyn" run long.yaml -o shared --quiet >/dev/null 2>&1 &
+pid=$!; sleep 0.7
+"$kedyn" run "$examples/cantilever.yaml" -o shared --quiet >/dev/null 2>second.err; code=$?
+kill -INT $pid; wait $pid
+check "second run into a busy OUTDIR: exit 1" test $code -eq 1
+check "second run: says why" grep -q "error: output directory 'shared' is in use by another run" second.err
+check "second run: wrote nothing" test ! -e shared/modes.csv -o -n "$(grep -l 'bar' shared/modes.csv)"
+"$kedyn" run "$examples/cantilever.yaml" -o stale --quiet >/dev/null 2>&1
+"$kedyn" run long.yaml -o stale --quiet >/dev/null 2>&1 &
+pid=$!; sleep 0.7; kill -KILL $pid; wait $pid 2>/dev/null
+check "killed re-run: the old complete summary is gone" python3 -c '
+import json
+s = json.load(open("stale/summary.json"))
+assert s["model"] == "long.yaml" and s["complete"] is False, s'
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

@@ -106,10 +106,16 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     cli_progress prog;
     cli_progress_init(&prog, quiet);
     const kd_run_options ropts = {cli_progress_update, &prog, o->report};
+    cli_install_signal_handlers();
     st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
     cli_progress_done(&prog);
     for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i]);
-    int code = 0;
+    int code = cli_interrupt_exit_code(outdir);
+    if (code) {
+        kd_run_report_free(&rep);
+        kd_model_free(&m);
+        return code;
+    }
     if (st) {
         code = cli_report_error(&err);
         if (st == KD_ERR_NUMERIC) fprintf(stderr, "kedyn: results computed before the failure are in %s/\n", outdir);
@@ -135,6 +141,10 @@ int cmd_run(int argc, char** argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
+            if (!outdir[0]) {
+                fprintf(stderr, "kedyn: run: -o needs a directory name (got an empty one)\n");
+                return EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             o.quiet = 1;
         } else if (strcmp(argv[i], "--report") == 0) {

@@ -64,7 +64,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         h->t_reported = t;
         h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
     }
-    return ferror(h->fp) != 0;
+    return ferror(h->fp) != 0 || kd_interrupted();
 }
 
 /* After a numerical failure the history up to it is still a whole CSV file and is kept under its

@@ -91,7 +91,7 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
     k->rows++;
     anim_links_offer_ffr(k->anim, s, smp->t, smp->q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
@@ -219,7 +219,7 @@ static int on_link_state(void* ctx, int l, double t, const double* q, const doub
     kd_ked_link_displacements(r->k, l, q, row + 4);
     kd_ked_link_section_forces(r->k, l, q, row + 4 + 3 * nn);
     kd_ked_link_reactions(r->k, l, t, q, v, a, row + 4 + 6 * nn);
-    return 0;
+    return kd_interrupted();
 }
 
 /* Rigid joint force (on the second body, global) at t: linear between samples. */

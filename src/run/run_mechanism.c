@@ -66,7 +66,7 @@ static int kin_row(void* ctx, double t, const double* q, const double* qd, const
     }
     fprintf(k->fp, ",%.6e\n", info->cond);
     anim_mech_offer(k->anim, t, q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static void kin_header(FILE* fp, const kd_mech* m, int points) {
@@ -143,7 +143,7 @@ static int inv_row(void* ctx, double t, const double* q, const double* qd, const
     for (int d = 0; d < m->ndriver; d++) fprintf(fp, ",%.10e,%.10e", s->mult.drive[d], s->proj.drive[d]);
     fprintf(fp, ",%.10e,%.10e,%.10e\n", kd_mech_kinetic(m, qd), kd_mech_potential(m, q), power);
     anim_mech_offer(s->anim, t, q);
-    return ferror(fp) != 0;
+    return ferror(fp) != 0 || kd_interrupted();
 }
 
 static void inv_header(FILE* fp, const kd_mech* m) {
@@ -226,7 +226,7 @@ static int fwd_row(void* ctx, const kd_mbs_sample* s) {
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.6e\n", s->drift_pos, s->drift_vel, s->kinetic, s->work,
             s->kinetic - k->T0 - s->work);
     anim_mech_offer(k->anim, s->t, s->q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static kd_status run_mech_dynamics(const kd_analysis_desc* an, const kd_mech* m, const char* outdir, int ordinal,
