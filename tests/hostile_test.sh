@@ -133,5 +133,44 @@ import json
 s = json.load(open("stale/summary.json"))
 assert s["model"] == "long.yaml" and s["complete"] is False, s'
 
+# ---- resource limits: refused up front with the estimate, located; --force or force: true -
+sed 's/elements: 20/elements: 1e8/' "$examples/cantilever.yaml" >huge.yaml
+start=$(date +%s)
+"$kedyn" check huge.yaml >/dev/null 2>huge.err; code=$?
+check "1e8 elements: refused, exit 1" test $code -eq 1
+check "1e8 elements: at once" test $(($(date +%s) - start)) -le 3
+check "1e8 elements: located, with the estimate" grep -q "^huge.yaml:10:5: error: body 'rod': 1e+08 elements in the model need about 17 GB" huge.err
+sed 's/dt: 1.0e-5,/dt: 1.0e-10, output_every: 1000,/' "$examples/rotating_bar.yaml" >steps.yaml
+"$kedyn" run steps.yaml -o steps --quiet >/dev/null 2>steps.err; code=$?
+check "1e9 steps: refused, exit 1" test $code -eq 1
+check "1e9 steps: located, with the estimate" grep -q "^steps.yaml:23:5: error: dynamics: about 1e+09 time steps" steps.err
+check "1e9 steps: nothing written" test ! -e steps
+"$kedyn" check steps.yaml >/dev/null 2>&1; code=$?
+check "1e9 steps: check refuses too" test $code -eq 1
+"$kedyn" check steps.yaml --force >/dev/null 2>&1; code=$?
+check "1e9 steps: check --force accepts" test $code -eq 0
+{ echo "force: true"; cat steps.yaml; } >steps_forced.yaml
+"$kedyn" check steps_forced.yaml >/dev/null 2>&1; code=$?
+check "1e9 steps: force: true accepts" test $code -eq 0
+# 5e7 steps (below the step limit), a row each: up to 12.6 GB estimated (6 values per node: the real rows of this bar are 122 B, 6.1 GB)
+sed 's/t_end: 0.1,/t_end: 500,/' "$examples/rotating_bar.yaml" >csv.yaml
+"$kedyn" check csv.yaml 2>&1 | grep -q "^csv.yaml:23:5: error: dynamics: about 5e+07 time steps (t_end / dt) and up to 12.6 GB of CSV output"
+check "12 GB of CSV: refused with the size" test $? -eq 0
+sed 's/steps: 120,/steps: 100000000,/' "$examples/slider_crank_elastic.yaml" >instants.yaml
+"$kedyn" check instants.yaml >/dev/null 2>instants.err; code=$?
+check "modes_along_motion 1e8 instants: refused" grep -q "^instants.yaml:27:5: error: modes_along_motion: 100000000 instants" instants.err
+# step counts no run could reach: refused even with force (were one step of 1 s, or 0 steps, status ok)
+sed 's/dt: 1.0e-5/dt: 1e-300/' "$examples/rotating_bar.yaml" >dt300.yaml
+"$kedyn" run dt300.yaml -o dt300 --quiet --force >/dev/null 2>dt300.err; code=$?
+check "dt = 1e-300: exit 1 even forced" test $code -eq 1
+check "dt = 1e-300: located" grep -q "^dt300.yaml:23:5: error: dynamics: 1e+299 time steps" dt300.err
+check "dt = 1e-300: nothing written" test ! -e dt300
+sed 's/dt: 0.00062831853071796, output_every: 10}/dt: 1e-300, output_every: 10}/' "$examples/four_bar_dynamics.yaml" >mech300.yaml
+"$kedyn" run mech300.yaml -o mech300 --quiet --force >/dev/null 2>&1; code=$?
+check "dt = 1e-300, rigid mechanism: exit 1" test $code -eq 1
+sed 's/dt: 1.0e-5, steps: 400,/dt: 1.0e-300, steps: 400,/' "$examples/slider_crank_elastic.yaml" >link300.yaml
+"$kedyn" run link300.yaml -o link300 --quiet --force >/dev/null 2>&1; code=$?
+check "dt = 1e-300, one-way links: exit 1" test $code -eq 1
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

@@ -360,7 +360,7 @@ static kd_status read_model(loader* ld) {
     int nt = 0;
     const kd_field* table = kd_model_fields(&nt);
     field f[16];
-    kd_status st = read_table(ld, root, "the model", table, nt, 0, NULL, f, 16);
+    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 16);
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");

@@ -178,7 +178,9 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     kd_error local;
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
-    kd_status st = kd_make_dirs(outdir, err);
+    kd_status st = kd_desc_check_resources(d, err);  /* steps and output sizes, before any file */
+    if (st) return st;
+    st = kd_make_dirs(outdir, err);
     if (st) return st;
     /* One run at a time in OUTDIR: a second one stops here, before it writes anything. */
     int lock = -1;
