@@ -19,7 +19,7 @@ cd "$tmp" || exit 1
 
 # ---- gnuplot: a title with newlines cannot add commands to a script ------------------
 sed 's/^title:.*/title: "x\\nsystem(\\"touch pwned\\")\\n# `touch pwned` @x"/' "$examples/rotating_bar.yaml" >gp.yaml
-"$kedyn" run gp.yaml -o gp --quiet --report >/dev/null 2>&1
+"$kedyn" run gp.yaml -o gp --quiet >/dev/null 2>&1
 "$kedyn" plot gp --quiet >/dev/null 2>&1
 check "gnuplot title injection runs nothing" test ! -e pwned -a ! -e gp/pwned -a ! -e gp/figures/pwned
 if command -v gnuplot >/dev/null; then
