@@ -172,5 +172,15 @@ sed 's/dt: 1.0e-5, steps: 400,/dt: 1.0e-300, steps: 400,/' "$examples/slider_cra
 "$kedyn" run link300.yaml -o link300 --quiet --force >/dev/null 2>&1; code=$?
 check "dt = 1e-300, one-way links: exit 1" test $code -eq 1
 
+# ---- a diverging state: numerical failure (exit 3), rows before it kept, no inf/nan row -----
+# the bar far above its critical speed: the energies overflow (t = 0.038 s) before the state
+sed 's/law: {speed: 15}/law: {speed: 10000}/; s/t_end: 0.1,/t_end: 0.05,/; /type: modes/d' "$examples/rotating_bar.yaml" >over.yaml
+"$kedyn" run over.yaml -o over --quiet >/dev/null 2>over.err; code=$?
+check "over-critical bar: exit 3" test $code -eq 3
+check "over-critical bar: says why" grep -q "error: at t = 0.038[0-9]* s: the state or its energy is no longer finite" over.err
+check "over-critical bar: complete false" grep -q '"complete": false' over/summary.json
+check "over-critical bar: rows kept" test "$(wc -l <over/dynamics.csv)" -gt 3000
+check "over-critical bar: no inf or nan written" test -z "$(grep -i 'inf\|nan' over/dynamics.csv)"
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0
