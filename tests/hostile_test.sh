@@ -182,5 +182,12 @@ check "over-critical bar: complete false" grep -q '"complete": false' over/summa
 check "over-critical bar: rows kept" test "$(wc -l <over/dynamics.csv)" -gt 3000
 check "over-critical bar: no inf or nan written" test -z "$(grep -i 'inf\|nan' over/dynamics.csv)"
 
+# ---- kinematics of a mechanism without drivers: a model error, located, nothing written -----
+sed '/^drivers:/,/initial: 0.3}/d' "$examples/slider_crank.yaml" >undriven.yaml
+"$kedyn" run undriven.yaml -o undriven --quiet >/dev/null 2>undriven.err; code=$?
+check "undriven kinematics: exit 1" test $code -eq 1
+check "undriven kinematics: located" grep -q "^undriven.yaml:19:5: error: kinematics needs one driver per degree of freedom" undriven.err
+check "undriven kinematics: nothing written" test ! -e undriven
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

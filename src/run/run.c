@@ -179,6 +179,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
     kd_status st = kd_desc_check_resources(d, err);  /* steps and output sizes, before any file */
+    if (!st) st = run_mechanism_precheck(d, err);       /* undriven kinematics: a model error */
     if (st) return st;
     st = kd_make_dirs(outdir, err);
     if (st) return st;

@@ -41,6 +41,28 @@ static kd_status mobility(const kd_mech* m, kd_mech_run_stats* s, kd_error* err)
     return st;
 }
 
+kd_status run_mechanism_precheck(const kd_desc* d, kd_error* err) {
+    int needs = 0;
+    const kd_analysis_desc* first = NULL;
+    for (int i = 0; i < d->nanalyses && !first; i++)
+        if (d->analyses[i].type == KD_ANALYSIS_KINEMATICS || d->analyses[i].type == KD_ANALYSIS_INVERSE_DYNAMICS)
+            first = &d->analyses[i], needs = 1;
+    if (!needs || !kd_desc_is_mechanism(d)) return KD_OK;
+    kd_mech* m = NULL;
+    kd_error local;
+    if (kd_mech_compile(d, &m, &local)) return KD_OK;  /* reported by the analysis */
+    kd_mech_run_stats s;
+    memset(&s, 0, sizeof(s));
+    kd_status st = KD_OK;
+    if (mobility(m, &s, &local) == KD_OK && s.dof_undriven > 0)
+        st = kd_error_set(err, KD_ERR_INPUT, d->file, first->loc,
+                          "%s needs one driver per degree of freedom: the mechanism has %d DOF and %d of them are "
+                          "not driven (add drivers, or use dynamics)",
+                          kd_analysis_type_name(first->type), s.dof, s.dof_undriven);
+    kd_mech_free(&m);
+    return st;
+}
+
 /* ---- kinematics ----------------------------------------------------------- */
 
 typedef struct kin_sink {
