@@ -189,5 +189,12 @@ check "undriven kinematics: exit 1" test $code -eq 1
 check "undriven kinematics: located" grep -q "^undriven.yaml:19:5: error: kinematics needs one driver per degree of freedom" undriven.err
 check "undriven kinematics: nothing written" test ! -e undriven
 
+# ---- a SUNDIALS failure: exit 3 with the flag's name (its string was leaked: 99 under ASan) --
+sed 's/integrator: generalized-alpha, rho_inf: 1.0/integrator: cvode-bdf, rtol: 1e-30, atol: 1e-300/; /type: modes/d' \
+  "$examples/rotating_bar.yaml" >acc.yaml
+"$kedyn" run acc.yaml -o acc --quiet >/dev/null 2>acc.err; code=$?
+check "CVODE failure: exit 3" test $code -eq 3
+check "CVODE failure: the flag" grep -q "error: at t = 0 s: CVODE BDF failed: CV_TOO_MUCH_ACC" acc.err
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0
