@@ -196,5 +196,17 @@ sed 's/integrator: generalized-alpha, rho_inf: 1.0/integrator: cvode-bdf, rtol: 
 check "CVODE failure: exit 3" test $code -eq 3
 check "CVODE failure: the flag" grep -q "error: at t = 0 s: CVODE BDF failed: CV_TOO_MUCH_ACC" acc.err
 
+# ---- the loader: a body twice in output.nodes; subnormal numbers; out of range -------------
+sed 's/nodes: {bar: \[3, 7, 10\]}/nodes: {bar: [3], bar: [7]}/' "$examples/rotating_bar.yaml" >dup.yaml
+"$kedyn" check dup.yaml >/dev/null 2>dup.err; code=$?
+check "output.nodes duplicate: exit 1" test $code -eq 1
+check "output.nodes duplicate: located" grep -q "^dup.yaml:25:21: error: body 'bar' is given twice in output nodes" dup.err
+sed 's/rho_inf: 1.0/rho_inf: 5e-324/' "$examples/rotating_bar.yaml" >sub.yaml
+"$kedyn" check sub.yaml >/dev/null 2>&1; code=$?
+check "5e-324 is a number" test $code -eq 0
+sed 's/rho_inf: 1.0/rho_inf: 1e999/' "$examples/rotating_bar.yaml" >ovf.yaml
+"$kedyn" check ovf.yaml 2>&1 | grep -q "^ovf.yaml:23:[0-9]*: error: rho_inf is out of range (got '1e999'"
+check "1e999: out of range" test $? -eq 0
+
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0
