@@ -460,6 +460,7 @@ typedef struct kd_output_nodes_desc {
 typedef struct kd_desc {
     char file[256];               /* where it was read from ("" when built in code) */
     char title[256];
+    int force;                    /* 1: run even beyond the resource limits (kd_desc_check_resources) */
     int nmaterials;  kd_material_desc* materials;
     int nsections;   kd_section_desc* sections;
     int nbodies;     kd_body_desc* bodies;
@@ -557,6 +558,18 @@ int kd_desc_elastic_links(const kd_desc* d);
  * together (quintic interpolation only for euler-bernoulli and rayleigh).
  * Returns KD_ERR_INPUT with err located at the offending item. */
 kd_status kd_desc_check(const kd_desc* d, kd_error* err);
+
+/* The resources a description would take, estimated before anything is allocated: elements
+ * (memory of the model), time steps and rows of each analysis, the size of its CSV output,
+ * instants of modes_along_motion. Beyond KD_LIMIT_* (below) returns KD_ERR_INPUT located at the
+ * body or analysis, with the estimate, unless d->force (model key `force: true`, or
+ * `kedyn run --force`). Counts that no run could reach (more rows than an int holds, a step
+ * count beyond 2^53 or not finite, e.g. dt = 1e-300) are refused even with force. */
+#define KD_LIMIT_ELEMENTS 1000000      /* finite elements in the model (about 170 B each to compile) */
+#define KD_LIMIT_STEPS 100000000.0     /* time steps of one analysis */
+#define KD_LIMIT_OUTPUT_BYTES 2e9      /* CSV output of one analysis */
+#define KD_LIMIT_INSTANTS 100000       /* instants of modes_along_motion (an eigensolution each) */
+kd_status kd_desc_check_resources(const kd_desc* d, kd_error* err);
 
 /* The rotating body (a motion of type rotation) an analysis refers to:
  * `body` itself when it rotates, or, when body < 0, the only rotating body;

@@ -68,6 +68,13 @@ void cli_progress_done(cli_progress* p);
  * "FILE:LINE:COL: warning: MSG"; returns their number. */
 int cli_print_warnings(const kd_desc* d, const kd_model* m);
 
+/* SIGINT/SIGTERM during a run (signals.c): the first stops the run at its next output row (the
+ * rows kept, "complete": false), a second one or 5 s without a row end the process after
+ * removing the temporary files. cli_interrupt_exit_code: 128 + the signal (with a message)
+ * after an interrupted run, else 0. */
+void cli_install_signal_handlers(void);
+int cli_interrupt_exit_code(const char* outdir);
+
 /* Print the model overview of `check`. */
 void cli_print_model(const kd_desc* d, const kd_model* m);
 

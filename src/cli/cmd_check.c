@@ -85,16 +85,18 @@ void cli_print_model(const kd_desc* d, const kd_model* m) {
 }
 
 int cmd_check(int argc, char** argv) {
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: kedyn check MODEL.yaml\n");
+    const int force = argc == 3 && strcmp(argv[2], "--force") == 0;
+    if ((argc != 2 && !force) || argv[1][0] == '-') {
+        fprintf(stderr, "usage: kedyn check MODEL.yaml [--force]\n");
         return EXIT_USAGE;
     }
     kd_error err;
     kd_error_clear(&err);
     kd_desc* d = NULL;
     if (kd_load_yaml_file(argv[1], &d, &err)) return cli_report_error(&err);
+    if (force) d->force = 1;
     kd_model* m = NULL;
-    if (kd_model_compile(d, &m, &err)) {
+    if (kd_desc_check_resources(d, &err) || kd_model_compile(d, &m, &err)) {
         kd_desc_free(&d);
         return cli_report_error(&err);
     }

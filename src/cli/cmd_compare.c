@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "core/util.h"
+#include "output/output_util.h"
 #include "kedyn/atomic_file.h"
 #include "kedyn/compare.h"
 #include "kedyn/load_yaml.h"
@@ -66,12 +67,9 @@ static void write_csv(FILE* fp, const kd_compare* c) {
 }
 
 static void write_json(FILE* fp, const char* model, const kd_compare* c, int complete) {
-    fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"command\": \"compare\",\n  \"model\": \"", KD_VERSION_STRING);
-    for (const char* p = model; *p; p++) {
-        if (*p == '"' || *p == '\\') fputc('\\', fp);
-        fputc(*p, fp);
-    }
-    fprintf(fp, "\",\n  \"complete\": %s,\n  \"t_end\": %.12g,\n  \"files\": [\"compare.csv\"],\n  \"rows\": [",
+    fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"command\": \"compare\",\n  \"model\": ", KD_VERSION_STRING);
+    io_json_string(fp, model);
+    fprintf(fp, ",\n  \"complete\": %s,\n  \"t_end\": %.12g,\n  \"files\": [\"compare.csv\"],\n  \"rows\": [",
             complete ? "true" : "false", c->t_end);
     for (int i = 0; i < c->nrows; i++) {
         const kd_compare_row* r = &c->rows[i];

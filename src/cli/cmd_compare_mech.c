@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "core/util.h"
+#include "output/output_util.h"
 #include "kedyn/atomic_file.h"
 #include "kedyn/integrate.h"
 #include "kedyn/load_yaml.h"
@@ -36,13 +37,10 @@ static void write_csv(FILE* fp, const kd_mech_compare* c) {
 }
 
 static void write_json(FILE* fp, const char* model, const kd_mech_compare* c, int complete) {
-    fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"command\": \"compare\",\n  \"model\": \"", KD_VERSION_STRING);
-    for (const char* p = model; *p; p++) {
-        if (*p == '"' || *p == '\\') fputc('\\', fp);
-        fputc(*p, fp);
-    }
+    fprintf(fp, "{\n  \"kedyn\": \"%s\",\n  \"command\": \"compare\",\n  \"model\": ", KD_VERSION_STRING);
+    io_json_string(fp, model);
     fprintf(fp,
-            "\",\n  \"complete\": %s,\n  \"system\": \"%s\",\n  \"t_end\": %.12g,\n  \"files\": "
+            ",\n  \"complete\": %s,\n  \"system\": \"%s\",\n  \"t_end\": %.12g,\n  \"files\": "
             "[\"compare.csv\"],\n  \"rows\": [",
             complete ? "true" : "false", c->n < 0 ? "generated chains" : "mechanism", c->t_end);
     for (int i = 0; i < c->nrows; i++) {

@@ -99,17 +99,24 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     kd_error err;
     kd_error_clear(&err);
     kd_model* m = NULL;
-    kd_status st = kd_model_compile(d, &m, &err);
+    kd_status st = kd_desc_check_resources(d, &err);  /* before anything is allocated */
+    if (!st) st = kd_model_compile(d, &m, &err);
     if (st) return cli_report_error(&err);
     cli_print_warnings(d, m);
     kd_run_report rep;
     cli_progress prog;
     cli_progress_init(&prog, quiet);
     const kd_run_options ropts = {cli_progress_update, &prog, o->report};
+    cli_install_signal_handlers();
     st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
     cli_progress_done(&prog);
     for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i]);
-    int code = 0;
+    int code = cli_interrupt_exit_code(outdir);
+    if (code) {
+        kd_run_report_free(&rep);
+        kd_model_free(&m);
+        return code;
+    }
     if (st) {
         code = cli_report_error(&err);
         if (st == KD_ERR_NUMERIC) fprintf(stderr, "kedyn: results computed before the failure are in %s/\n", outdir);
@@ -132,13 +139,20 @@ int cmd_run(int argc, char** argv) {
     const char* outdir = NULL;
     cli_run_opts o = {0, 0};
     const char* formalism_name = NULL;
+    int force = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             outdir = argv[++i];
+            if (!outdir[0]) {
+                fprintf(stderr, "kedyn: run: -o needs a directory name (got an empty one)\n");
+                return EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             o.quiet = 1;
         } else if (strcmp(argv[i], "--report") == 0) {
             o.report = 1;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            force = 1;
         } else if (strcmp(argv[i], "--formalism") == 0) {
             kd_formalism f;
             if (i + 1 >= argc ||
@@ -150,7 +164,7 @@ int cmd_run(int argc, char** argv) {
             }
             formalism_name = argv[++i];
         } else if (argv[i][0] == '-' || model) {
-            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n",
+            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n",
                     argv[i]);
             return EXIT_USAGE;
         } else {
@@ -158,13 +172,14 @@ int cmd_run(int argc, char** argv) {
         }
     }
     if (!model) {
-        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n");
+        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n");
         return EXIT_USAGE;
     }
     kd_error err;
     kd_error_clear(&err);
     kd_desc* d = NULL;
     if (kd_load_yaml_file(model, &d, &err)) return cli_report_error(&err);
+    if (force) d->force = 1;
     /* --formalism: every dynamics analysis takes that route (kedyn/formalism.h for elastic
      * bodies, kedyn/mech_formalism.h for mechanisms) */
     if (formalism_name) {

@@ -11,7 +11,7 @@ static const char* usage_text =
     "Dynamics of mechanisms and machines with elastic links, by finite elements.\n"
     "\n"
     "commands:\n"
-    "  run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n"
+    "  run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n"
     "                                         run every analysis in the model\n"
     "  compare MODEL.yaml [-o OUTDIR] [--elements N,...]\n"
     "                                         run the dynamics with every formalism; agreement and cost\n"
@@ -28,7 +28,7 @@ static const char* usage_text =
 
 static int help_command(const char* cmd) {
     if (strcmp(cmd, "run") == 0)
-        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--formalism NAME]\n\n"
+        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n\n"
                "Check the model, run each analysis in its `analyses` list in order, print the results\n"
                "and write OUTDIR/summary.json (last) and the CSV files of each analysis. Files appear\n"
                "only when complete. After a numerical failure the results so far are kept, summary.json\n"
@@ -38,7 +38,10 @@ static int help_command(const char* cmd) {
                "On a terminal, long runs show a progress bar with the time left (not with --quiet).\n"
                "--formalism NAME builds the equations of every dynamics analysis by that route:\n"
                "invariants (default), lagrange, kane, gibbs-appell, hamilton (docs/formalisms.md);\n"
-               "on a mechanism: newton-euler, maggi, kane, gibbs-appell, lagrange.\n");
+               "on a mechanism: newton-euler, maggi, kane, gibbs-appell, lagrange.\n"
+               "Models estimated beyond the resource limits (elements, time steps, CSV size: docs/cli.md)\n"
+               "are refused with the estimate, exit 1; --force (or `force: true` in the model) runs them.\n"
+               "SIGINT/SIGTERM stop at the next output row: rows kept, \"complete\": false, exit 128+N.\n");
     else if (strcmp(cmd, "compare") == 0)
         printf("usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] [--formalisms NAME,...]\n"
                "                    [--bodies N,N,...] [--t-end T] [--quiet]\n\n"
@@ -52,9 +55,10 @@ static int help_command(const char* cmd) {
                "gibbs-appell, lagrange) on the model as given, or with --bodies on generated pendulum\n"
                "chains of N bars; time and counted flops of one evaluation and of the integration.\n");
     else if (strcmp(cmd, "check") == 0)
-        printf("usage: kedyn check MODEL.yaml\n\n"
+        printf("usage: kedyn check MODEL.yaml [--force]\n\n"
                "Validate the model and print its bodies, elements, nodes and degrees of freedom, with\n"
-               "warnings (e.g. a body without supports has rigid-body modes). Writes nothing.\n");
+               "warnings (e.g. a body without supports has rigid-body modes). Writes nothing. A model\n"
+               "beyond the resource limits is refused with the estimate unless --force.\n");
     else if (strcmp(cmd, "demo") == 0)
         printf("usage: kedyn demo [-o OUTDIR] [--report]\n\n"
                "Run the built-in example (a steel blade clamped at one end) and compare its natural\n"

@@ -42,7 +42,34 @@ static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_er
     return KD_OK;
 }
 
+/* A name goes into CSV headers, JSON, gnuplot and HTML: it may not hold what would end a CSV
+ * field or row (',', '"', control characters such as a newline). The JSON, gnuplot and HTML
+ * writers escape everything else; names never become file names. Returns the offending
+ * character or 0; `shown` receives the name with control characters as '?'. */
+static int name_breaks_csv(const char* name, char* shown, size_t n) {
+    int bad = 0;
+    size_t k = 0;
+    for (const unsigned char* c = (const unsigned char*)name; *c; c++) {
+        const int ctrl = *c < 0x20 || *c == 0x7f;
+        if (!bad && (ctrl || *c == ',' || *c == '"')) bad = *c;
+        if (k + 1 < n) shown[k++] = ctrl ? '?' : (char)*c;
+    }
+    if (n) shown[k < n ? k : n - 1] = '\0';
+    return bad;
+}
+
+#define NAME_RULE "a name may not contain ',', '\"' or control characters (CSV column names)"
+
+static kd_status check_name(const kd_desc* d, const char* what, const char* name, kd_loc loc, kd_error* err) {
+    char shown[KD_NAME_MAX];
+    if (name_breaks_csv(name, shown, sizeof shown)) return FAIL(loc, "%s '%s': " NAME_RULE, what, shown);
+    return KD_OK;
+}
+
 static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
+    kd_status st = check_name(d, "body", b->name, b->loc, err);
+    for (int p = 0; p < b->npoints && !st; p++) st = check_name(d, "point", b->points[p].name, b->points[p].loc, err);
+    if (st) return st;
     for (const kd_body_desc* o = d->bodies; o < b; o++)
         if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
     /* the values of the keys its type takes (src/core/desc_fields.c) */
@@ -151,6 +178,8 @@ static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_err
 static kd_status check_joint(const kd_desc* d, const kd_joint_desc* j, kd_error* err) {
     int n = 0;
     const kd_field* f = kd_joint_fields(&n);
+    kd_status st = check_name(d, "joint", j->name, j->loc, err);
+    if (st) return st;
     char why[160];
     if (kd_fields_check_only(f, n, 1u << j->type, j, why, sizeof why)) return FAIL(j->loc, "joint '%s': %s", j->name, why);
     return KD_OK;
@@ -396,5 +425,122 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
     for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
     if (nbeam == 0 && !kd_desc_is_mechanism(d))
         return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam) and no mechanism");
+    return KD_OK;
+}
+
+/* ---- resources, estimated before anything is allocated -------------------- */
+
+/* Bytes of one CSV value (%.10e and its comma) and of compiling one element (measured: `kedyn
+ * check` on 3e6 planar cubic elements took 512 MB, 6.9 s). */
+#define CSV_VALUE_BYTES 18.0
+#define ELEMENT_BYTES 170.0
+/* Beyond these nothing could run: a row count must fit an int, a step count a double's integers. */
+#define ROWS_ABSURD 2.0e9
+#define STEPS_ABSURD 9.0e15
+
+static int total_elements(const kd_desc* d, double* out) {
+    double n = 0;
+    for (int i = 0; i < d->nbodies; i++)
+        if (d->bodies[i].type == KD_BODY_BEAM) n += d->bodies[i].elements;
+    *out = n;
+    return n > KD_LIMIT_ELEMENTS;
+}
+
+/* Columns of a time history: t, the DOF of the output nodes (default: the last node of each
+ * beam; 3 planar, 6 in 3D) and the energy balance, or, for mechanisms, up to 9 per body, 5 per
+ * joint and 6 per node of each elastic link, and a few more. */
+static double history_columns(const kd_desc* d) {
+    double cols = 8;
+    if (kd_desc_is_mechanism(d)) {
+        cols += 9.0 * d->nbodies + 5.0 * d->njoints;
+        for (int i = 0; i < d->nbodies; i++)
+            if (d->bodies[i].type == KD_BODY_BEAM) cols += 6.0 * (d->bodies[i].elements + 1);
+        return cols;
+    }
+    cols = 5;  /* t and the energy balance */
+    if (d->noutput_nodes == 0)
+        for (int i = 0; i < d->nbodies; i++) cols += d->bodies[i].planar ? 3 : 6;
+    for (int i = 0; i < d->noutput_nodes; i++) {
+        const int b = d->output_nodes[i].body;
+        cols += (b >= 0 && b < d->nbodies && d->bodies[b].planar ? 3.0 : 6.0) * d->output_nodes[i].nnodes;
+    }
+    return cols;
+}
+
+static kd_status steps_limit(const kd_desc* d, const kd_analysis_desc* a, const char* what, double steps, double rows,
+                             kd_error* err) {
+    const char* name = kd_analysis_type_name(a->type);
+    const double bytes = rows * history_columns(d) * CSV_VALUE_BYTES;
+    if (!(steps <= STEPS_ABSURD) || !(rows <= ROWS_ABSURD))
+        return FAIL(a->loc, "%s: %.3g %s and %.3g output rows cannot be run (more than %.0e steps or %.0e rows); "
+                            "check t_end, dt and output_every",
+                    name, steps, what, rows, STEPS_ABSURD, ROWS_ABSURD);
+    if (d->force) return KD_OK;
+    if (steps > KD_LIMIT_STEPS || bytes > KD_LIMIT_OUTPUT_BYTES)
+        return FAIL(a->loc, "%s: about %.3g %s and up to %.3g GB of CSV output (%.3g rows) exceed the limits (%.0e steps, "
+                            "%.0f GB); fewer steps or a larger output_every, or `force: true` at the top of the model "
+                            "(kedyn run --force) to run it anyway",
+                    name, steps, what, bytes / 1e9, rows, KD_LIMIT_STEPS, KD_LIMIT_OUTPUT_BYTES / 1e9);
+    return KD_OK;
+}
+
+static kd_status analysis_resources(const kd_desc* d, const kd_analysis_desc* a, kd_error* err) {
+    switch (a->type) {
+    case KD_ANALYSIS_DYNAMICS: {
+        const kd_dynamics_route route = kd_desc_dynamics_route(d, &a->dynamics);
+        kd_dynamics_desc dy = a->dynamics;
+        kd_dynamics_resolve(&dy, route);
+        const double every = dy.output_every > 0 ? dy.output_every : 1;
+        /* fixed step: t_end / dt steps; adaptive: output instants every dt * output_every
+         * (t_end / 1000 without dt), the integrator's own steps in between */
+        const double h = dy.dt > 0 ? dy.dt : dy.t_end / 1000.0;
+        const double steps = dy.t_end / h;
+        kd_status st = steps_limit(d, a, "time steps (t_end / dt)", steps, steps / every + 1, err);
+        if (st || route != KD_ROUTE_ONE_WAY) return st;
+        /* one-way links: also the samples of the rigid motion */
+        return steps_limit(d, a, "samples of the rigid motion (steps)", dy.steps, dy.steps + 1.0, err);
+    }
+    case KD_ANALYSIS_KINEMATICS: return steps_limit(d, a, "steps", a->kinematics.steps, a->kinematics.steps + 1.0, err);
+    case KD_ANALYSIS_INVERSE_DYNAMICS:
+        return steps_limit(d, a, "steps", a->inverse_dynamics.steps, a->inverse_dynamics.steps + 1.0, err);
+    case KD_ANALYSIS_MODES_ALONG_MOTION:
+        if (!d->force && a->modes_along_motion.steps > KD_LIMIT_INSTANTS)
+            return FAIL(a->loc, "modes_along_motion: %d instants (steps), an eigensolution each, exceed the limit "
+                                "(%d); fewer steps, or `force: true` at the top of the model (kedyn run --force) "
+                                "to run it anyway",
+                        a->modes_along_motion.steps, KD_LIMIT_INSTANTS);
+        return KD_OK;
+    case KD_ANALYSIS_SWEEP: {
+        kd_status st = KD_OK;
+        for (int i = 0; i < a->sweep.nruns && !st && a->sweep.inner; i++) {
+            kd_analysis_desc inner;
+            kd_error e;
+            if (kd_analysis_with_param(a->sweep.inner, a->sweep.nset, a->sweep.set,
+                                       a->sweep.values + (size_t)i * a->sweep.nset, &inner, &e))
+                continue;  /* kd_desc_check reports it */
+            inner.loc = a->loc;
+            st = analysis_resources(d, &inner, err);
+        }
+        return st;
+    }
+    default: return KD_OK;
+    }
+}
+
+kd_status kd_desc_check_resources(const kd_desc* d, kd_error* err) {
+    double n = 0;
+    if (total_elements(d, &n) && !d->force) {
+        const kd_body_desc* largest = d->bodies;
+        for (int i = 0; i < d->nbodies; i++)
+            if (d->bodies[i].elements > largest->elements) largest = &d->bodies[i];
+        return FAIL(largest->loc, "body '%s': %.3g elements in the model need about %.3g GB to compile, beyond the "
+                                  "limit (%d elements); fewer elements, or `force: true` at the top of the model "
+                                  "(kedyn run --force) to run it anyway",
+                    largest->name, n, n * ELEMENT_BYTES / 1e9, KD_LIMIT_ELEMENTS);
+    }
+    for (int i = 0; i < d->nanalyses; i++) {
+        kd_status st = analysis_resources(d, &d->analyses[i], err);
+        if (st) return st;
+    }
     return KD_OK;
 }

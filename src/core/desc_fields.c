@@ -42,6 +42,7 @@ static const kd_field model_fields[] = {
     CUSTOM("forces", .doc = "list of loads"),
     CUSTOM("joints", .doc = "list of joints of a mechanism"),
     CUSTOM("drivers", .doc = "list of drivers of a mechanism"),
+    BOOL("force", kd_desc, force, .doc = "run even when the estimated resources exceed kedyn's limits"),
 };
 
 const kd_field* kd_model_fields(int* n) {

@@ -189,8 +189,10 @@ static kd_status run_cvode(canon* c, const kd_integrate_opts* o, double* y0, kd_
             const double tout = k == nout ? o->t_end : o->t0 + (double)k * dt_out;
             flag = CVode(mem, tout, y, &t, CV_NORMAL);
             if (flag < 0) {
+                char* why = c->failed ? NULL : CVodeGetReturnFlagName(flag);  /* allocated by SUNDIALS */
                 st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: CVODE (Hamilton) failed: %s", t,
-                                  c->failed ? "the system could not be evaluated" : CVodeGetReturnFlagName(flag));
+                                  c->failed ? "the system could not be evaluated" : why ? why : "?");
+                free(why);
                 break;
             }
         }

@@ -337,6 +337,10 @@ static kd_status read_output(loader* ld, const node_t* v) {
         node_t* list = node_at(ld, p->value);
         o->loc = loc_of(list);
         if ((st = get_body(ld, node_at(ld, p->key), &o->body))) break;
+        for (int k = 0; k + 1 < ld->d->noutput_nodes; k++)  /* the same body twice: a duplicate key */
+            if (ld->d->output_nodes[k].body == o->body)
+                return fail(ld, node_at(ld, p->key), "body '%s' is given twice in output nodes",
+                            ld->d->bodies[o->body].name);
         if ((st = expect(ld, list, YAML_SEQUENCE_NODE, "output nodes of a body"))) break;
         const int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
         o->nodes = calloc((size_t)(n ? n : 1), sizeof(int));
@@ -360,7 +364,7 @@ static kd_status read_model(loader* ld) {
     int nt = 0;
     const kd_field* table = kd_model_fields(&nt);
     field f[16];
-    kd_status st = read_table(ld, root, "the model", table, nt, 0, NULL, f, 16);
+    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 16);
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");

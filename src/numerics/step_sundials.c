@@ -180,9 +180,11 @@ kd_status integrate_sundials(const kd_ode2* sys, const kd_integrate_opts* o, con
             const double tout = k == nout ? o->t_end : o->t0 + (double)k * dt_out;
             flag = cv ? CVode(mem, tout, y, &t, CV_NORMAL) : ERKStepEvolve(mem, tout, y, &t, ARK_NORMAL);
             if (flag < 0) {
+                /* the flag's name is allocated by SUNDIALS */
+                char* why = fo.failed ? NULL : (cv ? CVodeGetReturnFlagName(flag) : ERKStepGetReturnFlagName(flag));
                 st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: %s failed: %s", t, name,
-                                  fo.failed ? "the system could not be evaluated"
-                                            : (cv ? CVodeGetReturnFlagName(flag) : ERKStepGetReturnFlagName(flag)));
+                                  fo.failed ? "the system could not be evaluated" : why ? why : "?");
+                free(why);
                 break;
             }
         }

@@ -3,13 +3,41 @@
 
 #include <stdlib.h>
 
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates, at
+ * most U+10FFFF), 0 when s does not start one. */
+static int utf8_length(const unsigned char* s) {
+    int n;
+    unsigned cp;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, cp = s[0] & 0x1fu;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3, cp = s[0] & 0x0fu;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4, cp = s[0] & 0x07u;
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
 void io_json_string(FILE* fp, const char* s) {
     fputc('"', fp);
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
-        else if (c < 0x20) fprintf(fp, "\\u%04x", c);
-        else fputc(c, fp);
+    const unsigned char* p = (const unsigned char*)s;
+    while (*p) {
+        const int n = utf8_length(p);
+        if (n == 0) {  /* not UTF-8 (a file name from the command line): the replacement character */
+            fputs("\\ufffd", fp);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(fp, "\\%c", *p++);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(fp, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, fp);
+            p += n;
+        }
     }
     fputc('"', fp);
 }

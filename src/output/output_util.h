@@ -8,7 +8,8 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/run.h"
 
-/* A JSON string literal (quotes, backslashes and control characters escaped). */
+/* A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped, bytes
+ * that are not UTF-8 replaced by U+FFFD. Every string of kedyn's JSON files goes through it. */
 void io_json_string(FILE* fp, const char* s);
 
 /* A JSON array of n numbers v[i] * scale, 12 significant digits. */

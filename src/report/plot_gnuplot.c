@@ -48,8 +48,13 @@ int kd_plot_find_gnuplot(char* buf, int n) {
 void gp_quote(FILE* fp, const char* s) {
     fputc('\'', fp);
     for (; *s; s++) {
-        if (*s == '\'') fputc('\'', fp);  /* '' is a quote inside '...' */
-        fputc(*s, fp);
+        const unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {  /* a newline would end the command: the rest would run */
+            fputc(' ', fp);
+            continue;
+        }
+        if (c == '\'') fputc('\'', fp);  /* '' is a quote inside '...' */
+        fputc(c, fp);
     }
     fputc('\'', fp);
 }

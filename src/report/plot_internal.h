@@ -61,7 +61,8 @@ FILE* gp_begin(gnuplot_script* g, const char* name, const char* title, const cha
 /* Run gnuplot on the figure and move PNG and SVG into place. */
 kd_status gp_end(gnuplot_script* g, kd_error* err);
 
-/* Write s as a gnuplot single-quoted string. */
+/* Write s as a gnuplot single-quoted string: quotes doubled, control characters (a newline
+ * would end the command and start another) written as spaces. */
 void gp_quote(FILE* fp, const char* s);
 
 /* Record a note (what was skipped, and why). */

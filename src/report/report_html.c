@@ -112,8 +112,10 @@ static void write_tables(FILE* fp, const cJSON* s) {
     fprintf(fp, "</table>\n");
 }
 
-/* The animation: controls, canvas, data (JSON with "</" escaped so the
- * script element cannot be closed early). */
+/* The animation: controls, canvas, data. The JSON goes into a <script> element with <, > and &
+ * written as \u escapes (they occur only inside JSON strings, where the escape means the same
+ * character), so no "</script>" or "<!--" can end or change the element; U+2028 and U+2029
+ * too, which some parsers of script text take for line ends. */
 static void write_animation(FILE* fp, const char* json) {
     fprintf(fp, "<h2>Animation</h2>\n");
     if (!json) {
@@ -136,7 +138,12 @@ static void write_animation(FILE* fp, const char* json) {
             "Displacements are drawn magnified by the deformation scale.</p>\n"
             "<script type=\"application/json\" id=\"kd-anim-data\">");
     for (const char* c = json; *c; c++) {
-        if (c[0] == '<' && c[1] == '/') fputs("<\\/", fp), c++;
+        const unsigned char* u = (const unsigned char*)c;
+        if (*c == '<') fputs("\\u003c", fp);
+        else if (*c == '>') fputs("\\u003e", fp);
+        else if (*c == '&') fputs("\\u0026", fp);
+        else if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))  /* U+2028, U+2029 */
+            fprintf(fp, "\\u%s", u[2] == 0xa8 ? "2028" : "2029"), c += 2;
         else fputc(*c, fp);
     }
     fprintf(fp, "</script>\n");

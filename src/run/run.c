@@ -178,18 +178,35 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     kd_error local;
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
-    kd_status st = kd_make_dirs(outdir, err);
+    kd_status st = kd_desc_check_resources(d, err);  /* steps and output sizes, before any file */
+    if (!st) st = run_mechanism_precheck(d, err);       /* undriven kinematics: a model error */
     if (st) return st;
+    st = kd_make_dirs(outdir, err);
+    if (st) return st;
+    /* One run at a time in OUTDIR: a second one stops here, before it writes anything. */
+    int lock = -1;
+    st = kd_outdir_lock(outdir, &lock, err);
+    if (st) return st;
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/summary.json", outdir);
+    /* First a summary.json of this model with "complete": false and no analyses: an earlier
+     * run's summary cannot describe the files this run renames in, even if it is killed. */
+    st = write_summary(path, d, m, model_path, rep, err);
+    if (st) {
+        kd_outdir_unlock(&lock);
+        return st;
+    }
     rep->analyses = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rep->analyses));
     kd_anim_recorder** rec = calloc((size_t)(d->nanalyses ? d->nanalyses : 1), sizeof(*rec));
     if (!rep->analyses || !rec) {
         free(rec);
+        kd_outdir_unlock(&lock);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     const kd_progress_fn progress = opts ? opts->progress : NULL;
 
     int ordinal[KD_ANALYSIS_TYPES] = {0};  /* per analysis type, for file names */
-    for (int i = 0; i < d->nanalyses && st == KD_OK; i++) {
+    for (int i = 0; i < d->nanalyses && st == KD_OK && !kd_interrupted(); i++) {
         const kd_analysis_desc* ad = &d->analyses[i];
         kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
         a->type = ad->type;
@@ -204,9 +221,16 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         if (st == KD_OK) st = run_one(&c, ad, a, err);
         if (progress && st == KD_OK) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 1.0);
         a->wall_s = util_now_s() - t0;
+        if (kd_interrupted()) {  /* the runner stopped at a row: what it wrote is kept */
+            if (st == KD_OK || st == KD_ERR_NUMERIC)
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted by signal %d after %.3g s",
+                                  kd_interrupted(), a->wall_s);
+        }
         a->status = st;
         if (st) snprintf(a->message, sizeof(a->message), "%s", err->msg);
     }
+    if (st == KD_OK && kd_interrupted())  /* between analyses */
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted by signal %d", kd_interrupted());
     rep->complete = st == KD_OK;
 
     /* The animation before summary.json, also after a numerical failure
@@ -222,13 +246,12 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     free(rec);
 
     /* summary.json last, also after a failure, so what was computed is described. */
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/summary.json", outdir);
     kd_error werr;
     const kd_status wst = write_summary(path, d, m, model_path, rep, &werr);
     if (wst && st == KD_OK) {
         *err = werr;
         st = wst;
     }
+    kd_outdir_unlock(&lock);
     return st;
 }

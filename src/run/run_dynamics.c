@@ -4,6 +4,7 @@
  * carries (also those of mechanisms and elastic links, run by the hooks). */
 #include "run_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "kedyn/atomic_file.h"
@@ -22,6 +23,9 @@ typedef struct history {
     const kd_run_options* opts;   /* progress reports, or NULL */
     int index, count;             /* this analysis among all */
     double t_end, t_reported;     /* progress: last time reported */
+    int neq;                      /* the state's length (finite check) */
+    int nonfinite;                /* 1: a value to write was inf or nan, at t_nonfinite */
+    double t_nonfinite;
 } history;
 
 static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h, kd_error* err) {
@@ -54,6 +58,15 @@ static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h
 static int history_row(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
     (void)v, (void)a;
     history* h = ctx;
+    /* A state or energy that overflowed (above a critical speed the energies overflow before the
+     * state does) is a numerical failure: no row of inf or nan, the rows before it kept. */
+    int finite = isfinite(t);
+    for (int i = 0; i < h->neq && finite; i++) finite = isfinite(q[i]);
+    for (int k = 0; e && k < 4 && finite; k++) finite = isfinite(e[k]);
+    if (!finite) {
+        h->nonfinite = 1, h->t_nonfinite = t;
+        return 1;
+    }
     fprintf(h->fp, "%.10g", t);
     for (int c = 0; c < h->ncol; c++) fprintf(h->fp, ",%.10e", h->eq[c] < 0 ? 0.0 : q[h->eq[c]]);
     if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
@@ -64,7 +77,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         h->t_reported = t;
         h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
     }
-    return ferror(h->fp) != 0;
+    return ferror(h->fp) != 0 || kd_interrupted();
 }
 
 /* After a numerical failure the history up to it is still a whole CSV file and is kept under its
@@ -81,9 +94,13 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    history h = {f.fp, 0, NULL, dy.energy, c->anim, c->opts, c->index, c->count, dy.t_end, 0.0};
+    history h = {f.fp, 0, NULL, dy.energy, c->anim, c->opts, c->index, c->count, dy.t_end, 0.0, c->m->neq, 0, 0.0};
     st = history_columns(c->d, c->m, &h, err);
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
+    if (h.nonfinite)
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                          "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
+                          "speed?)", h.t_nonfinite);
     free(h.eq);
     if (st && st != KD_ERR_NUMERIC) {
         kd_atomic_abort(&f);

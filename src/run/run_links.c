@@ -91,7 +91,7 @@ static int two_way_row(void* ctx, const kd_mbs_sample* smp) {
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
     k->rows++;
     anim_links_offer_ffr(k->anim, s, smp->t, smp->q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static kd_status run_two_way(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
@@ -219,7 +219,7 @@ static int on_link_state(void* ctx, int l, double t, const double* q, const doub
     kd_ked_link_displacements(r->k, l, q, row + 4);
     kd_ked_link_section_forces(r->k, l, q, row + 4 + 3 * nn);
     kd_ked_link_reactions(r->k, l, t, q, v, a, row + 4 + 6 * nn);
-    return 0;
+    return kd_interrupted();
 }
 
 /* Rigid joint force (on the second body, global) at t: linear between samples. */
@@ -438,9 +438,12 @@ void run_links_summary(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, ",\n      \"links\": %d, \"rigid_samples\": %d, \"rigid_route\": \"%s\"", s->links, s->samples,
             s->forward ? "forward_dynamics" : "kinematics");
     if (a->type == KD_ANALYSIS_DYNAMICS) {
-        fprintf(fp, ", \"coupling\": \"%s\",\n      \"max_deflection_m\": %.6g, \"max_deflection_at\": \"%s\", ",
-                s->coupling ? s->coupling : "one-way", s->max_deflection, s->max_deflection_at);
-        fprintf(fp, "\"max_stress_pa\": %.6g, \"max_stress_at\": \"%s\",\n      ", s->max_sigma, s->max_sigma_at);
+        fprintf(fp, ", \"coupling\": \"%s\",\n      \"max_deflection_m\": %.6g, \"max_deflection_at\": ",
+                s->coupling ? s->coupling : "one-way", s->max_deflection);
+        io_json_string(fp, s->max_deflection_at);
+        fprintf(fp, ", \"max_stress_pa\": %.6g, \"max_stress_at\": ", s->max_sigma);
+        io_json_string(fp, s->max_sigma_at);
+        fprintf(fp, ",\n      ");
         fprintf(fp, "\"max_joint_force_n\": %.6g, \"max_elastic_joint_force_n\": %.6g", s->max_F, s->max_dF);
         if (s->speed > 0) fprintf(fp, ", \"speed_rad_s\": %.10g", s->speed);
         return;
@@ -449,7 +452,9 @@ void run_links_summary(FILE* fp, const kd_analysis_report* a) {
             s->speed, s->mac_min, s->swaps);
     for (int l = 0; l < s->links && l < KD_KED_REPORT_LINKS; l++) {
         const int c = s->count < KD_KED_REPORT_MODES ? s->count : KD_KED_REPORT_MODES;
-        fprintf(fp, ",\n      \"%s\": {\"omega_min_rad_s\": ", s->link_name[l]);
+        fprintf(fp, ",\n      ");
+        io_json_string(fp, s->link_name[l]);
+        fprintf(fp, ": {\"omega_min_rad_s\": ");
         util_json_numbers(fp, "%.8g", ", ", s->omega_min[l], c, NULL);
         fprintf(fp, ", \"omega_max_rad_s\": ");
         util_json_numbers(fp, "%.8g", ", ", s->omega_max[l], c, NULL);

@@ -41,6 +41,28 @@ static kd_status mobility(const kd_mech* m, kd_mech_run_stats* s, kd_error* err)
     return st;
 }
 
+kd_status run_mechanism_precheck(const kd_desc* d, kd_error* err) {
+    int needs = 0;
+    const kd_analysis_desc* first = NULL;
+    for (int i = 0; i < d->nanalyses && !first; i++)
+        if (d->analyses[i].type == KD_ANALYSIS_KINEMATICS || d->analyses[i].type == KD_ANALYSIS_INVERSE_DYNAMICS)
+            first = &d->analyses[i], needs = 1;
+    if (!needs || !kd_desc_is_mechanism(d)) return KD_OK;
+    kd_mech* m = NULL;
+    kd_error local;
+    if (kd_mech_compile(d, &m, &local)) return KD_OK;  /* reported by the analysis */
+    kd_mech_run_stats s;
+    memset(&s, 0, sizeof(s));
+    kd_status st = KD_OK;
+    if (mobility(m, &s, &local) == KD_OK && s.dof_undriven > 0)
+        st = kd_error_set(err, KD_ERR_INPUT, d->file, first->loc,
+                          "%s needs one driver per degree of freedom: the mechanism has %d DOF and %d of them are "
+                          "not driven (add drivers, or use dynamics)",
+                          kd_analysis_type_name(first->type), s.dof, s.dof_undriven);
+    kd_mech_free(&m);
+    return st;
+}
+
 /* ---- kinematics ----------------------------------------------------------- */
 
 typedef struct kin_sink {
@@ -66,7 +88,7 @@ static int kin_row(void* ctx, double t, const double* q, const double* qd, const
     }
     fprintf(k->fp, ",%.6e\n", info->cond);
     anim_mech_offer(k->anim, t, q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static void kin_header(FILE* fp, const kd_mech* m, int points) {
@@ -143,7 +165,7 @@ static int inv_row(void* ctx, double t, const double* q, const double* qd, const
     for (int d = 0; d < m->ndriver; d++) fprintf(fp, ",%.10e,%.10e", s->mult.drive[d], s->proj.drive[d]);
     fprintf(fp, ",%.10e,%.10e,%.10e\n", kd_mech_kinetic(m, qd), kd_mech_potential(m, q), power);
     anim_mech_offer(s->anim, t, q);
-    return ferror(fp) != 0;
+    return ferror(fp) != 0 || kd_interrupted();
 }
 
 static void inv_header(FILE* fp, const kd_mech* m) {
@@ -226,7 +248,7 @@ static int fwd_row(void* ctx, const kd_mbs_sample* s) {
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.6e\n", s->drift_pos, s->drift_vel, s->kinetic, s->work,
             s->kinetic - k->T0 - s->work);
     anim_mech_offer(k->anim, s->t, s->q);
-    return ferror(k->fp) != 0;
+    return ferror(k->fp) != 0 || kd_interrupted();
 }
 
 static kd_status run_mech_dynamics(const kd_analysis_desc* an, const kd_mech* m, const char* outdir, int ordinal,

@@ -18,6 +18,11 @@ int run_mechanism_handles(const kd_desc* d, const kd_analysis_desc* ad);
 kd_status run_mechanism_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                                kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err);
 
+/* Before a run writes anything: a kinematics or inverse_dynamics analysis of a mechanism whose
+ * assembled position leaves a DOF undriven is a model error (KD_ERR_INPUT at the analysis). A
+ * mechanism that does not compile or assemble is left to the analysis to report. */
+kd_status run_mechanism_precheck(const kd_desc* d, kd_error* err);
+
 /* The analysis-specific part of its summary.json entry (", key: value..."). */
 void run_mechanism_summary(FILE* fp, const kd_analysis_report* a);
 
