@@ -15,7 +15,9 @@ Usage (from the repository root; takes ~20-40 min on 2 cores, so not run in CI):
     scripts/mutation_check.py -k damping      # those whose name contains "damping"
     scripts/mutation_check.py --list          # the list, nothing run
 Options: --jobs N (build and ctest parallelism, default 2), --keep (keep the scratch copy),
---scratch DIR (reuse a scratch copy and its build from an earlier --keep run).
+--scratch DIR (reuse a scratch copy and its build from an earlier --keep run), --exclude REGEX
+(leave these tests out, e.g. to show that a mutation survived before a test was added:
+scripts/mutation_check.py -k damping --exclude damping_test).
 """
 import argparse
 import os
@@ -164,7 +166,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--scratch", default="")
+    ap.add_argument("--exclude", default="", help="regex of tests left out")
     args = ap.parse_args()
+    exclude = EXCLUDE + ("|" + args.exclude if args.exclude else "")
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
                           check=True).stdout.strip()
     chosen = [m for m in MUTATIONS if args.pattern.lower() in m[0].lower()]
@@ -199,7 +203,7 @@ def main():
             run(["cmake", "--build", build, "-j", env_jobs], None, log):
         print("setup error: the unmutated tree does not build (see the log)", file=sys.stderr)
         return 2
-    base = ctest(build, "", EXCLUDE, args.jobs, log)
+    base = ctest(build, "", exclude, args.jobs, log)
     if base:
         print(f"setup error: the unmutated suite fails: {base}", file=sys.stderr)
         return 2
@@ -215,9 +219,9 @@ def main():
             if run(["cmake", "--build", build, "-j", env_jobs], None, log):
                 killed_by = ["(build)"]
             else:
-                killed_by = ctest(build, tests, EXCLUDE, args.jobs, log)
+                killed_by = ctest(build, tests, exclude, args.jobs, log)
                 if not killed_by:  # the likely tests missed it: the rest of the suite
-                    killed_by = ctest(build, "", f"{EXCLUDE}|{tests}", args.jobs, log)
+                    killed_by = ctest(build, "", f"{exclude}|{tests}", args.jobs, log)
         finally:
             with open(target, "w") as f:
                 f.write(original)
