@@ -8,7 +8,9 @@
  *     -(g sin th - a) (Newton's law along the line, the friction turning with the speed);
  *   - a linear damper (a zero-length spring with k = 0): v = v0 exp(-c t / m), travel m v0 / c;
  *   - a spring of free length l0 along a vertical slide under gravity: equilibrium stretch m g / k,
- *     oscillation at sqrt(k / m) about it; with a damper, the damped oscillator's closed form. */
+ *     oscillation at sqrt(k / m) about it; with a damper, the damped oscillator's closed form;
+ *   - a wheel on a revolute joint driven by a constant torque against the joint's friction
+ *     torque: J_O w' = T - F_r (Newton's law for rotation about a fixed axis). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -256,12 +258,71 @@ static void test_spring_and_damper_oscillator(void** state) {
     assert_true(e1 < 1e-8 * s1);
 }
 
+typedef struct spin_rec {
+    int n;
+    double t[NREC], w[NREC];
+} spin_rec;
+
+static int spin_out(void* ctx, const kd_mbs_sample* smp) {
+    spin_rec* r = ctx;
+    if (r->n < NREC) r->t[r->n] = smp->t, r->w[r->n++] = smp->qd[2];
+    return 0;
+}
+
+/* A wheel (J_G = 0.05 kg m^2, centre on the pivot) on a revolute joint to the ground, a torque
+ * T = 2 N m and a friction torque F_r = 0.5 N m at the joint, spinning at 1 rad/s at t = 0 (the
+ * friction saturated: tanh(1 / 1e-3) = 1): w = 1 + (T - F_r) t / J, then with T reversed (the
+ * wheel decelerates through the friction: w' = -(T + F_r) / J) until it stops. */
+static void test_torque_and_revolute_friction(void** state) {
+    (void)state;
+    const double J = 0.05, T = 2.0, Fr = 0.5, w0 = 1.0;
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        char yaml[1024];
+        snprintf(yaml, sizeof(yaml),
+                 "kedyn: 1\n"
+                 "bodies:\n"
+                 "  - {name: ground, type: ground, points: {O: [0, 0]}}\n"
+                 "  - {name: wheel, type: rigid, mass: 3.0, inertia: %.17g, points: {O: [0, 0]}}\n"
+                 "joints:\n"
+                 "  - {name: pivot, type: revolute, bodies: [ground, wheel], points: [O, O]}\n"
+                 "forces:\n"
+                 "  - {type: gravity, g: [0, -9.81]}\n"
+                 "  - {type: torque, body: wheel, value: %.17g}\n"
+                 "  - {type: friction, joint: pivot, force: %.17g}\n",
+                 J, sign * T, Fr);
+        kd_desc* d = NULL;
+        kd_error err;
+        if (kd_load_yaml_string(yaml, strlen(yaml), "wheel.yaml", &d, &err)) fail_msg("%s", err.msg);
+        kd_mech* m = NULL;
+        if (kd_mech_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
+        kd_cms cms;
+        kd_mech_cms(m, &cms);
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.stabilization = KD_MBS_STAB_PROJECTION, o.t_end = sign > 0 ? 0.5 : 0.015, o.dt = 1e-4, o.output_every = 1;
+        const double q0[3] = {0, 0, 0}, qd0[3] = {0, 0, w0};
+        static spin_rec r;
+        memset(&r, 0, sizeof(r));
+        if (kd_mbs_forward(&cms, &o, q0, qd0, spin_out, &r, NULL, &err)) fail_msg("%s", err.msg);
+        const double acc = (sign * T - Fr) / J;  /* friction opposes w > 0 throughout */
+        double e = 0;
+        for (int i = 0; i < r.n; i++) e = fmax(e, fabs(r.w[i] - (w0 + acc * r.t[i])));
+        print_message("wheel, torque %+g N m against friction %g N m: w' %.6f rad/s^2 (Newton %.6f), w within %.2e rad/s\n",
+                      sign * T, Fr, (r.w[r.n - 1] - r.w[0]) / (r.t[r.n - 1] - r.t[0]), acc, e);
+        assert_true(r.w[r.n - 1] > 0.1);  /* still turning forwards: the friction never changed sign */
+        assert_true(e < 1e-9 * fabs(acc) * o.t_end);
+        kd_mech_free(&m);
+        kd_desc_free(&d);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_block_sliding_to_rest),
         cmocka_unit_test(test_friction_on_inclined_line),
         cmocka_unit_test(test_damped_slider),
         cmocka_unit_test(test_spring_and_damper_oscillator),
+        cmocka_unit_test(test_torque_and_revolute_friction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
