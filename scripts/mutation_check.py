@@ -112,7 +112,7 @@ MUTATIONS = [
      "friction_test|mech_inverse_test"),
     ("applied torque", "src/mechanism/forces.c",
      "Q[3 * f->body[0] + 2] += T;", "Q[3 * f->body[0] + 2] += 2.0 * T;",
-     "mbs_test|mech_inverse_test|formalism_mech_test"),
+     "friction_test|mbs_test|mech_inverse_test"),
     ("rigid body mass", "src/mechanism/model.c",
      "m->mass[3 * k] = m->mass[3 * k + 1] = mass;", "m->mass[3 * k] = m->mass[3 * k + 1] = 2.0 * mass;",
      "friction_test|mech_inverse_test|mbs_test"),

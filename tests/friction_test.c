@@ -258,6 +258,34 @@ static void test_spring_and_damper_oscillator(void** state) {
     assert_true(e1 < 1e-8 * s1);
 }
 
+/* A zero-length spring-damper (F = -k d - c d') from the origin to a 0.8 kg block on a line
+ * inclined by 30 degrees through the origin, under gravity, released at rest at the origin: along
+ * the line s'' = -(k/m) s - (c/m) s' - g sin th, so s oscillates about s_eq = -m g sin th / k at
+ * w = sqrt(k/m), damped at zeta = c / (2 sqrt(k m)): s = s_eq (1 - e^(-zeta w t) (cos wd t +
+ * zeta w / wd sin wd t)) (both components of the spring force act along the line). */
+static void test_zero_length_spring_on_inclined_line(void** state) {
+    (void)state;
+    const double mass = 0.8, k = 300.0, g = 9.81, th = PI / 6;
+    for (int damped = 0; damped < 2; damped++) {
+        const double zeta = damped ? 0.05 : 0.0, c = 2 * zeta * sqrt(k * mass), w = sqrt(k / mass);
+        const double wd = w * sqrt(1 - zeta * zeta), s_eq = -mass * g * sin(th) / k, T = 2 * PI / w;
+        char forces[256];
+        snprintf(forces, sizeof(forces), "  - {type: spring, bodies: [ground, block], points: [K, B], k: %.17g, c: %.17g}\n",
+                 k, c);
+        static slide_rec r;
+        run_block(mass, th, g, forces, 0.0, 3 * T, T / 2000, &r);
+        double e = 0;
+        for (int i = 0; i < r.n; i++) {
+            const double t = r.t[i];
+            const double ref = s_eq - s_eq * exp(-zeta * w * t) * (cos(wd * t) + zeta * w / wd * sin(wd * t));
+            e = fmax(e, fabs(r.s[i] - ref));
+        }
+        print_message("zero-length spring%s on a 30-degree line: s within %.2e of the closed form (amplitude %.4f m)\n",
+                      damped ? "-damper" : "", e, fabs(s_eq));
+        assert_true(e < 1e-8 * fabs(s_eq));
+    }
+}
+
 typedef struct spin_rec {
     int n;
     double t[NREC], w[NREC];
@@ -323,6 +351,7 @@ int main(void) {
         cmocka_unit_test(test_damped_slider),
         cmocka_unit_test(test_spring_and_damper_oscillator),
         cmocka_unit_test(test_torque_and_revolute_friction),
+        cmocka_unit_test(test_zero_length_spring_on_inclined_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
