@@ -3,7 +3,8 @@
 #   scripts/setup.sh demo    install what is missing, build, run `kedyn demo`
 #   scripts/setup.sh test    install what is missing, build, run the whole test
 #                            suite (release build with warnings as errors, then
-#                            an ASan+UBSan build)
+#                            an ASan+UBSan build), then a subset of the examples
+#                            under valgrind (scripts/valgrind_examples.sh --quick)
 #   scripts/setup.sh bench   install, build, run the benchmarks (bench/run.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
-          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3)
+          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +42,10 @@ case "$mode" in
     ctest --test-dir build --output-on-failure -j "$jobs"
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    # memcheck on the release binary (every example: scripts/valgrind_examples.sh build/kedyn DIR)
+    vg_out=$(mktemp -d)
+    bash scripts/valgrind_examples.sh build/kedyn "$vg_out" --quick
+    rm -rf "$vg_out"
     ;;
   bench)
     build build -DCMAKE_BUILD_TYPE=Release

@@ -16,6 +16,8 @@
 
 #include "kedyn/analysis.h"
 #include "kedyn/load_yaml.h"
+#include "kedyn/modes.h"
+#include "kedyn/system.h"
 #include "test_util.h"
 
 /* The seed 001 bar: L = 1 m, A = 2e-5 m^2, 1 kg, E = 210 GPa, W = 15 rad/s. */
@@ -162,12 +164,34 @@ static double spin_up_peak(int geometric, double* balance, double* emax) {
     return peak;
 }
 
+/* The tip lag of the spin-up, quasi-statically (the load varies over 15 s, the first period is
+ * 1.65 s): the hub's angular acceleration th'' loads the beam with rho A th'' x, whose static tip
+ * deflection is 11 rho A th'' L^5 / (120 EI); the spin changes the first mode's stiffness in the
+ * plane of rotation by (K_s - 1) Omega^2, K_s = 1.193 (Southwell coefficient of a uniform
+ * cantilever, centrifugal stiffening K_s Omega^2 minus the in-plane softening Omega^2), so
+ * v_tip(t) = 11 rho A th''(t) L^5 / (120 EI) w0^2 / (w0^2 + (K_s - 1) Omega(t)^2) with one mode;
+ * its largest value over the spin-up law (Omega = (W/T)(t - T/2pi sin 2pi t/T)). */
+static double spin_up_quasi_static_peak(void) {
+    const double rA = 1.2, EI = 1.4e4, L = 10, Ws = 6, T = 15, Ks = 1.193;
+    const double w0sq = pow(1.8751040687119611, 4) * EI / (rA * pow(L, 4));
+    double peak = 0;
+    for (int i = 0; i <= 15000; i++) {
+        const double t = i * 1e-3, acc = Ws / T * (1 - cos(2 * PI * t / T));
+        const double W = Ws / T * (t - T / (2 * PI) * sin(2 * PI * t / T));
+        peak = fmax(peak, 11 * rA * acc * pow(L, 5) / (120 * EI) * w0sq / (w0sq + (Ks - 1) * W * W));
+    }
+    return peak;
+}
+
 static void test_spin_up(void** state) {
     (void)state;
     double bal, emax;
-    const double with = spin_up_peak(1, &bal, &emax);
-    print_message("spin-up with geometric stiffness: peak tip deflection %.3f m, balance %.1e of %.1e J\n", with, bal, emax);
-    assert_true(with > 0.1 && with < 1.0);
+    const double with = spin_up_peak(1, &bal, &emax), ref = spin_up_quasi_static_peak();
+    print_message("spin-up with geometric stiffness: peak tip deflection %.4f m (quasi-static one-mode estimate %.4f m, "
+                  "%.2e), balance %.1e of %.1e J\n", with, ref, rel_err(with, ref), bal, emax);
+    /* the estimate neglects the dynamic lag and the higher modes' part of the static deflection
+     * (stiffened differently): measured 0.7 %, asserted 2 % */
+    assert_true(rel_err(with, ref) < 0.02);
     assert_true(bal < 1e-4 * emax);
     const double without = spin_up_peak(0, &bal, &emax);
     print_message("spin-up without: peak tip deflection %.3e m (divergence)\n", without);
@@ -326,8 +350,36 @@ static void test_seed001_studies(void** state) {
     kd_desc_free(&d);
 }
 
+/* The seed 001 bar's first axial frequency in its rotating frame: the spin softens the axial
+ * motion by k(omega) = -rho A W^2 [m], so w_1 = sqrt((pi / 2L)^2 E / rho - W^2) for the continuous
+ * bar (3218.7 rad/s); linear elements with consistent mass overestimate it by O(h^2):
+ * ~(pi / 2n)^2 / 24 (w_0 / w_1)^2 relative, 1.03e-3 at 10 elements, a quarter of it at 20. */
+static void test_rotating_bar_axial_frequency(void** state) {
+    (void)state;
+    const double ref = sqrt(pow(PI / (2 * BL), 2) * BE / BRHO - BW * BW);
+    double prev = 0;
+    for (int n = 10; n <= 20; n *= 2) {
+        kd_model* m = rotating_bar(n, 0.0);
+        kd_system s;
+        kd_error err;
+        if (kd_system_init(&s, m, &err)) fail_msg("%s", err.msg);
+        kd_modes r = {0};
+        if (kd_modes_state_space(&s, 0.0, 1, &r, &err)) fail_msg("%s", err.msg);
+        const double e = (r.omega[0] - ref) / ref, bound = pow(PI / (2 * n), 2) / 24 * (BE / BRHO * pow(PI / (2 * BL), 2)) / (ref * ref);
+        print_message("rotating bar, %d elements: first axial frequency %.2f rad/s (closed form %.2f), error %.2e "
+                      "(O(h^2) estimate %.2e)\n", n, r.omega[0], ref, e, bound);
+        assert_true(e > 0 && e < 1.3 * bound);
+        if (prev > 0) assert_true(fabs(log2(prev / e) - 2.0) < 0.1);
+        prev = e;
+        kd_modes_free(&r);
+        kd_system_free(&s);
+        kd_model_free(&m);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rotating_bar_axial_frequency),
         cmocka_unit_test(test_centrifugal_stretch),
         cmocka_unit_test(test_forced_rotating_bar),
         cmocka_unit_test(test_spin_up),

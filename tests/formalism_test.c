@@ -157,6 +157,10 @@ static void test_operation_counts(void** state) {
     kd_element_eqs e;
     for (int f = 0; f < KD_FORMALISM_COUNT; f++) kd_formalism_element((kd_formalism)f, &p, 0, &fs, &e, &ops[f]);
     const int n = p.ndof;
+    /* Bookkeeping, not measurements: Kane's counts (and every route's flops) are assigned by a
+     * formula per element (kane.c: n partial velocities), so these lines check that the counts
+     * reach ops and keep the documented order; Lagrange's and Gibbs-Appell's differentiations
+     * are counted per call of the differentiation (lagrange.c, gibbs_appell.c). */
     assert_int_equal(ops[KD_FORMALISM_KANE].derivatives, n);
     assert_int_equal(ops[KD_FORMALISM_LAGRANGE].derivatives, 3 * n * n + 3 * n);
     assert_int_equal(ops[KD_FORMALISM_GIBBS_APPELL].derivatives, n * (n + 1) / 2 + 2 * n * n + n);
