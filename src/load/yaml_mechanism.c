@@ -20,12 +20,8 @@ kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b) {
     if ((x = field_value(f, "com")) && (st = get_numbers(ld, x, "com", 2, 2, b->com, &n))) return st;
     if ((x = field_value(f, "position")) && (st = get_numbers(ld, x, "position", 2, 2, b->position, &n))) return st;
     if ((x = field_value(f, "points")) && (st = read_points(ld, x, b))) return st;
-    for (int i = 0; i < b->npoints; i++) {
+    for (int i = 0; i < b->npoints; i++)  /* names are unique (read_points) */
         if (b->points[i].x[2] != 0.0) return fail(ld, x, "points of a rigid body are planar (z = 0)");
-        for (int k = 0; k < i; k++)
-            if (strcmp(b->points[k].name, b->points[i].name) == 0)
-                return fail(ld, x, "point '%s' is defined twice in body '%s'", b->points[i].name, b->name);
-    }
     return KD_OK;
 }
 

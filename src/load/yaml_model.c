@@ -338,6 +338,9 @@ static kd_status read_output(loader* ld, const node_t* v) {
         node_t* list = node_at(ld, p->value);
         o->loc = loc_of(list);
         if ((st = get_body(ld, node_at(ld, p->key), &o->body))) break;
+        for (int k = 0; k < ld->d->noutput_nodes - 1; k++)
+            if (ld->d->output_nodes[k].body == o->body)
+                return fail(ld, node_at(ld, p->key), "body '%s' appears twice in output nodes", ld->d->bodies[o->body].name);
         if ((st = expect(ld, list, YAML_SEQUENCE_NODE, "output nodes of a body"))) break;
         const int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
         o->nodes = calloc((size_t)(n ? n : 1), sizeof(int));

@@ -42,7 +42,9 @@ kd_status get_number(loader* ld, const node_t* n, const char* what, double* out)
     char* end = NULL;
     errno = 0;
     const double v = s && *s ? strtod(s, &end) : 0.0;
-    if (!s || !*s || *end != '\0' || errno == ERANGE || !isfinite(v)) return fail(ld, n, "%s must be a number", what);
+    /* ERANGE on underflow (5e-324, 1e-400) is a number all the same: only overflow is refused */
+    if (!s || !*s || *end != '\0' || (errno == ERANGE && fabs(v) > 1.0) || !isfinite(v))
+        return fail(ld, n, "%s must be a number", what);
     *out = v;
     return KD_OK;
 }
@@ -384,8 +386,11 @@ kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b) {
         kd_point_desc* pt = &b->points[b->npoints++];
         int n;
         pt->loc = loc_of(node_at(ld, p->key));
-        if (!(st = get_name(ld, node_at(ld, p->key), "point name", pt->name)))
-            st = get_numbers(ld, node_at(ld, p->value), "a point", 2, 3, pt->x, &n);
+        if ((st = get_name(ld, node_at(ld, p->key), "point name", pt->name))) break;
+        for (int k = 0; k < b->npoints - 1; k++)
+            if (strcmp(b->points[k].name, pt->name) == 0)
+                return fail(ld, node_at(ld, p->key), "point '%s' is defined twice in body '%s'", pt->name, b->name);
+        st = get_numbers(ld, node_at(ld, p->value), "a point", 2, 3, pt->x, &n);
     }
     return st;
 }
