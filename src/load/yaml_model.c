@@ -386,7 +386,9 @@ static kd_status read_model(loader* ld) {
     if ((x = field_value(f, "output")) && (st = read_output(ld, x))) return st;
     kd_status st2 = kd_desc_check(ld->d, ld->err);
     /* the DOF names against the element kinds (src/fe), located here as in compilation */
-    return st2 ? st2 : kd_model_check_dofs(ld->d, ld->err);
+    if (st2 || (st2 = kd_model_check_dofs(ld->d, ld->err))) return st2;
+    if ((st2 = yaml_check_assembly(ld))) return st2;
+    return yaml_check_explicit_step(ld);
 }
 
 /* Load text (len bytes) named `name`: the limits first (yaml_limits.c),

@@ -417,6 +417,50 @@ def hand_cases():
     add("phys_incompressible.yaml", t, at(t, "0.5, rho") + ": error: nu must lie in (-1, 0.5) (got 0.5)")
     t = rigid_model(ARM="{name: arm, type: rigid, mass: 0, inertia: 0.02, points: {O: [0, 0]}}")
     add("phys_massless_body.yaml", t, at(t, "0, inertia") + ": error: mass must be a positive number (got 0)")
+    t = """kedyn: 1
+bodies:
+  - {name: ground, type: ground, points: {A: [0, 0], D: [4.0, 0]}}
+  - {name: crank, type: rigid, mass: 0.2, inertia: 1.667e-4, com: [0.05, 0], points: {A: [0, 0], B: [0.1, 0]}, angle: 0.5}
+  - {name: coupler, type: rigid, mass: 0.5, inertia: 5.104e-3, com: [0.175, 0], points: {B: [0, 0], C: [0.35, 0]},
+     position: [0.0878, 0.0479], angle: 0.3}
+  - {name: rocker, type: rigid, mass: 0.4, inertia: 3.0e-3, com: [0.15, 0], points: {D: [0, 0], C: [0.3, 0]},
+     position: [4.0, 0], angle: 1.9}
+joints:
+  - {name: jA, type: revolute, bodies: [ground, crank], points: [A, A]}
+  - {name: jB, type: revolute, bodies: [crank, coupler], points: [B, B]}
+  - {name: jC, type: revolute, bodies: [coupler, rocker], points: [C, C]}
+  - {name: jD, type: revolute, bodies: [ground, rocker], points: [D, D]}
+drivers:
+  - {joint: jA, law: {speed: 5.0}, initial: 0.5}
+analyses:
+  - {type: kinematics, t_end: 1, steps: 20}
+"""
+    # ground 4 m against links of 0.1 + 0.35 + 0.3 m: no position closes the loop
+    add("phys_four_bar_cannot_close.yaml", t, at(t, "{name: jC") + ": error: the mechanism does not assemble at t = 0: ")
+    t = """kedyn: 1
+materials:
+  aluminium: {E: 70e9, rho: 2700, nu: 0.33}
+sections:
+  rod: {shape: circle, d: 0.008}
+bodies:
+  - {name: ground, type: ground, points: {O: [0, 0], S: [0, 0]}}
+  - {name: crank, type: rigid, mass: 0.2, inertia: 4.0e-4, com: [0.075, 0], points: {O: [0, 0], A: [0.15, 0]}}
+  - {name: rod, type: beam, material: aluminium, section: rod, elements: 4, points: {A: [0.15, 0], B: [0.45, 0]}}
+  - {name: slider, type: rigid, mass: 0.03, inertia: 1.0e-6, points: {B: [0, 0]}, position: [0.45, 0]}
+joints:
+  - {name: jO, type: revolute, bodies: [ground, crank], points: [O, O]}
+  - {name: jA, type: revolute, bodies: [crank, rod], points: [A, A]}
+  - {name: jB, type: revolute, bodies: [rod, slider], points: [B, B]}
+  - {name: jS, type: prismatic, bodies: [ground, slider], points: [S, B], axis: [1, 0]}
+drivers:
+  - {joint: jO, law: {speed: 150.0}}
+analyses:
+  - {type: dynamics, coupling: two-way, t_end: 0.04, dt: 1.0e-4}
+"""
+    # elements of 0.075 m of aluminium: axial omega = 2 sqrt(3) 5092 / 0.075 = 2.35e5 rad/s, rk4 limit
+    # 2.785 / omega = 1.18e-5 s; dt = 1e-4 s is 8.4 times that
+    add("phys_rk4_step_far_above_stability.yaml", t, at(t, "{type: dynamics") +
+        ": error: dynamics: dt = 0.0001 s is 8.44 times the stability limit of the explicit rk4 integrator, about 1.18e-05 s")
     return c
 
 
