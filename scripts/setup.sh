@@ -3,7 +3,11 @@
 #   scripts/setup.sh demo    install what is missing, build, run `kedyn demo`
 #   scripts/setup.sh test    install what is missing, build, run the whole test
 #                            suite (release build with warnings as errors, then
-#                            an ASan+UBSan build)
+#                            an ASan+UBSan build), then every fuzz target for
+#                            KEDYN_FUZZ_SECONDS seconds (default 15; 0: none)
+#   scripts/setup.sh fuzz [SECONDS]
+#                            install, run every fuzz target for SECONDS
+#                            (default 600) with libFuzzer (scripts/fuzz.sh)
 #   scripts/setup.sh bench   install, build, run the benchmarks (bench/run.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +16,10 @@ mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
           libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3)
+# libFuzzer and its sanitizer runtimes (clang's): only for the fuzz run of `test` and `fuzz`
+case "$mode" in
+  test|fuzz) packages+=(clang libclang-rt-dev) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,13 +49,19 @@ case "$mode" in
     ctest --test-dir build --output-on-failure -j "$jobs"
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    if [ "${KEDYN_FUZZ_SECONDS:-15}" != 0 ]; then
+      bash scripts/fuzz.sh "${KEDYN_FUZZ_SECONDS:-15}"
+    fi
+    ;;
+  fuzz)
+    bash scripts/fuzz.sh "${2:-600}"
     ;;
   bench)
     build build -DCMAKE_BUILD_TYPE=Release
     bash bench/run.sh build
     ;;
   *)
-    echo "usage: scripts/setup.sh demo|test|bench" >&2
+    echo "usage: scripts/setup.sh demo|test|fuzz [SECONDS]|bench" >&2
     exit 2
     ;;
 esac

@@ -198,11 +198,13 @@ kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_de
  * position and angle and the drivers' values): a mechanism whose links
  * cannot close (a four-bar with a link longer than the three others
  * together) is an error of the model, located at the joint (or driver) whose
- * equations stay farthest from zero. A mechanism that does not compile is
- * left to the caller's kd_mech_compile, which reports it. */
+ * equations stay farthest from zero. Only with analyses (each of them starts
+ * from the assembled position; a description without any may be a part).
+ * A mechanism that does not compile is left to the caller's kd_mech_compile,
+ * which reports it. */
 kd_status yaml_check_assembly(loader* ld) {
     const kd_desc* d = ld->d;
-    if (!kd_desc_is_mechanism(d)) return KD_OK;
+    if (!kd_desc_is_mechanism(d) || d->nanalyses == 0) return KD_OK;  /* every analysis starts assembled */
     kd_error e;
     kd_mech* m = NULL;
     if (kd_mech_compile(d, &m, &e)) return KD_OK;
