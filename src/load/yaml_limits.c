@@ -194,7 +194,11 @@ static kd_status scan_event(scan* sc, const yaml_event_t* e, int* ndocs, const c
             return fail_at(err, name, m, "a YAML scalar is longer than %d bytes", KD_YAML_SCALAR_MAX);
         return node_done(sc, (const char*)e->data.scalar.anchor, 1.0, name, m, err);
     case YAML_ALIAS_EVENT: {
-        const anchor* a = anchor_slot(sc, (const char*)e->data.alias.anchor);
+        const char* an = (const char*)e->data.alias.anchor;
+        for (int k = 1; k <= sc->depth; k++)  /* libyaml would build a cycle */
+            if (sc->pending[k] && strcmp(sc->pending[k], an) == 0)
+                return fail_at(err, name, m, "YAML alias '*%.64s' refers to a node that contains it", an);
+        const anchor* a = anchor_slot(sc, an);
         return node_done(sc, NULL, a->name ? a->size : 1.0, name, m, err);
     }
     case YAML_SEQUENCE_START_EVENT:

@@ -3,9 +3,10 @@
  * never an endless device), and a YAML text is scanned once through
  * libyaml's event stream, before the document is built, for what would make
  * building or walking it slow or huge: the nesting depth, the length of a
- * scalar, the number of nodes with every alias expanded (alias bombs), and a
- * second document. Each refusal is located at the offending event. Calls
- * nothing else of the loader. */
+ * scalar, the number of nodes with every alias expanded (alias bombs), an
+ * alias to a node that contains it (a cycle), and a second document. Each
+ * refusal is located at the offending event. Calls nothing else of the
+ * loader. */
 #ifndef KEDYN_YAML_LIMITS_H
 #define KEDYN_YAML_LIMITS_H
 
@@ -32,8 +33,8 @@ kd_status yaml_read_whole_file(const char* path, const char* what, int regular_o
                                kd_error* err);
 
 /* Scan text (len bytes) through libyaml's event parser: a syntax error, a
- * depth, scalar or node count over the caps above, or a second document is
- * an error (KD_ERR_INPUT) located in `name`. */
+ * depth, scalar or node count over the caps above, an alias inside the node
+ * it refers to (a cycle), or a second document is an error (KD_ERR_INPUT) located in `name`. */
 kd_status yaml_check_limits(const char* text, size_t len, const char* name, kd_error* err);
 
 /* The 1-based line and column (in characters) of a byte offset of text. */

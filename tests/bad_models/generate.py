@@ -310,6 +310,8 @@ def hand_cases():
     add("yaml_unclosed_flow.yaml", t, "4:1: error: YAML syntax: did not find expected ',' or '}'")
     t = beam_model(MAT="*steel")
     add("yaml_undefined_alias.yaml", t, at(t, "*steel") + ": error: YAML syntax: found undefined alias")
+    t = beam_model(MAT="&m {E: 2.1e11, nu: 0.3, rho: 7800, G: *m}")
+    add("yaml_recursive_alias.yaml", t, at(t, "*m") + ": error: YAML alias '*m' refers to a node that contains it")
     t = "# only a comment\n"
     add("yaml_empty.yaml", t, "1:1: error: the model file is empty")
     t = "- kedyn: 1\n"
