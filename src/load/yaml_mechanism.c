@@ -194,6 +194,27 @@ kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_de
     return KD_OK;
 }
 
+/* kinematics and inverse_dynamics follow the mechanism's motion from its
+ * drivers (kd_mech_kinematics) and need every DOF driven: an error at the
+ * first of them, before anything runs (the run stopped there with the same
+ * words, unlocated, after writing the summary). The elastic links' one-way
+ * routes integrate undriven DOF forward instead (src/links/one_way.c). */
+static kd_status check_driven(loader* ld, const kd_mech* m, const double* q) {
+    const kd_desc* d = ld->d;
+    kd_error e;
+    kd_mech_mobility mob;
+    if (kd_mech_mobility_at(m, 0.0, q, &mob, &e) || mob.dof_undriven <= 0) return KD_OK;
+    for (int i = 0; i < d->nanalyses; i++) {
+        const kd_analysis_desc* a = &d->analyses[i];
+        if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS)
+            return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
+                                "%s needs one driver per degree of freedom: the mechanism has %d DOF and %d of them are "
+                                "not driven",
+                                kd_analysis_type_name(a->type), mob.dof, mob.dof_undriven);
+    }
+    return KD_OK;
+}
+
 /* The mechanism assembles at t = 0 (kd_mech_solve_position from the bodies'
  * position and angle and the drivers' values): a mechanism whose links
  * cannot close (a four-bar with a link longer than the three others
@@ -236,6 +257,8 @@ kd_status yaml_check_assembly(loader* ld) {
                               "the mechanism does not assemble at t = 0: %s stays open by %.3g (|Phi| = %.3g after "
                               "Newton-Raphson from the bodies' position and angle)",
                               what, worst, info.residual);
+        } else {
+            st = check_driven(ld, m, q);
         }
     }
     free(phi);

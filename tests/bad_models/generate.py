@@ -439,6 +439,12 @@ analyses:
 """
     # ground 4 m against links of 0.1 + 0.35 + 0.3 m: no position closes the loop
     add("phys_four_bar_cannot_close.yaml", t, at(t, "{name: jC") + ": error: the mechanism does not assemble at t = 0: ")
+    t = rigid_model().replace("drivers:\n  - {joint: pivot, law: {speed: 1}}\n", "")
+    add("phys_kinematics_undriven.yaml", t, at(t, "{type: kinematics") + ": error: kinematics needs one driver per "
+        "degree of freedom: the mechanism has 1 DOF and 1 of them are not driven")
+    t = rigid_model(ANA="{type: inverse_dynamics, t_end: 1, steps: 10}").replace("drivers:\n  - {joint: pivot, law: {speed: 1}}\n", "")
+    add("phys_inverse_dynamics_undriven.yaml", t, at(t, "{type: inverse_dynamics") + ": error: inverse_dynamics needs one "
+        "driver per degree of freedom")
     t = """kedyn: 1
 materials:
   aluminium: {E: 70e9, rho: 2700, nu: 0.33}
