@@ -5,6 +5,11 @@
 #                            suite (release build with warnings as errors, then
 #                            an ASan+UBSan build), then a subset of the examples
 #                            under valgrind (scripts/valgrind_examples.sh --quick)
+#                            and every fuzz target for KEDYN_FUZZ_SECONDS seconds
+#                            (default 15; 0: none)
+#   scripts/setup.sh fuzz [SECONDS]
+#                            install, run every fuzz target for SECONDS
+#                            (default 600) with libFuzzer (scripts/fuzz.sh)
 #   scripts/setup.sh bench   install, build, run the benchmarks (bench/run.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +18,10 @@ mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
           libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
+# libFuzzer and its sanitizer runtimes (clang's): only for the fuzz run of `test` and `fuzz`
+case "$mode" in
+  test|fuzz) packages+=(clang libclang-rt-dev) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -46,13 +55,19 @@ case "$mode" in
     vg_out=$(mktemp -d)
     bash scripts/valgrind_examples.sh build/kedyn "$vg_out" --quick
     rm -rf "$vg_out"
+    if [ "${KEDYN_FUZZ_SECONDS:-15}" != 0 ]; then
+      bash scripts/fuzz.sh "${KEDYN_FUZZ_SECONDS:-15}"
+    fi
+    ;;
+  fuzz)
+    bash scripts/fuzz.sh "${2:-600}"
     ;;
   bench)
     build build -DCMAKE_BUILD_TYPE=Release
     bash bench/run.sh build
     ;;
   *)
-    echo "usage: scripts/setup.sh demo|test|bench" >&2
+    echo "usage: scripts/setup.sh demo|test|fuzz [SECONDS]|bench" >&2
     exit 2
     ;;
 esac

@@ -1059,6 +1059,33 @@ static void test_keys_documented(void** state) {
     assert_int_equal(missing, 0);
 }
 
+/* A number that underflows is a number (5e-324, the least subnormal, kept; 1e-400 rounds to 0);
+ * one that overflows is not (strtod's ERANGE means either). */
+static void test_number_underflow(void** state) {
+    (void)state;
+    static const char* const values[] = {"5e-324", "1e-400", "1e400"};
+    const double expect[] = {5e-324, 0.0, 0.0};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "kedyn: 1\nmaterials: {steel: {E: 2.1e11, rho: 7850}}\nsections: {s: {shape: circle, d: 0.01}}\n"
+                 "bodies:\n  - {name: b, type: beam, material: steel, section: s, length: 1.0, elements: 2, preload: %s}\n"
+                 "supports:\n  - {body: b, node: 1, fix: all}\n",
+                 values[i]);
+        kd_desc* d = NULL;
+        kd_error err;
+        const kd_status st = kd_load_yaml_string(text, strlen(text), "<t>", &d, &err);
+        if (i < 2) {
+            if (st) fail_msg("%s: %s", values[i], err.msg);
+            assert_true(d->bodies[0].preload == expect[i]);
+            kd_desc_free(&d);
+        } else {
+            assert_int_equal(st, KD_ERR_INPUT);
+            assert_non_null(strstr(err.msg, "preload must be a number"));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_model),
@@ -1080,6 +1107,7 @@ int main(void) {
         cmocka_unit_test(test_sweep_analysis_paths),
         cmocka_unit_test(test_csv_empty_field),
         cmocka_unit_test(test_keys_documented),
+        cmocka_unit_test(test_number_underflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

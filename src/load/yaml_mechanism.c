@@ -7,8 +7,10 @@
  * rest by kd_mech_compile. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/mech.h"
 #include "yaml_schema.h"
 
 #define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
@@ -20,12 +22,8 @@ kd_status yaml_read_rigid_body(loader* ld, field* f, kd_body_desc* b) {
     if ((x = field_value(f, "com")) && (st = get_numbers(ld, x, "com", 2, 2, b->com, &n))) return st;
     if ((x = field_value(f, "position")) && (st = get_numbers(ld, x, "position", 2, 2, b->position, &n))) return st;
     if ((x = field_value(f, "points")) && (st = read_points(ld, x, b))) return st;
-    for (int i = 0; i < b->npoints; i++) {
+    for (int i = 0; i < b->npoints; i++)  /* names are unique (read_points) */
         if (b->points[i].x[2] != 0.0) return fail(ld, x, "points of a rigid body are planar (z = 0)");
-        for (int k = 0; k < i; k++)
-            if (strcmp(b->points[k].name, b->points[i].name) == 0)
-                return fail(ld, x, "point '%s' is defined twice in body '%s'", b->points[i].name, b->name);
-    }
     return KD_OK;
 }
 
@@ -194,4 +192,78 @@ kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_de
         (st = read_law(ld, node_at(ld, val->data.sequence.items.start[1]), "Fy", &l->value_y)))
         return st;
     return KD_OK;
+}
+
+/* kinematics and inverse_dynamics follow the mechanism's motion from its
+ * drivers (kd_mech_kinematics) and need every DOF driven: an error at the
+ * first of them, before anything runs (the run stopped there with the same
+ * words, unlocated, after writing the summary). The elastic links' one-way
+ * routes integrate undriven DOF forward instead (src/links/one_way.c). */
+static kd_status check_driven(loader* ld, const kd_mech* m, const double* q) {
+    const kd_desc* d = ld->d;
+    kd_error e;
+    kd_mech_mobility mob;
+    if (kd_mech_mobility_at(m, 0.0, q, &mob, &e) || mob.dof_undriven <= 0) return KD_OK;
+    for (int i = 0; i < d->nanalyses; i++) {
+        const kd_analysis_desc* a = &d->analyses[i];
+        if (a->type == KD_ANALYSIS_KINEMATICS || a->type == KD_ANALYSIS_INVERSE_DYNAMICS)
+            return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
+                                "%s needs one driver per degree of freedom: the mechanism has %d DOF and %d of them are "
+                                "not driven",
+                                kd_analysis_type_name(a->type), mob.dof, mob.dof_undriven);
+    }
+    return KD_OK;
+}
+
+/* The mechanism assembles at t = 0 (kd_mech_solve_position from the bodies'
+ * position and angle and the drivers' values): a mechanism whose links
+ * cannot close (a four-bar with a link longer than the three others
+ * together) is an error of the model, located at the joint (or driver) whose
+ * equations stay farthest from zero. Only with analyses (each of them starts
+ * from the assembled position; a description without any may be a part).
+ * A mechanism that does not compile is left to the caller's kd_mech_compile,
+ * which reports it. */
+kd_status yaml_check_assembly(loader* ld) {
+    const kd_desc* d = ld->d;
+    if (!kd_desc_is_mechanism(d) || d->nanalyses == 0) return KD_OK;  /* every analysis starts assembled */
+    kd_error e;
+    kd_mech* m = NULL;
+    if (kd_mech_compile(d, &m, &e)) return KD_OK;
+    kd_mech_work* w = kd_mech_work_new(m);
+    double* q = malloc(sizeof(double) * (size_t)(m->n + 1));
+    double* phi = malloc(sizeof(double) * (size_t)(m->nc + 1));
+    kd_status st = KD_OK;
+    if (!w || !q || !phi) {
+        st = kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+    } else {
+        memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
+        kd_mech_kin_info info;
+        if (kd_mech_solve_position(m, w, 0.0, q, &info, &e) == KD_ERR_NUMERIC) {
+            kd_mech_phi(m, 0.0, q, phi);
+            double worst = -1.0;
+            int joint = -1, driver = -1;
+            for (int k = 0; k < m->njoint; k++) {
+                double r = 0;
+                for (int i = 0; i < m->joint[k].nrow; i++) r += phi[m->joint[k].row + i] * phi[m->joint[k].row + i];
+                if (sqrt(r) > worst) worst = sqrt(r), joint = k, driver = -1;
+            }
+            for (int k = 0; k < m->ndriver && k < d->ndrivers; k++)
+                if (fabs(phi[m->driver[k].row]) > worst) worst = fabs(phi[m->driver[k].row]), driver = k, joint = -1;
+            const kd_loc loc = driver >= 0 ? d->drivers[driver].loc : joint >= 0 ? d->joints[joint].loc : KD_LOC_START;
+            char what[KD_NAME_MAX + 32] = "";
+            if (driver >= 0) snprintf(what, sizeof what, "the driver of joint '%s'", d->joints[d->drivers[driver].joint].name);
+            else if (joint >= 0) snprintf(what, sizeof what, "joint '%s'", d->joints[joint].name);
+            st = kd_error_set(ld->err, KD_ERR_INPUT, ld->file, loc,
+                              "the mechanism does not assemble at t = 0: %s stays open by %.3g (|Phi| = %.3g after "
+                              "Newton-Raphson from the bodies' position and angle)",
+                              what, worst, info.residual);
+        } else {
+            st = check_driven(ld, m, q);
+        }
+    }
+    free(phi);
+    free(q);
+    kd_mech_work_free(&w);
+    kd_mech_free(&m);
+    return st;
 }

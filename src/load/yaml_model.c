@@ -17,6 +17,7 @@
 
 #include "kedyn/load_yaml.h"
 #include "kedyn/model_check.h"
+#include "yaml_limits.h"
 #include "yaml_schema.h"
 
 /* ---- model sections ----------------------------------------------------- */
@@ -386,24 +387,36 @@ static kd_status read_model(loader* ld) {
     if ((x = field_value(f, "output")) && (st = read_output(ld, x))) return st;
     kd_status st2 = kd_desc_check(ld->d, ld->err);
     /* the DOF names against the element kinds (src/fe), located here as in compilation */
-    return st2 ? st2 : kd_model_check_dofs(ld->d, ld->err);
+    if (st2 || (st2 = kd_model_check_dofs(ld->d, ld->err))) return st2;
+    if ((st2 = yaml_check_assembly(ld))) return st2;
+    return yaml_check_explicit_step(ld);
 }
 
-static kd_status load(yaml_parser_t* parser, const char* name, kd_desc** out, kd_error* err) {
+/* Load text (len bytes) named `name`: the limits first (yaml_limits.c),
+ * then libyaml's document, then the sections. */
+static kd_status load(const char* text, size_t len, const char* name, kd_desc** out, kd_error* err) {
+    *out = NULL;
+    kd_status st = yaml_check_limits(text, len, name, err);
+    if (st) return st;
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return kd_error_set(err, KD_ERR_NOMEM, name, KD_LOC_NONE, "out of memory");
+    yaml_parser_set_input_string(&parser, (const unsigned char*)text, len);
     loader ld;
     memset(&ld, 0, sizeof(ld));
     ld.err = err;
     ld.file = name;
     const char* slash = strrchr(name, '/');
     if (slash) snprintf(ld.dir, sizeof(ld.dir), "%.*s", (int)(slash - name), name);
-    *out = NULL;
-    if (!yaml_parser_load(parser, &ld.doc)) {
-        const kd_loc loc = {(int)parser->problem_mark.line + 1, (int)parser->problem_mark.column + 1};
-        return kd_error_set(err, KD_ERR_INPUT, name, loc, "YAML syntax: %s%s%s", parser->problem ? parser->problem : "error",
-                            parser->context ? " " : "", parser->context ? parser->context : "");
+    if (!yaml_parser_load(&parser, &ld.doc)) {
+        const kd_loc loc = {(int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
+        st = kd_error_set(err, KD_ERR_INPUT, name, loc, "YAML syntax: %s%s%s", parser.problem ? parser.problem : "error",
+                          parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return st;
     }
+    yaml_parser_delete(&parser);
     ld.d = kd_desc_new();
-    kd_status st = ld.d ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, name, KD_LOC_NONE, "out of memory");
+    st = ld.d ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, name, KD_LOC_NONE, "out of memory");
     if (!st) {
         snprintf(ld.d->file, sizeof(ld.d->file), "%s", name);
         st = read_model(&ld);
@@ -415,29 +428,16 @@ static kd_status load(yaml_parser_t* parser, const char* name, kd_desc** out, kd
 }
 
 kd_status kd_load_yaml_string(const char* text, size_t len, const char* name, kd_desc** out, kd_error* err) {
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) return kd_error_set(err, KD_ERR_NOMEM, name, KD_LOC_NONE, "out of memory");
-    yaml_parser_set_input_string(&parser, (const unsigned char*)text, len);
-    kd_status st = load(&parser, name, out, err);
-    yaml_parser_delete(&parser);
-    return st;
+    return load(text, len, name, out, err);
 }
 
 kd_status kd_load_yaml_file(const char* path, kd_desc** out, kd_error* err) {
     *out = NULL;
-    FILE* fp = fopen(path, "rb");
-    if (!fp) return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot read model file: %s", strerror(errno));
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(fp);
-        return kd_error_set(err, KD_ERR_NOMEM, path, KD_LOC_NONE, "out of memory");
-    }
-    yaml_parser_set_input_file(&parser, fp);
-    kd_status st = load(&parser, path, out, err);
-    /* A read failure (e.g. a directory) is an I/O error, not a YAML one. */
-    if (st && ferror(fp))
-        st = kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot read model file: %s", strerror(errno));
-    yaml_parser_delete(&parser);
-    fclose(fp);
+    char* text = NULL;
+    size_t len = 0;
+    kd_status st = yaml_read_whole_file(path, "model file", 0, &text, &len, err);
+    if (st) return st;
+    st = load(text, len, path, out, err);
+    free(text);
     return st;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "yaml_limits.h"
 #include "yaml_schema.h"
 
 kd_loc loc_of(const node_t* n) { return (kd_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
@@ -182,22 +183,50 @@ static int split_csv_row(char* line, char** fields, int max) {
     }
 }
 
-/* A table from a CSV file: first column t, `column` by header name or by
- * 1-based number. */
-kd_status read_table_file(loader* ld, const node_t* at, const char* path, const char* column, kd_law* law,
-                                 int linear) {
-    char full[2048];
-    if (path[0] == '/' || !ld->dir[0]) snprintf(full, sizeof(full), "%s", path);
-    else snprintf(full, sizeof(full), "%s/%s", ld->dir, path);
-    FILE* fp = fopen(full, "r");
-    if (!fp) return fail(ld, at, "cannot read table file '%s': %s", full, strerror(errno));
-    char line[4096];
-    int col = -1, ncap = 0, n = 0, lineno = 0;
+/* The 1-based column, in characters, of p in the row that starts at row. */
+static int char_col(const char* row, const char* p) {
+    int col = 1;
+    for (; row < p; row++) col += ((unsigned char)*row & 0xC0) != 0x80;
+    return col;
+}
+
+/* One number of a row: the whole field must be a finite number. */
+static kd_status table_number(loader* ld, const char* file, int lineno, const char* row, const char* text, int column,
+                              double* out) {
+    const kd_loc at = {lineno, char_col(row, text)};
+    if (!*text) return kd_error_set(ld->err, KD_ERR_INPUT, file, at, "column %d of this row is empty", column);
+    char* end = NULL;
+    errno = 0;
+    *out = strtod(text, &end);
+    if (end == text || *end != '\0')
+        return kd_error_set(ld->err, KD_ERR_INPUT, file, at, "expected a number in column %d (got '%.32s')", column, text);
+    if (!isfinite(*out) || errno == ERANGE)
+        return kd_error_set(ld->err, KD_ERR_INPUT, file, at, "column %d is not a finite number (got '%.32s')", column, text);
+    return KD_OK;
+}
+
+/* The rows of a table file (text, len bytes, NUL-terminated, split in place):
+ * a header naming the columns, then rows of numbers, each with as many
+ * columns as the header, times increasing; '#' lines and blank lines are
+ * skipped. Errors located at the row and column in the table file. */
+static kd_status parse_table(loader* ld, const node_t* at, const char* full, char* text, size_t len, const char* column,
+                             int* ncol_out, int* n_out, double** t_out, double** f_out) {
+    int col = -1, nhead = 0, ncap = 0, n = 0, lineno = 0;
     double *t = NULL, *f = NULL;
     kd_status st = KD_OK;
-    while (!st && fgets(line, sizeof(line), fp)) {
+    for (char *row = text, *stop = text + len; !st && row < stop;) {
+        char* nl = memchr(row, '\n', (size_t)(stop - row));
+        char* next = nl ? nl + 1 : stop;
+        if (nl) *nl = '\0';
         lineno++;
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
+        const char* nul = memchr(row, '\0', (size_t)((nl ? nl : stop) - row));
+        if (nul) {
+            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, char_col(row, nul)}, "NUL byte in this row");
+            break;
+        }
+        char* line = row;
+        row = next;
+        if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0') continue;
         char* fields[64];
         const int nf = split_csv_row(line, fields, 64);
         if (nf < 0) {
@@ -208,45 +237,73 @@ kd_status read_table_file(loader* ld, const node_t* at, const char* path, const 
             char* end;
             const long num = strtol(column, &end, 10);
             for (int i = 0; i < nf && *end != '\0'; i++)
-                if (strcmp(fields[i] + strspn(fields[i], " "), column) == 0) col = i;
-            if (*end == '\0') col = (int)num - 1;
-            if (col < 1 || col >= nf) st = fail(ld, at, "table file '%s' has no column '%s' (after t)", full, column);
+                if (strcmp(fields[i], column) == 0) col = i;
+            if (*end == '\0') col = num >= 1 && num <= nf ? (int)num - 1 : -1;
+            if (col < 1) {
+                st = fail(ld, at, "table file '%s' has no column '%s' (after t)", full, column);
+                break;
+            }
+            nhead = nf;
             continue;
         }
-        if (col >= nf) {
-            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "row has no column %d", col + 1);
+        if (nf != nhead) {
+            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "this row has %d columns, the header %d",
+                              nf, nhead);
             break;
         }
         if (n == ncap) {
             ncap = ncap ? 2 * ncap : 256;
             double* nt = realloc(t, sizeof(double) * (size_t)ncap);
-            double* nfv = nt ? realloc(f, sizeof(double) * (size_t)ncap) : NULL;
             if (nt) t = nt;
+            double* nfv = nt ? realloc(f, sizeof(double) * (size_t)ncap) : NULL;
             if (nfv) f = nfv;
-            if (!nt || !nfv) st = kd_error_set(ld->err, KD_ERR_NOMEM, full, KD_LOC_NONE, "out of memory");
-        }
-        char *e1, *e2;
-        if (!st) {
-            /* an empty field is an error at its column, not a shift of the next ones */
-            const int empty = fields[0][0] == '\0' ? 0 : fields[col][0] == '\0' ? col : -1;
-            if (empty >= 0) {
-                st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "column %d of this row is empty",
-                                  empty + 1);
+            if (!nt || !nfv) {
+                st = kd_error_set(ld->err, KD_ERR_NOMEM, full, KD_LOC_NONE, "out of memory");
                 break;
             }
-            t[n] = strtod(fields[0], &e1);
-            f[n] = strtod(fields[col], &e2);
-            if (e1 == fields[0] || e2 == fields[col])
-                st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, 1}, "expected numbers in this row");
-            n++;
         }
+        if ((st = table_number(ld, full, lineno, line, fields[0], 1, &t[n])) ||
+            (st = table_number(ld, full, lineno, line, fields[col], col + 1, &f[n])))
+            break;
+        if (n > 0 && !(t[n] > t[n - 1])) {
+            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){lineno, char_col(line, fields[0])},
+                              "times must increase strictly (t = %g after %g)", t[n], t[n - 1]);
+            break;
+        }
+        n++;
     }
-    fclose(fp);
     if (!st && col < 0) st = fail(ld, at, "table file '%s' is empty", full);
-    if (!st) {
-        kd_error e;
-        if (kd_law_table(law, n, t, f, linear, &e)) st = fail(ld, at, "table file '%s': %s", full, e.msg);
+    if (st) {
+        free(t);
+        free(f);
+        return st;
     }
+    *ncol_out = nhead;
+    *n_out = n;
+    *t_out = t;
+    *f_out = f;
+    return KD_OK;
+}
+
+/* A table from a CSV file: first column t, `column` by header name or by
+ * 1-based number. Only a regular file of at most KD_YAML_FILE_MAX bytes is
+ * read (not a device such as /dev/zero, nor a pipe). */
+kd_status read_table_file(loader* ld, const node_t* at, const char* path, const char* column, kd_law* law,
+                                 int linear) {
+    char full[2048], what[2100];
+    if (path[0] == '/' || !ld->dir[0]) snprintf(full, sizeof(full), "%s", path);
+    else snprintf(full, sizeof(full), "%s/%s", ld->dir, path);
+    snprintf(what, sizeof what, "table file '%s'", full);
+    char* text = NULL;
+    size_t len = 0;
+    kd_error e;
+    kd_status st = yaml_read_whole_file(full, what, 1, &text, &len, &e);
+    if (st) return st == KD_ERR_NOMEM ? kd_error_set(ld->err, st, full, KD_LOC_NONE, "%s", e.msg) : fail(ld, at, "%s", e.msg);
+    int ncol = 0, n = 0;
+    double *t = NULL, *f = NULL;
+    st = parse_table(ld, at, full, text, len, column, &ncol, &n, &t, &f);
+    free(text);
+    if (!st && kd_law_table(law, n, t, f, linear, &e)) st = fail(ld, at, "table file '%s': %s", full, e.msg);
     free(t);
     free(f);
     return st;
@@ -331,8 +388,11 @@ kd_status read_points(loader* ld, const node_t* map, kd_body_desc* b) {
         kd_point_desc* pt = &b->points[b->npoints++];
         int n;
         pt->loc = loc_of(node_at(ld, p->key));
-        if (!(st = get_name(ld, node_at(ld, p->key), "point name", pt->name)))
-            st = get_numbers(ld, node_at(ld, p->value), "a point", 2, 3, pt->x, &n);
+        if ((st = get_name(ld, node_at(ld, p->key), "point name", pt->name))) break;
+        for (int k = 0; k < b->npoints - 1; k++)
+            if (strcmp(b->points[k].name, pt->name) == 0)
+                return fail(ld, node_at(ld, p->key), "point '%s' is defined twice in body '%s'", pt->name, b->name);
+        st = get_numbers(ld, node_at(ld, p->value), "a point", 2, 3, pt->x, &n);
     }
     return st;
 }

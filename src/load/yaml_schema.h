@@ -121,9 +121,16 @@ kd_status yaml_read_driver(loader* ld, const node_t* v);
 /* The keys of a force of type spring, friction, torque or force that its
  * key table does not read (f: the keys read by read_table into l). */
 kd_status yaml_read_mech_force(loader* ld, const node_t* v, field* f, kd_load_desc* l);
+/* A mechanism assembles at t = 0; otherwise an error at the joint or driver
+ * that stays open (after the description's checks). */
+kd_status yaml_check_assembly(loader* ld);
 
 /* src/load/yaml_links.c: a beam's `frame` key (elastic links of mechanisms, kedyn/ked.h). */
 kd_status yaml_read_beam_frame(loader* ld, const node_t* v, kd_body_desc* b);
+/* A fixed rk4 step of two-way coupled links more than twice its stability
+ * limit (from the shortest element's axial frequency) is an error at the
+ * analysis (after the description's checks). */
+kd_status yaml_check_explicit_step(loader* ld);
 
 /* src/load/yaml_analysis.c: one item of `analyses:`. */
 kd_status yaml_read_analysis(loader* ld, const node_t* v);
