@@ -130,10 +130,10 @@ static void test_rotated(void** state) {
     }
 }
 
-/* Rigid motions of the turned mesh: a translation along any direction
- * carries rho t A; a rotation about the axis through the origin along the
- * turned plate's x axis, rho t int y^2 dA + rho t^3/12 A (theory.md sec.
- * 10.8). */
+/* Rigid motions of the turned mesh store no strain energy (the drilling
+ * row included); a translation along any direction carries rho t A; a
+ * rotation about the axis through the origin along the turned plate's x
+ * axis, rho t int y^2 dA + rho t^3/12 A (theory.md sec. 10.8). */
 static void test_rigid_mass(void** state) {
     (void)state;
     const double a = 0.3, b = 0.2, t = 0.01;
@@ -145,11 +145,19 @@ static void test_rigid_mass(void** state) {
         rotate_mesh(&m, R);
         const int n = m.ndof;
         double* M = malloc(sizeof(double) * (size_t)n * (size_t)n);
-        mesh_assemble(&m, &c, NULL, M, NULL, NULL);
+        double* K = malloc(sizeof(double) * (size_t)n * (size_t)n);
+        mesh_assemble(&m, &c, K, M, NULL, NULL);
+        double kmax = 0.0;
+        for (int i = 0; i < n; i++) kmax = fmax(kmax, K[(size_t)i * n + i]);
         double* d = calloc((size_t)n, sizeof(double));
         const double dir[3] = {0.3, -0.5, 0.8};
-        const double axis[3] = {R[0][0], R[1][0], R[2][0]};  /* the plate's x axis, turned */
-        for (int f = 0; f < 2; f++) {
+        for (int f = 0; f < 4; f++) {
+            /* 0: translation; 1: rotation about the turned plate's x axis;
+             * 2: about its normal (theta_z with the in-plane rotation: no
+             * drilling energy); 3: about a generic axis */
+            double axis[3] = {R[0][0], R[1][0], R[2][0]};
+            if (f == 2) axis[0] = R[0][2], axis[1] = R[1][2], axis[2] = R[2][2];
+            if (f == 3) axis[0] = 0.6, axis[1] = 0.0, axis[2] = 0.8;
             for (int i = 0; i < m.nnode; i++) {
                 const double* x = m.x + 3 * i;
                 double* di = d + 6 * i;
@@ -164,15 +172,20 @@ static void test_rigid_mass(void** state) {
                     for (int k = 0; k < 3; k++) di[3 + k] = axis[k];
                 }
             }
-            double e = 0.0;
-            for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++) e += d[i] * M[(size_t)i * n + j] * d[j];
+            double e = 0.0, ek = 0.0, d2 = 0.0;
+            for (int i = 0; i < n; i++) {
+                d2 += d[i] * d[i];
+                for (int j = 0; j < n; j++) e += d[i] * M[(size_t)i * n + j] * d[j], ek += d[i] * K[(size_t)i * n + j] * d[j];
+            }
+            printf("shell %s rigid motion %d: d^T K d / (k_max |d|^2) = %.1e\n", NAMES[tri], f, ek / (kmax * d2));
+            assert_true(fabs(ek) < 1e-13 * kmax * d2);
+            if (f >= 2) continue;
             const double dd = dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2];
             const double want = f == 0 ? RHO * t * a * b * dd : RHO * t * a * b * b * b / 3.0 + RHO * t * t * t / 12.0 * a * b;
             printf("shell %s rigid motion %d: rel. error %.2e\n", NAMES[tri], f, rel_err(e, want));
             assert_true(rel_err(e, want) < 1e-12);
         }
-        free(M), free(d);
+        free(M), free(K), free(d);
         mesh_free(&m);
     }
 }
