@@ -44,23 +44,30 @@ static kd_status plate_frame(const kd_desc* d, const kd_body_desc* bd, kd_body* 
     return KD_OK;
 }
 
+/* 1 when record p has this kind, constants and shape: node coordinates
+ * equal to round-off (1e-12 of the element's size; the nodes of a
+ * structured mesh are products i a / n, whose differences vary in the last
+ * bits). */
+static int same_element(const kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
+                        const double x[][3], int nn) {
+    if (memcmp(&p->kind, &kind, sizeof kind) != 0 || memcmp(&p->c, c, sizeof *c) != 0 || p->nnode != nn) return 0;
+    double size = 0;
+    for (int a = 0; a < nn; a++)
+        for (int i = 0; i < 3; i++) size = fmax(size, fabs(x[a][i]));
+    for (int a = 0; a < nn; a++)
+        for (int i = 0; i < 3; i++)
+            if (fabs(p->node_x[a][i] - x[a][i]) > 1e-12 * size) return 0;
+    return 1;
+}
+
 /* The record of an element of this kind and shape: among this body's
  * records (the first and the last few: a structured mesh has one or two
  * shapes, a Gmsh mesh mostly its own per element), else a new one. */
 static int plate_prop(kd_model* m, int* cap, int first, kd_element_kind kind, const kd_element_consts* c,
                       const double x[][3], int nn, kd_status* st) {
-    for (int i = m->nprop - 1; i >= first && i >= m->nprop - 8; i--) {
-        const kd_element_props* p = &m->prop[i];
-        if (memcmp(&p->kind, &kind, sizeof kind) == 0 && memcmp(&p->c, c, sizeof *c) == 0 &&
-            memcmp(p->node_x, x, sizeof(double) * 3 * (size_t)nn) == 0)
-            return i;
-    }
-    if (first < m->nprop) {
-        const kd_element_props* p = &m->prop[first];
-        if (memcmp(&p->kind, &kind, sizeof kind) == 0 && memcmp(&p->c, c, sizeof *c) == 0 &&
-            memcmp(p->node_x, x, sizeof(double) * 3 * (size_t)nn) == 0)
-            return first;
-    }
+    for (int i = m->nprop - 1; i >= first && i >= m->nprop - 8; i--)
+        if (same_element(&m->prop[i], kind, c, x, nn)) return i;
+    if (first < m->nprop && same_element(&m->prop[first], kind, c, x, nn)) return first;
     if (m->nprop == *cap) {
         const int ncap = *cap ? 2 * *cap : 4;
         kd_element_props* np = realloc(m->prop, (size_t)ncap * sizeof(*np));
