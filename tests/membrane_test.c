@@ -190,6 +190,121 @@ static void test_degenerate(void** state) {
     free(p);
 }
 
+
+/* ---- in-plane modes of a rectangle: closed form, errors and orders ------- */
+
+/* The rectangle a x b with v = 0 on x = 0, a and u = 0 on y = 0, b has the
+ * separable modes u = A cos(alpha x) sin(beta y), v = B sin(alpha x)
+ * cos(beta y), alpha = m pi / a, beta = n pi / b (m, n >= 0, not both 0),
+ * and rho omega^2 the eigenvalues of [C alpha^2 + G beta^2, (C nu + G)
+ * alpha beta; (C nu + G) alpha beta, G alpha^2 + C beta^2], C = E/(1 - nu^2),
+ * G = E / (2 (1 + nu)) (plane-stress Navier equations; theory.md sec. 10.2). */
+static void inplane_closed_form(double a, double b, int count, double* out) {
+    double w[200];
+    int n = 0;
+    const double C = E / (1 - NU * NU), G = E / (2 * (1 + NU));
+    for (int i = 0; i <= 8; i++)
+        for (int j = 0; j <= 8; j++) {
+            if (i == 0 && j == 0) continue;
+            const double al = i * PI / a, be = j * PI / b;
+            const double k11 = C * al * al + G * be * be, k22 = G * al * al + C * be * be, k12 = (C * NU + G) * al * be;
+            const double mean = 0.5 * (k11 + k22), dev = sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+            /* with m = 0 or n = 0 one of the two fields vanishes: one mode */
+            if (i == 0) w[n++] = sqrt(G * be * be / RHO);
+            else if (j == 0) w[n++] = sqrt(G * al * al / RHO);
+            else w[n++] = sqrt((mean - dev) / RHO), w[n++] = sqrt((mean + dev) / RHO);
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (w[j] < w[i]) {
+                const double t = w[i];
+                w[i] = w[j], w[j] = t;
+            }
+    memcpy(out, w, sizeof(double) * (size_t)count);
+}
+
+typedef struct rect_edges {
+    double a, b;
+} rect_edges;
+
+static int fix_inplane(const double x[3], kd_dof_name dof, const void* ctx) {
+    const rect_edges* r = ctx;
+    const double tol = 1e-9;
+    if (dof == KD_DOF_V) return fabs(x[0]) < tol || fabs(x[0] - r->a) < tol;
+    if (dof == KD_DOF_U) return fabs(x[1]) < tol || fabs(x[1] - r->b) < tol;
+    return 0;
+}
+
+/* worst relative error of the lowest 6 frequencies on an nx x ny mesh */
+static double inplane_error(kd_interp ip, int nx, int ny, double distort) {
+    const double a = 0.2, b = 0.16;  /* the plate of the thesis, sec. 5.3.3 */
+    kd_element_consts c = plate_consts(E, NU, RHO, T);
+    mesh2d m = mesh_rect(membrane(ip), a, b, nx, ny, distort);
+    rect_edges r = {a, b};
+    double lam[6], ref[6], worst = 0.0;
+    assert_int_equal(mesh_eigen(&m, &c, fix_inplane, &r, NULL, -1.0, 6, lam), 0);
+    inplane_closed_form(a, b, 6, ref);
+    for (int k = 0; k < 6; k++) worst = fmax(worst, rel_err(sqrt(lam[k]), ref[k]));
+    mesh_free(&m);
+    return worst;
+}
+
+/* Orders log2(e_n / e_2n) on regular meshes, measured (docs/validation.md):
+ * CST and Q4 2, T6, Q8 and Q9 4; the errors on the finer mesh, and on a
+ * distorted one, asserted against the measured ones. */
+static void test_inplane_modes(void** state) {
+    (void)state;
+    const int nx[5] = {8, 4, 8, 4, 4};
+    const double order_min[5] = {1.8, 3.5, 1.8, 3.6, 3.6};
+    /* measured 1.96e-2, 9.9e-4, 8.1e-3, 2.9e-4, 2.9e-4; distorted 2.2e-2, 1.4e-3,
+     * 1.06e-2, 5.5e-4, 4.5e-4 */
+    const double tol[5] = {2.5e-2, 1.3e-3, 1e-2, 4e-4, 4e-4};
+    const double tol_distorted[5] = {2.8e-2, 2e-3, 1.4e-2, 7e-4, 6e-4};
+    for (int k = 0; k < 5; k++) {
+        const double e1 = inplane_error(MEMBRANES[k], nx[k], nx[k], 0.0);
+        const double e2 = inplane_error(MEMBRANES[k], 2 * nx[k], 2 * nx[k], 0.0);
+        const double ed = inplane_error(MEMBRANES[k], 2 * nx[k], 2 * nx[k], 0.25);
+        const double order = log2(e1 / e2);
+        printf("in-plane modes %s: worst error of 6 %.3e (%dx%d), %.3e (%dx%d), order %.2f; distorted %.3e\n",
+               kd_interp_str(MEMBRANES[k]), e1, nx[k], nx[k], e2, 2 * nx[k], 2 * nx[k], order, ed);
+        assert_true(order > order_min[k]);
+        assert_true(e2 < tol[k]);
+        assert_true(ed < tol_distorted[k]);
+    }
+}
+
+/* The membrane's own pre-stress gradients (theory.md sec. 10.9): for a
+ * linear field on a distorted mesh, d^T k_g d = A sum_c grad u_c^T S
+ * grad u_c with a full S. */
+static void test_prestress_energy(void** state) {
+    (void)state;
+    const double a = 0.5, b = 0.3;
+    kd_element_consts c = plate_consts(E, NU, RHO, T);
+    double S[KD_GRAD_MAX * KD_GRAD_MAX] = {0};
+    S[0] = 300.0, S[1] = S[3] = -120.0, S[4] = 200.0;
+    const double gu[2] = {0.3, -0.2}, gv[2] = {0.5, 0.25};
+    const double want = a * b * (S[0] * gu[0] * gu[0] + 2 * S[1] * gu[0] * gu[1] + S[4] * gu[1] * gu[1] +
+                                 S[0] * gv[0] * gv[0] + 2 * S[1] * gv[0] * gv[1] + S[4] * gv[1] * gv[1]);
+    for (int k = 0; k < 5; k++) {
+        mesh2d m = mesh_rect(membrane(MEMBRANES[k]), a, b, 3, 2, 0.3);
+        const int n = m.ndof;
+        double* Kg = malloc(sizeof(double) * (size_t)n * (size_t)n);
+        mesh_assemble(&m, &c, NULL, NULL, S, Kg);
+        double* d = calloc((size_t)n, sizeof(double));
+        for (int i = 0; i < m.nnode; i++) {
+            const double* x = m.x + 3 * i;
+            d[2 * i] = 0.01 + gu[0] * x[0] + gu[1] * x[1];
+            d[2 * i + 1] = -0.02 + gv[0] * x[0] + gv[1] * x[1];
+        }
+        double e = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) e += d[i] * Kg[(size_t)i * n + j] * d[j];
+        assert_true(rel_err(e, want) < 1e-12);
+        free(Kg), free(d);
+        mesh_free(&m);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables),
@@ -197,6 +312,8 @@ int main(void) {
         cmocka_unit_test(test_patch),
         cmocka_unit_test(test_mass_and_rigid_modes),
         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_inplane_modes),
+        cmocka_unit_test(test_prestress_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,8 +52,10 @@ static inline mesh2d mesh_rect(kd_element_kind kind, double a, double b, int nx,
         for (int i = 0; i <= nx; i++) {
             double* p = m.x + 3 * grid_id(&m, 2 * i, 2 * j);
             p[0] = i * hx, p[1] = j * hy;
-            if (i > 0 && i < nx) p[0] += distort * hx * hash_unit(i, j, 1);
-            if (j > 0 && j < ny) p[1] += distort * hy * hash_unit(i, j, 2);
+            /* rectangles (ACM, BFS): whole grid lines move */
+            const int rect = kind.interp == KD_INTERP_ACM || kind.interp == KD_INTERP_BFS;
+            if (i > 0 && i < nx) p[0] += distort * hx * hash_unit(i, rect ? 0 : j, 1);
+            if (j > 0 && j < ny) p[1] += distort * hy * hash_unit(rect ? 0 : i, j, 2);
         }
     const int tri = kind.interp == KD_INTERP_CST || kind.interp == KD_INTERP_T6 || kind.interp == KD_INTERP_DKT;
     for (int GJ = 0; GJ < m.gy; GJ++)
@@ -219,6 +221,49 @@ static inline int dense_solve_bc(const double* K, int n, const int* free_dof, co
     free(A);
     free(rhs);
     return (int)info;
+}
+
+/* Eigenvalues by the inverted, shifted problem M x = mu (K - sigma M) x
+ * (sigma < 0; M may be singular, e.g. massless drilling rotations), as
+ * kedyn's dense solver does; the lowest `count`, ascending; 0 on success. */
+static inline int dense_eigen_shift(double* K, double* M, int n, int count, double sigma, double* lambda) {
+    for (size_t i = 0; i < (size_t)n * (size_t)n; i++) K[i] -= sigma * M[i];
+    double* w = malloc(sizeof(double) * (size_t)n);
+    const lapack_int info = LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', n, M, n, K, n, w);
+    /* mu descending = lambda ascending; mu = 0 (massless) are infinite */
+    for (int k = 0; k < count && k < n; k++) lambda[k] = sigma + 1.0 / w[n - 1 - k];
+    free(w);
+    return (int)info;
+}
+
+/* Which DOFs a boundary condition fixes: 1 to fix DOF `dof` at a node at x. */
+typedef int (*fix_fn)(const double x[3], kd_dof_name dof, const void* ctx);
+
+/* The lowest `count` eigenvalues of (K + Kg) x = lambda M x with the DOFs
+ * `fix` selects removed (S: a uniform pre-stress, or NULL); shift sigma
+ * (0: plain dsygv, M must be regular). 0 on success. */
+static inline int mesh_eigen(const mesh2d* m, const kd_element_consts* c, fix_fn fixed, const void* ctx, const double* S,
+                             double sigma, int count, double* lambda) {
+    const int n = m->ndof;
+    double* K = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    double* M = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    double* Kg = S ? malloc(sizeof(double) * (size_t)n * (size_t)n) : NULL;
+    mesh_assemble(m, c, K, M, S, Kg);
+    if (Kg)
+        for (size_t i = 0; i < (size_t)n * (size_t)n; i++) K[i] += Kg[i];
+    kd_dof_name dofs[KD_NODE_DOF_MAX];
+    kd_element_node_dofs(m->kind, dofs);
+    int* keep = calloc((size_t)n, sizeof(int));
+    for (int a = 0; a < m->nnode; a++)
+        for (int k = 0; k < m->nd; k++) keep[a * m->nd + k] = m->used[a] && !(fixed && fixed(m->x + 3 * a, dofs[k], ctx));
+    double* Kr = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    double* Mr = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    const int r = reduce(K, n, keep, Kr);
+    reduce(M, n, keep, Mr);
+    const int info = sigma != 0.0 ? dense_eigen_shift(Kr, Mr, r, count, sigma, lambda)
+                                  : dense_eigen(Kr, Mr, r, count, lambda);
+    free(K), free(M), free(Kg), free(keep), free(Kr), free(Mr);
+    return info;
 }
 
 /* Constants of an isotropic plate of thickness t. */

@@ -45,10 +45,19 @@ static const kd_element_family* table_2d(kd_element_kind kind) {
         default: return NULL;
         }
     }
+    if (kind.theory == KD_THEORY_KIRCHHOFF) {
+        switch (kind.interp) {
+        case KD_INTERP_DKT: return &element_family_plate_dkt;
+        case KD_INTERP_ACM: return &element_family_plate_acm;
+        case KD_INTERP_BFS: return &element_family_plate_bfs;
+        default: return NULL;
+        }
+    }
     if (kind.theory == KD_THEORY_MINDLIN) return kind.interp == KD_INTERP_MITC4 ? &element_family_plate_mitc4 : NULL;
     if (kind.theory == KD_THEORY_SHELL) {
         switch (kind.interp) {
         case KD_INTERP_MITC4: return &element_family_shell_q4;
+        case KD_INTERP_DKT: return &element_family_shell_tri;
         default: return NULL;
         }
     }

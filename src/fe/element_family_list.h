@@ -13,8 +13,12 @@ extern const kd_element_family element_family_membrane_t6;
 extern const kd_element_family element_family_membrane_q4;
 extern const kd_element_family element_family_membrane_q8;
 extern const kd_element_family element_family_membrane_q9;
+extern const kd_element_family element_family_plate_dkt;   /* element_plate_dkt.c */
+extern const kd_element_family element_family_plate_acm;   /* element_plate_acm.c */
+extern const kd_element_family element_family_plate_bfs;   /* element_plate_bfs.c */
 extern const kd_element_family element_family_plate_mitc4; /* element_plate_mitc4.c */
 extern const kd_element_family element_family_shell_q4;    /* element_shell.c: Q4 + MITC4 */
+extern const kd_element_family element_family_shell_tri;   /* element_shell.c: CST + DKT */
 
 /* Quadrature rules (quadrature.c). */
 extern const kd_quadrature quadrature_line_gauss6;       /* 6-point Gauss-Legendre on [0, 1] */
@@ -50,6 +54,48 @@ void plate_bending_D(const kd_element_consts* c, double Db[3][3], double* ks);
  * theta_x, theta_y per node); returns det J. */
 double mitc4_rows(const double xl[4][2], const double xi[3], double N[4], double dNx[4][2], double x[2],
                   double Bb[3][12], double Bs[2][12]);
+/* Polynomial w fields of the Kirchhoff plates (element_plate_poly.c):
+ * monomials (x/h)^ex[m][0] (y/h)^ex[m][1], x, y from node 1; C[m][k] the
+ * coefficient of monomial m in the shape function of DOF k. */
+#define PLATE_POLY_MAX 16
+typedef struct plate_poly {
+    int n, ndof;                  /* monomials; DOFs (<= n, the rest constraints) */
+    int ex[PLATE_POLY_MAX][2];
+    double h;                     /* length scale of the monomials */
+    double C[PLATE_POLY_MAX][PLATE_POLY_MAX];
+} plate_poly;
+/* Shape functions and derivatives of every DOF at a point. */
+typedef struct plate_poly_point {
+    double w[PLATE_POLY_MAX], wx[PLATE_POLY_MAX], wy[PLATE_POLY_MAX];
+    double wxx[PLATE_POLY_MAX], wyy[PLATE_POLY_MAX], wxy[PLATE_POLY_MAX];
+} plate_poly_point;
+/* row[m] = d^(dx+dy) monomial_m / dx^dx dy^dy at (x, y). */
+void plate_poly_row(const plate_poly* P, double x, double y, int dx, int dy, double row[PLATE_POLY_MAX]);
+/* The coefficients from the functional rows A (n x n): rows 0..ndof-1 the
+ * DOFs, the others homogeneous constraints; 0, or 1 when singular. */
+int plate_poly_solve(plate_poly* P, const double A[PLATE_POLY_MAX][PLATE_POLY_MAX], int ndof);
+/* The rows of the nodal DOFs w, theta_x = w,y, theta_y = -w,x [, w,xy]
+ * at nnode nodes xl; returns their count. plate_poly_nodal: rows + solve. */
+int plate_poly_nodal_rows(const plate_poly* P, int nnode, const double xl[][2], int twist,
+                          double A[PLATE_POLY_MAX][PLATE_POLY_MAX]);
+int plate_poly_nodal(plate_poly* P, int nnode, const double xl[][2], int twist);
+void plate_poly_eval(const plate_poly* P, double x, double y, plate_poly_point* out);
+/* DKT at xi for corner coordinates xl (element_plate_dkt.c): x(xi), the
+ * rotations beta_x = theta_y, beta_y = -theta_x and the curvature rows
+ * over the 9 DOFs (w, theta_x, theta_y per node); returns det J. */
+double dkt_rows(const double xl[3][2], const double xi[3], double x[2], double bx[9], double by[9],
+                double Bb[3][9]);
+/* The reduced cubic w of a triangle (mass and pre-stress of the DKT);
+ * 0, or 1 when degenerate. */
+int dkt_w_field(const double xl[3][2], double L, plate_poly* P);
+/* The w fields of the a x b Kirchhoff rectangles (node 1 at the origin);
+ * 0, or 1 when degenerate. */
+int acm_w_field(double a, double b, plate_poly* P);
+int bfs_w_field(double a, double b, plate_poly* P);
+/* The Kirchhoff rectangles' table entries (element_plate_acm.c). */
+kd_status kirchhoff_rect_init(kd_element_props* p);
+const kd_quadrature* kirchhoff_rect_quadrature(const kd_element_props* p);
+void kirchhoff_rect_eval(const kd_element_props* p, const double xi[3], kd_element_point* out);
 extern const double node_xi_tri3[3][3];
 extern const double node_xi_tri6[6][3];
 extern const double node_xi_quad4[4][3];

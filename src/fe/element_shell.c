@@ -152,6 +152,20 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
                 B[7][w + j] = Bs[1][3 * a + j];
             }
         }
+    } else {
+        double bx[9], by[9], Bb[3][9], xt[2];
+        dkt_rows((const double(*)[2])xl, xi, xt, bx, by, Bb);
+        plate_poly P;
+        plate_poly_point w;
+        const int ok = dkt_w_field((const double(*)[2])xl, p->L, &P) == 0;
+        if (ok) plate_poly_eval(&P, x2[0], x2[1], &w);
+        for (int a = 0; a < 3; a++)
+            for (int j = 0; j < 3; j++) {
+                const int col = 6 * a + 2 + j, c = 3 * a + j;  /* w, theta_x, theta_y */
+                if (ok) N0[2][col] = w.w[c], G[0][2][col] = w.wx[c], G[1][2][col] = w.wy[c];
+                Nt[0][col] = bx[c], Nt[1][col] = by[c];
+                for (int r = 0; r < 3; r++) B[3 + r][col] = Bb[r][c];
+            }
     }
     /* rotate to element coordinates */
     memset(out, 0, sizeof(*out));
@@ -175,6 +189,20 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
             rotate_row(p, tmp, out->G[d][c]);
         }
 }
+
+const kd_element_family element_family_shell_tri = {
+    .name = "shell-cst-dkt",
+    .domain = KD_DOMAIN_TRIANGLE,
+    .nnode = 3,
+    .node_xi = node_xi_tri3,
+    .ntrans = 1,
+    .trans_dir = {{0.0, 0.0, 1.0}},  /* each element: its normal (p->trans_dir) */
+    .node_dofs = shell_node_dofs,
+    .init = shell_init,
+    .quadrature = shell_quadrature,
+    .eval = shell_eval,
+    .prestress_basis = NULL,
+};
 
 const kd_element_family element_family_shell_q4 = {
     .name = "shell-q4-mitc4",
