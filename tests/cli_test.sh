@@ -180,7 +180,8 @@ check "hub sweep: flapwise at lam 2, delta 0.5" grep -q '^50.9175,102.59[0-9]*,1
 # a Gmsh-meshed L-shaped plate; mesh errors at the .msh file's own line
 "$kedyn" run "$examples/plate_simply_supported.yaml" -o "$tmp/plate" >"$tmp/plate.txt" 2>&1; code=$?
 check "plate run exits 0" test $code -eq 0
-check "plate first frequency" grep -q "^ *1 *99[0-9]\." "$tmp/plate.txt"
+# omega_11 = pi^2 (1/a^2 + 1/b^2) sqrt(D / (rho t)) = 992.784 rad/s; ACM 20 x 16 measured 0.17 % low
+check "plate first frequency against the closed form" awk '$1 == 1 && NF == 3 { e = ($2 - 992.784) / 992.784; ok = (e < 0 ? -e : e) < 0.003 } END { exit !ok }' "$tmp/plate.txt"
 check "plate modes.vtu" grep -q '<Piece NumberOfPoints="357" NumberOfCells="320">' "$tmp/plate/modes.vtu"
 check "plate modes.pvd lists 15" test "$(grep -c '<DataSet' "$tmp/plate/modes.pvd")" -eq 15
 check "plate summary lists the VTK files" grep -q '"modes.pvd"' "$tmp/plate/summary.json"

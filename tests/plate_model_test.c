@@ -168,10 +168,10 @@ static void test_simply_supported(void** state) {
         const char *theory, *interp, *mesh;
         double tol;
     } cases[] = {
-        {"kirchhoff", "dkt", "{rectangle: [0.2, 0.16], divisions: [20, 16]}", 0.02},
-        {"kirchhoff", "acm", "{rectangle: [0.2, 0.16], divisions: [20, 16]}", 0.01},
-        {"kirchhoff", "bfs", "{rectangle: [0.2, 0.16], divisions: [10, 8]}", 0.002},
-        {"mindlin", "mitc4", "{rectangle: [0.2, 0.16], divisions: [40, 32]}", 0.007},
+        {"kirchhoff", "dkt", "{rectangle: [0.2, 0.16], divisions: [20, 16]}", 0.008},   /* measured 5.7e-3 */
+        {"kirchhoff", "acm", "{rectangle: [0.2, 0.16], divisions: [20, 16]}", 0.008},   /* 6.5e-3 */
+        {"kirchhoff", "bfs", "{rectangle: [0.2, 0.16], divisions: [10, 8]}", 0.001},    /* 4.3e-4 */
+        {"mindlin", "mitc4", "{rectangle: [0.2, 0.16], divisions: [40, 32]}", 0.007},   /* 5.1e-3 */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char text[2048];
@@ -256,7 +256,7 @@ static void test_gmsh_plate(void** state) {
              "kedyn: 1\n"
              "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
              "bodies:\n"
-             "  - {name: plate, type: plate, theory: mindlin, interpolation: mitc4, material: steel, thickness: 0.001,\n"
+             "  - {name: plate, type: plate, theory: kirchhoff, interpolation: acm, material: steel, thickness: 0.001,\n"
              "     mesh: {file: plate.msh}}\n"
              "supports:\n"
              "  - {body: plate, nodes: edges, fix: [w]}\n");
@@ -270,7 +270,7 @@ static void test_gmsh_plate(void** state) {
     kd_model* mg = NULL;
     kd_modes rg = modes_of(dg, 5, &mg);
     /* the structured mesh of the same elements */
-    ss_model(text, sizeof text, "mindlin", "mitc4", "{rectangle: [0.2, 0.16], divisions: [20, 16]}");
+    ss_model(text, sizeof text, "kirchhoff", "acm", "{rectangle: [0.2, 0.16], divisions: [20, 16]}");
     kd_desc* ds = load_ok(text);
     kd_model* ms = NULL;
     kd_modes rs = modes_of(ds, 5, &ms);
