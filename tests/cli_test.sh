@@ -189,6 +189,10 @@ check "plate summary lists the VTK files" grep -q '"modes.pvd"' "$tmp/plate/summ
 check "gmsh plate run exits 0" test $code -eq 0
 out=$("$kedyn" check "$examples/plate_l_shape.yaml"); code=$?
 check "gmsh plate check" grep -q "plate mindlin mitc4  elements 240  nodes 277" <<<"$out"
+"$kedyn" run "$models/plate_dynamics.yaml" -o "$tmp/pdyn" >/dev/null 2>&1; code=$?
+check "plate dynamics exits 0" test $code -eq 0
+check "plate dynamics history of a node set" bash -c "head -1 '$tmp/pdyn/dynamics.csv' | grep -q '^t,plate.50.w,plate.50.rx,plate.50.ry$'"
+check "plate dynamics VTK series" test "$(grep -c '<DataSet' "$tmp/pdyn/dynamics.pvd")" -eq 101 -a -s "$tmp/pdyn/dynamics_100.vtu"
 msg=$("$kedyn" run "$models/plate_bad_mesh.yaml" -o "$tmp/badmesh" 2>&1 >/dev/null); code=$?
 check "unparsable mesh exits 1" test $code -eq 1
 check "unparsable mesh located in the .msh" grep -q "plate_bad_mesh.msh:14:5: error: expected a node coordinate" <<<"$msg"
