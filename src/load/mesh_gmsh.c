@@ -145,7 +145,7 @@ static kd_status read_physical_names(lexer* lx, gmsh* g) {
 static kd_status read_entities(lexer* lx, gmsh* g) {
     int count[4] = {0, 0, 0, 0};
     kd_status st = KD_OK;
-    for (int d = 0; d < 4 && !st; d++) st = get_int_lim(lx, "a number of entities", 0, 10000000, &count[d]);
+    for (int d = 0; d < 4 && !st; d++) st = get_int_lim(lx, "a number of entities", 0, 1000000, &count[d]);
     const int total = count[0] + count[1] + count[2] + count[3];
     g->ent = calloc((size_t)(total ? total : 1), sizeof(entity));
     if (!g->ent) return KD_ERR_NOMEM;
@@ -186,10 +186,10 @@ static kd_status read_nodes(lexer* lx, gmsh* g, kd_mesh_desc* m) {
     long mintag, maxtag;
     kd_status st;
     if ((st = get_int_lim(lx, "the number of node blocks", 0, 100000000, &nblocks)) ||
-        (st = get_int_lim(lx, "the number of nodes", 1, 50000000, &nnodes)) ||
+        (st = get_int_lim(lx, "the number of nodes", 1, 10000000, &nnodes)) ||
         (st = get_long(lx, "the smallest node tag", 0, &mintag)) || (st = get_long(lx, "the largest node tag", 0, &maxtag)))
         return st;
-    if (maxtag > 100000000L || maxtag < mintag) return FAILAT(lx, "node tags up to %ld are not supported", maxtag);
+    if (maxtag > 50000000L || maxtag < mintag) return FAILAT(lx, "node tags up to %ld are not supported (at most 5e7)", maxtag);
     g->max_tag = maxtag;
     g->node_of_tag = malloc(sizeof(int) * (size_t)(maxtag + 1));
     m->node_x = malloc(sizeof(double) * 3 * (size_t)nnodes);
@@ -239,7 +239,7 @@ static kd_status read_elements(lexer* lx, gmsh* g, kd_mesh_desc* m, int elem_nno
     long t;
     kd_status st;
     if ((st = get_int_lim(lx, "the number of element blocks", 0, 100000000, &nblocks)) ||
-        (st = get_int_lim(lx, "the number of elements", 0, 50000000, &nelem)) ||
+        (st = get_int_lim(lx, "the number of elements", 0, 20000000, &nelem)) ||
         (st = get_long(lx, "the smallest element tag", 0, &t)) || (st = get_long(lx, "the largest element tag", 0, &t)))
         return st;
     m->elem_nnode = elem_nnode;
