@@ -465,6 +465,46 @@ static void test_vtk(void** state) {
     kd_desc_free(&d);
 }
 
+/* ---- a flat shell in a turned mesh frame against the plate -------------------------- */
+
+/* The cantilever plate (clamped along x = 0) as a Mindlin MITC4 plate in the x-y plane, and as a
+ * Q4 + MITC4 flat shell whose mesh normal is the global y axis (mesh x_axis, normal: the body
+ * frame turned, 6 DOF per node): the same bending frequencies by another element family and
+ * another frame. */
+static void test_shell_turned(void** state) {
+    (void)state;
+    char text[2][1024];
+    for (int k = 0; k < 2; k++)
+        snprintf(text[k], sizeof text[k],
+                 "kedyn: 1\n"
+                 "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
+                 "bodies:\n"
+                 "  - {name: plate, type: plate, theory: %s, interpolation: mitc4, material: steel, thickness: 0.001,\n"
+                 "     mesh: {rectangle: [0.2, 0.16], divisions: [10, 8]%s}, node_sets: {root: {x: 0}}}\n"
+                 "supports:\n"
+                 "  - {body: plate, nodes: root, fix: all}\n",
+                 k ? "shell" : "mindlin", k ? ", origin: [1, 2, 3], x_axis: [0, 0, 1], normal: [0, 1, 0]" : "");
+    kd_desc* dp = load_ok(text[0]);
+    kd_desc* ds = load_ok(text[1]);
+    kd_model* ms = NULL;
+    kd_modes rp = modes_of(dp, 4, NULL), rs = modes_of(ds, 4, &ms);
+    for (int k = 0; k < 4; k++) {
+        print_message("plate %.10g shell %.10g\n", rp.omega[k], rs.omega[k]);
+        assert_true(rel_err(rs.omega[k], rp.omega[k]) < 1e-6);
+    }
+    /* the shell's nodes lie in the global plane y = 2, its x axis along global z, y along global x */
+    double x[3];
+    kd_model_node_position(ms, ms->nnode - 1, x);
+    assert_near(x[0], 1 + 0.16, 1e-12);  /* local y = normal x x_axis = global x */
+    assert_near(x[1], 2, 1e-12);
+    assert_near(x[2], 3 + 0.2, 1e-12);
+    kd_modes_free(&rp);
+    kd_modes_free(&rs);
+    kd_model_free(&ms);
+    kd_desc_free(&dp);
+    kd_desc_free(&ds);
+}
+
 /* ---- the keys of the mesh and node-set tables are documented ------------------------- */
 
 static void test_keys_documented(void** state) {
@@ -507,6 +547,7 @@ int main(void) {
         cmocka_unit_test(test_vtk),
         cmocka_unit_test(test_simply_supported),
         cmocka_unit_test(test_gmsh_plate),
+        cmocka_unit_test(test_shell_turned),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
