@@ -136,7 +136,7 @@ static kd_status read_physical_names(lexer* lx, gmsh* g) {
             break;
         if (!next(lx)) return FAILAT(lx, "unexpected end of file: expected a physical name");
         if (strlen(lx->tok) >= KD_NAME_MAX) return FAILAT(lx, "physical name longer than %d characters", KD_NAME_MAX - 1);
-        snprintf(g->name[i], KD_NAME_MAX, "%s", lx->tok);
+        snprintf(g->name[i], KD_NAME_MAX, "%.63s", lx->tok);
         g->nnames = i + 1;
     }
     return st ? st : expect_word(lx, "$EndPhysicalNames");
