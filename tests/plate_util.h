@@ -31,7 +31,7 @@ static inline int grid_id(const mesh2d* m, int i, int j) { return j * m->gx + i;
 
 /* Deterministic offsets in [-1, 1] for the distortion of interior nodes. */
 static inline double hash_unit(int i, int j, int k) {
-    unsigned h = (unsigned)(i * 73856093) ^ (unsigned)(j * 19349663) ^ (unsigned)(k * 83492791);
+    unsigned h = (unsigned)i * 73856093u ^ (unsigned)j * 19349663u ^ (unsigned)k * 83492791u;
     h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
     return (double)(h % 20001u) / 10000.0 - 1.0;
 }
