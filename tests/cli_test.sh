@@ -201,6 +201,32 @@ check "hub sweep: flapwise and chordwise at lam 2, 12, delta 0.5, against the po
   $1 == 305.5055 { n++; f = rel($3, 16.778640 * w0); if (f > 1e-5 || f < -1e-5) bad = 1 }
   END { exit !(n == 2 && !bad) }' "$tmp/hub/sweep_v2_campbell.csv"
 
+# plates: the simply supported thesis plate (closed form omega_11 = 992.8 rad/s), modes as VTK;
+# a Gmsh-meshed L-shaped plate; mesh errors at the .msh file's own line
+"$kedyn" run "$examples/plate_simply_supported.yaml" -o "$tmp/plate" >"$tmp/plate.txt" 2>&1; code=$?
+check "plate run exits 0" test $code -eq 0
+# omega_11 = pi^2 (1/a^2 + 1/b^2) sqrt(D / (rho t)) = 992.784 rad/s; ACM 20 x 16 measured 0.17 % low
+check "plate first frequency against the closed form" awk '$1 == 1 && NF == 3 { e = ($2 - 992.784) / 992.784; ok = (e < 0 ? -e : e) < 0.003 } END { exit !ok }' "$tmp/plate.txt"
+check "plate modes.vtu" grep -q '<Piece NumberOfPoints="357" NumberOfCells="320">' "$tmp/plate/modes.vtu"
+check "plate modes.pvd lists 15" test "$(grep -c '<DataSet' "$tmp/plate/modes.pvd")" -eq 15
+check "plate summary lists the VTK files" grep -q '"modes.pvd"' "$tmp/plate/summary.json"
+"$kedyn" run "$examples/plate_l_shape.yaml" -o "$tmp/lplate" >/dev/null 2>&1; code=$?
+check "gmsh plate run exits 0" test $code -eq 0
+out=$("$kedyn" check "$examples/plate_l_shape.yaml"); code=$?
+check "gmsh plate check" grep -q "plate mindlin mitc4  elements 240  nodes 277" <<<"$out"
+"$kedyn" run "$models/plate_dynamics.yaml" -o "$tmp/pdyn" >/dev/null 2>&1; code=$?
+check "plate dynamics exits 0" test $code -eq 0
+check "plate dynamics history of a node set" bash -c "head -1 '$tmp/pdyn/dynamics.csv' | grep -q '^t,plate.50.w,plate.50.rx,plate.50.ry$'"
+check "plate dynamics VTK series" test "$(grep -c '<DataSet' "$tmp/pdyn/dynamics.pvd")" -eq 101 -a -s "$tmp/pdyn/dynamics_100.vtu"
+msg=$("$kedyn" run "$models/plate_bad_mesh.yaml" -o "$tmp/badmesh" 2>&1 >/dev/null); code=$?
+check "unparsable mesh exits 1" test $code -eq 1
+check "unparsable mesh located in the .msh" grep -q "plate_bad_mesh.msh:14:5: error: expected a node coordinate" <<<"$msg"
+check "unparsable mesh leaves no output" test ! -e "$tmp/badmesh"
+msg=$("$kedyn" run "$models/plate_inverted.yaml" -o "$tmp/badinv" 2>&1 >/dev/null); code=$?
+check "inverted element exits 1" test $code -eq 1
+check "inverted element located in the .msh" grep -q "plate_inverted.msh:24:1: error: .*negative Jacobian" <<<"$msg"
+check "inverted element leaves no output" test ! -e "$tmp/badinv"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

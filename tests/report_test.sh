@@ -74,7 +74,13 @@ check "elastic link animation has a dynamics set" grep -q '"type": "dynamics"' "
 check "elastic link summary table" grep -q '<th>elastic links</th>' "$tmp/elastic/report.html"
 check "elastic link figures" test -s "$tmp/elastic/figures/dynamics_rod_deflection.png" -a -s "$tmp/elastic/figures/dynamics_rod_forces.svg"
 
-for r in demo/cubic spin rigid mech elastic; do
+# A plate: its modes as coloured surfaces, its mesh in the animation (drawn in 3D).
+"$kedyn" run "$examples/plate_simply_supported.yaml" -o "$tmp/plate" --report >/dev/null 2>&1; code=$?
+check "plate run --report exits 0" test $code -eq 0
+check "plate surface figures" test -s "$tmp/plate/figures/modes_surfaces.png" -a -s "$tmp/plate/figures/modes_surfaces_3.svg"
+check "plate drawn as its mesh" grep -q '"name": "plate", "type": "plate", "points": \[\[0,0,0\],.*"paths": \[\[' "$tmp/plate/animation.json"
+
+for r in demo/cubic spin rigid mech elastic plate; do
   page="$tmp/$r/report.html"
   check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
   chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
@@ -116,6 +122,13 @@ echo "elastic link screenshot ${w}x${h}: $rod rod pixels, $crank crank pixels, $
 check "screenshot shows the elastic rod" test "$rod" -gt 300
 check "screenshot shows the crank" test "$crank" -gt 100
 test -n "${KEDYN_REPORT_SHOT_ELASTIC:-}" && cp "$tmp/elastic.png" "$KEDYN_REPORT_SHOT_ELASTIC"
+
+# The plate's mode 1 (a bulge, drawn in 3D) shows its mesh lines (body 1: #1f5fbf).
+chrome "$tmp/profile_plate" --virtual-time-budget=1400 --window-size=1200,900 \
+  --screenshot="$tmp/plate.png" "file://$tmp/plate/report.html" >/dev/null 2>&1
+read -r mesh nonwhite w h < <("$png_ink" "$tmp/plate.png" 1f5fbf 40 || echo "0 0 0 0")
+echo "plate screenshot ${w}x${h}: $mesh mesh pixels, $nonwhite non-white"
+check "screenshot shows the plate's mesh" test "$mesh" -gt 1000
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

@@ -119,7 +119,7 @@ kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver so
     /* Shift below the lowest elastic eigenvalue estimate of any body. */
     double hint = INFINITY;
     for (int b = 0; b < m->nbody; b++)
-        if (m->body[b].type == KD_BODY_BEAM) hint = fmin(hint, m->body[b].lambda_hint);
+        if (m->body[b].type == KD_BODY_BEAM || m->body[b].type == KD_BODY_PLATE) hint = fmin(hint, m->body[b].lambda_hint);
     const double sigma = -0.1 * hint;
     const int rayleigh = !(factor & KD_FACTOR_NO_RAYLEIGH);
     factor = (kd_eigen_factor)(factor & ~KD_FACTOR_NO_RAYLEIGH);

@@ -11,6 +11,8 @@
 #include "kedyn/kedyn.h"
 #include "output/output_util.h"
 
+#define HISTORY_VTK_FRAMES 101
+
 /* The dynamics history file: t, then every DOF of the requested nodes (by
  * default the last node of each beam), then the energy balance. Rows are
  * streamed as the integration goes. */
@@ -26,7 +28,45 @@ typedef struct history {
     int neq;                      /* the state's length (finite check) */
     int nonfinite;                /* 1: a value to write was inf or nan, at t_nonfinite */
     double t_nonfinite;
+    /* plates: a VTK series of the displacements (kedyn/vtk.h), or vtk_stem[0] == 0 */
+    const kd_model* m;
+    const char* outdir;
+    char vtk_stem[64];
+    int nvtk;                     /* frames written */
+    double vtk_t[HISTORY_VTK_FRAMES];
+    int vtk_failed;
 } history;
+
+/* One .vtu of the displacements at each hundredth of the time span (frame k at t >= k t_end / 100). */
+static void history_vtk(history* h, double t, const double* q) {
+    if (!h->vtk_stem[0] || h->vtk_failed || h->nvtk >= HISTORY_VTK_FRAMES) return;
+    if (t < h->nvtk * h->t_end / (HISTORY_VTK_FRAMES - 1) - 1e-9 * h->t_end) return;
+    char path[1400];
+    static const char* const name[1] = {"displacement"};
+    snprintf(path, sizeof path, "%s/%s_%03d.vtu", h->outdir, h->vtk_stem, h->nvtk);
+    kd_error e;
+    if (kd_write_vtu(path, h->m, 1, name, &q, &e)) h->vtk_failed = 1;
+    else h->vtk_t[h->nvtk++] = t;
+}
+
+/* The series file of the frames written. */
+static kd_status history_vtk_pvd(history* h, kd_analysis_report* a, kd_error* err) {
+    if (!h->vtk_stem[0] || h->nvtk == 0) return KD_OK;
+    char(*files)[80] = malloc(sizeof(*files) * (size_t)h->nvtk);
+    const char** fp = malloc(sizeof(char*) * (size_t)h->nvtk);
+    kd_status st = files && fp ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int k = 0; k < h->nvtk && !st; k++) {
+        snprintf(files[k], sizeof files[k], "%s_%03d.vtu", h->vtk_stem, k);
+        fp[k] = files[k];
+    }
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.pvd", h->outdir, h->vtk_stem);
+    if (!st) st = kd_write_pvd(path, h->nvtk, h->vtk_t, fp, err);
+    if (!st && a->nfiles < KD_RUN_FILES_MAX) snprintf(a->files[a->nfiles++], sizeof a->files[0], "%.56s.pvd", h->vtk_stem);
+    free(files);
+    free(fp);
+    return st;
+}
 
 static kd_status history_columns(const kd_desc* d, const kd_model* m, history* h, kd_error* err) {
     int nodes[4096], nn = 0;
@@ -72,6 +112,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
     if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
     fputc('\n', h->fp);
     kd_anim_record(h->anim, t, q);
+    history_vtk(h, t, q);
     /* Progress at most every 0.1 % of the time span. */
     if (h->opts && h->opts->progress && t - h->t_reported >= 1e-3 * h->t_end) {
         h->t_reported = t;
@@ -94,14 +135,21 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    history h = {f.fp, 0, NULL, dy.energy, c->anim, c->opts, c->index, c->count, dy.t_end, 0.0, c->m->neq, 0, 0.0};
-    st = history_columns(c->d, c->m, &h, err);
-    if (!st) st = kd_dynamics_run(c->m, ad, history_row, &h, &a->dynamics, a->message, (int)sizeof(a->message), err);
-    if (h.nonfinite)
+    history h0 = {.fp = f.fp, .energy = dy.energy, .anim = c->anim, .opts = c->opts, .index = c->index, .count = c->count,
+                  .t_end = dy.t_end, .neq = c->m->neq, .m = c->m, .outdir = c->outdir};
+    history* h = &h0;
+    for (int b = 0; b < c->m->nbody; b++)  /* plates: the displacement series for ParaView too */
+        if (c->m->body[b].type == KD_BODY_PLATE) {
+            if (c->ordinal == 1) snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics", a->prefix);
+            else snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics_%d", a->prefix, c->ordinal);
+        }
+    st = history_columns(c->d, c->m, h, err);
+    if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
+    if (h->nonfinite)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
-                          "speed?)", h.t_nonfinite);
-    free(h.eq);
+                          "speed?)", h->t_nonfinite);
+    free(h->eq);
     if (st && st != KD_ERR_NUMERIC) {
         kd_atomic_abort(&f);
         return st;
@@ -110,6 +158,8 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     const kd_status wst = kd_atomic_commit(&f, &werr);
     if (wst == KD_OK) a->nfiles++;
     else if (st == KD_OK) *err = werr, st = wst;
+    const kd_status vst = history_vtk_pvd(h, a, &werr);
+    if (vst && st == KD_OK) *err = werr, st = vst;
     return st;
 }
 
