@@ -68,12 +68,30 @@ typedef enum kd_theory {
     KD_THEORY_BAR = 0,            /* axial only (3D: axial and torsion) */
     KD_THEORY_EULER_BERNOULLI,    /* bending without rotary inertia or shear */
     KD_THEORY_RAYLEIGH,           /* + rotary inertia of the section */
-    KD_THEORY_TIMOSHENKO          /* + shear deformation */
+    KD_THEORY_TIMOSHENKO,         /* + shear deformation */
+    /* two-dimensional elements (kedyn/element.h; theory.md sec. 10) */
+    KD_THEORY_MEMBRANE,           /* plane stress: in-plane u, v */
+    KD_THEORY_KIRCHHOFF,          /* thin plate bending: w, theta_x, theta_y */
+    KD_THEORY_MINDLIN,            /* thick plate bending with transverse shear */
+    KD_THEORY_SHELL,              /* flat shell: membrane + bending in 3D, 6 DOFs per node */
+    KD_THEORIES
 } kd_theory;
 
 typedef enum kd_interp {
-    KD_INTERP_CUBIC = 0,          /* nodal v, v' */
-    KD_INTERP_QUINTIC             /* nodal v, v', v'' */
+    KD_INTERP_CUBIC = 0,          /* beams: nodal v, v' */
+    KD_INTERP_QUINTIC,            /* beams: nodal v, v', v'' */
+    /* membranes */
+    KD_INTERP_CST,                /* 3-node constant-strain triangle */
+    KD_INTERP_T6,                 /* 6-node quadratic triangle */
+    KD_INTERP_Q4,                 /* 4-node bilinear quadrilateral */
+    KD_INTERP_Q8,                 /* 8-node serendipity quadrilateral */
+    KD_INTERP_Q9,                 /* 9-node Lagrange quadrilateral */
+    /* plates (and the bending part of shells) */
+    KD_INTERP_DKT,                /* 9-DOF discrete Kirchhoff triangle (Batoz, Bathe, Ho 1980) */
+    KD_INTERP_ACM,                /* 12-DOF rectangle (Adini, Clough, Melosh) */
+    KD_INTERP_BFS,                /* 16-DOF conforming rectangle (Bogner, Fox, Schmit) */
+    KD_INTERP_MITC4,              /* 4-node Mindlin quadrilateral (Bathe, Dvorkin 1985) */
+    KD_INTERPS
 } kd_interp;
 
 #define KD_POINTS_MAX 16
@@ -123,6 +141,7 @@ typedef enum kd_dof_name {
     KD_DOF_U = 0, KD_DOF_V, KD_DOF_W,     /* translations along x, y, z */
     KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ,      /* rotations about x, y, z */
     KD_DOF_KZ, KD_DOF_KY,                 /* curvatures v'', w'' (quintic) */
+    KD_DOF_WXY,                           /* twist d2w/dxdy (BFS plate) */
     KD_DOF_NAMES
 } kd_dof_name;
 

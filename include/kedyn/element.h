@@ -56,11 +56,16 @@ extern "C" {
 #define KD_NODE_DOF_MAX 8                     /* 3D quintic beam: u v w rx ry rz kz ky */
 #define KD_ELEM_NODE_MAX 9                    /* nodes of one element (9-node quadrilateral) */
 /* DOFs of one element: sizes the per-element matrices (kd_element_props,
- * kd_inertia_terms, the formalism routes). 16 = two beam nodes of 8; a family
- * with more DOFs per element raises it (the cost: fixed-size element arrays). */
-#define KD_ELEM_DOF_MAX 16
+ * kd_inertia_terms, the formalism routes). 24 = the 4-node shell (6 per
+ * node), the largest element of any family; the others: two quintic beam
+ * nodes 16, BFS plate 16, Q9 membrane 18, triangular shell 18. A family with
+ * more raises it (the cost: fixed-size element arrays; one kd_element_props
+ * is about 110 ndof_max^2 bytes, 62 kB at 24, 320 kB at 54 for a 9-node
+ * shell). */
+#define KD_ELEM_DOF_MAX 24
 #define KD_TRANS_MAX 2                        /* transverse coordinates (beam section y, z) */
-#define KD_STRAIN_MAX 8                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear) */
+#define KD_STRAIN_MAX 9                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear,
+                                                 1 drilling) */
 #define KD_GRAD_MAX 3                         /* directions of the pre-stress (solids: 3) */
 
 /* The six kinematic fields of the beam axis. */
@@ -69,6 +74,10 @@ enum { KD_F_U = 0, KD_F_V, KD_F_W, KD_F_TX, KD_F_TY, KD_F_TZ, KD_NFIELD };
 /* Element families (src/fe/element_families.c maps each to its table). */
 typedef enum kd_family {
     KD_FAMILY_BEAM = 0,           /* two-node beams, bars and torsion (element_beam.c) */
+    KD_FAMILY_MEMBRANE,           /* plane stress: CST, T6, Q4, Q8, Q9 (element_membrane.c) */
+    KD_FAMILY_PLATE,              /* plate bending: DKT, ACM, BFS (Kirchhoff), MITC4 (Mindlin)
+                                     (element_plate_*.c) */
+    KD_FAMILY_SHELL,              /* flat shells: CST + DKT, Q4 + MITC4 (element_shell.c) */
     KD_FAMILIES
 } kd_family;
 
@@ -95,11 +104,25 @@ typedef struct kd_element_kind {
 /* The family of a kind (KD_FAMILIES for a theory no family claims). */
 kd_family kd_element_kind_family(kd_element_kind kind);
 
-/* Cross-section and material constants an element needs. */
+/* Two-dimensional kinds (theory, interp), their table (planar ignored):
+ *   membrane:  cst, t6, q4, q8, q9       node DOFs u, v
+ *   kirchhoff: dkt (3 nodes), acm, bfs   w, rx, ry (bfs: w, rx, ry, wxy)
+ *   mindlin:   mitc4                     w, rx, ry
+ *   shell:     dkt (3 nodes: CST + DKT), mitc4 (4 nodes: Q4 + MITC4)
+ *                                        u, v, w, rx, ry, rz
+ * with rx = dw/dy, ry = -dw/dx in the Kirchhoff limit (a point at height z
+ * moves by u = z ry, v = -z rx) and wxy = d2w/dxdy. Any other pair has no
+ * table (kd_element_family_of gives NULL). */
+
+/* Cross-section and material constants an element needs. Two-dimensional
+ * elements use E, G (Poisson's ratio nu = E / (2 G) - 1), rho and the
+ * thickness t; Mindlin plates and shells also kappa_y as the transverse
+ * shear correction (0: 5/6). */
 typedef struct kd_element_consts {
     double E, G, rho;
     double A, Iy, Iz, J;          /* Iy: about local y (bending in x-z), Iz: about z (x-y) */
     double kappa_y, kappa_z;      /* shear coefficients for shear along y and z */
+    double t;                     /* membranes, plates, shells: thickness, m (> 0) */
 } kd_element_consts;
 
 struct kd_element_family;
@@ -121,6 +144,13 @@ typedef struct kd_element_props {
     double D[KD_STRAIN_MAX * KD_STRAIN_MAX]; /* row-major nstrain x nstrain */
     /* transverse moments: int rho dt, int rho t_a dt, int rho t_a t_b dt */
     double rho0, rho1[KD_TRANS_MAX], rho2[KD_TRANS_MAX][KD_TRANS_MAX];
+    /* e_a: the direction of t_a in element coordinates (the family's
+     * trans_dir; a shell's: its normal) */
+    double trans_dir[KD_TRANS_MAX][3];
+    /* rows: the element's own axes (in-plane x, y, normal) in element
+     * coordinates: the identity but for shells, whose element coordinates
+     * are their body's (theory.md sec. 10.7) */
+    double frame[3][3];
     int ngeo;                     /* precomputed pre-stress basis fields (g_k), 0: none */
     double k[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];           /* elastic stiffness */
     double m_ij[3][3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* int rho N_i^T N_j dV */
@@ -176,11 +206,17 @@ typedef struct kd_element_family {
     void (*prestress_basis)(const kd_element_props* p, int k, const double xi[3], double S[KD_GRAD_MAX * KD_GRAD_MAX]);
 } kd_element_family;
 
-/* The table of a family (NULL for an unknown one). */
+/* The default table of a family (NULL for an unknown one): beams; the
+ * membrane Q4, the plate MITC4, the shell Q4 + MITC4. */
 const kd_element_family* kd_element_family_get(kd_family f);
 
-/* The table of a kind's family (NULL for an unknown one). */
+/* The table of a kind (NULL for a pair of theory and interpolation no
+ * family has). */
 const kd_element_family* kd_element_family_of(kd_element_kind kind);
+
+/* Every kind with a table (two-dimensional ones with planar = 0; beams
+ * both): writes up to `max` into kinds, returns the total count. */
+int kd_element_kinds(kd_element_kind* kinds, int max);
 
 /* DOF names at node `node` of an element of this kind; returns the count. */
 int kd_element_node_dofs_at(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]);
@@ -191,8 +227,15 @@ int kd_element_node_dofs(kd_element_kind kind, kd_dof_name dofs[KD_NODE_DOF_MAX]
 
 /* Compute stiffness, inertia invariants and precomputed geometric invariants
  * of an element of any family by quadrature over its domain, from its node
- * coordinates x (nnode x 3, from node 1, element coordinates). Returns
- * KD_ERR_USAGE for an unsupported kind or a degenerate element. */
+ * coordinates x (nnode x 3, from node 1, element coordinates; nodes in the
+ * family's order: corners counter-clockwise, then mid-side nodes from side
+ * 1-2 on, then the centre). Membranes and plates lie in the element x-y
+ * plane (z = 0); shells anywhere, with their own axes from the nodes
+ * (p->frame). Returns KD_ERR_USAGE for an unsupported kind or constants
+ * (t <= 0, E, G or rho <= 0 for a two-dimensional element), KD_ERR_INPUT for
+ * a degenerate or inverted element (det J <= 0 at a node or a quadrature
+ * point, nodes off the plane); the caller reports it with the element's
+ * location. */
 kd_status kd_element_props_init_nodes(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
                                       const double x[][3]);
 

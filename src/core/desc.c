@@ -182,21 +182,17 @@ int kd_desc_find_body(const kd_desc* d, const char* name) {
 }
 
 const char* kd_dof_name_str(kd_dof_name dof) {
-    static const char* names[KD_DOF_NAMES] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky"};
+    static const char* names[KD_DOF_NAMES] = {"u", "v", "w", "rx", "ry", "rz", "kz", "ky", "wxy"};
     return (dof >= 0 && dof < KD_DOF_NAMES) ? names[dof] : "?";
 }
 
 const char* kd_theory_str(kd_theory t) {
-    switch (t) {
-    case KD_THEORY_BAR: return "bar";
-    case KD_THEORY_EULER_BERNOULLI: return "euler-bernoulli";
-    case KD_THEORY_RAYLEIGH: return "rayleigh";
-    case KD_THEORY_TIMOSHENKO: return "timoshenko";
-    }
-    return "?";
+    return (t >= 0 && t < KD_THEORIES) ? desc_theory_names[t] : "?";
 }
 
-const char* kd_interp_str(kd_interp i) { return i == KD_INTERP_QUINTIC ? "quintic" : "cubic"; }
+const char* kd_interp_str(kd_interp i) {
+    return (i >= 0 && i < KD_INTERPS) ? desc_interp_names[i] : "?";
+}
 
 const char* kd_shape_str(kd_shape s) {
     switch (s) {

@@ -6,8 +6,12 @@
 #include "desc_names.h"
 
 const char* const desc_body_type_names[3] = {"ground", "beam", "rigid"};
-const char* const desc_theory_names[4] = {"bar", "euler-bernoulli", "rayleigh", "timoshenko"};
-const char* const desc_interp_names[2] = {"cubic", "quintic"};
+/* beams first (their key table offers the first 4 theories and 2
+ * interpolations), then the two-dimensional elements (kedyn/element.h) */
+const char* const desc_theory_names[KD_THEORIES] = {"bar",      "euler-bernoulli", "rayleigh", "timoshenko",
+                                                    "membrane", "kirchhoff",       "mindlin",  "shell"};
+const char* const desc_interp_names[KD_INTERPS] = {"cubic", "quintic", "cst", "t6",  "q4",   "q8",
+                                                   "q9",    "dkt",     "acm", "bfs", "mitc4"};
 const char* const desc_joint_type_names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
 const char* const desc_analysis_type_names[KD_ANALYSIS_TYPES] = {
     "modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics", "modes_along_motion", "sweep"};

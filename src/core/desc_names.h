@@ -6,8 +6,8 @@
 #include "kedyn/desc.h"
 
 extern const char* const desc_body_type_names[3];
-extern const char* const desc_theory_names[4];
-extern const char* const desc_interp_names[2];
+extern const char* const desc_theory_names[KD_THEORIES];
+extern const char* const desc_interp_names[KD_INTERPS];
 extern const char* const desc_joint_type_names[KD_JOINT_TYPES];
 extern const char* const desc_analysis_type_names[KD_ANALYSIS_TYPES];
 extern const char* const desc_eigen_solver_names[KD_EIGEN_SOLVERS];

@@ -85,7 +85,7 @@ static void integrate(kd_element_props* p) {
                 if (c0 != 0.0)
                     for (int a = 0; a < n; a++) xik[a] += c0 * pt.N0[i][a];
                 for (int b = 0; b < nt; b++) {
-                    const double cb = m1[b] * fam->trans_dir[b][k];
+                    const double cb = m1[b] * p->trans_dir[b][k];
                     if (cb != 0.0)
                         for (int a = 0; a < n; a++) xik[a] += cb * pt.N0[i][a];
                 }
@@ -94,7 +94,7 @@ static void integrate(kd_element_props* p) {
                     if (ct != 0.0)
                         for (int a = 0; a < n; a++) xik[a] += ct * pt.Nt[t][i][a];
                     for (int b = 0; b < nt; b++) {
-                        const double ctb = m2[t][b] * fam->trans_dir[b][k];
+                        const double ctb = m2[t][b] * p->trans_dir[b][k];
                         if (ctb != 0.0)
                             for (int a = 0; a < n; a++) xik[a] += ctb * pt.Nt[t][i][a];
                     }
@@ -103,6 +103,23 @@ static void integrate(kd_element_props* p) {
         }
         if (!closed_mass) p->mass += m0;  /* int rho dV */
     }
+}
+
+/* A degenerate or inverted element has d(measure) <= 0 somewhere: checked
+ * at the quadrature points and the nodes (a quadrilateral with a re-entrant
+ * corner has det J < 0 there first), relative to the size L^dim of the
+ * element so that collinear nodes in rounding do not pass. */
+static int measure_positive(const kd_element_props* p) {
+    const kd_element_family* fam = p->family;
+    const kd_quadrature* q = fam->quadrature(p);
+    const int dim = fam->domain == KD_DOMAIN_LINE ? 1 : (fam->domain == KD_DOMAIN_HEXAHEDRON ? 3 : 2);
+    const double tiny = 1e-10 * pow(p->L, dim);
+    kd_element_point pt;
+    for (int g = 0; g < q->n + fam->nnode; g++) {
+        fam->eval(p, g < q->n ? q->xi[g] : fam->node_xi[g - q->n], &pt);
+        if (!(pt.measure > tiny)) return 0;
+    }
+    return 1;
 }
 
 /* Common set-up of kd_element_props_init and kd_element_props_init_nodes. */
@@ -123,8 +140,11 @@ static kd_status props_init(kd_element_props* p, kd_element_kind kind, const kd_
         p->ndof += fam->node_dofs(kind, a, dofs);
     }
     if (p->ndof > KD_ELEM_DOF_MAX) return KD_ERR_USAGE;
+    memcpy(p->trans_dir, fam->trans_dir, sizeof(p->trans_dir));
+    for (int k = 0; k < 3; k++) p->frame[k][k] = 1.0;
     const kd_status st = fam->init(p);
     if (st) return st;
+    if (!measure_positive(p)) return KD_ERR_INPUT;
     integrate(p);
     return KD_OK;
 }

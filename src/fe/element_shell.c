@@ -1,0 +1,191 @@
+/* Flat shells (kedyn/element.h; theory.md sec. 10.7): a membrane and a
+ * plate on the element's own plane, anywhere in 3D.
+ *
+ *   shell dkt    3 nodes: CST membrane + DKT bending   (tri12 rule)
+ *   shell mitc4  4 nodes: Q4 membrane + MITC4 bending  (Gauss 2 x 2)
+ *
+ * Node DOFs u, v, w, theta_x, theta_y, theta_z along the element (body)
+ * axes. The element's own axes (p->frame): the normal n from the nodes
+ * (triangle: (x2 - x1) x (x3 - x1); quadrilateral: the diagonals' cross
+ * product), e1 the body x axis projected on the plane (the body y axis when
+ * x is within 84 degrees of n), e2 = n x e1; a plate in the body x-y plane
+ * numbered counter-clockwise has the body axes. Everything is computed in
+ * the own axes and rotated back, so the invariants, k and the DOFs are in
+ * element coordinates and nodes shared by elements of different planes
+ * assemble directly. The in-plane rotation theta_z has a small drilling
+ * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
+ * rotations); it has no mass (M is singular in theta_z: eigensolvers that
+ * invert K - sigma M are fine, explicit integrators are not). */
+#include <math.h>
+#include <string.h>
+
+#include "element_family_list.h"
+#include "kedyn/element.h"
+
+#define DRILL_FACTOR 1e-3  /* drilling stiffness / (G t) */
+
+static int shell_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
+    (void)kind, (void)node;
+    static const kd_dof_name d[6] = {KD_DOF_U, KD_DOF_V, KD_DOF_W, KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ};
+    memcpy(dofs, d, sizeof(d));
+    return 6;
+}
+
+static void cross(const double a[3], const double b[3], double c[3]) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double norm3(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+/* The element's own axes from its nodes; KD_ERR_INPUT when degenerate or
+ * not flat (a node off the plane by more than 1e-6 L). */
+static kd_status shell_frame(kd_element_props* p) {
+    const int n = p->nnode;
+    double a[3], b[3], nrm[3];
+    for (int k = 0; k < 3; k++) {
+        if (n == 3) a[k] = p->node_x[1][k] - p->node_x[0][k], b[k] = p->node_x[2][k] - p->node_x[0][k];
+        else a[k] = p->node_x[2][k] - p->node_x[0][k], b[k] = p->node_x[3][k] - p->node_x[1][k];
+    }
+    cross(a, b, nrm);
+    const double len = norm3(nrm);
+    if (!(len > 1e-12 * p->L * p->L)) return KD_ERR_INPUT;
+    for (int k = 0; k < 3; k++) nrm[k] /= len;
+    /* flatness: every node in the plane through node 1 */
+    for (int i = 1; i < n; i++) {
+        const double h = nrm[0] * p->node_x[i][0] + nrm[1] * p->node_x[i][1] + nrm[2] * p->node_x[i][2];
+        if (fabs(h) > 1e-6 * p->L) return KD_ERR_INPUT;
+    }
+    double e1[3] = {1.0 - nrm[0] * nrm[0], -nrm[0] * nrm[1], -nrm[0] * nrm[2]};  /* x - (x.n) n */
+    if (norm3(e1) < 0.1) e1[0] = -nrm[1] * nrm[0], e1[1] = 1.0 - nrm[1] * nrm[1], e1[2] = -nrm[1] * nrm[2];
+    const double l1 = norm3(e1);
+    for (int k = 0; k < 3; k++) e1[k] /= l1;
+    double e2[3];
+    cross(nrm, e1, e2);
+    for (int k = 0; k < 3; k++) p->frame[0][k] = e1[k], p->frame[1][k] = e2[k], p->frame[2][k] = nrm[k];
+    for (int k = 0; k < 3; k++) p->trans_dir[0][k] = nrm[k];
+    return KD_OK;
+}
+
+/* Strain rows: membrane (3, D_m), curvatures (3, D_b), for MITC4 transverse
+ * shears (2, kappa G t), drilling (1, 10^-3 G t). */
+static kd_status shell_init(kd_element_props* p) {
+    kd_status st = plate_consts_check(p);
+    if (!st) st = shell_frame(p);
+    if (st) return st;
+    const kd_element_consts* c = &p->c;
+    const int quad = p->nnode == 4;
+    const int ns = quad ? 9 : 7;
+    double Dm[3][3], Db[3][3], ks;
+    plane_stress_D(c->E, c->E / (2.0 * c->G) - 1.0, c->t, Dm);
+    plate_bending_D(c, Db, &ks);
+    p->ncomp = 3;
+    p->nstrain = ns;
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++) {
+            p->D[r * ns + s] = Dm[r][s];
+            p->D[(3 + r) * ns + 3 + s] = Db[r][s];
+        }
+    if (quad) p->D[6 * ns + 6] = p->D[7 * ns + 7] = ks;
+    p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
+    p->rho0 = c->rho * c->t;
+    p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
+    return KD_OK;
+}
+
+static const kd_quadrature* shell_quadrature(const kd_element_props* p) {
+    return p->nnode == 4 ? &quadrature_quad_gauss2x2 : &quadrature_tri12;
+}
+
+/* Rotate a row over the local DOFs (per node: u, v, w, theta_x, theta_y,
+ * theta_z along the own axes) to the element DOFs: d_local = T d per
+ * 3-block, T rows = p->frame. */
+static void rotate_row(const kd_element_props* p, const double* loc, double* out) {
+    for (int a = 0; a < p->nnode; a++)
+        for (int blk = 0; blk < 2; blk++) {
+            const double* l = loc + 6 * a + 3 * blk;
+            double* o = out + 6 * a + 3 * blk;
+            for (int j = 0; j < 3; j++) o[j] = l[0] * p->frame[0][j] + l[1] * p->frame[1][j] + l[2] * p->frame[2][j];
+        }
+}
+
+/* At xi, in the own axes: membrane u, v and plate w, theta with their rows,
+ * then rotated (theory.md sec. 10.7). */
+static void shell_eval(const kd_element_props* p, const double xi[3], kd_element_point* out) {
+    const int n = p->nnode, nd = 6 * n;
+    double xl[KD_ELEM_NODE_MAX][2];
+    for (int a = 0; a < n; a++)
+        for (int k = 0; k < 2; k++)
+            xl[a][k] = p->frame[k][0] * p->node_x[a][0] + p->frame[k][1] * p->node_x[a][1] +
+                       p->frame[k][2] * p->node_x[a][2];
+    /* local rows */
+    double N0[3][KD_ELEM_DOF_MAX], Nt[3][KD_ELEM_DOF_MAX], B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX];
+    double G[2][3][KD_ELEM_DOF_MAX], x2[2];
+    memset(N0, 0, sizeof(N0)), memset(Nt, 0, sizeof(Nt)), memset(B, 0, sizeof(B)), memset(G, 0, sizeof(G));
+    double N[KD_ELEM_NODE_MAX], dN[KD_ELEM_NODE_MAX][2], dNx[KD_ELEM_NODE_MAX][2];
+    const kd_interp mem = n == 4 ? KD_INTERP_Q4 : KD_INTERP_CST;
+    shape_2d(mem, xi, N, dN);
+    const double det = map_2d(n, (const double(*)[2])xl, N, (const double(*)[2])dN, x2, dNx);
+    const int drill = p->nstrain - 1;
+    for (int a = 0; a < n; a++) {
+        const int u = 6 * a, v = u + 1, tz = u + 5;
+        N0[0][u] = N[a], N0[1][v] = N[a];
+        B[0][u] = dNx[a][0], B[1][v] = dNx[a][1], B[2][u] = dNx[a][1], B[2][v] = dNx[a][0];
+        G[0][0][u] = dNx[a][0], G[1][0][u] = dNx[a][1], G[0][1][v] = dNx[a][0], G[1][1][v] = dNx[a][1];
+        /* drilling: theta_z - (v,x - u,y) / 2 */
+        B[drill][tz] = N[a];
+        B[drill][v] = -0.5 * dNx[a][0];
+        B[drill][u] = 0.5 * dNx[a][1];
+    }
+    if (n == 4) {
+        double Nq[4], dNq[4][2], xq[2], Bb[3][12], Bs[2][12];
+        mitc4_rows((const double(*)[2])xl, xi, Nq, dNq, xq, Bb, Bs);
+        for (int a = 0; a < 4; a++) {
+            const int w = 6 * a + 2, tx = w + 1, ty = w + 2;
+            N0[2][w] = Nq[a];
+            Nt[0][ty] = Nq[a], Nt[1][tx] = -Nq[a];
+            G[0][2][w] = dNq[a][0], G[1][2][w] = dNq[a][1];
+            for (int j = 0; j < 3; j++) {
+                for (int r = 0; r < 3; r++) B[3 + r][w + j] = Bb[r][3 * a + j];
+                B[6][w + j] = Bs[0][3 * a + j];
+                B[7][w + j] = Bs[1][3 * a + j];
+            }
+        }
+    }
+    /* rotate to element coordinates */
+    memset(out, 0, sizeof(*out));
+    out->measure = det;
+    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1];
+    double tmp[KD_ELEM_DOF_MAX];
+    for (int i = 0; i < 3; i++) {
+        /* components: u_body_c = sum_i T[i][c] u_local_i, then the columns */
+        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX];
+        for (int a = 0; a < nd; a++) {
+            n0[a] = p->frame[0][i] * N0[0][a] + p->frame[1][i] * N0[1][a] + p->frame[2][i] * N0[2][a];
+            nt[a] = p->frame[0][i] * Nt[0][a] + p->frame[1][i] * Nt[1][a] + p->frame[2][i] * Nt[2][a];
+        }
+        rotate_row(p, n0, out->N0[i]);
+        rotate_row(p, nt, out->Nt[0][i]);
+    }
+    for (int r = 0; r < p->nstrain; r++) rotate_row(p, B[r], out->B[r]);
+    for (int d = 0; d < 2; d++)
+        for (int c = 0; c < 3; c++) {
+            memcpy(tmp, G[d][c], sizeof(tmp));
+            rotate_row(p, tmp, out->G[d][c]);
+        }
+}
+
+const kd_element_family element_family_shell_q4 = {
+    .name = "shell-q4-mitc4",
+    .domain = KD_DOMAIN_QUADRILATERAL,
+    .nnode = 4,
+    .node_xi = node_xi_quad4,
+    .ntrans = 1,
+    .trans_dir = {{0.0, 0.0, 1.0}},  /* each element: its normal (p->trans_dir) */
+    .node_dofs = shell_node_dofs,
+    .init = shell_init,
+    .quadrature = shell_quadrature,
+    .eval = shell_eval,
+    .prestress_basis = NULL,
+};
