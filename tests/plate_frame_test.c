@@ -20,8 +20,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <lapacke.h>
 
 #include "kedyn/formalism.h"
+#include "fe/prestress_membrane.h"
 #include "kedyn/system.h"
 #include "test_util.h"
 
@@ -304,7 +306,7 @@ static double check_system(kd_model* m, const double R[9], double t) {
 
 static void test_placed_system(void** state) {
     (void)state;
-    const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     const double v[3] = {0.4, -1.1, 0.7}, r0[3] = {0.25, -0.4, 0.15};
     double R[9];
     rotation(v, R);
@@ -312,7 +314,7 @@ static void test_placed_system(void** state) {
     /* along the body x axis: element origins from the node coordinates */
     kd_model* m = compile_beam();
     assert_null(m->elem_rot);
-    worst = fmax(worst, check_system(m, I, 0.7));
+    worst = fmax(worst, check_system(m, Id, 0.7));
     kd_model_free(&m);
     /* moved to r0 + R x with the element axes R */
     m = compile_beam();
@@ -325,10 +327,222 @@ static void test_placed_system(void** state) {
     print_message("placed system: worst relative difference of M, C, K, f to the hand assembly %.2e\n", worst);
 }
 
+/* ---- two-dimensional bodies in a moving frame ------------------------------ */
+
+/* A rectangle [0, L] x [-b/2, b/2] in the body's x-y plane, nx x ny
+ * elements of `kind` (4-node quadrilaterals; ny even), built by hand into a
+ * kd_model (nodes numbered across the width, so the band is narrow): E, nu,
+ * rho, thickness t; the DOFs of the nodes at x = 0 whose bit is set in
+ * fix_root are fixed, and additionally those in fix_one at the node (0, 0).
+ * The body spins at constant speed `speed` about the global axis `axis`
+ * through the origin. */
+static kd_model* rectangle_by_hand(kd_element_kind kind, double L, double b, int nx, int ny, double E, double nu,
+                                   double rho, double t, unsigned fix_root, unsigned fix_one, const double axis[3],
+                                   double speed) {
+    kd_model* m = calloc(1, sizeof(*m));
+    m->nbody = 1, m->nnode = (nx + 1) * (ny + 1), m->nelem = nx * ny, m->nprop = 1;
+    m->body = calloc(1, sizeof(*m->body));
+    kd_body* body = &m->body[0];
+    snprintf(body->name, sizeof(body->name), "plate");
+    body->type = KD_BODY_BEAM;  /* an elastic body: its frame follows its motion */
+    body->kind = kind;
+    body->node_num = m->nnode, body->elem_num = m->nelem;
+    body->rot[0] = body->rot[4] = body->rot[8] = 1.0;
+    body->geometric = 1;
+    body->motion.type = KD_MOTION_ROTATION;
+    memcpy(body->motion.axis, axis, sizeof(body->motion.axis));
+    body->motion.angle = kd_law_constant(0.0);
+    body->motion.angle.type = KD_LAW_SPEED, body->motion.angle.value = speed;
+    kd_element_consts c = {0};
+    c.E = E, c.G = E / (2 * (1 + nu)), c.rho = rho, c.t = t;
+    const double hx = L / nx, hy = b / ny;
+    const double xe[4][3] = {{0, 0, 0}, {hx, 0, 0}, {hx, hy, 0}, {0, hy, 0}};
+    m->prop = calloc(1, sizeof(*m->prop));
+    if (kd_element_props_init_nodes(&m->prop[0], kind, &c, xe) != KD_OK) fail_msg("element record");
+    m->node_x = calloc((size_t)3 * m->nnode, sizeof(double));
+    m->node_body = calloc((size_t)m->nnode, sizeof(int));
+    m->node_dof_adr = calloc((size_t)m->nnode, sizeof(int));
+    m->node_dof_num = calloc((size_t)m->nnode, sizeof(int));
+    kd_dof_name names[KD_NODE_DOF_MAX];
+    const int nd = kd_element_node_dofs_at(kind, 0, names);
+    m->ndof_all = nd * m->nnode;
+    m->dof_name = calloc((size_t)m->ndof_all, sizeof(kd_dof_name));
+    m->dof_eq = calloc((size_t)m->ndof_all, sizeof(int));
+    for (int i = 0; i <= nx; i++)
+        for (int j = 0; j <= ny; j++) {
+            const int n = i * (ny + 1) + j;
+            m->node_x[3 * n] = i * hx, m->node_x[3 * n + 1] = j * hy - 0.5 * b;
+            m->node_dof_adr[n] = nd * n, m->node_dof_num[n] = nd;
+            for (int a = 0; a < nd; a++) {
+                const unsigned bit = 1u << names[a];
+                m->dof_name[nd * n + a] = names[a];
+                m->dof_eq[nd * n + a] = ((i == 0 && (fix_root & bit)) || (i == 0 && 2 * j == ny && (fix_one & bit))) ? -1 : 0;
+            }
+        }
+    for (int k = 0; k < m->ndof_all; k++)
+        if (m->dof_eq[k] == 0) m->dof_eq[k] = m->neq++;
+    m->elem_node_adr = calloc((size_t)m->nelem + 1, sizeof(int));
+    m->elem_node = calloc((size_t)4 * m->nelem, sizeof(int));
+    m->elem_body = calloc((size_t)m->nelem, sizeof(int));
+    m->elem_prop = calloc((size_t)m->nelem, sizeof(int));
+    m->elem_s0 = calloc((size_t)m->nelem, sizeof(double));
+    m->elem_axial = calloc((size_t)6 * m->nelem, sizeof(double));
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            const int e = i * ny + j, n0 = i * (ny + 1) + j;
+            const int nodes[4] = {n0, n0 + ny + 1, n0 + ny + 2, n0 + 1};
+            m->elem_node_adr[e] = 4 * e;
+            memcpy(&m->elem_node[4 * e], nodes, sizeof(nodes));
+            m->elem_s0[e] = i * hx;
+        }
+    m->elem_node_adr[m->nelem] = 4 * m->nelem;
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX], lo = m->neq, hi = -1;
+        const int n = kd_model_elem_eqs(m, e, eqs);
+        for (int a = 0; a < n; a++)
+            if (eqs[a] >= 0) lo = eqs[a] < lo ? eqs[a] : lo, hi = eqs[a] > hi ? eqs[a] : hi;
+        if (hi - lo > m->bandwidth) m->bandwidth = hi - lo;
+    }
+    m->total_mass = body->mass = rho * t * L * b;
+    return m;
+}
+
+/* The membrane resultants of a strip L x b spinning about the normal through
+ * the middle of its root (x = 0 held in x, its middle node in y; nu = 0, so
+ * the strip is a bar along x and one across): the closed form
+ * N_x = rho t Omega^2 (L^2 - x^2) / 2 of a bar rotating about its end, and
+ * across N_y = rho t Omega^2 (b^2 / 4 - y^2) / 2. Bilinear elements
+ * reproduce bars of linear elements, whose nodal displacements are exact
+ * (1D), so the resultant in each element is the closed form's mean over it:
+ * rho t Omega^2 (L^2 - (x0^2 + x0 x1 + x1^2) / 3) / 2 at every quadrature
+ * point, N_xy = 0. */
+static void test_strip_centrifugal_stress(void** state) {
+    (void)state;
+    const double L = 0.8, b = 0.1, t = 2e-3, rho = 7800, Om = 300.0, E = 2.1e11;
+    const double z[3] = {0, 0, 1};
+    const kd_element_kind q4 = {KD_THEORY_MEMBRANE, KD_INTERP_Q4, 0};
+    const int nx = 16, ny = 4;
+    kd_model* m = rectangle_by_hand(q4, L, b, nx, ny, E, 0.0, rho, t, 1u << KD_DOF_U, 1u << KD_DOF_V, z, Om);
+    kd_system s;
+    kd_error err;
+    assert_int_equal(kd_system_init(&s, m, &err), KD_OK);
+    assert_non_null(s.prestress);
+    kd_system_frames(&s, 0.3);
+    const double* w = s.frame[0].omega_L;
+    assert_true(fabs(w[2] - Om) < 1e-12 * Om);
+    double worst = 0.0, Wm[9], M[9];
+    kd_skew(Wm, w);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M[3 * i + j] = Wm[3 * i] * Wm[j] + Wm[3 * i + 1] * Wm[3 + j] + Wm[3 * i + 2] * Wm[6 + j];
+    const double a[3] = {0, 0, 0};
+    const int ng = m->prop[0].family->quadrature(&m->prop[0])->n;
+    double* S = malloc(sizeof(double) * ng * KD_GRAD_MAX * KD_GRAD_MAX);
+    for (int e = 0; e < m->nelem; e++) {
+        assert_true(prestress_membrane_field(s.prestress, m, e, a, M, S));
+        const double x0 = m->elem_s0[e], x1 = x0 + L / nx;
+        const double y0 = m->node_x[3 * m->elem_node[4 * e] + 1], y1 = y0 + b / ny;
+        const double want = rho * t * Om * Om * (L * L - (x0 * x0 + x0 * x1 + x1 * x1) / 3) / 2;
+        const double want_y = rho * t * Om * Om * (b * b / 4 - (y0 * y0 + y0 * y1 + y1 * y1) / 3) / 2;
+        const double scale = rho * t * Om * Om * L * L / 2;
+        for (int g = 0; g < ng; g++) {
+            const double* Sg = S + g * KD_GRAD_MAX * KD_GRAD_MAX;
+            worst = fmax(worst, fabs(Sg[0] - want) / scale);
+            worst = fmax(worst, fabs(Sg[4] - want_y) / scale);
+            worst = fmax(worst, fabs(Sg[1]) / scale);
+        }
+    }
+    print_message("spinning strip: N_x against the closed form (element means), worst %.2e of rho t W^2 L^2 / 2\n", worst);
+    assert_true(worst < 1e-10);
+    /* a unit axial frame acceleration: N_x = -rho t a (L - x), linear: exact */
+    const double ax[3] = {1.0, 0, 0}, M0[9] = {0};
+    worst = 0.0;
+    for (int e = 0; e < m->nelem; e++) {
+        prestress_membrane_field(s.prestress, m, e, ax, M0, S);
+        const double xm = m->elem_s0[e] + 0.5 * L / nx;
+        worst = fmax(worst, fabs(S[0] + rho * t * (L - xm)) / (rho * t * L));
+    }
+    print_message("accelerated strip: N_x against -rho t a (L - x), worst %.2e of rho t a L\n", worst);
+    assert_true(worst < 1e-10);
+    free(S);
+    kd_system_free(&s);
+    kd_model_free(&m);
+}
+
+/* The lowest eigenvalues of K(t) x = w^2 M x at an instant (the symmetric
+ * problem: the gyroscopic C, which couples only rotary terms here, is left
+ * out), ascending, into w2[0..count). */
+static void symmetric_modes(kd_system* s, double t, int count, double* w2) {
+    const int n = s->n;
+    kd_gband C, K;
+    kd_gband_init(&C, n, s->kd, s->kd);
+    kd_gband_init(&K, n, s->kd, s->kd);
+    int changed;
+    kd_system_matrices(s, t, &C, &K, &changed);
+    double* Kd = calloc((size_t)n * n, sizeof(double));
+    double* Md = calloc((size_t)n * n, sizeof(double));
+    double* ev = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            Kd[(size_t)j * n + i] = 0.5 * (band_at(&K, i, j) + band_at(&K, j, i));
+            Md[(size_t)j * n + i] = band_at(&s->M, i, j);
+        }
+    assert_int_equal(LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'N', 'U', n, Kd, n, Md, n, ev), 0);
+    for (int k = 0; k < count; k++) w2[k] = ev[k];
+    free(Kd), free(Md), free(ev);
+    kd_gband_free(&C), kd_gband_free(&K);
+}
+
+/* A narrow cantilever plate (MITC4, 40 x 2 elements, nu = 0, L / b = 20,
+ * L / t = 200) spinning about the normal through its root is a rotating
+ * Euler-Bernoulli beam bending out of its plane of rotation: mu = w / sqrt(EI / (rho A L^4))
+ * against the published table at lambda = Omega / sqrt(EI / (rho A L^4)) = 12,
+ * hub 0 (13.1702, 37.6031, 79.6145: Wright et al. 1982, Hodges & Rutkowski
+ * 1981; docs/validation.md, "Moving frames"), and the stiffening alone,
+ * (mu^2 - mu_0^2) / lambda^2 with mu_0 the plate's own at rest, against the
+ * table's (mu_0 = 3.516015, 22.034492, 61.697214). Without geometric
+ * stiffness the frequencies stay those at rest. */
+static void test_rotating_plate_southwell(void** state) {
+    (void)state;
+    const double L = 1.0, b = 0.05, t = 0.005, E = 2.1e11, rho = 7800;
+    const double scale = sqrt(E * b * t * t * t / 12 / (rho * b * t * pow(L, 4)));
+    const double mu_ref[3] = {13.170150, 37.603112, 79.614478}, mu0_ref[3] = {3.516015, 22.034492, 61.697214};
+    const kd_element_kind kind = {KD_THEORY_MINDLIN, KD_INTERP_MITC4, 0};
+    const unsigned clamp = (1u << KD_DOF_W) | (1u << KD_DOF_RX) | (1u << KD_DOF_RY);
+    const double z[3] = {0, 0, 1};
+    double w2[3][3];  /* at rest, spinning, spinning without geometric stiffness */
+    for (int spin = 0; spin < 3; spin++) {
+        kd_model* m = rectangle_by_hand(kind, L, b, 40, 2, E, 0.0, rho, t, clamp, 0, z, spin ? 12 * scale : 0.0);
+        m->body[0].geometric = spin < 2;
+        kd_system s;
+        kd_error err;
+        assert_int_equal(kd_system_init(&s, m, &err), KD_OK);
+        assert_true((spin == 2) == (s.prestress == NULL));
+        symmetric_modes(&s, 0.0, 3, w2[spin]);
+        kd_system_free(&s);
+        kd_model_free(&m);
+    }
+    const double tol_mu[3] = {2e-4, 3e-3, 8e-3}, tol_a[3] = {3e-4, 2e-3, 5e-3};  /* 40 x 2 bilinear elements */
+    for (int k = 0; k < 3; k++) {
+        const double mu0 = sqrt(w2[0][k]) / scale, mu = sqrt(w2[1][k]) / scale;
+        const double a = (mu * mu - mu0 * mu0) / 144, a_ref = (mu_ref[k] * mu_ref[k] - mu0_ref[k] * mu0_ref[k]) / 144;
+        print_message("mode %d: mu0 %.6f (table %.6f, %.1e), mu(12) %.6f (table %.6f, %.1e), stiffening %.6f (table "
+                      "%.6f, %.1e)\n",
+                      k + 1, mu0, mu0_ref[k], fabs(mu0 / mu0_ref[k] - 1), mu, mu_ref[k], fabs(mu / mu_ref[k] - 1), a,
+                      a_ref, fabs(a / a_ref - 1));
+        assert_true(fabs(mu / mu_ref[k] - 1) < tol_mu[k]);
+        assert_true(fabs(a / a_ref - 1) < tol_a[k]);
+        /* geometric_stiffness: false: no stiffening (spinning about the normal does not soften w) */
+        const double mu_off = sqrt(w2[2][k]) / scale;
+        assert_true(fabs(mu_off / mu0 - 1) < 1e-4);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placed_element_routes),
         cmocka_unit_test(test_placed_system),
+        cmocka_unit_test(test_strip_centrifugal_stress),
+        cmocka_unit_test(test_rotating_plate_southwell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,10 @@ typedef struct kd_system {
     double rot_kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* scratch: its k_g, body DOFs */
     double rot_m[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];   /* scratch: its mass, body DOFs */
     double rot_kel[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX]; /* scratch: its elastic k, body DOFs */
+    struct prestress_membrane* prestress; /* in-plane pre-stress of the unit inertia cases of 2D
+                                         bodies with geometric stiffness (src/fe/prestress_membrane.h;
+                                         NULL: none) */
+    double* prestress_S;              /* scratch: one element's pre-stress at its quadrature points */
     int* elem_final;                  /* (nelem) columns below elem_final[e] receive no terms from
                                          the elements after e (the smallest equation of those) */
 } kd_system;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prestress_membrane.h"
+
 /* A += s * ke at the element's equations (fixed DOFs skipped). */
 static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int n) {
     const int ld = A->kl + A->ku + 1;
@@ -88,6 +90,16 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
             if (eqs[i] >= 0 && eqs[i] < low) low = eqs[i];
     }
     for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    /* the in-plane pre-stress of the unit inertia cases of 2D bodies (theory.md sec. 5.7) */
+    st = prestress_membrane_solve(m, &s->prestress, err);
+    if (!st && s->prestress) {
+        s->prestress_S = malloc(sizeof(double) * (size_t)s->prestress->rule_max * KD_GRAD_MAX * KD_GRAD_MAX);
+        if (!s->prestress_S) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
+    }
+    if (st) {
+        kd_system_free(s);
+        return st;
+    }
 
     /* Constant matrices: mass (from the route's own quadrature when another
      * formalism is chosen), elastic stiffness, Rayleigh damping. */
@@ -144,6 +156,8 @@ void kd_system_free(kd_system* s) {
     free(s->c_zero);
     free(s->m_elem);
     free(s->elem_final);
+    prestress_membrane_free(&s->prestress);
+    free(s->prestress_S);
     memset(s, 0, sizeof(*s));
 }
 
@@ -153,7 +167,8 @@ void kd_system_frames(kd_system* s, double t) {
     s->have_frames = 1;
     s->t_frames = t;
     for (int b = 0; b < m->nbody; b++)
-        if (m->body[b].type == KD_BODY_BEAM) kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
+        if (m->body[b].type != KD_BODY_GROUND && m->body[b].type != KD_BODY_RIGID)  /* elastic bodies */
+            kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
 }
 
 /* The frame acceleration a body's elements feel: a_O,L - R^T g (gravity is
@@ -208,16 +223,29 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     return same;
 }
 
-/* The geometric stiffness of element e in its body's frame: k_g = sum_k
- * p_k g_k with P = a_x P_a + Omega^2 P_c + preload (theory.md sec. 5).
+/* The geometric stiffness of element e in its body's frame: beams k_g =
+ * sum_k p_k g_k with P = a_x P_a + Omega^2 P_c + preload (theory.md sec.
+ * 5.4-5.5); 2D elements from their in-plane pre-stress (N_x, N_y, N_xy) =
+ * sum of the unit cases times a_x, a_y, M = E + W W (sec. 5.7).
  * Returns 0 when the element has none. */
 static int geometric_stiffness(const kd_system* s, int e, double* kg) {
     const kd_model* m = s->m;
     const int b = m->elem_body[e];
     const kd_body* body = &m->body[b];
     const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
     double a[3];
+    if (s->prestress && s->prestress->elem_adr[e] >= 0) {
+        double W[9], M[9];
+        effective_acceleration(s, b, a);
+        kd_skew(W, s->frame[b].omega_L);
+        kd_skew(M, s->frame[b].eps_L);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) M[3 * i + j] += W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
+        prestress_membrane_field(s->prestress, m, e, a, M, s->prestress_S);
+        kd_element_geometric_stiffness(pr, s->prestress_S, kg);
+        return 1;
+    }
+    if (!body->geometric || pr->ngeo == 0) return 0;  /* e.g. a bar: no transverse slope */
     effective_acceleration(s, b, a);
     const double* w = s->frame[b].omega_L;
     const double om2 = w[1] * w[1] + w[2] * w[2];

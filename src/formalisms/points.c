@@ -94,7 +94,7 @@ int formalism_points(const kd_element_props* p, const kd_element_place* at, qpoi
             for (int k = 0; k < 3; k++) {
                 x[k] = pt.x[k];
                 for (int a = 0; a < nt; a++)
-                    if (t[s][a] != 0.0) x[k] += t[s][a] * fam->trans_dir[a][k];
+                    if (t[s][a] != 0.0) x[k] += t[s][a] * p->trans_dir[a][k];
             }
             memset(q->N, 0, sizeof(q->N));
             for (int i = 0; i < p->ncomp; i++)
