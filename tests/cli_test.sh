@@ -176,6 +176,27 @@ check "sweep with a bad value runs nothing" test ! -e "$tmp/sweep_bad"
 check "hub sweep exits 0" test $code -eq 0
 check "hub sweep: flapwise at lam 2, delta 0.5" grep -q '^50.9175,102.59[0-9]*,114.545[0-9]*,' "$tmp/hub/sweep_v2_campbell.csv"
 
+# plates: the simply supported thesis plate (closed form omega_11 = 992.8 rad/s), modes as VTK;
+# a Gmsh-meshed L-shaped plate; mesh errors at the .msh file's own line
+"$kedyn" run "$examples/plate_simply_supported.yaml" -o "$tmp/plate" >"$tmp/plate.txt" 2>&1; code=$?
+check "plate run exits 0" test $code -eq 0
+check "plate first frequency" grep -q "^ *1 *99[0-9]\." "$tmp/plate.txt"
+check "plate modes.vtu" grep -q '<Piece NumberOfPoints="357" NumberOfCells="320">' "$tmp/plate/modes.vtu"
+check "plate modes.pvd lists 15" test "$(grep -c '<DataSet' "$tmp/plate/modes.pvd")" -eq 15
+check "plate summary lists the VTK files" grep -q '"modes.pvd"' "$tmp/plate/summary.json"
+"$kedyn" run "$examples/plate_l_shape.yaml" -o "$tmp/lplate" >/dev/null 2>&1; code=$?
+check "gmsh plate run exits 0" test $code -eq 0
+out=$("$kedyn" check "$examples/plate_l_shape.yaml"); code=$?
+check "gmsh plate check" grep -q "plate mindlin mitc4  elements 240  nodes 277" <<<"$out"
+msg=$("$kedyn" run "$models/plate_bad_mesh.yaml" -o "$tmp/badmesh" 2>&1 >/dev/null); code=$?
+check "unparsable mesh exits 1" test $code -eq 1
+check "unparsable mesh located in the .msh" grep -q "plate_bad_mesh.msh:14:5: error: expected a node coordinate" <<<"$msg"
+check "unparsable mesh leaves no output" test ! -e "$tmp/badmesh"
+msg=$("$kedyn" run "$models/plate_inverted.yaml" -o "$tmp/badinv" 2>&1 >/dev/null); code=$?
+check "inverted element exits 1" test $code -eq 1
+check "inverted element located in the .msh" grep -q "plate_inverted.msh:24:1: error: .*negative Jacobian" <<<"$msg"
+check "inverted element leaves no output" test ! -e "$tmp/badinv"
+
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do
   [ -e "$f" ] || continue

@@ -61,7 +61,8 @@ typedef struct kd_section_desc {
 typedef enum kd_body_type {
     KD_BODY_GROUND = 0,
     KD_BODY_BEAM,
-    KD_BODY_RIGID                 /* planar rigid body of a mechanism (kedyn/mech.h) */
+    KD_BODY_RIGID,                /* planar rigid body of a mechanism (kedyn/mech.h) */
+    KD_BODY_PLATE                 /* a mesh of 2D elements: membrane, plate or shell */
 } kd_body_type;
 
 typedef enum kd_theory {
@@ -96,6 +97,50 @@ typedef enum kd_interp {
 
 #define KD_POINTS_MAX 16
 
+/* ---- meshes and node sets (plates) ----------------------------------------
+ * A plate's mesh lies in the x-y plane of its body frame. It is either a
+ * structured rectangle (size, divisions) or read from a Gmsh file; either
+ * way, once loaded (kd_mesh_rectangle for a rectangle, the Gmsh reader of
+ * src/load for a file) it holds its nodes and elements. Node numbers of a
+ * model file (`node: N`) are the mesh's node tags (a rectangle: 1..n in mesh
+ * order; a Gmsh file: its node tags); inside a description, nodes are
+ * 1-based positions in the mesh arrays. */
+
+typedef enum kd_mesh_source {
+    KD_MESH_RECTANGLE = 0,        /* structured a x b into nx x ny cells */
+    KD_MESH_FILE                  /* Gmsh 4 ASCII file */
+} kd_mesh_source;
+
+typedef struct kd_mesh_desc {
+    kd_mesh_source source;
+    double size[2];               /* rectangle: a (along x), b (along y), m */
+    int divisions[2];             /* rectangle: nx, ny cells */
+    char file[1024];              /* file: the path as given in the model file */
+    double origin[3];             /* global position of the mesh's (0, 0, 0), m */
+    double x_axis[3], normal[3];  /* global directions of the body's x and z axes
+                                     (all zero: global x and z) */
+    /* nodes and elements, filled by the mesher or the file reader (owned) */
+    int nnodes;
+    double* node_x;               /* (nnodes x 3) body-frame coordinates, m */
+    int* node_tag;                /* (nnodes) the node numbers of the model file */
+    int nelems, elem_nnode;       /* elements and nodes per element */
+    int* elem;                    /* (nelems x elem_nnode) 0-based node indices, counter-
+                                     clockwise corners first, then mid-sides, then centre */
+    int* elem_line;               /* file: (nelems) the line of each element in the file */
+    kd_loc loc;
+} kd_mesh_desc;
+
+typedef struct kd_node_set_desc {
+    char name[KD_NAME_MAX];
+    unsigned axes;                /* coordinate predicate: bit k set = coordinate k in [lo, hi] */
+    double lo[3], hi[3];          /* body-frame coordinates, m */
+    double tol;                   /* tolerance of the predicate, m (0: 1e-6 of the mesh size) */
+    int nnodes;
+    int* nodes;                   /* (nnodes) selected nodes, 1-based mesh positions (owned);
+                                     a Gmsh physical group or the predicate's result */
+    kd_loc loc;
+} kd_node_set_desc;
+
 typedef struct kd_point_desc {
     char name[KD_NAME_MAX];
     double x[3];                  /* global coordinates, m (z = 0 when given in 2D) */
@@ -129,6 +174,11 @@ typedef struct kd_body_desc {
     double com[3];                /* centre of mass in the body frame, m */
     double position[3];           /* initial guess of the body frame origin (global), m */
     double angle;                 /* initial guess of the body frame angle, rad */
+    /* plates */
+    double thickness;             /* m (> 0) */
+    kd_mesh_desc mesh;            /* owned arrays */
+    int nnode_sets;
+    kd_node_set_desc* node_sets;  /* (nnode_sets) owned */
     kd_loc loc;
     kd_loc loc_material, loc_section;  /* where the references were written */
 } kd_body_desc;
@@ -606,6 +656,31 @@ int kd_param_is_analysis(const char* path);
 double* kd_analysis_param(kd_analysis_desc* a, const char* path, char* why, size_t nwhy);
 kd_status kd_analysis_with_param(const kd_analysis_desc* a, int n, const char (*paths)[128], const double* values,
                                  kd_analysis_desc* out, kd_error* err);
+
+/* ---- plate meshes (src/core/mesh.c) --------------------------------------- */
+
+/* Fill m's nodes and elements from its rectangle size and divisions, with
+ * elements of elem_nnode nodes (3, 6: triangles; 4, 8, 9: quadrilaterals).
+ * KD_ERR_USAGE for another node count or no divisions. */
+kd_status kd_mesh_rectangle(kd_mesh_desc* m, int elem_nnode);
+/* The first element (0-based) with a zero or negative Jacobian at a corner
+ * (degenerate, or numbered clockwise), or -1 when every element is valid. */
+int kd_mesh_check_elements(const kd_mesh_desc* m);
+/* The largest extent of the mesh along x, y or z, m. */
+double kd_mesh_size(const kd_mesh_desc* m);
+/* Select the nodes of a coordinate predicate (s->axes != 0) into s->nodes;
+ * an explicit set (axes 0) is left as it is. */
+kd_status kd_node_set_select(const kd_mesh_desc* m, kd_node_set_desc* s);
+/* Renumber the mesh nodes by reverse Cuthill-McKee (narrow band matrices),
+ * with the explicit node sets of b (may be NULL). */
+kd_status kd_mesh_reorder(kd_mesh_desc* m, kd_body_desc* b);
+/* The 0-based position of node tag `tag`, or -1. */
+int kd_mesh_find_tag(const kd_mesh_desc* m, int tag);
+/* Free a mesh's arrays (the rest of the struct stays). */
+void kd_mesh_clear(kd_mesh_desc* m);
+/* Append a zeroed node set to b (NULL when out of memory); find one by name (-1). */
+kd_node_set_desc* kd_body_add_node_set(kd_body_desc* b);
+int kd_body_find_node_set(const kd_body_desc* b, const char* name);
 
 /* Names used in model files and outputs. */
 const char* kd_dof_name_str(kd_dof_name dof);         /* "u", "v", ..., "ky" */

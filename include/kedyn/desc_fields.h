@@ -114,6 +114,12 @@ const kd_field* kd_initial_fields(int* n);
 const kd_field* kd_initial_value_fields(int* n);
 const kd_field* kd_frame_fields(int* n);
 
+/* A plate's `mesh` mapping (all CUSTOM: rectangle, divisions, file,
+ * origin, x_axis, normal) and one entry of its `node_sets` (fields of
+ * kd_node_set_desc: x, y, z, tol, nodes). */
+const kd_field* kd_mesh_fields(int* n);
+const kd_field* kd_node_set_fields(int* n);
+
 /* The top-level keys of a model file (each a section, CUSTOM). */
 const kd_field* kd_model_fields(int* n);
 

@@ -58,5 +58,6 @@
 #include "kedyn/plot.h"
 #include "kedyn/report.h"
 #include "kedyn/run.h"
+#include "kedyn/vtk.h"
 
 #endif

@@ -77,7 +77,7 @@ kd_status kd_modes_solve(const kd_model* m, int count, kd_eigen_solver solver, k
     /* Shift below the lowest elastic eigenvalue estimate of any body. */
     double hint = INFINITY;
     for (int b = 0; b < m->nbody; b++)
-        if (m->body[b].type == KD_BODY_BEAM) hint = fmin(hint, m->body[b].lambda_hint);
+        if (m->body[b].type == KD_BODY_BEAM || m->body[b].type == KD_BODY_PLATE) hint = fmin(hint, m->body[b].lambda_hint);
     st = kd_eigen_solve(&K, &M, count, solver, -0.1 * hint, out, err);
     kd_band_free(&K);
     kd_band_free(&M);

@@ -68,6 +68,11 @@ void cli_print_model(const kd_desc* d, const kd_model* m) {
     printf("bodies: %d\n", m->nbody);
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
+        if (body->type == KD_BODY_PLATE) {
+            printf("  %-16s plate %s %s  elements %d  nodes %d  mass %g kg\n", body->name, kd_theory_str(body->kind.theory),
+                   kd_interp_str(body->kind.interp), body->elem_num, body->node_num, body->mass);
+            continue;
+        }
         if (body->type != KD_BODY_BEAM) {
             printf("  %-16s %s\n", body->name, body->type == KD_BODY_RIGID ? "rigid" : "ground");
             continue;

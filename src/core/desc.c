@@ -29,6 +29,11 @@ void kd_desc_free(kd_desc** pd) {
     free(d->loads);
     free(d->materials);
     free(d->sections);
+    for (int i = 0; i < d->nbodies; i++) {
+        kd_mesh_clear(&d->bodies[i].mesh);
+        for (int k = 0; k < d->bodies[i].nnode_sets; k++) free(d->bodies[i].node_sets[k].nodes);
+        free(d->bodies[i].node_sets);
+    }
     free(d->bodies);
     free(d->supports);
     free(d->analyses);

@@ -42,6 +42,32 @@ static kd_status check_section(const kd_desc* d, const kd_section_desc* s, kd_er
     return KD_OK;
 }
 
+/* A plate: material, thickness, a mesh with valid elements, node sets that
+ * select nodes of it. */
+static kd_status check_plate(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
+    if (b->material < 0 || b->material >= d->nmaterials)
+        return FAIL(b->loc_material, "body '%s': unknown material", b->name);
+    if (!positive(b->thickness)) return FAIL(b->loc, "body '%s': thickness must be positive (got %g)", b->name, b->thickness);
+    const kd_mesh_desc* m = &b->mesh;
+    if (m->nnodes < 3 || m->nelems < 1 || !m->node_x || !m->elem)
+        return FAIL(m->loc, "body '%s': the mesh has no elements (a rectangle is meshed by kd_mesh_rectangle)", b->name);
+    for (int e = 0; e < m->nelems * m->elem_nnode; e++)
+        if (m->elem[e] < 0 || m->elem[e] >= m->nnodes) return FAIL(m->loc, "body '%s': an element names no node of the mesh", b->name);
+    const int bad = kd_mesh_check_elements(m);
+    if (bad >= 0)
+        return FAIL(m->loc, "body '%s': element %d has a zero or negative Jacobian (degenerate, or numbered clockwise)",
+                    b->name, bad + 1);
+    for (int i = 0; i < b->nnode_sets; i++) {
+        const kd_node_set_desc* s = &b->node_sets[i];
+        if (s->nnodes < 1) return FAIL(s->loc, "body '%s': node set '%s' selects no node", b->name, s->name);
+        for (int k = 0; k < s->nnodes; k++)
+            if (s->nodes[k] < 1 || s->nodes[k] > m->nnodes)
+                return FAIL(s->loc, "body '%s': node set '%s' names node %d, not one of 1..%d", b->name, s->name, s->nodes[k],
+                            m->nnodes);
+    }
+    return KD_OK;
+}
+
 static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* err) {
     for (const kd_body_desc* o = d->bodies; o < b; o++)
         if (strcmp(o->name, b->name) == 0) return FAIL(b->loc, "body '%s' is defined twice", b->name);
@@ -50,6 +76,7 @@ static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* e
     const kd_field* f = kd_body_fields(&nf);
     char why[160];
     if (kd_fields_check_only(f, nf, 1u << b->type, b, why, sizeof why)) return FAIL(b->loc, "body '%s': %s", b->name, why);
+    if (b->type == KD_BODY_PLATE) return check_plate(d, b, err);
     if (b->type != KD_BODY_BEAM) return KD_OK;
     if (b->material < 0 || b->material >= d->nmaterials)
         return FAIL(b->loc_material, "body '%s': unknown material", b->name);
@@ -84,6 +111,10 @@ static kd_status check_body(const kd_desc* d, const kd_body_desc* b, kd_error* e
 static kd_status check_node(const kd_desc* d, int body, int node, kd_loc loc, kd_error* err) {
     if (body < 0 || body >= d->nbodies) return FAIL(loc, "unknown body");
     const kd_body_desc* b = &d->bodies[body];
+    if (b->type == KD_BODY_PLATE) {
+        if (node < 1 || node > b->mesh.nnodes) return FAIL(loc, "body '%s' has nodes 1..%d, not %d", b->name, b->mesh.nnodes, node);
+        return KD_OK;
+    }
     if (b->type != KD_BODY_BEAM) return FAIL(loc, "body '%s' has no nodes (it is not a beam)", b->name);
     if (node < 1 || node > b->elements + 1)
         return FAIL(loc, "body '%s' has nodes 1..%d, not %d", b->name, b->elements + 1, node);
@@ -393,8 +424,8 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
     for (int i = 0; i < d->nanalyses && !st; i++) st = check_analysis(d, &d->analyses[i], err);
     if (st) return st;
     int nbeam = 0;
-    for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM;
+    for (int i = 0; i < d->nbodies; i++) nbeam += d->bodies[i].type == KD_BODY_BEAM || d->bodies[i].type == KD_BODY_PLATE;
     if (nbeam == 0 && !kd_desc_is_mechanism(d))
-        return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam) and no mechanism");
+        return FAIL(KD_LOC_START, "the model has no elastic body (a body of type beam or plate) and no mechanism");
     return KD_OK;
 }

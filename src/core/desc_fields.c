@@ -189,11 +189,12 @@ static const kd_field section_fields[] = {
 /* ---- bodies (`only`: a mask of (1 << kd_body_type)) ---------------------- */
 
 #define B(x) (1u << KD_BODY_##x)
+static const char* const body_type_names[] = {"ground", "beam", "rigid", "plate"};
 static const kd_field body_fields[] = {
     CUSTOM("name", .required = 1, .doc = "unique name"),
-    CHOICE("type", kd_body_desc, type, desc_body_type_names, 3, 0, .required = 1, .doc = "ground, beam or rigid"),
-    CUSTOM("points", .doc = "named points {NAME: [x, y(, z)]}"),
-    CUSTOM("material", .required = 1, .only = B(BEAM), .doc = "a material's name"),
+    CHOICE("type", kd_body_desc, type, body_type_names, 4, 0, .required = 1, .doc = "ground, beam, rigid or plate"),
+    CUSTOM("points", .only = B(GROUND) | B(BEAM) | B(RIGID), .doc = "named points {NAME: [x, y(, z)]}"),
+    CUSTOM("material", .required = 1, .only = B(BEAM) | B(PLATE), .doc = "a material's name"),
     CUSTOM("section", .required = 1, .only = B(BEAM), .doc = "a section's name"),
     POSITIVE("length", kd_body_desc, length, .only = B(BEAM), .doc = "m (this or points)"),
     INT("elements", kd_body_desc, elements, 1, .required = 1, .only = B(BEAM), .doc = "number of elements"),
@@ -202,8 +203,17 @@ static const kd_field body_fields[] = {
     CHOICE("interpolation", kd_body_desc, interpolation, desc_interp_names, 2, 0, .def = KD_INTERP_CUBIC,
            .only = B(BEAM), .doc = "cubic or quintic"),
     BOOL("planar", kd_body_desc, planar, .def = 1, .only = B(BEAM), .doc = "planar element, or false for 3D"),
-    BOOL("geometric_stiffness", kd_body_desc, geometric_stiffness, .def = 1, .only = B(BEAM),
-         .doc = "stress stiffening of the axial force"),
+    BOOL("geometric_stiffness", kd_body_desc, geometric_stiffness, .def = 1, .only = B(BEAM) | B(PLATE),
+         .doc = "stress stiffening of the axial force (plates: of the membrane pre-stress)"),
+    /* a plate's theory and interpolation: the two-dimensional values (the defaults are the beam
+     * rows', so that kd_fields_defaults keeps them; a model file must give these) */
+    CHOICE("theory", kd_body_desc, theory, desc_theory_names, KD_THEORIES, KD_THEORY_MEMBRANE,
+           .def = KD_THEORY_EULER_BERNOULLI, .required = 1, .only = B(PLATE), .doc = "plates: membrane, kirchhoff, mindlin or shell"),
+    CHOICE("interpolation", kd_body_desc, interpolation, desc_interp_names, KD_INTERPS, KD_INTERP_CST, .def = KD_INTERP_CUBIC,
+           .required = 1, .only = B(PLATE), .doc = "plates: cst, t6, q4, q8, q9, dkt, acm, bfs or mitc4"),
+    POSITIVE("thickness", kd_body_desc, thickness, .required = 1, .only = B(PLATE), .doc = "plates: thickness, m"),
+    CUSTOM("mesh", .required = 1, .only = B(PLATE), .doc = "plates: {rectangle, divisions} or {file}, see Meshes"),
+    CUSTOM("node_sets", .only = B(PLATE), .doc = "plates: {NAME: predicate or node list}, see Node sets"),
     CUSTOM("y_axis", .only = B(BEAM), .doc = "3D beams: a direction for the local y axis"),
     NUMBER("preload", kd_body_desc, preload, .only = B(BEAM), .doc = "static axial force, N"),
     CUSTOM("frame", .only = B(BEAM), .doc = "elastic links: chord, root, or a node"),
@@ -217,8 +227,9 @@ static const kd_field body_fields[] = {
 /* ---- supports and dampings ---------------------------------------------- */
 
 static const kd_field support_fields[] = {
-    BODY("body", kd_support_desc, body, .required = 1, .doc = "a beam's name"),
-    INT("node", kd_support_desc, node, 1, .required = 1, .doc = "1-based node number on that beam"),
+    BODY("body", kd_support_desc, body, .required = 1, .doc = "a beam's or plate's name"),
+    INT("node", kd_support_desc, node, 1, .doc = "1-based node number on that body (this or nodes)"),
+    CUSTOM("nodes", .doc = "plates: a node set's name (every node of the set)"),
     CUSTOM("fix", .required = 1, .doc = "all (a clamp), or a list of DOF names"),
 };
 
@@ -257,8 +268,9 @@ static const kd_field driver_fields[] = {
 #define LOAD_TYPE CUSTOM("type", .required = 1, .doc = "the force type")
 static const kd_field nodal_fields[] = {
     LOAD_TYPE,
-    BODY("body", kd_load_desc, body, .required = 1, .doc = "a beam's name"),
-    INT("node", kd_load_desc, node, 1, .required = 1, .doc = "1-based node number on that beam"),
+    BODY("body", kd_load_desc, body, .required = 1, .doc = "a beam's or plate's name"),
+    INT("node", kd_load_desc, node, 1, .doc = "1-based node number on that body (this or nodes)"),
+    CUSTOM("nodes", .doc = "plates: a node set's name (the value at every node of the set)"),
     CUSTOM("dof", .required = 1, .doc = "the DOF name the force acts on (body frame)"),
     CUSTOM("value", .required = 1, .doc = "a law of time, N or N m"),
 };
@@ -380,7 +392,25 @@ static const kd_field pose_fields[] = {
 /* ---- output requests ------------------------------------------------------ */
 
 static const kd_field output_fields[] = {
-    CUSTOM("nodes", .doc = "{BODY: [node, ...]}: the nodes whose histories are written"),
+    CUSTOM("nodes", .doc = "{BODY: [node or node set, ...]}: the nodes whose histories are written"),
+};
+
+/* ---- plate meshes and node sets ------------------------------------------ */
+
+static const kd_field mesh_fields[] = {
+    CUSTOM("rectangle", .doc = "[a, b]: a structured mesh of an a x b rectangle, m"),
+    CUSTOM("divisions", .doc = "with rectangle: [nx, ny] cells"),
+    CUSTOM("file", .doc = "a Gmsh 4 ASCII .msh file instead (relative to the model file)"),
+    CUSTOM("origin", .doc = "global position of the mesh's origin, m (default [0, 0, 0])"),
+    CUSTOM("x_axis", .doc = "global direction of the mesh's x axis (default [1, 0, 0])"),
+    CUSTOM("normal", .doc = "global direction of the mesh's normal, z (default [0, 0, 1])"),
+};
+static const kd_field node_set_fields[] = {
+    CUSTOM("x", .doc = "x = value, or [lo, hi]: the nodes with x in that range, m"),
+    CUSTOM("y", .doc = "the same for y"),
+    CUSTOM("z", .doc = "the same for z"),
+    NONNEG("tol", kd_node_set_desc, tol, .doc = "tolerance of the predicate, m (default 1e-6 of the mesh size)"),
+    CUSTOM("nodes", .doc = "an explicit list of node numbers instead"),
 };
 
 /* ---- a dynamics' `initial` mapping and its q / qdot entries ---------------- */
@@ -425,6 +455,8 @@ TABLE_FN(kd_output_fields, output_fields)
 TABLE_FN(kd_initial_fields, initial_fields)
 TABLE_FN(kd_initial_value_fields, initial_value_fields)
 TABLE_FN(kd_frame_fields, frame_fields)
+TABLE_FN(kd_mesh_fields, mesh_fields)
+TABLE_FN(kd_node_set_fields, node_set_fields)
 
 const kd_field* kd_body_fields(int* n) {
     *n = (int)(sizeof body_fields / sizeof body_fields[0]);

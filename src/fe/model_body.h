@@ -24,6 +24,10 @@ typedef struct model_cursor {
 int model_find_or_add_prop(kd_model* m, int* cap, kd_element_kind kind, const kd_element_consts* c, double L,
                            kd_status* st);
 
+/* Plates (model_plate.c): membranes, plates and shells on a mesh. */
+void model_plate_counts(const kd_body_desc* bd, int* nnode, int* nelem, int* nconn);
+kd_status model_plate_build(const kd_desc* d, int b, kd_model* m, model_cursor* at, kd_error* err);
+
 /* Beams (model_beam.c). */
 void model_beam_counts(const kd_body_desc* bd, int* nnode, int* nelem, int* nconn);
 kd_status model_beam_build(const kd_desc* d, int b, kd_model* m, model_cursor* at, kd_error* err);

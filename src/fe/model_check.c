@@ -9,7 +9,7 @@
 
 /* The mask (1 << kd_dof_name) of the DOFs at a node of beam b. */
 static unsigned node_dofs(const kd_body_desc* b) {
-    kd_element_kind kind = {b->theory, b->interpolation, b->planar};
+    kd_element_kind kind = {b->theory, b->interpolation, b->type == KD_BODY_PLATE ? 0 : b->planar};
     kd_dof_name dofs[KD_NODE_DOF_MAX];
     const int n = kd_element_node_dofs(kind, dofs);
     unsigned have = 0;
@@ -17,8 +17,9 @@ static unsigned node_dofs(const kd_body_desc* b) {
     return have;
 }
 
+/* Beams and plates: bodies with nodes. */
 static int is_beam(const kd_desc* d, int body) {
-    return body >= 0 && body < d->nbodies && d->bodies[body].type == KD_BODY_BEAM;
+    return body >= 0 && body < d->nbodies && (d->bodies[body].type == KD_BODY_BEAM || d->bodies[body].type == KD_BODY_PLATE);
 }
 
 kd_status kd_model_check_dofs(const kd_desc* d, kd_error* err) {
@@ -29,7 +30,8 @@ kd_status kd_model_check_dofs(const kd_desc* d, kd_error* err) {
         const unsigned have = node_dofs(b);
         for (int k = 0; k < KD_DOF_NAMES; k++)
             if ((s->fix & (1u << k)) && !(have & (1u << k)))
-                return FAIL(s->loc_fix, "body '%s' (%s %s %s) has no DOF '%s'", b->name, b->planar ? "planar" : "3D",
+                return FAIL(s->loc_fix, "body '%s' (%s %s %s) has no DOF '%s'", b->name,
+                            b->type == KD_BODY_PLATE ? "plate" : b->planar ? "planar" : "3D",
                             kd_theory_str(b->theory), kd_interp_str(b->interpolation), kd_dof_name_str((kd_dof_name)k));
     }
     for (int i = 0; i < d->nloads; i++) {

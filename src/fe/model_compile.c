@@ -131,6 +131,7 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
         const kd_body_desc* bd = &d->bodies[b];
         int nn = 0, ne = 0, nc = 0;
         if (bd->type == KD_BODY_BEAM) model_beam_counts(bd, &nn, &ne, &nc);
+        if (bd->type == KD_BODY_PLATE) model_plate_counts(bd, &nn, &ne, &nc);
         m->nnode += nn;
         m->nelem += ne;
         nconn += nc;
@@ -147,6 +148,7 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
         body->node_adr = at.node;
         body->elem_adr = at.elem;
         if (bd->type == KD_BODY_BEAM) st = model_beam_build(d, b, m, &at, err);
+        if (bd->type == KD_BODY_PLATE) st = model_plate_build(d, b, m, &at, err);
     }
     if (!st) m->elem_node_adr[m->nelem] = at.conn;
     if (!st) st = node_dofs(m);
@@ -246,9 +248,11 @@ int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int ma
     int n = 0;
     for (int b = 0; b < m->nbody; b++) {
         const kd_body* body = &m->body[b];
-        if (body->type != KD_BODY_BEAM) continue;
         int supported = 0;
         for (int s = 0; s < d->nsupports; s++) supported |= d->supports[s].body == b;
+        if (body->type == KD_BODY_PLATE && !supported)
+            WARN(d->bodies[b].loc, "body '%s' has no support: it has rigid-body modes (frequency 0)", body->name);
+        if (body->type != KD_BODY_BEAM) continue;
         if (!supported && !kd_desc_beam_in_joints(d, b))  /* an elastic link is held by its joints (kedyn/ked.h) */
             WARN(d->bodies[b].loc, "body '%s' has no support: it has %d rigid-body modes (frequency 0)", body->name,
                  body->kind.planar ? 3 : 6);

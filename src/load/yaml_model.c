@@ -17,6 +17,7 @@
 
 #include "kedyn/load_yaml.h"
 #include "kedyn/model_check.h"
+#include "yaml_plate.h"
 #include "yaml_schema.h"
 
 /* ---- model sections ----------------------------------------------------- */
@@ -103,6 +104,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     if ((st = read_table(ld, v, what, table, n, 1u << t, b, f, (int)(sizeof f / sizeof f[0])))) return st;
     if (b->type == KD_BODY_RIGID) return yaml_read_rigid_body(ld, f, b);
     if (b->type == KD_BODY_GROUND) return (x = field_value(f, "points")) ? read_points(ld, x, b) : KD_OK;
+    if (b->type == KD_BODY_PLATE) return yaml_read_plate_body(ld, v, f, b);
     node_t *mat, *sec;
     char ref[KD_NAME_MAX];
     if ((st = require(ld, v, f, "material", what, &mat)) || (st = get_name(ld, mat, "material", ref))) return st;
@@ -145,17 +147,32 @@ static kd_status read_support(loader* ld, const node_t* v) {
     if ((st = read_table(ld, v, "support", table, nt, 0, s, f, (int)(sizeof f / sizeof f[0]))) ||
         (st = require(ld, v, f, "fix", "support", &fx)))
         return st;
-    s->loc_node = loc_of(field_value(f, "node"));
+    node_t *node = field_value(f, "node"), *set = field_value(f, "nodes");
+    if (!!node == !!set) return fail(ld, v, "support needs exactly one of 'node' and 'nodes' (a node set)");
+    s->loc_node = loc_of(node ? node : set);
     s->loc_fix = loc_of(fx);
     if (scalar(fx) && strcmp(scalar(fx), "all") == 0) {
         s->fix = KD_FIX_ALL;
-        return KD_OK;
+    } else {
+        if (fx->type != YAML_SEQUENCE_NODE) return fail(ld, fx, "fix must be 'all' or a list of DOF names");
+        for (yaml_node_item_t* it = fx->data.sequence.items.start; it < fx->data.sequence.items.top; it++) {
+            kd_dof_name k;
+            if ((st = get_dof(ld, node_at(ld, *it), &k))) return st;
+            s->fix |= 1u << k;
+        }
     }
-    if (fx->type != YAML_SEQUENCE_NODE) return fail(ld, fx, "fix must be 'all' or a list of DOF names");
-    for (yaml_node_item_t* it = fx->data.sequence.items.start; it < fx->data.sequence.items.top; it++) {
-        kd_dof_name k;
-        if ((st = get_dof(ld, node_at(ld, *it), &k))) return st;
-        s->fix |= 1u << k;
+    const kd_body_desc* b = &ld->d->bodies[s->body];
+    if (node) return yaml_body_node(ld, node, b, s->node, &s->node);
+    /* a node set: one support per node of the set */
+    const kd_node_set_desc* ns;
+    if ((st = yaml_node_set(ld, set, b, &ns))) return st;
+    const kd_support_desc one = *s;
+    ld->d->nsupports--;
+    for (int k = 0; k < ns->nnodes; k++) {
+        kd_support_desc* sk = kd_desc_add_support(ld->d);
+        if (!sk) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        *sk = one;
+        sk->node = ns->nodes[k];
     }
     return KD_OK;
 }
@@ -318,9 +335,29 @@ static kd_status read_force(loader* ld, const node_t* v) {
         return get_numbers(ld, g, "g", 2, 3, l->g, &n);
     }
     if ((st = require(ld, v, f, "dof", "nodal force", &dof)) || (st = get_dof(ld, dof, &l->dof)) ||
-        (st = require(ld, v, f, "value", "nodal force", &val)))
+        (st = require(ld, v, f, "value", "nodal force", &val)) || (st = read_law(ld, val, "value", &l->value)))
         return st;
-    return read_law(ld, val, "value", &l->value);
+    node_t *node = field_value(f, "node"), *set = field_value(f, "nodes");
+    if (!!node == !!set) return fail(ld, v, "nodal force needs exactly one of 'node' and 'nodes' (a node set)");
+    const kd_body_desc* b = &ld->d->bodies[l->body];
+    if (node) return yaml_body_node(ld, node, b, l->node, &l->node);
+    /* a node set: the value at every node of the set */
+    const kd_node_set_desc* ns;
+    if ((st = yaml_node_set(ld, set, b, &ns))) return st;
+    for (int k = 1; k < ns->nnodes; k++) {
+        kd_load_desc* lk = kd_desc_add_load(ld->d);
+        if (!lk) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        l = &ld->d->loads[ld->d->nloads - 2];  /* (the array moved) */
+        *lk = *l;
+        lk->node = ns->nodes[k];
+        if (kd_law_copy(&lk->value, &l->value)) {
+            lk->value = kd_law_constant(0.0);
+            return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
+        }
+        lk->value_y = kd_law_constant(0.0);
+    }
+    ld->d->loads[ld->d->nloads - ns->nnodes].node = ns->nodes[0];
+    return KD_OK;
 }
 
 static kd_status read_output(loader* ld, const node_t* v) {
@@ -339,9 +376,32 @@ static kd_status read_output(loader* ld, const node_t* v) {
         if ((st = get_body(ld, node_at(ld, p->key), &o->body))) break;
         if ((st = expect(ld, list, YAML_SEQUENCE_NODE, "output nodes of a body"))) break;
         const int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
-        o->nodes = calloc((size_t)(n ? n : 1), sizeof(int));
+        const kd_body_desc* b = &ld->d->bodies[o->body];
+        /* node numbers, and node sets (plates) by name */
+        int total = 0;
+        for (int i = 0; i < n && !st; i++) {
+            node_t* item = node_at(ld, list->data.sequence.items.start[i]);
+            const kd_node_set_desc* ns;
+            char* end = NULL;
+            if (scalar(item) && (strtol(scalar(item), &end, 10), *end != '\0') && !(st = yaml_node_set(ld, item, b, &ns)))
+                total += ns->nnodes;
+            else
+                total++;
+        }
+        o->nodes = calloc((size_t)(total ? total : 1), sizeof(int));
         if (!o->nodes) return kd_error_set(ld->err, KD_ERR_NOMEM, ld->file, KD_LOC_NONE, "out of memory");
-        for (int i = 0; i < n && !st; i++) st = get_int(ld, node_at(ld, list->data.sequence.items.start[i]), "node", 1, &o->nodes[o->nnodes++]);
+        for (int i = 0; i < n && !st; i++) {
+            node_t* item = node_at(ld, list->data.sequence.items.start[i]);
+            const kd_node_set_desc* ns;
+            char* end = NULL;
+            int tag;
+            if (scalar(item) && (strtol(scalar(item), &end, 10), *end != '\0')) {
+                if (!(st = yaml_node_set(ld, item, b, &ns)))
+                    for (int k = 0; k < ns->nnodes; k++) o->nodes[o->nnodes++] = ns->nodes[k];
+            } else if (!(st = get_int(ld, item, "node", 1, &tag))) {
+                st = yaml_body_node(ld, item, b, tag, &o->nodes[o->nnodes++]);
+            }
+        }
     }
     return st;
 }

@@ -45,10 +45,20 @@ struct kd_anim_recorder {
     double* data;                 /* (cap x frame_size) poses, then displacements */
 };
 
-/* Drawing points of body b; returns the count. Beams only: a ground has
- * none. pts may be NULL to count. */
+/* Most nodes of a plate drawn (its mesh, node by node); a finer mesh is not
+ * drawn (its VTK files are the way to see it). */
+#define ANIM_PLATE_NODES_MAX 2500
+
+/* Drawing points of body b; returns the count. Beams: points along the
+ * axis; plates: their nodes (elem -1, node the model's node index + 1); a
+ * ground has none. pts may be NULL to count. */
 static int body_points(const kd_model* m, int b, anim_point* pts) {
     const kd_body* body = &m->body[b];
+    if (body->type == KD_BODY_PLATE) {
+        if (body->node_num > ANIM_PLATE_NODES_MAX) return 0;
+        for (int k = 0; pts && k < body->node_num; k++) pts[k] = (anim_point){-1, 0.0, body->node_adr + k + 1};
+        return body->node_num;
+    }
     if (body->type != KD_BODY_BEAM || body->elem_num < 1) return 0;
     const int ne = body->elem_num;
     int n = 0;
@@ -71,6 +81,14 @@ static int body_points(const kd_model* m, int b, anim_point* pts) {
  * equations. */
 static void point_shape(const kd_model* m, const anim_point* p, double N3[3][KD_ELEM_DOF_MAX],
                         int eqs[KD_ELEM_DOF_MAX]) {
+    if (p->elem < 0) {  /* a node: its own translations u, v, w */
+        const int n = p->node - 1, nd = m->node_dof_num[n];
+        for (int a = 0; a < KD_ELEM_DOF_MAX; a++) {
+            eqs[a] = a < nd ? m->dof_eq[m->node_dof_adr[n] + a] : -1;
+            for (int f = 0; f < 3; f++) N3[f][a] = a < nd && (int)m->dof_name[m->node_dof_adr[n] + a] == f ? 1.0 : 0.0;
+        }
+        return;
+    }
     const kd_element_props* pr = &m->prop[m->elem_prop[p->elem]];
     const double xi[3] = {p->xi, 0.0, 0.0};
     kd_element_point pt;
@@ -190,6 +208,7 @@ static const char* body_type_name(kd_body_type t) {
     switch (t) {
     case KD_BODY_BEAM: return "beam";
     case KD_BODY_RIGID: return "rigid";
+    case KD_BODY_PLATE: return "plate";
     case KD_BODY_GROUND: break;
     }
     return "ground";
@@ -220,6 +239,35 @@ static void write_shape(FILE* fp, const kd_anim_shape* s) {
     json_indices(fp, s->trace, s->ntrace);
 }
 
+/* A plate drawn as its mesh: the nodes (body frame) and one closed path
+ * around each element through its corner and mid-side nodes; no node dots. */
+static void write_plate(FILE* fp, const kd_model* m, int b, int drawn) {
+    const kd_body* body = &m->body[b];
+    const int nn = drawn ? body->node_num : 0;
+    fprintf(fp, ", \"points\": [");
+    for (int k = 0; k < nn; k++) {
+        const double* x = &m->node_x[3 * (body->node_adr + k)];
+        fprintf(fp, "%s[%.9g,%.9g,%.9g]", k ? "," : "", x[0], x[1], x[2]);
+    }
+    fprintf(fp, "], \"node\": [");
+    for (int k = 0; k < nn; k++) fprintf(fp, k ? ",0" : "0");
+    fprintf(fp, "], \"paths\": [");
+    for (int e = 0; drawn && e < body->elem_num; e++) {
+        const int* nodes;
+        const int ne = kd_model_elem_nodes(m, body->elem_adr + e, &nodes);
+        const int nc = (ne == 3 || ne == 6) ? 3 : 4, mid = ne >= 6;
+        int loop[2 * 4 + 1], k = 0;
+        for (int c = 0; c < nc; c++) {
+            loop[k++] = nodes[c] - body->node_adr;
+            if (mid) loop[k++] = nodes[nc + c] - body->node_adr;
+        }
+        loop[k++] = nodes[0] - body->node_adr;
+        fprintf(fp, "%s", e ? "," : "");
+        json_indices(fp, loop, k);
+    }
+    fprintf(fp, "]");
+}
+
 static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shapes, anim_point* pts) {
     fprintf(fp, "  \"bodies\": [\n");
     for (int b = 0; b < m->nbody; b++) {
@@ -229,6 +277,11 @@ static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shape
         fprintf(fp, ", \"type\": \"%s\"", body_type_name(body->type));
         if (shapes && body->type != KD_BODY_BEAM) {
             write_shape(fp, &shapes[b]);
+            fprintf(fp, "}%s\n", b + 1 < m->nbody ? "," : "");
+            continue;
+        }
+        if (body->type == KD_BODY_PLATE) {
+            write_plate(fp, m, b, body_points(m, b, NULL) > 0);
             fprintf(fp, "}%s\n", b + 1 < m->nbody ? "," : "");
             continue;
         }

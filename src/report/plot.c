@@ -27,7 +27,23 @@ static int ends_with(const char* s, const char* suffix) {
 /* The figures of one result file of analysis i. */
 static kd_status plot_file(gnuplot_script* g, const char* outdir, const cJSON* an, int i, const char* type, const char* file,
                            const char* title, kd_error* err) {
-    if (!ends_with(file, ".csv")) return KD_OK;
+    /* plates: mode shapes as surfaces from the .vtu; the modes.csv line figures are for beams */
+    int has_vtu = 0;
+    const cJSON* fj;
+    cJSON_ArrayForEach(fj, cJSON_GetObjectItemCaseSensitive(an, "files")) has_vtu |= cJSON_IsString(fj) && ends_with(fj->valuestring, ".vtu");
+    if (strcmp(type, "modes") == 0 && ends_with(file, ".vtu")) {
+        char path[1400], stem[256];
+        snprintf(path, sizeof(path), "%s/%s", outdir, file);
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(file) - 4), file);
+        double freq[512];
+        int nf = 0;
+        const cJSON* f;
+        cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(an, "frequency_hz")) {
+            if (nf < 512) freq[nf++] = cJSON_IsNumber(f) ? f->valuedouble : 0.0;
+        }
+        return plot_plate_modes(g, path, title, stem, i, freq, nf, err);
+    }
+    if (!ends_with(file, ".csv") || (strcmp(type, "modes") == 0 && has_vtu)) return KD_OK;
     char path[1400], stem[256];
     snprintf(path, sizeof(path), "%s/%s", outdir, file);
     file_stem(file, stem, sizeof(stem));

@@ -77,6 +77,10 @@ kd_status plot_campbell(gnuplot_script* g, const csv_table* t, const char* title
  * there as triangles. */
 kd_status plot_stability(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, int analysis,
                             double omega_max, kd_error* err);
+/* Plates (plot_plate.c): the mode shapes of a modes .vtu (kedyn/vtk.h) as coloured surfaces,
+ * PANELS_MAX modes per figure. */
+kd_status plot_plate_modes(gnuplot_script* g, const char* path, const char* title, const char* stem, int analysis,
+                           const double* freq_hz, int nfreq, kd_error* err);
 /* Frequencies along the motion: all BODY.omega_k of a body in one panel. */
 kd_status plot_along_motion(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, int analysis,
                                kd_error* err);

@@ -93,6 +93,12 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
                     "\"elements\": %d, \"nodes\": %d, \"length\": %.12g, \"mass_kg\": %.12g}",
                     kd_theory_str(body->kind.theory), kd_interp_str(body->kind.interp),
                     body->kind.planar ? "true" : "false", body->elem_num, body->node_num, body->length, body->mass);
+        else if (body->type == KD_BODY_PLATE)
+            fprintf(fp,
+                    ", \"type\": \"plate\", \"theory\": \"%s\", \"interpolation\": \"%s\", \"elements\": %d, "
+                    "\"nodes\": %d, \"thickness\": %.12g, \"mass_kg\": %.12g}",
+                    kd_theory_str(body->kind.theory), kd_interp_str(body->kind.interp), body->elem_num, body->node_num,
+                    b < d->nbodies ? d->bodies[b].thickness : 0.0, body->mass);
         else if (body->type == KD_BODY_RIGID && b < d->nbodies)
             fprintf(fp, ", \"type\": \"rigid\", \"mass_kg\": %.12g}", d->bodies[b].mass);
         else

@@ -11,6 +11,24 @@ static int model_moves(const kd_model* m) {
     return 0;
 }
 
+static int model_has_plates(const kd_model* m) {
+    for (int b = 0; b < m->nbody; b++)
+        if (m->body[b].type == KD_BODY_PLATE) return 1;
+    return 0;
+}
+
+/* Plates: the mode shapes for ParaView too, STEM.vtu (every mode) and STEM.pvd (a series of
+ * STEM_mode_K.vtu), listed after the CSV. */
+static kd_status write_modes_vtk(const run_context* c, kd_analysis_report* a, kd_error* err) {
+    char stem[64];
+    if (c->ordinal == 1) snprintf(stem, sizeof stem, "%smodes", a->prefix);
+    else snprintf(stem, sizeof stem, "%smodes_%d", a->prefix, c->ordinal);
+    kd_status st = kd_write_modes_vtk(c->outdir, stem, c->m, &a->modes, err);
+    for (int k = 0; k < 2 && !st && a->nfiles < KD_RUN_FILES_MAX; k++)
+        snprintf(a->files[a->nfiles++], sizeof a->files[0], "%.56s.%s", stem, k ? "pvd" : "vtu");
+    return st;
+}
+
 /* Symmetric solvers for a structure at rest, the state-space solver (gyroscopic, damping) when a
  * frame moves. */
 static kd_status run_modes(const run_context* c, const kd_analysis_desc* analysis, kd_analysis_report* a,
@@ -38,6 +56,7 @@ static kd_status run_modes(const run_context* c, const kd_analysis_desc* analysi
     io_result_path(c->outdir, "modes", c->ordinal, a, path, sizeof(path));
     st = kd_write_modes_csv(path, m, &a->modes, err);
     if (st == KD_OK) a->nfiles++;
+    if (st == KD_OK && model_has_plates(m)) st = write_modes_vtk(c, a, err);
     return st;
 }
 

@@ -20,6 +20,8 @@
   var scaleOut = document.getElementById('kd-scale-value'), viewSel = document.getElementById('kd-view');
   var info = document.getElementById('kd-info');
   var isMechanism = A.bodies.some(function (b) { return b.type === 'rigid'; });
+  /* plates are drawn in 3D (an axonometric projection) unless a plane is chosen */
+  var hasPlate = A.bodies.some(function (b) { return b.type === 'plate'; });
   var MODE_FRAMES = 48, COLORS = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#d35400', '#16a085'];
 
   /* What can be animated: each mode of a modes set, each set with frames. */
@@ -91,8 +93,17 @@
   }
   /* The drawing plane: the chosen one, or the two global axes along which
    * the drawing extends most. */
+  /* The drawing coordinates of a global point: two global axes, or in 3D the
+   * projection seen from (1, -1, 1) (x to the right and down, y to the right
+   * and up, z up). */
+  var C30 = Math.cos(Math.PI / 6), S30 = 0.5;
+  function proj(g) {
+    if (cur.axes === '3d') return [C30 * (g[0] + g[1]), g[2] + S30 * (g[1] - g[0])];
+    return [g[cur.axes[0]], g[cur.axes[1]]];
+  }
   function chooseAxes() {
     var v = viewSel.value;
+    if (v === '3d' || (v === 'auto' && hasPlate)) return '3d';
     if (v === 'xy') return [0, 1];
     if (v === 'xz') return [0, 2];
     if (v === 'yz') return [1, 2];
@@ -105,10 +116,11 @@
     return order.slice(0, 2).sort();
   }
   function computeBox() {
-    var ax = cur.axes, box = [1e300, 1e300, -1e300, -1e300];
+    var box = [1e300, 1e300, -1e300, -1e300];
     eachPoint(cur.item, cur.scale, function (g) {
-      box[0] = Math.min(box[0], g[ax[0]]); box[1] = Math.min(box[1], g[ax[1]]);
-      box[2] = Math.max(box[2], g[ax[0]]); box[3] = Math.max(box[3], g[ax[1]]);
+      var q = proj(g);
+      box[0] = Math.min(box[0], q[0]); box[1] = Math.min(box[1], q[1]);
+      box[2] = Math.max(box[2], q[0]); box[3] = Math.max(box[3], q[1]);
     });
     /* the extent along each axis (at least 5 % of the other: a straight
      * beam still gets room), drawn at one scale */
@@ -120,8 +132,8 @@
   function toCanvas(g) {
     var b = cur.box, W = canvas.width, H = canvas.height, m = 40;
     var k = Math.min((W - 2 * m) / (b[2] - b[0]), (H - 2 * m) / (b[3] - b[1]));
-    var cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
-    return [W / 2 + k * (g[cur.axes[0]] - cx), H / 2 - k * (g[cur.axes[1]] - cy)];
+    var cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]), q = proj(g);
+    return [W / 2 + k * (q[0] - cx), H / 2 - k * (q[1] - cy)];
   }
   function polyline(it, f, b, s) {
     var pts = [], g = [0, 0, 0];
@@ -180,9 +192,18 @@
     /* global axes through the origin */
     var o = toCanvas([0, 0, 0]), names = 'xyz';
     ctx.strokeStyle = '#cccccc'; ctx.lineWidth = 1; ctx.setLineDash([]);
-    stroke([[0, o[1]], [W, o[1]]]); stroke([[o[0], 0], [o[0], H]]);
     ctx.fillStyle = '#888888'; ctx.font = '12px sans-serif';
-    ctx.fillText(names[cur.axes[0]], W - 14, o[1] - 4); ctx.fillText(names[cur.axes[1]], o[0] + 4, 12);
+    if (cur.axes === '3d') {  /* the three global axes from the origin, a tenth of the drawing */
+      var L = 0.1 * Math.max(cur.box[2] - cur.box[0], cur.box[3] - cur.box[1]) / C30;
+      for (var a = 0; a < 3; a++) {
+        var e = [0, 0, 0]; e[a] = L;
+        var t = toCanvas(e);
+        stroke([o, t]); ctx.fillText(names[a], t[0] + 3, t[1] - 3);
+      }
+    } else {
+      stroke([[0, o[1]], [W, o[1]]]); stroke([[o[0], 0], [o[0], H]]);
+      ctx.fillText(names[cur.axes[0]], W - 14, o[1] - 4); ctx.fillText(names[cur.axes[1]], o[0] + 4, 12);
+    }
     for (var b = 0; b < A.bodies.length; b++) {
       var body = A.bodies[b];
       if (!body.points.length) continue;
@@ -203,10 +224,10 @@
       }
       /* the undeformed body in its current pose, dashed (bodies that deform) */
       ctx.strokeStyle = '#aaaaaa'; ctx.lineWidth = 1; ctx.setLineDash([5, 4]);
-      if (disp(it, f, b).d) paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
+      if (disp(it, f, b).d && body.type !== 'plate') paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
       /* the deformed body */
       var pts = polyline(it, f, b, cur.scale);
-      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = body.type === 'rigid' ? 5 : 3;
+      ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = body.type === 'rigid' ? 5 : body.type === 'plate' ? 1 : 3;
       paths(body, pts).forEach(function (p) {
         if (closed) { ctx.fillStyle = color + '33'; ctx.beginPath(); }
         stroke(p, closed);
