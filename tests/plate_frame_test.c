@@ -182,6 +182,55 @@ static void test_placed_element_routes(void** state) {
     print_message("placed elements: worst relative difference of the routes to the direct quadrature %.2e\n", worst);
 }
 
+/* The formalism routes on two-dimensional elements (their points from the
+ * family's rule and eval, the thickness integrated by two points): membrane
+ * Q4, MITC4 plate and Q4 + MITC4 shell, at a random origin (the shell also
+ * with random axes), random frames; every route's m, c, k, q against the
+ * invariants route to 1e-10 (each route evaluates its own quadrature). */
+static void test_plate_element_routes(void** state) {
+    (void)state;
+    srand(9);
+    const kd_element_kind kinds[3] = {{KD_THEORY_MEMBRANE, KD_INTERP_Q4, 0},
+                                      {KD_THEORY_MINDLIN, KD_INTERP_MITC4, 0},
+                                      {KD_THEORY_SHELL, KD_INTERP_MITC4, 0}};
+    const double x[4][3] = {{0, 0, 0}, {0.05, 0.004, 0}, {0.047, 0.041, 0}, {-0.003, 0.038, 0}};
+    kd_element_consts c = {0};
+    c.E = 2.1e11, c.G = 2.1e11 / 2.6, c.rho = 7800, c.t = 0.004;
+    double worst = 0;
+    for (int k = 0; k < 3; k++) {
+        kd_element_props* p = malloc(sizeof(*p));
+        assert_int_equal(kd_element_props_init_nodes(p, kinds[k], &c, x), KD_OK);
+        for (int trial = 0; trial < 2; trial++) {
+            const double r0[3] = {urand(), urand(), k == 2 ? urand() : 0.0}, v[3] = {urand(), urand(), urand()};
+            double R[9];
+            rotation(v, R);
+            kd_element_place at;
+            kd_element_place_set(&at, r0, k == 2 && trial == 1 ? R : NULL);
+            kd_frame_state fs = random_frame();
+            kd_element_eqs ref, e;
+            kd_formalism_element(KD_FORMALISM_INVARIANTS, p, &at, &fs, &ref, NULL);
+            const int n = ref.n, nn = n * n;
+            for (int f = 1; f < KD_FORMALISM_COUNT; f++) {
+                kd_formalism_element((kd_formalism)f, p, &at, &fs, &e, NULL);
+                const double* a[4] = {e.m, e.c, e.k, e.q};
+                const double* b[4] = {ref.m, ref.c, ref.k, ref.q};
+                for (int j = 0; j < 4; j++) {
+                    const int len = j == 3 ? n : nn;
+                    double d = 0, sc = 0;
+                    for (int i = 0; i < len; i++) d = fmax(d, fabs(a[j][i] - b[j][i])), sc = fmax(sc, fabs(b[j][i]));
+                    const double r = sc > 0 ? d / sc : d;
+                    worst = fmax(worst, r);
+                    if (!(r < 1e-10))
+                        fail_msg("%s %s: %s term differs by %.2e", p->family->name, kd_formalism_name((kd_formalism)f),
+                                 j == 0 ? "m" : j == 1 ? "c" : j == 2 ? "k" : "q", r);
+                }
+            }
+        }
+        free(p);
+    }
+    print_message("2D elements: worst relative difference of the routes to the invariants %.2e\n", worst);
+}
+
 /* A dense n x n entry of a general band matrix (0 outside the band). */
 static double band_at(const kd_gband* A, int i, int j) {
     if (i - j > A->kl || j - i > A->ku) return 0.0;
@@ -541,6 +590,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placed_element_routes),
         cmocka_unit_test(test_placed_system),
+        cmocka_unit_test(test_plate_element_routes),
         cmocka_unit_test(test_strip_centrifugal_stress),
         cmocka_unit_test(test_rotating_plate_southwell),
     };
