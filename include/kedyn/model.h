@@ -82,8 +82,9 @@ typedef struct kd_model {
     int* elem_body;               /* (nelem) owning body */
     int* elem_prop;               /* (nelem) index into prop */
     double* elem_s0;              /* (nelem) position of the element origin (its first node)
-                                     along the body's x axis, m: the inertia terms take the
-                                     point position r = (s0 + x, y, z) (kedyn/inertia.h) */
+                                     along the body's x axis, m (beams: the x of node_x; the
+                                     moving-frame terms take the whole origin r0 = node_x of the
+                                     first node, kd_model_elem_place, kedyn/inertia.h) */
     double* elem_rot;             /* (nelem x 9) or NULL: the axes of each element in body
                                      components (row-major, column j = element axis j), for
                                      elements whose coordinates are not the body's (a flat shell
