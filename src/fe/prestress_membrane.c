@@ -111,7 +111,7 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
         for (int i = 0; i < 2; i++) size = fmax(size, fabs(m->node_x[3 * (body->node_adr + k) + i]));
     for (int k = 0; k < nn; k++)
         if (fabs(m->node_x[3 * (body->node_adr + k) + 2]) > 1e-9 * size)
-            return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+            return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                                 "body '%s': the geometric stiffness of the motion needs a body flat in its x-y plane "
                                 "(set geometric_stiffness: false)",
                                 body->name);
@@ -134,7 +134,7 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
             kd_element_kind k;
             if (membrane_kind(&m->prop[p], &k) ||
                 kd_element_props_init_nodes(&comp[p], k, &m->prop[p].c, (const double(*)[3])m->prop[p].node_x) != KD_OK)
-                st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                                   "body '%s': no membrane element for the pre-stress of its elements", body->name);
             have_comp[p] = 1;
         }
@@ -179,7 +179,7 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
         }
     }
     if (!st && neq > 0 && LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', neq, kd, PRESTRESS_CASES, K.ab, kd + 1, u, neq) != 0)
-        st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                           "body '%s': its membrane problem for the pre-stress of the motion is singular (in-plane "
                           "supports hold no rigid motion)",
                           body->name);
@@ -214,13 +214,20 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
     return st;
 }
 
+/* Does body b carry a pre-stress of inertia: geometric stiffness on, and a
+ * frame motion or gravity (a body at rest and without weight has none)? */
+static int loaded(const kd_model* m, int b) {
+    const kd_body* body = &m->body[b];
+    const int weight = m->gravity[0] != 0.0 || m->gravity[1] != 0.0 || m->gravity[2] != 0.0;
+    return body->geometric && (body->motion.type != KD_MOTION_NONE || weight);
+}
+
 kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, kd_error* err) {
     *out = NULL;
     size_t total = 0;
     for (int e = 0; e < m->nelem; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
-        if (is_2d(p) && m->body[m->elem_body[e]].geometric)
-            total += (size_t)p->family->quadrature(p)->n * PRESTRESS_CASES * 3;
+        if (is_2d(p) && loaded(m, m->elem_body[e])) total += (size_t)p->family->quadrature(p)->n * PRESTRESS_CASES * 3;
     }
     if (total == 0) return KD_OK;
     prestress_membrane* ps = calloc(1, sizeof(*ps));
@@ -236,7 +243,7 @@ kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, 
     size_t used = 0;
     for (int b = 0; b < m->nbody && !st; b++) {
         const kd_body* body = &m->body[b];
-        if (!body->geometric || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
+        if (!loaded(m, b) || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
         st = solve_body(m, b, comp, have_comp, ps, &used, err);
     }
     free(comp), free(have_comp);

@@ -18,8 +18,8 @@ typedef struct prestress_membrane {
     int rule_max;                 /* the most quadrature points of any such element */
 } prestress_membrane;
 
-/* Solve the unit cases for every flat two-dimensional body of m with
- * geometric stiffness; *out is NULL when there is none. KD_ERR_USAGE (err
+/* Solve the unit cases for every two-dimensional body of m with geometric
+ * stiffness and a frame motion or gravity; *out is NULL when there is none. KD_ERR_INPUT (err
  * filled) for a body that is not flat in its x-y plane or whose membrane
  * problem is singular. */
 kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, kd_error* err);
