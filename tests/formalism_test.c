@@ -66,13 +66,14 @@ static void test_routes_agree(void** state) {
         const kd_element_props p = props_of(kinds[k].theory, kinds[k].interp, kinds[k].planar);
         for (int trial = 0; trial < 3; trial++) {
             const kd_frame_state fs = random_frame();
-            const double s0 = 2.0 * fabs(urand());
+            kd_element_place at;
+            kd_element_place_on_axis(&at, 2.0 * fabs(urand()));
             kd_element_eqs ref, e;
-            kd_formalism_element(KD_FORMALISM_INVARIANTS, &p, s0, &fs, &ref, NULL);
+            kd_formalism_element(KD_FORMALISM_INVARIANTS, &p, &at, &fs, &ref, NULL);
             const int n = ref.n, nn = n * n;
             for (int f = 1; f < KD_FORMALISM_COUNT; f++) {
                 kd_formalism_ops ops = {0};
-                kd_formalism_element((kd_formalism)f, &p, s0, &fs, &e, &ops);
+                kd_formalism_element((kd_formalism)f, &p, &at, &fs, &e, &ops);
                 assert_int_equal(e.n, n);
                 const double d[4] = {rel_diff(e.m, ref.m, nn), rel_diff(e.c, ref.c, nn), rel_diff(e.k, ref.k, nn),
                                      rel_diff(e.q, ref.q, n)};
@@ -98,7 +99,9 @@ static void test_routes_pairwise(void** state) {
     const kd_element_props p = props_of(KD_THEORY_TIMOSHENKO, KD_INTERP_CUBIC, 0);
     const kd_frame_state fs = random_frame();
     kd_element_eqs e[KD_FORMALISM_COUNT];
-    for (int f = 0; f < KD_FORMALISM_COUNT; f++) kd_formalism_element((kd_formalism)f, &p, 0.8, &fs, &e[f], NULL);
+    kd_element_place at;
+    kd_element_place_on_axis(&at, 0.8);
+    for (int f = 0; f < KD_FORMALISM_COUNT; f++) kd_formalism_element((kd_formalism)f, &p, &at, &fs, &e[f], NULL);
     const int n = e[0].n, nn = n * n;
     for (int f = 1; f < KD_FORMALISM_COUNT; f++)
         for (int g = f + 1; g < KD_FORMALISM_COUNT; g++) {
@@ -129,9 +132,11 @@ static void test_hamilton_vs_lagrange(void** state) {
         double d[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], dd[KD_ELEM_DOF_MAX];
         for (int a = 0; a < n; a++) d[a] = 1e-3 * urand(), dv[a] = 0.1 * urand(), dd[a] = 10 * urand();
         kd_canonical_eqs h;
-        kd_hamilton_canonical(&p, 0.5, &fs, &h, NULL);
+        kd_element_place at;
+        kd_element_place_on_axis(&at, 0.5);
+        kd_hamilton_canonical(&p, &at, &fs, &h, NULL);
         double ddt_L[KD_ELEM_DOF_MAX], L_d[KD_ELEM_DOF_MAX], pdot[KD_ELEM_DOF_MAX], dpdt[KD_ELEM_DOF_MAX];
-        kd_lagrange_terms(&p, 0.5, &fs, d, dv, dd, ddt_L, L_d);
+        kd_lagrange_terms(&p, &at, &fs, d, dv, dd, ddt_L, L_d);
         for (int a = 0; a < n; a++) {
             pdot[a] = h.r0[a], dpdt[a] = h.dp0[a];
             for (int b = 0; b < n; b++) {
@@ -155,7 +160,9 @@ static void test_operation_counts(void** state) {
     kd_formalism_ops ops[KD_FORMALISM_COUNT];
     memset(ops, 0, sizeof(ops));
     kd_element_eqs e;
-    for (int f = 0; f < KD_FORMALISM_COUNT; f++) kd_formalism_element((kd_formalism)f, &p, 0, &fs, &e, &ops[f]);
+    kd_element_place at;
+    kd_element_place_on_axis(&at, 0.0);
+    for (int f = 0; f < KD_FORMALISM_COUNT; f++) kd_formalism_element((kd_formalism)f, &p, &at, &fs, &e, &ops[f]);
     const int n = p.ndof;
     /* Bookkeeping, not measurements: Kane's counts (and every route's flops) are assigned by a
      * formula per element (kane.c: n partial velocities), so these lines check that the counts

@@ -26,8 +26,9 @@
  *                 such (kedyn/hamilton.h, src/formalisms/hamilton.c).
  *
  * All routes evaluate the point kinematics of theory.md sec. 2 at their own
- * quadrature points (Gauss points along the axis times section points that
- * integrate the section's A, Iy, Iz exactly) and never read the invariants.
+ * quadrature points (the family's rule over its domain times transverse
+ * points that integrate the transverse moments exactly: a beam's A, Iy, Iz,
+ * a plate's thickness) and never read the invariants.
  * Because the equations are linear in d, d', d'', a route obtains each matrix
  * either as a second derivative of its scalar (L, S) or by evaluating its
  * generalized forces for unit states; kd_formalism_ops counts the work.
@@ -41,6 +42,7 @@
 #define KEDYN_FORMALISM_H
 
 #include "kedyn/element.h"
+#include "kedyn/inertia.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,31 +111,32 @@ typedef struct kd_canonical_eqs {
  * are left alone. */
 void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f);
 
-/* The inertia part of the equations of element p, first node at s0 on the
- * body axis, in frame state fs, by formalism f. ops may be NULL. */
-void kd_formalism_element(kd_formalism f, const kd_element_props* p, double s0, const kd_frame_state* fs,
+/* The inertia part of the equations of element p placed at `at` in its body
+ * (origin and axes, kedyn/inertia.h), over the body's DOFs, in frame state
+ * fs, by formalism f. ops may be NULL. */
+void kd_formalism_element(kd_formalism f, const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs,
                           kd_element_eqs* out, kd_formalism_ops* ops);
 
 /* The routes one by one (same contract). */
-void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_invariants_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                            kd_formalism_ops* ops);
-void kd_lagrange_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_lagrange_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                          kd_formalism_ops* ops);
-void kd_kane_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_kane_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                      kd_formalism_ops* ops);
-void kd_gibbs_appell_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_gibbs_appell_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                              kd_formalism_ops* ops);
-void kd_hamilton_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_hamilton_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                          kd_formalism_ops* ops);
 
 /* Hamilton's canonical element data (see kd_canonical_eqs). */
-void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_canonical_eqs* out,
+void kd_hamilton_canonical(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_canonical_eqs* out,
                            kd_formalism_ops* ops);
 
 /* Lagrange's d/dt (dL/dd') and dL/dd of element p at the state (d, d') in
  * frame state fs (dd/dt of d' taken as dd, i.e. d/dt dL/dd' along the
  * motion with d'' = dd): used to check Hamilton's p' against Lagrange. */
-void kd_lagrange_terms(const kd_element_props* p, double s0, const kd_frame_state* fs, const double* d,
+void kd_lagrange_terms(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, const double* d,
                        const double* dv, const double* dd, double* ddt_dLdv, double* dLdd);
 
 #ifdef __cplusplus

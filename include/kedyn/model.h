@@ -82,8 +82,17 @@ typedef struct kd_model {
     int* elem_body;               /* (nelem) owning body */
     int* elem_prop;               /* (nelem) index into prop */
     double* elem_s0;              /* (nelem) position of the element origin (its first node)
-                                     along the body's x axis, m: the inertia terms take the
-                                     point position r = (s0 + x, y, z) (kedyn/inertia.h) */
+                                     along the body's x axis, m (beams: the x of node_x; the
+                                     moving-frame terms take the whole origin r0 = node_x of the
+                                     first node, kd_model_elem_place, kedyn/inertia.h) */
+    double* elem_rot;             /* (nelem x 9) or NULL: the axes of each element in body
+                                     components (row-major, column j = element axis j), for
+                                     elements whose coordinates are not the body's (a flat shell
+                                     element in 3D); NULL: every element's axes are the body's.
+                                     The element's node 1 is its origin (node_x), its invariants
+                                     and DOFs are element components (kedyn/inertia.h,
+                                     kd_element_place). Every body type compiled today leaves
+                                     it NULL; one that sets it frees it in kd_model_free */
     double* elem_axial;           /* (nelem x 2 x 3) axial force in the element per unit
                                      load case, P(xi) = p0 + p1 xi + p2 xi^2: case 0 a unit
                                      axial frame acceleration a_Ox = 1 m/s^2, case 1 a unit

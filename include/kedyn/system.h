@@ -37,15 +37,16 @@ extern "C" {
 #endif
 
 /* An element route: the inertia part of one element's equations (kedyn/formalism.h,
- * kd_element_eqs) for element p, first node at s0 on the body axis, in frame state fs; ops
+ * kd_element_eqs) for element p placed at `at` in its body, over the body's DOFs, in frame
+ * state fs; ops
  * counts the work (never NULL here). canonical, when not NULL, gives Hamilton's canonical data
  * of the element (kd_canonical_eqs); the system then assembles the second-order form from it
  * and keeps the canonical data. */
 typedef struct kd_element_route {
-    void (*element)(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
-                    kd_formalism_ops* ops);
-    void (*canonical)(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_canonical_eqs* out,
-                      kd_formalism_ops* ops);
+    void (*element)(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs,
+                    kd_element_eqs* out, kd_formalism_ops* ops);
+    void (*canonical)(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs,
+                      kd_canonical_eqs* out, kd_formalism_ops* ops);
 } kd_element_route;
 
 /* What drives each body's frame in this evaluation: its own motion, or an
@@ -64,7 +65,7 @@ typedef struct kd_system {
     int have_key;
     kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */
     int* terms_body;                  /* (nprop) the body whose frame `terms` belong to */
-    double* qs0;                      /* (nprop x KD_ELEM_DOF_MAX) dq/ds0 per record */
+    double* qs0;                      /* (nprop x 3 x KD_ELEM_DOF_MAX) dq/dr0_j per record */
     double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
     double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
     int have_f_key;
@@ -87,6 +88,14 @@ typedef struct kd_system {
     double* m_elem;                   /* (nprop x KD_ELEM_DOF_MAX^2) element mass per record */
     const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
     double ode_coef[3];               /* and its coefficients cm, cc, ck */
+    kd_inertia_terms rot_terms;       /* scratch: terms of one element with its own axes */
+    double rot_kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* scratch: its k_g, body DOFs */
+    double rot_m[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];   /* scratch: its mass, body DOFs */
+    double rot_kel[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX]; /* scratch: its elastic k, body DOFs */
+    struct prestress_membrane* prestress; /* in-plane pre-stress of the unit inertia cases of 2D
+                                         bodies with geometric stiffness (src/fe/prestress_membrane.h;
+                                         NULL: none) */
+    double* prestress_S;              /* scratch: one element's pre-stress at its quadrature points */
     int* elem_final;                  /* (nelem) columns below elem_final[e] receive no terms from
                                          the elements after e (the smallest equation of those) */
 } kd_system;

@@ -171,8 +171,9 @@ static kd_status check_law(const kd_desc* d, const kd_law* l, kd_loc loc, const 
 }
 
 static kd_status check_motion(const kd_desc* d, const kd_motion_desc* md, kd_error* err) {
-    if (md->body < 0 || md->body >= d->nbodies || d->bodies[md->body].type != KD_BODY_BEAM)
-        return FAIL(md->loc, "motion: the body must be a beam");
+    if (md->body < 0 || md->body >= d->nbodies ||
+        (d->bodies[md->body].type != KD_BODY_BEAM && d->bodies[md->body].type != KD_BODY_PLATE))
+        return FAIL(md->loc, "motion: the body must be a beam or a plate");
     for (const kd_motion_desc* o = d->motions; o < md; o++)
         if (o->body == md->body) return FAIL(md->loc, "body '%s' has two motions", d->bodies[md->body].name);
     const kd_motion* mo = &md->motion;

@@ -1,11 +1,13 @@
 /* Assembly of the global stiffness K (elastic + geometric of the body's axial force at rest) and
- * consistent mass M in band storage (kedyn/model.h). */
+ * consistent mass M in band storage (kedyn/model.h); an element with its own axes
+ * (kd_model.elem_rot) enters in body DOFs, T^T k T (kedyn/inertia.h). */
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/inertia.h"
 #include "kedyn/model.h"
 
 /* Scatter the upper triangle of a row-major element matrix into the band. */
@@ -56,12 +58,21 @@ void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M) {
             last_prop = m->elem_prop[e];
         }
         const int b = m->elem_body[e];
-        if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke)) {
+        if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
             for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
+        else
+            memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
+        kd_element_place at;
+        if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
+            double mr[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+            memcpy(mr, me, sizeof(double) * (size_t)n * (size_t)n);
+            kd_element_place_matrix(p, &at, ke);
+            kd_element_place_matrix(p, &at, mr);
             scatter(K, ke, eqs, n);
-        } else {
-            scatter(K, p->k, eqs, n);
+            scatter(M, mr, eqs, n);
+            continue;
         }
+        scatter(K, ke, eqs, n);
         scatter(M, me, eqs, n);
     }
 }

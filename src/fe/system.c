@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prestress_membrane.h"
+
 /* A += s * ke at the element's equations (fixed DOFs skipped). */
 static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int n) {
     const int ld = A->kl + A->ku + 1;
@@ -17,6 +19,24 @@ static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int
 }
 
 static void route_frame_state(const kd_system* s, int b, kd_frame_state* fs);
+
+/* Element e's place in its body (kd_model_elem_place); returns 1 when its
+ * axes are not the body's (its matrices then go through T, kedyn/inertia.h). */
+static int elem_place(const kd_model* m, int e, kd_element_place* at) {
+    kd_model_elem_place(m, e, at);
+    return at->rotated;
+}
+
+/* Element e's matrix a (its record's, element DOFs) in body DOFs: a itself
+ * when unrotated, else T^T a T in buf. */
+static const double* body_matrix(const kd_model* m, int e, const double* a, double* buf) {
+    kd_element_place at;
+    if (!m->elem_rot || !elem_place(m, e, &at)) return a;
+    const kd_element_props* p = &m->prop[m->elem_prop[e]];
+    memcpy(buf, a, sizeof(double) * (size_t)p->ndof * (size_t)p->ndof);
+    kd_element_place_matrix(p, &at, buf);
+    return buf;
+}
 
 kd_status kd_system_init(kd_system* s, const kd_model* m, kd_error* err) {
     return kd_system_init_route(s, m, NULL, err);
@@ -39,7 +59,7 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
     s->key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->terms = calloc((size_t)m->nprop, sizeof(*s->terms));
     s->terms_body = calloc((size_t)m->nprop, sizeof(int));
-    s->qs0 = calloc((size_t)m->nprop * KD_ELEM_DOF_MAX, sizeof(double));
+    s->qs0 = calloc((size_t)m->nprop * 3 * KD_ELEM_DOF_MAX, sizeof(double));
     s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
     s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->route_key = calloc((size_t)(12 * m->nbody), sizeof(double));
@@ -70,29 +90,44 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
             if (eqs[i] >= 0 && eqs[i] < low) low = eqs[i];
     }
     for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    /* the in-plane pre-stress of the unit inertia cases of 2D bodies (theory.md sec. 5.7) */
+    st = prestress_membrane_solve(m, &s->prestress, err);
+    if (!st && s->prestress) {
+        s->prestress_S = malloc(sizeof(double) * (size_t)s->prestress->rule_max * KD_GRAD_MAX * KD_GRAD_MAX);
+        if (!s->prestress_S) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the system matrices");
+    }
+    if (st) {
+        kd_system_free(s);
+        return st;
+    }
 
     /* Constant matrices: mass (from the route's own quadrature when another
      * formalism is chosen), elastic stiffness, Rayleigh damping. */
     kd_element_eqs eq_scratch;
     double* me = eq_scratch.m;
+    double kbuf[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     if (!invariants) kd_system_frames(s, 0.0);
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
         const int n = kd_model_elem_eqs(m, e, eqs);
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const kd_body* body = &m->body[m->elem_body[e]];
+        kd_element_place at;
+        kd_model_elem_place(m, e, &at);
         if (invariants) {
             kd_element_mass(p, me);
+            kd_element_place_matrix(p, &at, me);
         } else {
             kd_frame_state fs;
             route_frame_state(s, m->elem_body[e], &fs);
-            s->route.element(p, m->elem_s0[e], &fs, &eq_scratch, &s->ops);
+            s->route.element(p, &at, &fs, &eq_scratch, &s->ops);  /* body DOFs */
         }
+        const double* ke = body_matrix(m, e, p->k, kbuf);
         scatter(&s->M, 1.0, me, eqs, n);
-        scatter(&s->K0, 1.0, p->k, eqs, n);
+        scatter(&s->K0, 1.0, ke, eqs, n);
         if (body->damp_alpha > 0 || body->damp_beta > 0) s->damped = 1;
         if (body->damp_alpha > 0) scatter(&s->Cd, body->damp_alpha, me, eqs, n);
-        if (body->damp_beta > 0) scatter(&s->Cd, body->damp_beta, p->k, eqs, n);
+        if (body->damp_beta > 0) scatter(&s->Cd, body->damp_beta, ke, eqs, n);
     }
     return KD_OK;
 }
@@ -121,6 +156,8 @@ void kd_system_free(kd_system* s) {
     free(s->c_zero);
     free(s->m_elem);
     free(s->elem_final);
+    prestress_membrane_free(&s->prestress);
+    free(s->prestress_S);
     memset(s, 0, sizeof(*s));
 }
 
@@ -130,7 +167,8 @@ void kd_system_frames(kd_system* s, double t) {
     s->have_frames = 1;
     s->t_frames = t;
     for (int b = 0; b < m->nbody; b++)
-        if (m->body[b].type == KD_BODY_BEAM) kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
+        if (m->body[b].type != KD_BODY_GROUND && m->body[b].type != KD_BODY_RIGID)  /* elastic bodies */
+            kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
 }
 
 /* The frame acceleration a body's elements feel: a_O,L - R^T g (gravity is
@@ -141,8 +179,9 @@ static void effective_acceleration(const kd_system* s, int b, double a[3]) {
     for (int i = 0; i < 3; i++) a[i] = f->aO_L[i] - (f->R[i] * g[0] + f->R[3 + i] * g[1] + f->R[6 + i] * g[2]);
 }
 
-/* Inertia terms of element record p in body b's current frame (cached per
- * record while the body stays the same), and dq/ds0. */
+/* Inertia terms of element record p at the body origin in body b's current
+ * frame (cached per record while the body stays the same), and dq/dr0_j
+ * (qs0, 3 rows): q(r0) = q(0) + sum_j r0_j dq/dr0_j (theory.md sec. 3). */
 static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cached_for) {
     if (cached_for[p] == b + 1) return &s->terms[p];
     const kd_frame* f = &s->frame[b];
@@ -150,15 +189,16 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
     double a[3], W[9], E[9];
     effective_acceleration(s, b, a);
     kd_inertia_terms_eval(pr, 0.0, f->omega_L, f->eps_L, a, &s->terms[p]);
-    /* q(s0) = q(0) + s0 sum_i (E + W W)_i0 s_i */
+    /* q(r0) = q(0) + sum_j r0_j sum_i (E + W W)_ij s_i */
     kd_skew(W, f->omega_L);
     kd_skew(E, f->eps_L);
-    double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
-    memset(qs, 0, sizeof(double) * KD_ELEM_DOF_MAX);
-    for (int i = 0; i < pr->ncomp; i++) {
-        const double coef = E[3 * i] + W[3 * i] * W[0] + W[3 * i + 1] * W[3] + W[3 * i + 2] * W[6];
-        for (int dof = 0; dof < pr->ndof; dof++) qs[dof] += coef * pr->s_i[i][dof];
-    }
+    double* qs = s->qs0 + (size_t)p * 3 * KD_ELEM_DOF_MAX;
+    memset(qs, 0, sizeof(double) * 3 * KD_ELEM_DOF_MAX);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < pr->ncomp; i++) {
+            const double coef = E[3 * i + j] + W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
+            for (int dof = 0; dof < pr->ndof; dof++) qs[j * KD_ELEM_DOF_MAX + dof] += coef * pr->s_i[i][dof];
+        }
     cached_for[p] = b + 1;
     /* work of the invariants route (as kd_invariants_element counts it) */
     const int nn = pr->ndof * pr->ndof;
@@ -183,14 +223,32 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     return same;
 }
 
-/* The geometric stiffness of element e in its body's frame (kd_model_elem_geometric with the
- * body's current a_x and Omega^2). Returns 0 when the element has none. */
+/* The geometric stiffness of element e in its body's frame: beams from the axial force
+ * (kd_model_elem_geometric with the body's current a_x and Omega^2, theory.md sec. 5.4-5.5);
+ * 2D elements from their in-plane pre-stress (N_x, N_y, N_xy) = sum of the unit cases times
+ * a_x, a_y, M = E + W W (sec. 5.7). Returns 0 when the element has none. */
 static int geometric_stiffness(const kd_system* s, int e, double* kg) {
-    const int b = s->m->elem_body[e];
+    const kd_model* m = s->m;
+    const int b = m->elem_body[e];
+    const kd_element_props* pr = &m->prop[m->elem_prop[e]];
     double a[3];
+    if (s->prestress && s->prestress->elem_adr[e] >= 0) {
+        double W[9], M[9];
+        effective_acceleration(s, b, a);
+        kd_skew(W, s->frame[b].omega_L);
+        kd_skew(M, s->frame[b].eps_L);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) M[3 * i + j] += W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
+        prestress_membrane_field(s->prestress, m, e, a, M, s->prestress_S);
+        kd_element_geometric_stiffness(pr, s->prestress_S, kg);
+        return 1;
+    }
     effective_acceleration(s, b, a);
     const double* w = s->frame[b].omega_L;
-    return kd_model_elem_geometric(s->m, e, a[0], w[1] * w[1] + w[2] * w[2], kg);
+    if (!kd_model_elem_geometric(m, e, a[0], w[1] * w[1] + w[2] * w[2], kg)) return 0;
+    kd_element_place at;
+    if (m->elem_rot && elem_place(m, e, &at)) kd_element_place_matrix(pr, &at, kg);  /* body DOFs */
+    return 1;
 }
 
 /* The frame state of body b for a formalism route (local components). */
@@ -248,10 +306,12 @@ static void route_assemble(kd_system* s) {
         const int n = kd_model_elem_eqs(m, e, eqs);
         kd_frame_state fs;
         route_frame_state(s, b, &fs);
+        kd_element_place at;
+        kd_model_elem_place(m, e, &at);
         if (ham) {
             /* the canonical data, and the second-order form from it
              * (kedyn/formalism.h, kd_canonical_eqs) */
-            s->route.canonical(pr, m->elem_s0[e], &fs, &can, &s->ops);
+            s->route.canonical(pr, &at, &fs, &can, &s->ops);
             for (int i = 0; i < n * n; i++) eq.c[i] = can.Pd[i] - can.Rv[i], eq.k[i] = can.dPd[i] - can.Rd[i];
             for (int a = 0; a < n; a++) eq.q[a] = can.r0[a] - can.dp0[a];
             scatter(&s->Pd, 1.0, can.Pd, eqs, n);
@@ -259,7 +319,7 @@ static void route_assemble(kd_system* s) {
             scatter_vector(s->p0, 1.0, can.p0, eqs, n);
             scatter_vector(s->dp0, 1.0, can.dp0, eqs, n);
         } else {
-            s->route.element(pr, m->elem_s0[e], &fs, &eq, &s->ops);
+            s->route.element(pr, &at, &fs, &eq, &s->ops);
         }
         scatter(&s->C_last, 1.0, eq.c, eqs, n);
         scatter(&s->K_last, 1.0, eq.k, eqs, n);
@@ -313,6 +373,20 @@ static int element_ck(kd_system* s, int e, int* eqs, const double** c, const dou
     const int b = m->elem_body[e], p = m->elem_prop[e];
     const kd_element_props* pr = &m->prop[p];
     const int n = kd_model_elem_eqs(m, e, eqs), nn = n * n;
+    kd_element_place at;
+    if (m->elem_rot && elem_place(m, e, &at)) {  /* its own axes: terms of this element, in body DOFs */
+        double a[3];
+        effective_acceleration(s, b, a);
+        kd_inertia_terms_place(pr, &at, s->frame[b].omega_L, s->frame[b].eps_L, a, &s->rot_terms);
+        memcpy(kbuf, pr->k, sizeof(double) * (size_t)nn);
+        kd_element_place_matrix(pr, &at, kbuf);
+        for (int i = 0; i < nn; i++) kbuf[i] += s->rot_terms.k_eps[i] + s->rot_terms.k_omega[i];
+        if (geometric_stiffness(s, e, s->rot_kg))
+            for (int i = 0; i < nn; i++) kbuf[i] += s->rot_kg[i];
+        *c = s->rot_terms.c;
+        *k = kbuf;
+        return n;
+    }
     const int fresh = s->terms_body[p] != b + 1;
     const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
     double* kf = s->k_frame + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
@@ -399,6 +473,7 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
         const int n = element_ck(s, e, eqs, &c, &k, kbuf), nn = n * n, top = top_equation(eqs, n);
         const kd_body* body = &m->body[m->elem_body[e]];
         const double* me = s->m_elem + (size_t)m->elem_prop[e] * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+        if (m->elem_rot) me = body_matrix(m, e, me, s->rot_m);
         if (top >= cleared) {
             memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(top + 1 - cleared) * (size_t)lds);
             cleared = top + 1;
@@ -406,6 +481,7 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
         const double* cx = c;
         if (body->damp_alpha > 0 || body->damp_beta > 0) {  /* C_e = [c] + alpha m + beta k */
             const double* kel = m->prop[m->elem_prop[e]].k;
+            if (m->elem_rot) kel = body_matrix(m, e, kel, s->rot_kel);
             for (int i = 0; i < nn; i++) ce[i] = (c ? c[i] : 0.0) + body->damp_alpha * me[i] + body->damp_beta * kel[i];
             cx = ce;
         }
@@ -494,11 +570,25 @@ int kd_system_force(void* ctx, double t, double* f) {
             const int b = m->elem_body[e], p = m->elem_prop[e];
             int eqs[KD_ELEM_DOF_MAX];
             const int n = kd_model_elem_eqs(m, e, eqs);
+            kd_element_place at;
+            if (m->elem_rot && elem_place(m, e, &at)) {  /* its own axes: this element's terms */
+                double acc[3];
+                effective_acceleration(s, b, acc);
+                kd_inertia_terms_place(&m->prop[p], &at, s->frame[b].omega_L, s->frame[b].eps_L, acc, &s->rot_terms);
+                for (int a = 0; a < n; a++)
+                    if (eqs[a] >= 0) s->f_inertia[eqs[a]] -= s->rot_terms.q[a];
+                continue;
+            }
             const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-            const double* qs = s->qs0 + (size_t)p * KD_ELEM_DOF_MAX;
-            const double s0 = m->elem_s0[e];
-            for (int a = 0; a < n; a++)
-                if (eqs[a] >= 0) s->f_inertia[eqs[a]] -= it->q[a] + s0 * qs[a];
+            const double* qs = s->qs0 + (size_t)p * 3 * KD_ELEM_DOF_MAX;
+            const double* r0 = &m->node_x[3 * m->elem_node[m->elem_node_adr[e]]];  /* the element origin */
+            for (int a = 0; a < n; a++) {
+                if (eqs[a] < 0) continue;
+                double q = it->q[a] + r0[0] * qs[a];
+                if (r0[1] != 0.0) q += r0[1] * qs[KD_ELEM_DOF_MAX + a];
+                if (r0[2] != 0.0) q += r0[2] * qs[2 * KD_ELEM_DOF_MAX + a];
+                s->f_inertia[eqs[a]] -= q;
+            }
         }
     }
     memcpy(f, s->f_inertia, sizeof(double) * (size_t)s->n);

@@ -36,16 +36,17 @@ void kd_analysis_use_formalism(kd_analysis_desc* a, kd_formalism f) {
     dy->formalism = kd_dynamics_formalism_parse(kd_formalism_name(f));
 }
 
-void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_invariants_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                            kd_formalism_ops* ops) {
     /* theory.md sec. 3: combinations of the invariants; gravity as a frame
      * acceleration -g */
     kd_inertia_terms t;
     const double a[3] = {fs->a[0] - fs->g[0], fs->a[1] - fs->g[1], fs->a[2] - fs->g[2]};
-    kd_inertia_terms_eval(p, s0, fs->omega, fs->eps, a, &t);
+    kd_inertia_terms_place(p, at, fs->omega, fs->eps, a, &t);
     const int n = p->ndof, nn = n * n;
     out->n = n;
     kd_element_mass(p, out->m);
+    kd_element_place_matrix(p, at, out->m);
     for (int i = 0; i < nn; i++) out->c[i] = t.c[i], out->k[i] = t.k_eps[i] + t.k_omega[i];
     for (int i = 0; i < n; i++) out->q[i] = -t.q[i];
     if (ops) {
@@ -54,17 +55,17 @@ void kd_invariants_element(const kd_element_props* p, double s0, const kd_frame_
     }
 }
 
-void kd_formalism_element(kd_formalism f, const kd_element_props* p, double s0, const kd_frame_state* fs,
+void kd_formalism_element(kd_formalism f, const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs,
                           kd_element_eqs* out, kd_formalism_ops* ops) {
     switch (f) {
-    case KD_FORMALISM_LAGRANGE: kd_lagrange_element(p, s0, fs, out, ops); return;
-    case KD_FORMALISM_KANE: kd_kane_element(p, s0, fs, out, ops); return;
-    case KD_FORMALISM_GIBBS_APPELL: kd_gibbs_appell_element(p, s0, fs, out, ops); return;
-    case KD_FORMALISM_HAMILTON: kd_hamilton_element(p, s0, fs, out, ops); return;
+    case KD_FORMALISM_LAGRANGE: kd_lagrange_element(p, at, fs, out, ops); return;
+    case KD_FORMALISM_KANE: kd_kane_element(p, at, fs, out, ops); return;
+    case KD_FORMALISM_GIBBS_APPELL: kd_gibbs_appell_element(p, at, fs, out, ops); return;
+    case KD_FORMALISM_HAMILTON: kd_hamilton_element(p, at, fs, out, ops); return;
     case KD_FORMALISM_INVARIANTS:
     case KD_FORMALISM_COUNT: break;
     }
-    kd_invariants_element(p, s0, fs, out, ops);
+    kd_invariants_element(p, at, fs, out, ops);
 }
 
 kd_status kd_system_init_formalism(kd_system* s, const kd_model* m, kd_formalism f, kd_error* err) {

@@ -52,10 +52,10 @@ static hd acceleration_energy(const qpoint* pts, int np, const kd_frame_state* f
     return S;
 }
 
-void kd_gibbs_appell_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_gibbs_appell_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                              kd_formalism_ops* ops) {
     qpoint pts[KD_QPOINTS_MAX];
-    const int np = formalism_points(p, s0, pts), n = p->ndof;
+    const int np = formalism_points(p, at, pts), n = p->ndof;
     memset(out, 0, sizeof(*out));
     out->n = n;
     for (int a = 0; a < n; a++) {

@@ -17,10 +17,10 @@
 #include "hyperdual.h"
 #include "points.h"
 
-void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_canonical_eqs* out,
+void kd_hamilton_canonical(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_canonical_eqs* out,
                            kd_formalism_ops* ops) {
     qpoint pts[KD_QPOINTS_MAX];
-    const int np = formalism_points(p, s0, pts), n = p->ndof;
+    const int np = formalism_points(p, at, pts), n = p->ndof;
     memset(out, 0, sizeof(*out));
     out->n = n;
     /* frame quantities, dual in time (e1) */
@@ -73,10 +73,10 @@ void kd_hamilton_canonical(const kd_element_props* p, double s0, const kd_frame_
     }
 }
 
-void kd_hamilton_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_hamilton_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                          kd_formalism_ops* ops) {
     kd_canonical_eqs h;
-    kd_hamilton_canonical(p, s0, fs, &h, ops);
+    kd_hamilton_canonical(p, at, fs, &h, ops);
     const int n = h.n, nn = n * n;
     out->n = n;
     for (int i = 0; i < nn; i++) {

@@ -26,10 +26,10 @@ static void point_acceleration(double a[3], const kd_frame_state* fs, const doub
     for (int i = 0; i < 3; i++) a[i] = fs->a[i] + exp_[i] + wxwxp[i] + 2.0 * wxud[i] + udd[i];
 }
 
-void kd_kane_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_kane_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                      kd_formalism_ops* ops) {
     qpoint pts[KD_QPOINTS_MAX];
-    const int np = formalism_points(p, s0, pts), n = p->ndof;
+    const int np = formalism_points(p, at, pts), n = p->ndof;
     const double zero[3] = {0, 0, 0}, rzero[3] = {0, 0, 0};
     memset(out, 0, sizeof(*out));
     out->n = n;

@@ -81,10 +81,10 @@ static seed mk(int kind, int index) {
     return s;
 }
 
-void kd_lagrange_element(const kd_element_props* p, double s0, const kd_frame_state* fs, kd_element_eqs* out,
+void kd_lagrange_element(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, kd_element_eqs* out,
                          kd_formalism_ops* ops) {
     qpoint pts[KD_QPOINTS_MAX];
-    const int np = formalism_points(p, s0, pts), n = p->ndof;
+    const int np = formalism_points(p, at, pts), n = p->ndof;
     const seed none = mk(SEED_NONE, 0), time = mk(SEED_T, 0);
     memset(out, 0, sizeof(*out));
     out->n = n;
@@ -113,16 +113,16 @@ void kd_lagrange_element(const kd_element_props* p, double s0, const kd_frame_st
     if (ops) ops->elements++;
 }
 
-void kd_lagrange_terms(const kd_element_props* p, double s0, const kd_frame_state* fs, const double* d,
+void kd_lagrange_terms(const kd_element_props* p, const kd_element_place* at, const kd_frame_state* fs, const double* d,
                        const double* dv, const double* dd, double* ddt_dLdv, double* dLdd) {
     /* L is quadratic in (d, d'): its first derivatives at a general state
      * are the zero-state derivatives plus the unit-state ones weighted by
      * the state (superposition), and d/dt along the motion adds the seeded
      * time rate, the d' coupling times d' and the d'' coupling times dd. */
     kd_element_eqs e;
-    kd_lagrange_element(p, s0, fs, &e, NULL);
+    kd_lagrange_element(p, at, fs, &e, NULL);
     qpoint pts[KD_QPOINTS_MAX];
-    const int np = formalism_points(p, s0, pts), n = p->ndof;
+    const int np = formalism_points(p, at, pts), n = p->ndof;
     const seed none = mk(SEED_NONE, 0);
     for (int a = 0; a < n; a++) {
         /* dL/dd_a = L_d|0 + L_dd d + L_dd' d' */

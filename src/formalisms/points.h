@@ -1,17 +1,19 @@
-/* Quadrature points shared by the formalism routes: the element's Gauss
- * points along the axis times section points, each with its mass weight
- * rho dV, its position r = (s0 + x, y, z) in the body frame and the rows of
- * N (displacement of the material point, theory.md sec. 2). The routes
- * differ in what they evaluate at these points, not in where. */
+/* Quadrature points shared by the formalism routes: the element family's
+ * quadrature points over its domain times transverse points (a beam's section,
+ * a plate's thickness), each with its mass weight rho dV, its position
+ * r = r0 + R x in the body frame and the rows of N (displacement of the
+ * material point in body components over the body's DOFs, theory.md sec. 2
+ * and 3; kedyn/inertia.h for the place r0, R). The routes differ in what they
+ * evaluate at these points, not in where. */
 #ifndef KEDYN_FORMALISM_POINTS_H
 #define KEDYN_FORMALISM_POINTS_H
 
 #include "core/util.h"
 #include "kedyn/formalism.h"
 
-#define KD_AXIS_POINTS 6
+#define KD_QRULE_MAX 32            /* points of a family's quadrature rule (beams 6, 3 x 3 Gauss 9, 4 x 4 16) */
 #define KD_SECTION_POINTS_MAX 4
-#define KD_QPOINTS_MAX (KD_AXIS_POINTS * KD_SECTION_POINTS_MAX)
+#define KD_QPOINTS_MAX (KD_QRULE_MAX * KD_SECTION_POINTS_MAX)
 
 typedef struct qpoint {
     double w;                          /* rho dV, kg */
@@ -19,8 +21,8 @@ typedef struct qpoint {
     double N[3][KD_ELEM_DOF_MAX];      /* displacement rows x, y, z over the element DOFs */
 } qpoint;
 
-/* Fill pts (KD_QPOINTS_MAX) for element p at s0; returns the count. */
-int formalism_points(const kd_element_props* p, double s0, qpoint* pts);
+/* Fill pts (KD_QPOINTS_MAX) for element p placed at `at`; returns the count. */
+int formalism_points(const kd_element_props* p, const kd_element_place* at, qpoint* pts);
 
 /* Column a of N at a point as a 3-vector. */
 static inline void qpoint_column(const qpoint* q, int a, double out[3]) {

@@ -87,10 +87,11 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     }
     memcpy(b->g0, p->g_k[0], sizeof(double) * 36);
     b->EA = beam->E * beam->A, b->EI = beam->E * beam->Iz, b->Le = Le;
-    for (int end = 0; end < 2; end++) {
-        double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
-        kd_element_shape(kind, &c, Le, (double)end, N, dN);
-        for (int a = 0; a < 6; a++) b->curv[end][a] = dN[KD_F_TZ][a];
+    for (int end = 0; end < 2; end++) {  /* through the family: a planar beam's strain row 1 is theta_z' */
+        kd_element_point pt;
+        const double xi[3] = {(double)end, 0.0, 0.0};
+        p->family->eval(p, xi, &pt);
+        for (int a = 0; a < 6; a++) b->curv[end][a] = pt.B[1][a];
     }
     /* rigid invariants in closed form: m, S0 = int rho u0, I0 = int rho |u0|^2 (with the section's
      * own polar part rho Iz L, the rigid rotation of the sections) */

@@ -1,0 +1,36 @@
+/* The in-plane pre-stress of two-dimensional elements in a moving frame
+ * (internal to src/fe; theory.md sec. 5.7): the membrane resultants
+ * (N_x, N_y, N_xy) of six unit inertia load cases, solved once, combined at
+ * each instant with the frame's a and M = E + W W into the pre-stress whose
+ * geometric stiffness kd_element_geometric_stiffness gives. */
+#ifndef KEDYN_FE_PRESTRESS_MEMBRANE_H
+#define KEDYN_FE_PRESTRESS_MEMBRANE_H
+
+#include "kedyn/model.h"
+
+/* The unit cases: a_x, a_y, then M_xx, M_xy, M_yx, M_yy (body components). */
+#define PRESTRESS_CASES 6
+
+typedef struct prestress_membrane {
+    int* elem_adr;                /* (nelem) first entry of element e in N, -1: none */
+    double* N;                    /* per element with one: (rule points x PRESTRESS_CASES x 3)
+                                     resultants N_x, N_y, N_xy, N/m */
+    int rule_max;                 /* the most quadrature points of any such element */
+} prestress_membrane;
+
+/* Solve the unit cases for every two-dimensional body of m with geometric
+ * stiffness and a frame motion or gravity; *out is NULL when there is none. KD_ERR_INPUT (err
+ * filled) for a body that is not flat in its x-y plane or whose membrane
+ * problem is singular. */
+kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, kd_error* err);
+
+void prestress_membrane_free(prestress_membrane** p);
+
+/* The pre-stress of element e at the quadrature points of its rule for frame
+ * acceleration a (a_O,L - g_L) and M = E + W W (body components, row-major):
+ * S (rule points x KD_GRAD_MAX^2, symmetric tensors). Returns 0 when e has
+ * none. */
+int prestress_membrane_field(const prestress_membrane* ps, const kd_model* m, int e, const double a[3],
+                             const double M[9], double* S);
+
+#endif
