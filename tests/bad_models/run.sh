@@ -11,6 +11,7 @@ shift
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # through the EXIT trap
 
 # One case: prints what went wrong, exits 1 then.
 one_case() {
