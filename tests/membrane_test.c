@@ -28,6 +28,24 @@ static void test_tables(void** state) {
     }
     assert_null(kd_element_family_of(membrane(KD_INTERP_CUBIC)));
     assert_null(kd_element_family_of(membrane(KD_INTERP_DKT)));
+    /* every kind: 12 beam kinds (planar and 3D) and 11 two-dimensional ones,
+     * each with a table whose name is unique per table */
+    kd_element_kind kinds[64];
+    const int n = kd_element_kinds(kinds, 64);
+    assert_int_equal(n, 23);
+    int n2d = 0;
+    for (int i = 0; i < n; i++) {
+        const kd_element_family* fam = kd_element_family_of(kinds[i]);
+        assert_non_null(fam);
+        if (kd_element_kind_family(kinds[i]) != KD_FAMILY_BEAM) {
+            n2d++;
+            assert_true(fam->domain == KD_DOMAIN_TRIANGLE || fam->domain == KD_DOMAIN_QUADRILATERAL);
+        }
+        for (int j = 0; j < i; j++)
+            if (kd_element_family_of(kinds[j]) != fam) assert_string_not_equal(kd_element_family_of(kinds[j])->name, fam->name);
+    }
+    assert_int_equal(n2d, 11);
+    for (int f = 0; f < KD_FAMILIES; f++) assert_non_null(kd_element_family_get((kd_family)f));
 }
 
 /* The triangle rules integrate x^i y^j, i + j <= degree, exactly

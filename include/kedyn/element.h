@@ -67,6 +67,7 @@ extern "C" {
 #define KD_STRAIN_MAX 9                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear,
                                                  1 drilling) */
 #define KD_GRAD_MAX 3                         /* directions of the pre-stress (solids: 3) */
+#define KD_ELEM_AUX_MAX 300                   /* doubles of family data per element */
 
 /* The six kinematic fields of the beam axis. */
 enum { KD_F_U = 0, KD_F_V, KD_F_W, KD_F_TX, KD_F_TY, KD_F_TZ, KD_NFIELD };
@@ -151,6 +152,9 @@ typedef struct kd_element_props {
      * coordinates: the identity but for shells, whose element coordinates
      * are their body's (theory.md sec. 10.7) */
     double frame[3][3];
+    /* family data computed once by init for eval (the Kirchhoff plates:
+     * the coefficients of their polynomial w field) */
+    double aux[KD_ELEM_AUX_MAX];
     int ngeo;                     /* precomputed pre-stress basis fields (g_k), 0: none */
     double k[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];           /* elastic stiffness */
     double m_ij[3][3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* int rho N_i^T N_j dV */

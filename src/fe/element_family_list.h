@@ -80,6 +80,9 @@ int plate_poly_nodal_rows(const plate_poly* P, int nnode, const double xl[][2], 
                           double A[PLATE_POLY_MAX][PLATE_POLY_MAX]);
 int plate_poly_nodal(plate_poly* P, int nnode, const double xl[][2], int twist);
 void plate_poly_eval(const plate_poly* P, double x, double y, plate_poly_point* out);
+/* The field kept in / read from kd_element_props.aux (computed once by init). */
+void plate_poly_store(kd_element_props* p, const plate_poly* P);
+void plate_poly_load(const kd_element_props* p, plate_poly* P);
 /* DKT at xi for corner coordinates xl (element_plate_dkt.c): x(xi), the
  * rotations beta_x = theta_y, beta_y = -theta_x and the curvature rows
  * over the 9 DOFs (w, theta_x, theta_y per node); returns det J. */

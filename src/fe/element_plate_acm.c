@@ -40,6 +40,9 @@ kd_status kirchhoff_rect_init(kd_element_props* p) {
         for (int s = 0; s < 3; s++) p->D[r * 3 + s] = Db[r][s];
     p->rho0 = p->c.rho * p->c.t;
     p->rho2[0][0] = p->c.rho * p->c.t * p->c.t * p->c.t / 12.0;
+    plate_poly P;
+    if ((p->kind.interp == KD_INTERP_BFS ? bfs_w_field(a, b, &P) : acm_w_field(a, b, &P)) != 0) return KD_ERR_INPUT;
+    plate_poly_store(p, &P);
     return KD_OK;
 }
 
@@ -58,10 +61,7 @@ void kirchhoff_rect_eval(const kd_element_props* p, const double xi[3], kd_eleme
     out->x[0] = 0.5 * (1.0 + xi[0]) * a;
     out->x[1] = 0.5 * (1.0 + xi[1]) * b;
     plate_poly P;
-    if ((p->kind.interp == KD_INTERP_BFS ? bfs_w_field(a, b, &P) : acm_w_field(a, b, &P)) != 0) {
-        out->measure = 0.0;
-        return;
-    }
+    plate_poly_load(p, &P);  /* the w field, from kirchhoff_rect_init */
     plate_poly_point w;
     plate_poly_eval(&P, out->x[0], out->x[1], &w);
     for (int c = 0; c < P.ndof; c++) {

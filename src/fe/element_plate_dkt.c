@@ -103,6 +103,11 @@ static kd_status dkt_init(kd_element_props* p) {
         for (int s = 0; s < 3; s++) p->D[r * 3 + s] = Db[r][s];
     p->rho0 = p->c.rho * p->c.t;
     p->rho2[0][0] = p->c.rho * p->c.t * p->c.t * p->c.t / 12.0;
+    double xl[3][2];
+    for (int a = 0; a < 3; a++) xl[a][0] = p->node_x[a][0], xl[a][1] = p->node_x[a][1];
+    plate_poly P;
+    if (dkt_w_field((const double(*)[2])xl, p->L, &P) != 0) return KD_ERR_INPUT;
+    plate_poly_store(p, &P);
     return KD_OK;
 }
 
@@ -118,14 +123,12 @@ static void dkt_eval(const kd_element_props* p, const double xi[3], kd_element_p
     out->measure = dkt_rows((const double(*)[2])xl, xi, out->x, bx, by, Bb);
     plate_poly P;
     plate_poly_point w;
-    if (dkt_w_field((const double(*)[2])xl, p->L, &P) == 0) plate_poly_eval(&P, out->x[0], out->x[1], &w);
-    else out->measure = 0.0;  /* degenerate: reported by the caller */
+    plate_poly_load(p, &P);  /* the cubic w, from dkt_init */
+    plate_poly_eval(&P, out->x[0], out->x[1], &w);
     for (int c = 0; c < 9; c++) {
-        if (out->measure != 0.0) {
-            out->N0[2][c] = w.w[c];
-            out->G[0][2][c] = w.wx[c];
-            out->G[1][2][c] = w.wy[c];
-        }
+        out->N0[2][c] = w.w[c];
+        out->G[0][2][c] = w.wx[c];
+        out->G[1][2][c] = w.wy[c];
         out->Nt[0][0][c] = bx[c];
         out->Nt[0][1][c] = by[c];
         for (int r = 0; r < 3; r++) out->B[r][c] = Bb[r][c];

@@ -10,13 +10,20 @@
 
 #include "element_family_list.h"
 
+/* s^k for small k without pow(). */
+static double ipow(double s, int k) {
+    double r = 1.0;
+    for (int i = 0; i < k; i++) r *= s;
+    return r;
+}
+
 /* d^(dx+dy) / dx^dx dy^dy of (x/h)^i (y/h)^j at (x, y). */
 static double mono_d(int i, int j, int dx, int dy, double x, double y, double h) {
     if (dx > i || dy > j) return 0.0;
     double c = 1.0;
     for (int k = 0; k < dx; k++) c *= (double)(i - k);
     for (int k = 0; k < dy; k++) c *= (double)(j - k);
-    return c * pow(x / h, i - dx) * pow(y / h, j - dy) / pow(h, dx + dy);
+    return c * ipow(x / h, i - dx) * ipow(y / h, j - dy) / ipow(h, dx + dy);
 }
 
 void plate_poly_row(const plate_poly* P, double x, double y, int dx, int dy, double row[PLATE_POLY_MAX]) {
@@ -91,3 +98,9 @@ int plate_poly_nodal(plate_poly* P, int nnode, const double xl[][2], int twist) 
     const int ndof = plate_poly_nodal_rows(P, nnode, xl, twist, A);
     return plate_poly_solve(P, (const double(*)[PLATE_POLY_MAX])A, ndof);
 }
+
+_Static_assert(sizeof(plate_poly) <= sizeof(double) * KD_ELEM_AUX_MAX, "plate_poly fits kd_element_props.aux");
+
+void plate_poly_store(kd_element_props* p, const plate_poly* P) { memcpy(p->aux, P, sizeof(*P)); }
+
+void plate_poly_load(const kd_element_props* p, plate_poly* P) { memcpy(P, p->aux, sizeof(*P)); }

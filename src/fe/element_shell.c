@@ -91,6 +91,17 @@ static kd_status shell_init(kd_element_props* p) {
     p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
     p->rho0 = c->rho * c->t;
     p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
+    if (!quad) {
+        /* the DKT's cubic w in the own axes (element_plate_dkt.c) */
+        double xl[3][2];
+        for (int a = 0; a < 3; a++)
+            for (int k = 0; k < 2; k++)
+                xl[a][k] = p->frame[k][0] * p->node_x[a][0] + p->frame[k][1] * p->node_x[a][1] +
+                           p->frame[k][2] * p->node_x[a][2];
+        plate_poly P;
+        if (dkt_w_field((const double(*)[2])xl, p->L, &P) != 0) return KD_ERR_INPUT;
+        plate_poly_store(p, &P);
+    }
     return KD_OK;
 }
 
@@ -157,12 +168,12 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
         dkt_rows((const double(*)[2])xl, xi, xt, bx, by, Bb);
         plate_poly P;
         plate_poly_point w;
-        const int ok = dkt_w_field((const double(*)[2])xl, p->L, &P) == 0;
-        if (ok) plate_poly_eval(&P, x2[0], x2[1], &w);
+        plate_poly_load(p, &P);  /* from shell_init */
+        plate_poly_eval(&P, x2[0], x2[1], &w);
         for (int a = 0; a < 3; a++)
             for (int j = 0; j < 3; j++) {
                 const int col = 6 * a + 2 + j, c = 3 * a + j;  /* w, theta_x, theta_y */
-                if (ok) N0[2][col] = w.w[c], G[0][2][col] = w.wx[c], G[1][2][col] = w.wy[c];
+                N0[2][col] = w.w[c], G[0][2][col] = w.wx[c], G[1][2][col] = w.wy[c];
                 Nt[0][col] = bx[c], Nt[1][col] = by[c];
                 for (int r = 0; r < 3; r++) B[3 + r][col] = Bb[r][c];
             }
