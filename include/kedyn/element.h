@@ -1,8 +1,9 @@
 /* kedyn: element families behind one interface, and the beams.
  *
- * An element kind (kd_element_kind) belongs to a family (kd_element_family:
- * beams today; membranes, plates, shells, solids later), decided by its
- * theory. A family is a table
+ * An element kind (kd_element_kind) belongs to a family (kd_family: beams;
+ * membranes, plates and shells, theory.md sec. 10; solids later), decided by
+ * its theory, and within it to one table (kd_element_family), decided by its
+ * interpolation (a membrane's CST, T6, Q4, Q8, Q9). A table is a set
  * of constants and functions (kd_element_family below): its reference domain,
  * nodes, DOFs per node, quadrature rule and, at a reference point xi, the
  * displacement field of a material point, the strain operator and the
@@ -181,7 +182,8 @@ typedef struct kd_element_point {
     double Nt[KD_TRANS_MAX][3][KD_ELEM_DOF_MAX]; /* d displacement / d t_a */
     double B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX];  /* strain rows (generalized strains) */
     double G[KD_GRAD_MAX][3][KD_ELEM_DOF_MAX]; /* G[d][c] = d u_c / d x_d, the components a
-                                                  pre-stress acts on (others zero) */
+                                                  pre-stress acts on (others zero); shells: d
+                                                  and c along their own axes */
 } kd_element_point;
 
 /* An element family. One file per family (src/fe/element_<name>.c) defines
@@ -249,7 +251,10 @@ kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind, const
 
 /* The geometric stiffness of a pre-stress field given at the quadrature
  * points of p's rule: S (rule size x KD_GRAD_MAX^2, row-major symmetric
- * tensors). kg (ndof x ndof, row-major) is overwritten. */
+ * tensors; two-dimensional elements: (N_x, N_xy; N_xy, N_y) in N/m along
+ * the element's own in-plane axes p->frame[0], [1], which for membranes and
+ * plates are the element x, y; the points' positions: family->eval at
+ * family->quadrature(p)->xi). kg (ndof x ndof, row-major) is overwritten. */
 void kd_element_geometric_stiffness(const kd_element_props* p, const double* S, double* kg);
 
 /* The consistent mass matrix m = sum_i m_ii (row-major ndof x ndof). */

@@ -91,11 +91,11 @@ double dkt_rows(const double xl[3][2], const double xi[3], double x[2], double b
 /* The reduced cubic w of a triangle (mass and pre-stress of the DKT);
  * 0, or 1 when degenerate. */
 int dkt_w_field(const double xl[3][2], double L, plate_poly* P);
-/* The w fields of the a x b Kirchhoff rectangles (node 1 at the origin);
- * 0, or 1 when degenerate. */
+/* The w fields of the a x b Kirchhoff rectangles (element_plate_rect.c;
+ * node 1 at the origin); 0, or 1 when degenerate. */
 int acm_w_field(double a, double b, plate_poly* P);
 int bfs_w_field(double a, double b, plate_poly* P);
-/* The Kirchhoff rectangles' table entries (element_plate_acm.c). */
+/* The Kirchhoff rectangles' table entries (element_plate_rect.c). */
 kd_status kirchhoff_rect_init(kd_element_props* p);
 const kd_quadrature* kirchhoff_rect_quadrature(const kd_element_props* p);
 void kirchhoff_rect_eval(const kd_element_props* p, const double xi[3], kd_element_point* out);

@@ -2,22 +2,11 @@
  * sec. 10.5): 16 DOFs, w, theta_x = w,y, theta_y = -w,x and the twist
  * w,xy at the corners, w bicubic (the products of cubic Hermite
  * polynomials in x and y): C1-conforming on rectangular meshes. Geometry,
- * constants and evaluation are the Kirchhoff rectangle's
- * (element_plate_acm.c). */
-#include <math.h>
-#include <string.h>
+ * constants, w field and evaluation are the Kirchhoff rectangle's
+ * (element_plate_rect.c). */
 
 #include "element_family_list.h"
 #include "kedyn/element.h"
-
-int bfs_w_field(double a, double b, plate_poly* P) {
-    const double xl[4][2] = {{0, 0}, {a, 0}, {a, b}, {0, b}};
-    P->n = 16;
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) P->ex[4 * j + i][0] = i, P->ex[4 * j + i][1] = j;
-    P->h = fmax(a, b);
-    return plate_poly_nodal(P, 4, xl, 1);
-}
 
 static int bfs_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
     (void)kind, (void)node;
