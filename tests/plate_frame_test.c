@@ -183,29 +183,43 @@ static void test_placed_element_routes(void** state) {
 }
 
 /* The formalism routes on two-dimensional elements (their points from the
- * family's rule and eval, the thickness integrated by two points): membrane
- * Q4, MITC4 plate and Q4 + MITC4 shell, at a random origin (the shell also
- * with random axes), random frames; every route's m, c, k, q against the
- * invariants route to 1e-10 (each route evaluates its own quadrature). */
+ * family's rule and eval, the thickness integrated by two points): membranes
+ * Q4 and T6, plates MITC4, DKT, ACM and BFS, shells Q4 + MITC4 and CST + DKT,
+ * at a random origin (the shells also with random axes), random frames;
+ * every route's m, c, k, q against the invariants route to 1e-10 (each route
+ * evaluates its own quadrature). */
 static void test_plate_element_routes(void** state) {
     (void)state;
     srand(9);
-    const kd_element_kind kinds[3] = {{KD_THEORY_MEMBRANE, KD_INTERP_Q4, 0},
-                                      {KD_THEORY_MINDLIN, KD_INTERP_MITC4, 0},
-                                      {KD_THEORY_SHELL, KD_INTERP_MITC4, 0}};
-    const double x[4][3] = {{0, 0, 0}, {0.05, 0.004, 0}, {0.047, 0.041, 0}, {-0.003, 0.038, 0}};
+    const double quad[4][3] = {{0, 0, 0}, {0.05, 0.004, 0}, {0.047, 0.041, 0}, {-0.003, 0.038, 0}};
+    const double rect[4][3] = {{0, 0, 0}, {0.05, 0, 0}, {0.05, 0.04, 0}, {0, 0.04, 0}};
+    const double tri[3][3] = {{0, 0, 0}, {0.05, 0.006, 0}, {0.012, 0.043, 0}};
+    const double t6[6][3] = {{0, 0, 0}, {0.05, 0.006, 0}, {0.012, 0.043, 0},
+                             {0.025, 0.003, 0}, {0.031, 0.0245, 0}, {0.006, 0.0215, 0}};
+    const struct {
+        kd_element_kind kind;
+        const double (*x)[3];
+    } cases[] = {
+        {{KD_THEORY_MEMBRANE, KD_INTERP_Q4, 0}, quad},   {{KD_THEORY_MEMBRANE, KD_INTERP_T6, 0}, t6},
+        {{KD_THEORY_MINDLIN, KD_INTERP_MITC4, 0}, quad}, {{KD_THEORY_KIRCHHOFF, KD_INTERP_DKT, 0}, tri},
+        {{KD_THEORY_KIRCHHOFF, KD_INTERP_ACM, 0}, rect}, {{KD_THEORY_KIRCHHOFF, KD_INTERP_BFS, 0}, rect},
+        {{KD_THEORY_SHELL, KD_INTERP_MITC4, 0}, quad},   {{KD_THEORY_SHELL, KD_INTERP_DKT, 0}, tri},
+    };
+    const int ncase = (int)(sizeof(cases) / sizeof(cases[0]));
     kd_element_consts c = {0};
     c.E = 2.1e11, c.G = 2.1e11 / 2.6, c.rho = 7800, c.t = 0.004;
     double worst = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < ncase; k++) {
         kd_element_props* p = malloc(sizeof(*p));
-        assert_int_equal(kd_element_props_init_nodes(p, kinds[k], &c, x), KD_OK);
+        if (kd_element_props_init_nodes(p, cases[k].kind, &c, cases[k].x) != KD_OK)
+            fail_msg("%s %s: no element", kd_theory_str(cases[k].kind.theory), kd_interp_str(cases[k].kind.interp));
+        const int shell = cases[k].kind.theory == KD_THEORY_SHELL;
         for (int trial = 0; trial < 2; trial++) {
-            const double r0[3] = {urand(), urand(), k == 2 ? urand() : 0.0}, v[3] = {urand(), urand(), urand()};
+            const double r0[3] = {urand(), urand(), shell ? urand() : 0.0}, v[3] = {urand(), urand(), urand()};
             double R[9];
             rotation(v, R);
             kd_element_place at;
-            kd_element_place_set(&at, r0, k == 2 && trial == 1 ? R : NULL);
+            kd_element_place_set(&at, r0, shell && trial == 1 ? R : NULL);
             kd_frame_state fs = random_frame();
             kd_element_eqs ref, e;
             kd_formalism_element(KD_FORMALISM_INVARIANTS, p, &at, &fs, &ref, NULL);
