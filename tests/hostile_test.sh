@@ -81,6 +81,12 @@ for path in glob.glob(sys.argv[1] + "/*.csv"):
     assert all(len(r) == len(rows[0]) for r in rows), path
 PY
 pass=$((pass + 1))
+python3 - names/out/report.html <<'PY' || { fail=$((fail + 1)); echo "FAIL: hostile names: no markup in report.html"; }
+import sys
+html = open(sys.argv[1], encoding="utf-8").read()
+assert "<b>rod</b>" not in html and html.count("<script") == 2
+PY
+pass=$((pass + 1))
 
 # ---- -o "": a usage error, not an uninitialised read -------------------------------------
 "$kedyn" run "$examples/cantilever.yaml" -o "" --quiet >/dev/null 2>&1; code=$?
@@ -207,6 +213,16 @@ check "5e-324 is a number" test $code -eq 0
 sed 's/rho_inf: 1.0/rho_inf: 1e999/' "$examples/rotating_bar.yaml" >ovf.yaml
 "$kedyn" check ovf.yaml 2>&1 | grep -q "^ovf.yaml:23:[0-9]*: error: rho_inf is out of range (got '1e999'"
 check "1e999: out of range" test $? -eq 0
+
+# ---- plot reads only files of OUTDIR, whatever summary.json lists ---------------------------
+if command -v gnuplot >/dev/null; then
+  "$kedyn" run "$examples/cantilever.yaml" -o plotc --quiet >/dev/null 2>&1
+  printf 'body,node,dof,x,y,z,mode_1\nsecret,1,u,0,0,0,1\n' >outside.csv
+  sed -i 's#"files": \["modes.csv"\]#"files": ["../outside.csv"]#' plotc/summary.json
+  "$kedyn" plot plotc >plotc.out 2>&1
+  check "plot: a file outside OUTDIR skipped" grep -q "'../outside.csv' is not a file of the output directory" plotc.out
+  check "plot: nothing drawn from it" test -z "$(ls plotc/figures | grep -i outside)"
+fi
 
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

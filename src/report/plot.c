@@ -28,6 +28,10 @@ static int ends_with(const char* s, const char* suffix) {
 static kd_status plot_file(gnuplot_script* g, const char* outdir, const cJSON* an, int i, const char* type, const char* file,
                            const char* title, kd_error* err) {
     if (!ends_with(file, ".csv")) return KD_OK;
+    if (strchr(file, '/') || file[0] == '.') {  /* summary.json lists files of OUTDIR only */
+        plot_note(g->res, "analysis %d (%s): '%s' is not a file of the output directory; skipped", i + 1, type, file);
+        return KD_OK;
+    }
     char path[1400], stem[256];
     snprintf(path, sizeof(path), "%s/%s", outdir, file);
     file_stem(file, stem, sizeof(stem));
