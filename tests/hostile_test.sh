@@ -123,6 +123,15 @@ check "SIGTERM (elastic links): exit 143" test $code -eq 143
 check "SIGTERM: complete false" grep -q '"complete": false' term/summary.json
 check "SIGTERM: no temporary file" test -z "$(ls term | grep tmp)"
 
+# an analysis that writes no row for long (modes_along_motion: an eigensolution per instant):
+# a second SIGINT ends the process at once, temporary files removed, complete: false stays
+sed 's/steps: 120,/steps: 60000,/' "$examples/slider_crank_elastic.yaml" >slow.yaml
+"$kedyn" run slow.yaml -o slow --quiet >/dev/null 2>&1 &
+pid=$!; sleep 1.5; kill -INT $pid; sleep 0.3; kill -INT $pid; wait $pid; code=$?
+check "second SIGINT: exit 130" test $code -eq 130
+check "second SIGINT: complete false" grep -q '"complete": false' slow/summary.json
+check "second SIGINT: no temporary file" test -z "$(ls slow | grep tmp)"
+
 # ---- one OUTDIR: a second run refused while the first runs; an old summary never survives --
 "$kedyn" run long.yaml -o shared --quiet >/dev/null 2>&1 &
 pid=$!; sleep 0.7
