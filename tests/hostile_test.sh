@@ -174,6 +174,8 @@ check "12 GB of CSV: refused with the size" test $? -eq 0
 sed 's/steps: 120,/steps: 100000000,/' "$examples/slider_crank_elastic.yaml" >instants.yaml
 "$kedyn" check instants.yaml >/dev/null 2>instants.err; code=$?
 check "modes_along_motion 1e8 instants: refused" grep -q "^instants.yaml:27:5: error: modes_along_motion: 100000000 instants" instants.err
+"$kedyn" compare steps.yaml -o cmp_steps --quiet >/dev/null 2>&1; code=$?
+check "1e9 steps: compare refuses too, nothing written" test $code -eq 1 -a ! -e cmp_steps
 # step counts no run could reach: refused even with force (were one step of 1 s, or 0 steps, status ok)
 sed 's/dt: 1.0e-5/dt: 1e-300/' "$examples/rotating_bar.yaml" >dt300.yaml
 "$kedyn" run dt300.yaml -o dt300 --quiet --force >/dev/null 2>dt300.err; code=$?
