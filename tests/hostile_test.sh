@@ -123,6 +123,14 @@ check "SIGTERM (elastic links): exit 143" test $code -eq 143
 check "SIGTERM: complete false" grep -q '"complete": false' term/summary.json
 check "SIGTERM: no temporary file" test -z "$(ls term | grep tmp)"
 
+# a rigid mechanism's kinematics (a stopped row was reported as a write failure: rows discarded)
+sed 's/steps: 100}/steps: 5000000}/; /inverse_dynamics/d' "$examples/slider_crank.yaml" >kin.yaml
+"$kedyn" run kin.yaml -o kin --quiet --force >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; code=$?
+check "SIGINT (kinematics): exit 130" test $code -eq 130
+check "SIGINT (kinematics): rows kept" test "$(wc -l <kin/kinematics.csv 2>/dev/null || echo 0)" -gt 10
+check "SIGINT (kinematics): interrupted in summary" grep -q '"message": "interrupted by signal 2' kin/summary.json
+
 # an analysis that writes no row for long (modes_along_motion: an eigensolution per instant):
 # a second SIGINT ends the process at once, temporary files removed, complete: false stays
 sed 's/steps: 120,/steps: 60000,/' "$examples/slider_crank_elastic.yaml" >slow.yaml
