@@ -81,6 +81,12 @@ for path in glob.glob(sys.argv[1] + "/*.csv"):
     assert all(len(r) == len(rows[0]) for r in rows), path
 PY
 pass=$((pass + 1))
+python3 - names/out/report.html <<'PY' || { fail=$((fail + 1)); echo "FAIL: hostile names: no markup in report.html"; }
+import sys
+html = open(sys.argv[1], encoding="utf-8").read()
+assert "<b>rod</b>" not in html and html.count("<script") == 2
+PY
+pass=$((pass + 1))
 
 # ---- -o "": a usage error, not an uninitialised read -------------------------------------
 "$kedyn" run "$examples/cantilever.yaml" -o "" --quiet >/dev/null 2>&1; code=$?
@@ -116,6 +122,23 @@ pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; code=$?
 check "SIGTERM (elastic links): exit 143" test $code -eq 143
 check "SIGTERM: complete false" grep -q '"complete": false' term/summary.json
 check "SIGTERM: no temporary file" test -z "$(ls term | grep tmp)"
+
+# a rigid mechanism's kinematics (a stopped row was reported as a write failure: rows discarded)
+sed 's/steps: 100}/steps: 5000000}/; /inverse_dynamics/d' "$examples/slider_crank.yaml" >kin.yaml
+"$kedyn" run kin.yaml -o kin --quiet --force >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; code=$?
+check "SIGINT (kinematics): exit 130" test $code -eq 130
+check "SIGINT (kinematics): rows kept" test "$(wc -l <kin/kinematics.csv 2>/dev/null || echo 0)" -gt 10
+check "SIGINT (kinematics): interrupted in summary" grep -q '"message": "interrupted by signal 2' kin/summary.json
+
+# an analysis that writes no row for long (modes_along_motion: an eigensolution per instant):
+# a second SIGINT ends the process at once, temporary files removed, complete: false stays
+sed 's/steps: 120,/steps: 60000,/' "$examples/slider_crank_elastic.yaml" >slow.yaml
+"$kedyn" run slow.yaml -o slow --quiet >/dev/null 2>&1 &
+pid=$!; sleep 1.5; kill -INT $pid; sleep 0.3; kill -INT $pid; wait $pid; code=$?
+check "second SIGINT: exit 130" test $code -eq 130
+check "second SIGINT: complete false" grep -q '"complete": false' slow/summary.json
+check "second SIGINT: no temporary file" test -z "$(ls slow | grep tmp)"
 
 # ---- one OUTDIR: a second run refused while the first runs; an old summary never survives --
 "$kedyn" run long.yaml -o shared --quiet >/dev/null 2>&1 &
@@ -159,6 +182,8 @@ check "12 GB of CSV: refused with the size" test $? -eq 0
 sed 's/steps: 120,/steps: 100000000,/' "$examples/slider_crank_elastic.yaml" >instants.yaml
 "$kedyn" check instants.yaml >/dev/null 2>instants.err; code=$?
 check "modes_along_motion 1e8 instants: refused" grep -q "^instants.yaml:27:5: error: modes_along_motion: 100000000 instants" instants.err
+"$kedyn" compare steps.yaml -o cmp_steps --quiet >/dev/null 2>&1; code=$?
+check "1e9 steps: compare refuses too, nothing written" test $code -eq 1 -a ! -e cmp_steps
 # step counts no run could reach: refused even with force (were one step of 1 s, or 0 steps, status ok)
 sed 's/dt: 1.0e-5/dt: 1e-300/' "$examples/rotating_bar.yaml" >dt300.yaml
 "$kedyn" run dt300.yaml -o dt300 --quiet --force >/dev/null 2>dt300.err; code=$?
@@ -207,6 +232,16 @@ check "5e-324 is a number" test $code -eq 0
 sed 's/rho_inf: 1.0/rho_inf: 1e999/' "$examples/rotating_bar.yaml" >ovf.yaml
 "$kedyn" check ovf.yaml 2>&1 | grep -q "^ovf.yaml:23:[0-9]*: error: rho_inf is out of range (got '1e999'"
 check "1e999: out of range" test $? -eq 0
+
+# ---- plot reads only files of OUTDIR, whatever summary.json lists ---------------------------
+if command -v gnuplot >/dev/null; then
+  "$kedyn" run "$examples/cantilever.yaml" -o plotc --quiet >/dev/null 2>&1
+  printf 'body,node,dof,x,y,z,mode_1\nsecret,1,u,0,0,0,1\n' >outside.csv
+  sed -i 's#"files": \["modes.csv"\]#"files": ["../outside.csv"]#' plotc/summary.json
+  "$kedyn" plot plotc >plotc.out 2>&1
+  check "plot: a file outside OUTDIR skipped" grep -q "'../outside.csv' is not a file of the output directory" plotc.out
+  check "plot: nothing drawn from it" test -z "$(ls plotc/figures | grep -i outside)"
+fi
 
 echo "hostile_test: $pass passed, $fail failed"
 test $fail -eq 0

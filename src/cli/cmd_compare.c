@@ -151,6 +151,10 @@ int cmd_compare(int argc, char** argv) {
     kd_error_clear(&err);
     kd_desc* d = NULL;
     if (kd_load_yaml_file(model, &d, &err)) return cli_report_error(&err);
+    if (kd_desc_check_resources(d, &err)) {  /* the model as given (force: true lifts the limits) */
+        kd_desc_free(&d);
+        return cli_report_error(&err);
+    }
     int analysis = -1;
     for (int k = 0; k < d->nanalyses && analysis < 0; k++)
         if (d->analyses[k].type == KD_ANALYSIS_DYNAMICS) analysis = k;

@@ -42,10 +42,12 @@ kd_status get_number(loader* ld, const node_t* n, const char* what, double* out)
     char* end = NULL;
     errno = 0;
     const double v = s && *s ? strtod(s, &end) : 0.0;
-    if (!s || !*s || *end != '\0' || isnan(v)) return fail(ld, n, "%s must be a number", what);
+    const int range = errno == ERANGE;
+    if (!s || !*s || *end != '\0' || isnan(v) || (isinf(v) && !range))  /* text, nan, inf */
+        return fail(ld, n, "%s must be a number", what);
     /* ERANGE: past the largest double (out of range), or below the smallest normal one, where
      * strtod gives the subnormal (5e-324) or 0, taken as written */
-    if (isinf(v) || (errno == ERANGE && fabs(v) > 1.0))
+    if (range && fabs(v) > 1.0)
         return fail(ld, n, "%s is out of range (got '%s'; at most about 1.8e308 in magnitude)", what, s);
     *out = v;
     return KD_OK;

@@ -80,6 +80,9 @@ kd_status io_open_result(kd_atomic_file* f, const char* outdir, const char* stem
 }
 
 kd_status io_finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report* a, kd_error* err) {
+    /* stopped by SIGINT/SIGTERM at a row (the row callbacks return nonzero, which some routes
+     * report as a write failure): the rows so far are whole and kept, like a numerical failure */
+    if (st && st != KD_ERR_NUMERIC && kd_interrupted() && f->fp && !ferror(f->fp)) st = KD_ERR_NUMERIC;
     if (st && st != KD_ERR_NUMERIC) {
         kd_atomic_abort(f);
         return st;

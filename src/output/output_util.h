@@ -30,7 +30,8 @@ kd_status io_open_result(kd_atomic_file* f, const char* outdir, const char* stem
 
 /* A file streamed row by row, after its analysis: after a numerical failure
  * the rows so far are kept under the final name; any other failure discards
- * it. Counts the file in a->files when it is kept. Returns the analysis'
+ * it; after an interruption (kd_interrupted) the rows are kept too, as after a numerical
+ * failure. Counts the file in a->files when it is kept. Returns the analysis'
  * status, or the commit's failure when the analysis succeeded. */
 kd_status io_finish_file(kd_atomic_file* f, kd_status st, kd_analysis_report* a, kd_error* err);
 

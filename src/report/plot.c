@@ -27,6 +27,10 @@ static int ends_with(const char* s, const char* suffix) {
 /* The figures of one result file of analysis i. */
 static kd_status plot_file(gnuplot_script* g, const char* outdir, const cJSON* an, int i, const char* type, const char* file,
                            const char* title, kd_error* err) {
+    if (strchr(file, '/') || file[0] == '.') {  /* summary.json lists files of OUTDIR only */
+        plot_note(g->res, "analysis %d (%s): '%s' is not a file of the output directory; skipped", i + 1, type, file);
+        return KD_OK;
+    }
     /* plates: mode shapes as surfaces from the .vtu; the modes.csv line figures are for beams */
     int has_vtu = 0;
     const cJSON* fj;

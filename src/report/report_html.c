@@ -167,7 +167,9 @@ static void write_figures(FILE* fp, const char* outdir, const cJSON* index) {
     const cJSON* f;
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(index, "figures")) {
         char path[1400];
-        snprintf(path, sizeof(path), "%s/figures/%s", outdir, jstr(f, "svg"));
+        const char* svg_name = jstr(f, "svg");
+        if (!svg_name[0] || strchr(svg_name, '/') || svg_name[0] == '.') continue;  /* figures/ only */
+        snprintf(path, sizeof(path), "%s/figures/%s", outdir, svg_name);
         char* svg = io_read_all(path);
         if (!svg) continue;
         const char* start = strstr(svg, "<svg");

@@ -18,7 +18,7 @@ static kd_status run_sweep(const run_context* c, const kd_analysis_desc* ad, kd_
     a->sub = calloc((size_t)sw->nruns, sizeof(*a->sub));
     if (!a->sub) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = KD_OK;
-    for (int i = 0; i < sw->nruns && !st; i++) {
+    for (int i = 0; i < sw->nruns && !st && !kd_interrupted(); i++) {  /* SIGINT: no next run */
         kd_analysis_report* r = &a->sub[a->nsub++];
         r->type = sw->inner->type;
         r->sweep = ad;
