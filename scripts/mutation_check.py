@@ -12,7 +12,7 @@ pattern that does not occur exactly once, a configuration or baseline failure).
 
 Usage (from the repository root; takes ~20-40 min on 2 cores, so not run in CI):
     scripts/mutation_check.py                 # all mutations
-    scripts/mutation_check.py -k damping      # those whose name contains "damping"
+    scripts/mutation_check.py -k damping      # those whose name matches "damping" (a regex)
     scripts/mutation_check.py --list          # the list, nothing run
 Options: --jobs N (build and ctest parallelism, default 2), --keep (keep the scratch copy),
 --scratch DIR (reuse a scratch copy and its build from an earlier --keep run), --exclude REGEX
@@ -20,6 +20,7 @@ Options: --jobs N (build and ctest parallelism, default 2), --keep (keep the scr
 scripts/mutation_check.py -k damping --exclude damping_test).
 """
 import argparse
+import re
 import os
 import shutil
 import subprocess
@@ -161,7 +162,7 @@ def ctest(build, regex, exclude, jobs, log):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-k", dest="pattern", default="", help="only mutations whose name contains this")
+    ap.add_argument("-k", dest="pattern", default="", help="only mutations whose name matches this regex")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
@@ -171,7 +172,7 @@ def main():
     exclude = EXCLUDE + ("|" + args.exclude if args.exclude else "")
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
                           check=True).stdout.strip()
-    chosen = [m for m in MUTATIONS if args.pattern.lower() in m[0].lower()]
+    chosen = [m for m in MUTATIONS if re.search(args.pattern, m[0], re.IGNORECASE)]
     if args.list:
         for name, path, pat, rep, tests in chosen:
             print(f"{name}\n    {path}: {pat!r} -> {rep!r}  (first: {tests})")
