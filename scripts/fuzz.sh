@@ -33,7 +33,8 @@ failed=0
 for name in "${targets[@]}"; do
   corpus=$dir/corpus/$name findings=$dir/findings/$name
   mkdir -p "$corpus" "$findings"
-  seeds=(fuzz/corpus/"$name")  # libFuzzer reads folders: seed files are copied into the corpus
+  seeds=()  # libFuzzer reads folders: seed files are copied into the corpus
+  [ -d fuzz/corpus/"$name" ] && seeds+=(fuzz/corpus/"$name")
   if [ -f fuzz/corpus/"$name".seeds ]; then
     while read -r s; do
       if [ -d "$s" ]; then seeds+=("$s"); elif [ -f "$s" ]; then cp "$s" "$corpus/"; fi

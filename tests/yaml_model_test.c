@@ -1081,7 +1081,7 @@ static void test_number_underflow(void** state) {
             kd_desc_free(&d);
         } else {
             assert_int_equal(st, KD_ERR_INPUT);
-            assert_non_null(strstr(err.msg, "preload must be a number"));
+            assert_non_null(strstr(err.msg, "preload is out of range"));
         }
     }
 }

@@ -186,8 +186,8 @@ def key_cases(gen_dict):
         lo, hi, only = float(lo), float(hi), int(only)
         if typ == "custom" or table not in CONTEXTS and table != "body" and table not in ("section", "joint"):
             continue
-        if table == "body" and key == "type" or table == "section" and key == "shape":
-            pass
+        if table == "body" and only and not only & 6:  # plate-only keys: tests/plate_model_test.c
+            continue
         bad, msg = TYPE_ERRORS[typ]
         if table == "joint" and key == "type":
             msg = "joint type must be one of: "
@@ -273,7 +273,7 @@ def hand_cases():
     t = beam_model(MAT="{E: 2" + "0" * 70000 + ", nu: 0.3, rho: 7800}")
     add("yaml_huge_number.yaml", t, at(t, "2000") + ": error: a YAML scalar is longer than 65536 bytes")
     t = beam_model(MAT="{E: 1e999, nu: 0.3, rho: 7800}")
-    add("yaml_number_overflow.yaml", t, at(t, "1e999") + ": error: E must be a number")
+    add("yaml_number_overflow.yaml", t, at(t, "1e999") + ": error: E is out of range")
     t = beam_model(MAT="{E: .nan, nu: 0.3, rho: 7800}")
     add("yaml_number_nan.yaml", t, at(t, ".nan") + ": error: E must be a number")
     t = beam_model(MAT="{E: 2.1e11 Pa, nu: 0.3, rho: 7800}")
@@ -291,7 +291,7 @@ def hand_cases():
     t = rigid_model(ARM="{name: arm, type: rigid, mass: 1.5, inertia: 0.02, points: {O: [0, 0], O: [1, 0]}}")
     add("yaml_duplicate_point.yaml", t, at(t, "O: [1, 0]") + ": error: point 'O' is defined twice in body 'arm'")
     t = beam_model(EXTRA="output:\n  nodes: {rod: [2], rod: [3]}")
-    add("yaml_duplicate_output_body.yaml", t, at(t, "rod: [3]") + ": error: body 'rod' appears twice in output nodes")
+    add("yaml_duplicate_output_body.yaml", t, at(t, "rod: [3]") + ": error: body 'rod' is given twice in output nodes")
     t = beam_model().replace("analyses:\n  - ", "analyses:\n\t- ")
     add("yaml_tab_indent.yaml", t, at(t, "\t") + ": error: YAML syntax: found character that cannot start any token")
     t = "\ufeff" + beam_model(MAT="{E: -1, nu: 0.3, rho: 7800}")
