@@ -2,7 +2,7 @@
  * plate (the thesis plate: a = 0.2, b = 0.16, t = 1 mm, steel) on an
  * nx x ny structured mesh of 4-node quadrilaterals, built in code (no
  * parser), timed from description to eigenpairs. Prints one line:
- *   nx ny interp dof half_bandwidth solver mesh_s compile_s solve_s total_s omega1 rel_err1 peak_rss_kib
+ *   nx ny interp dof half_bandwidth solver-factor mesh_s compile_s solve_s total_s omega1 rel_err1 peak_rss_kib
  * Run one size per process so that the peak memory is that size's own.
  * usage: bench_plate NX NY [acm|mitc4|bfs|dkt] [repeats]  (best of repeats, default 1) */
 #include <math.h>
@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     double best_mesh = INFINITY, best_compile = INFINITY, best_solve = INFINITY, best_total = INFINITY, omega1 = 0;
     int dof = 0, band = 0;
     kd_eigen_solver used = KD_EIGEN_AUTO;
+    const char* factor = "";
     for (int r = 0; r < repeats; r++) {
         kd_error err;
         const double t0 = util_now_s();
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
         dof = m->neq;
         band = m->bandwidth;
         used = res.solver;
+        factor = res.sparse ? "cholmod" : res.factor == KD_FACTOR_QR ? "qr" : "band";
         kd_modes_free(&res);
         kd_model_free(&m);
         kd_desc_free(&d);
@@ -99,8 +101,8 @@ int main(int argc, char** argv) {
     const double exact = pi * pi * (1 / (A * A) + 1 / (B * B)) * sqrt(D / (RHO * T));
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%d %d %s %d %d %s %.4f %.4f %.4f %.4f %.6f %.2e %ld\n", nx, ny, name, dof, band,
-           used == KD_EIGEN_LANCZOS ? "lanczos" : "dense", best_mesh, best_compile, best_solve, best_total, omega1,
+    printf("%d %d %s %d %d %s-%s %.4f %.4f %.4f %.4f %.6f %.2e %ld\n", nx, ny, name, dof, band,
+           used == KD_EIGEN_LANCZOS ? "lanczos" : "dense", factor, best_mesh, best_compile, best_solve, best_total, omega1,
            fabs(omega1 - exact) / exact, ru.ru_maxrss);
     return 0;
 }

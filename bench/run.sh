@@ -53,3 +53,9 @@ echo "# one-way KED: wind pump with an elastic rod (10 elements), one crank revo
 echo "# rigid solution and natural frequencies at 361 positions, best of 5"
 echo "# links samples rigid_route setup_s modes_s total_s omega1_min omega1_max"
 "$build/bench/bench_ked" examples/wind_pump_elastic.yaml 14.661
+echo "# lowest 15 modes of the simply supported thesis plate (0.2 x 0.16 x 0.001 m, steel), MITC4 and ACM"
+echo "# nx ny element dof half_bandwidth solver-factor mesh_s compile_s solve_s total_s omega1 rel_err1 peak_rss_kib"
+for s in "50 40" "100 80" "141 113" "200 160" "300 240"; do
+  "$build/bench/bench_plate" $s mitc4
+done
+"$build/bench/bench_plate" 100 80 acm

@@ -49,6 +49,19 @@ typedef struct kd_triplet {
 kd_status kd_triplet_add(kd_triplet* t, int i, int j, double x);
 void kd_triplet_free(kd_triplet* t);
 
+/* A symmetric sparse matrix by its upper triangle in compressed columns: column j's entries
+ * are x[p[j] .. p[j + 1]), at rows i[k] <= j, ascending. The global K and M of plate models
+ * (kd_assemble_stiffness_mass_csc, kedyn/model.h), whose band would be wide (about 3 ny on an
+ * nx x ny mesh). kd_csc_free releases p, i and x. */
+typedef struct kd_csc {
+    int n;
+    int *p, *i;
+    double* x;
+} kd_csc;
+void kd_csc_free(kd_csc* a);
+/* y = A x (both triangles from the stored upper one). */
+void kd_csc_matvec(const kd_csc* a, const double* x, double* y);
+
 
 #ifdef __cplusplus
 }

@@ -129,6 +129,11 @@ int kd_model_warnings(const kd_desc* d, const kd_model* m, kd_error* out, int ma
  * same stiffness kd_system builds for a body without motion. Both must be
  * initialised with n = m->neq and kd = m->bandwidth. */
 void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M);
+/* The same K and M in compressed columns (kedyn/band.h, kd_csc: upper
+ * triangle, one shared pattern: the entries that any element couples), for
+ * the sparse solver of plate models. Returns KD_ERR_NOMEM (K and M then
+ * empty) when the memory runs out. */
+kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M, kd_error* err);
 
 /* The geometric stiffness k_g of element e (row-major, its ndof x ndof) for
  * an axial frame acceleration ax (m/s^2, gravity included) and a centrifugal

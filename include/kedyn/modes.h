@@ -7,8 +7,11 @@
  *     square-root factors of K - sigma M (kd_eigen_factor; a banded Cholesky
  *     factorisation of the assembled matrices where the square root does not
  *     apply), sigma = 0 or < 0 so that free bodies with rigid-body modes are
- *     handled; cost and memory grow linearly with the model. The eigenvalues
- *     are then the long-double Rayleigh quotients of the shapes.
+ *     handled; cost and memory grow linearly with the model (beams: the band
+ *     is narrow). Models with a plate body instead assemble K and M in
+ *     compressed columns and factor K - sigma M by CHOLMOD (sparse Cholesky,
+ *     fill-reducing ordering; kd_eigen_cholmod): their band is wide. The
+ *     eigenvalues are then the long-double Rayleigh quotients of the shapes.
  */
 #ifndef KEDYN_MODES_H
 #define KEDYN_MODES_H
@@ -54,6 +57,8 @@ typedef struct kd_modes {
     kd_eigen_factor factor;   /* the factorisation actually used (symmetric solvers; the dense
                                  one counts as KD_FACTOR_CHOLESKY) */
     int rayleigh;             /* 1: lambda are the long-double Rayleigh quotients of the shapes */
+    int sparse;               /* 1: K - sigma M factored as a sparse matrix (CHOLMOD, plate
+                                 models), 0: banded (Cholesky) or by its square root (QR) */
     double* error_estimate;   /* (count) a-priori relative round-off error of each omega
                                  (kd_modes_roundoff); NULL for the state-space solver */
     double* lambda;           /* (count) omega^2, ascending; tiny negative round-off kept */
@@ -142,6 +147,11 @@ kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double
  * set and KD_ERR_NUMERIC returned. */
 kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int count, double sigma, kd_modes* out,
                         int* singular, kd_error* err);
+/* The sparse Cholesky solver (src/numerics/eigen_cholmod.c): K and M in compressed columns
+ * (kedyn/band.h, kd_csc), K - sigma M factored by CHOLMOD with a fill-reducing ordering, then
+ * the shift-invert Lanczos of kd_eigen_lanczos. Same contract as kd_eigen_lanczos. */
+kd_status kd_eigen_cholmod(const kd_csc* K, const kd_csc* M, int count, double sigma, kd_modes* out,
+                           kd_error* err);
 
 #ifdef __cplusplus
 }

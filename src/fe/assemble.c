@@ -44,37 +44,162 @@ double kd_model_rest_axial_acceleration(const kd_model* m, int b) {
     return -(R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
 }
 
+/* Element e's stiffness at rest (k + k_g) into ke and mass into mo, both in body DOFs (placed
+ * when the element has its own axes), its equations into eqs; returns its DOF count. me holds
+ * the unplaced mass of element record *last_prop (recomputed when the record changes). */
+static int element_stiffness_mass(const kd_model* m, int e, double* me, int* last_prop, double* ke, double* mo,
+                                  int* eqs) {
+    const int n = kd_model_elem_eqs(m, e, eqs);
+    const kd_element_props* p = &m->prop[m->elem_prop[e]];
+    if (m->elem_prop[e] != *last_prop) {
+        kd_element_mass(p, me);
+        *last_prop = m->elem_prop[e];
+    }
+    const int b = m->elem_body[e];
+    if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
+        for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
+    else
+        memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
+    memcpy(mo, me, sizeof(double) * (size_t)n * (size_t)n);
+    kd_element_place at;
+    if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
+        kd_element_place_matrix(p, &at, ke);
+        kd_element_place_matrix(p, &at, mo);
+    }
+    return n;
+}
+
 void kd_assemble_stiffness_mass(const kd_model* m, kd_band* K, kd_band* M) {
     kd_band_zero(K);
     kd_band_zero(M);
-    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], mo[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     int last_prop = -1;
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
-        const int n = kd_model_elem_eqs(m, e, eqs);
-        const kd_element_props* p = &m->prop[m->elem_prop[e]];
-        if (m->elem_prop[e] != last_prop) {
-            kd_element_mass(p, me);
-            last_prop = m->elem_prop[e];
-        }
-        const int b = m->elem_body[e];
-        if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
-            for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
-        else
-            memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
-        kd_element_place at;
-        if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
-            double mr[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
-            memcpy(mr, me, sizeof(double) * (size_t)n * (size_t)n);
-            kd_element_place_matrix(p, &at, ke);
-            kd_element_place_matrix(p, &at, mr);
-            scatter(K, ke, eqs, n);
-            scatter(M, mr, eqs, n);
-            continue;
-        }
+        const int n = element_stiffness_mass(m, e, me, &last_prop, ke, mo, eqs);
         scatter(K, ke, eqs, n);
-        scatter(M, me, eqs, n);
+        scatter(M, mo, eqs, n);
     }
+}
+
+/* Position of row i in column j of a (rows ascending). */
+static int csc_find(const kd_csc* a, int i, int j) {
+    int lo = a->p[j], hi = a->p[j + 1] - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (a->i[mid] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The upper-triangle pattern of the element couplings: column j holds every free equation
+ * i <= j that shares an element with j. Counted with repeats, filled, then each column sorted
+ * and its repeats dropped. */
+static kd_status csc_pattern(const kd_model* m, kd_csc* a) {
+    const int n = m->neq;
+    a->n = n;
+    a->p = calloc((size_t)n + 1, sizeof(int));
+    int* mark = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!a->p || !mark) {
+        free(mark);
+        return KD_ERR_NOMEM;
+    }
+    long long total = 0;
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int ne = kd_model_elem_eqs(m, e, eqs);
+        for (int q = 0; q < ne; q++)
+            for (int r = 0; r < ne && eqs[q] >= 0; r++)
+                if (eqs[r] >= 0 && eqs[r] <= eqs[q]) a->p[eqs[q] + 1]++, total++;
+    }
+    if (total >= 0x7fffffffLL) {
+        free(mark);
+        return KD_ERR_NOMEM;
+    }
+    for (int j = 0; j < n; j++) a->p[j + 1] += a->p[j];
+    a->i = malloc(sizeof(int) * (size_t)(total > 0 ? total : 1));
+    int* next = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!a->i || !next) {
+        free(mark);
+        free(next);
+        return KD_ERR_NOMEM;
+    }
+    memcpy(next, a->p, sizeof(int) * (size_t)n);
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int ne = kd_model_elem_eqs(m, e, eqs);
+        for (int q = 0; q < ne; q++)
+            for (int r = 0; r < ne && eqs[q] >= 0; r++)
+                if (eqs[r] >= 0 && eqs[r] <= eqs[q]) a->i[next[eqs[q]]++] = eqs[r];
+    }
+    free(next);
+    /* per column: drop repeats (mark), sort (insertion: a few dozen rows), compact */
+    for (int j = 0; j < n; j++) mark[j] = -1;
+    int out = 0;
+    for (int j = 0; j < n; j++) {
+        const int start = out;
+        for (int k = a->p[j]; k < a->p[j + 1]; k++) {
+            const int i = a->i[k];
+            if (mark[i] == j) continue;
+            mark[i] = j;
+            int t = out++;
+            for (; t > start && a->i[t - 1] > i; t--) a->i[t] = a->i[t - 1];
+            a->i[t] = i;
+        }
+        a->p[j] = start;
+    }
+    a->p[n] = out;
+    free(mark);
+    int* shrunk = realloc(a->i, sizeof(int) * (size_t)(out > 0 ? out : 1));
+    if (shrunk) a->i = shrunk;
+    return KD_OK;
+}
+
+/* Add the upper triangle of a row-major element matrix into a. */
+static void scatter_csc(kd_csc* a, const double* ke, const int* eqs, int n) {
+    for (int q = 0; q < n; q++) {
+        const int j = eqs[q];
+        if (j < 0) continue;
+        for (int r = 0; r < n; r++) {
+            const int i = eqs[r];
+            if (i < 0 || i > j) continue;
+            a->x[csc_find(a, i, j)] += ke[r * n + q];
+        }
+    }
+}
+
+kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M, kd_error* err) {
+    memset(K, 0, sizeof(*K));
+    memset(M, 0, sizeof(*M));
+    kd_status st = csc_pattern(m, K);
+    const size_t nnz = st ? 0 : (size_t)K->p[K->n];
+    if (!st) {
+        M->n = K->n;
+        M->p = malloc(sizeof(int) * ((size_t)K->n + 1));
+        M->i = malloc(sizeof(int) * (nnz ? nnz : 1));
+        K->x = calloc(nnz ? nnz : 1, sizeof(double));
+        M->x = calloc(nnz ? nnz : 1, sizeof(double));
+        if (!M->p || !M->i || !K->x || !M->x) st = KD_ERR_NOMEM;
+    }
+    if (st) {
+        kd_csc_free(K);
+        kd_csc_free(M);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the sparse global matrices");
+    }
+    memcpy(M->p, K->p, sizeof(int) * ((size_t)K->n + 1));
+    memcpy(M->i, K->i, sizeof(int) * nnz);
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], mo[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    int last_prop = -1;
+    for (int e = 0; e < m->nelem; e++) {
+        int eqs[KD_ELEM_DOF_MAX];
+        const int n = element_stiffness_mass(m, e, me, &last_prop, ke, mo, eqs);
+        scatter_csc(K, ke, eqs, n);
+        scatter_csc(M, mo, eqs, n);
+    }
+    return KD_OK;
 }
 
 void kd_assemble_mass(const kd_model* m, kd_band* M) {

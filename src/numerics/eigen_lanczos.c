@@ -20,8 +20,10 @@ static void solve_shifted(void* ctx, const double* x, double* y) {
     LAPACKE_dpbtrs(LAPACK_COL_MAJOR, 'U', fac->n, fac->kd, 1, fac->ab, fac->kd + 1, y, fac->n);
 }
 
-kd_status eigen_arpack_shift_invert(int n, int count, double sigma, const kd_band* M, eigen_shifted_solve solve,
-                                    void* ctx, kd_modes* out, kd_error* err) {
+void eigen_band_matvec(const void* band, const double* x, double* y) { kd_band_matvec(band, x, y); }
+
+kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_product mass, const void* mass_ctx,
+                                    eigen_shifted_solve solve, void* ctx, kd_modes* out, kd_error* err) {
     const int ncv = count * 2 + 1 > 20 ? (count * 2 + 1 < n ? count * 2 + 1 : n) : (20 < n ? 20 : n);
     const int lworkl = ncv * (ncv + 8);
     kd_status st = KD_OK;
@@ -49,12 +51,12 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, const kd_ban
         double* x = workd + ipntr[0] - 1;
         double* y = workd + ipntr[1] - 1;
         if (ido == -1) {            /* y = OP x = (K - sigma M)^-1 M x */
-            kd_band_matvec(M, x, tmp);
+            mass(mass_ctx, x, tmp);
             solve(ctx, tmp, y);
         } else if (ido == 1) {      /* y = (K - sigma M)^-1 (M x), M x given */
             solve(ctx, workd + ipntr[2] - 1, y);
         } else if (ido == 2) {      /* y = M x */
-            kd_band_matvec(M, x, y);
+            mass(mass_ctx, x, y);
         } else {
             break;
         }
@@ -102,7 +104,7 @@ kd_status kd_eigen_lanczos(const kd_band* K, const kd_band* M, int count, double
                           "singular?",
                           sigma, (int)info);
     else
-        st = eigen_arpack_shift_invert(n, count, sigma, M, solve_shifted, &fac, out, err);
+        st = eigen_arpack_shift_invert(n, count, sigma, eigen_band_matvec, M, solve_shifted, &fac, out, err);
     kd_band_free(&fac);
     return st;
 }

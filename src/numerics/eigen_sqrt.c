@@ -183,7 +183,7 @@ kd_status kd_eigen_sqrt(kd_triplet* A, kd_triplet* C, const kd_band* M, int coun
             goto done;
         }
     }
-    st = eigen_arpack_shift_invert(n, count, sigma, M, solve_sqrt, &f, out, err);
+    st = eigen_arpack_shift_invert(n, count, sigma, eigen_band_matvec, M, solve_sqrt, &f, out, err);
 done:
     free(f.diag);
     free(f.w);
