@@ -44,28 +44,35 @@ double kd_model_rest_axial_acceleration(const kd_model* m, int b) {
     return -(R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
 }
 
-/* Element e's stiffness at rest (k + k_g) into ke and mass into mo, both in body DOFs (placed
- * when the element has its own axes), its equations into eqs; returns its DOF count. me holds
- * the unplaced mass of element record *last_prop (recomputed when the record changes). */
-static int element_stiffness_mass(const kd_model* m, int e, double* me, int* last_prop, double* ke, double* mo,
-                                  int* eqs) {
+/* Element e's mass into mo in body DOFs (placed when the element has its own axes), its
+ * equations into eqs; returns its DOF count. me holds the unplaced mass of element record
+ * *last_prop (recomputed when the record changes). */
+static int element_mass(const kd_model* m, int e, double* me, int* last_prop, double* mo, int* eqs) {
     const int n = kd_model_elem_eqs(m, e, eqs);
     const kd_element_props* p = &m->prop[m->elem_prop[e]];
     if (m->elem_prop[e] != *last_prop) {
         kd_element_mass(p, me);
         *last_prop = m->elem_prop[e];
     }
+    memcpy(mo, me, sizeof(double) * (size_t)n * (size_t)n);
+    kd_element_place at;
+    if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) kd_element_place_matrix(p, &at, mo);
+    return n;
+}
+
+/* Element e's stiffness at rest (k + k_g) into ke and mass into mo, both in body DOFs, as
+ * element_mass. */
+static int element_stiffness_mass(const kd_model* m, int e, double* me, int* last_prop, double* ke, double* mo,
+                                  int* eqs) {
+    const int n = element_mass(m, e, me, last_prop, mo, eqs);
+    const kd_element_props* p = &m->prop[m->elem_prop[e]];
     const int b = m->elem_body[e];
     if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
         for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
     else
         memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
-    memcpy(mo, me, sizeof(double) * (size_t)n * (size_t)n);
     kd_element_place at;
-    if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
-        kd_element_place_matrix(p, &at, ke);
-        kd_element_place_matrix(p, &at, mo);
-    }
+    if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) kd_element_place_matrix(p, &at, ke);
     return n;
 }
 
@@ -204,16 +211,12 @@ kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M
 
 void kd_assemble_mass(const kd_model* m, kd_band* M) {
     kd_band_zero(M);
-    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], mo[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     int last_prop = -1;
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
-        const int n = kd_model_elem_eqs(m, e, eqs);
-        if (m->elem_prop[e] != last_prop) {
-            kd_element_mass(&m->prop[m->elem_prop[e]], me);
-            last_prop = m->elem_prop[e];
-        }
-        scatter(M, me, eqs, n);
+        const int n = element_mass(m, e, me, &last_prop, mo, eqs);
+        scatter(M, mo, eqs, n);
     }
 }
 
