@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
-          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
+          libcjson-dev libfftw3-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
 # libFuzzer and its sanitizer runtimes (clang's): only for the fuzz run of `test` and `fuzz`
 case "$mode" in
   test|fuzz) packages+=(clang libclang-rt-dev) ;;

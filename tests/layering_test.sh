@@ -10,7 +10,7 @@
 # that defines it: that is an edge "user -> definer" between files, and between their folders
 # src/<layer>/. The folders are ordered, bottom to top:
 #
-#   core < numerics < fe < mechanism < constrained < formalisms < analyses < links < compare
+#   core < numerics < signal < fe < mechanism < constrained < formalisms < analyses < links < compare
 #        < load < output < report < run < cli
 #
 # and a folder may use any folder below it, never one above it (so the folder graph has no cycle).
@@ -20,7 +20,7 @@
 # are ignored; so are local (static) symbols.
 set -euo pipefail
 
-ORDER="core numerics fe mechanism constrained formalisms analyses links compare load output report run cli"
+ORDER="core numerics signal fe mechanism constrained formalisms analyses links compare load output report run cli"
 
 if [ $# -lt 2 ]; then
     echo "usage: $0 LIBKEDYN_A SOURCE_DIR [OBJECT...]" >&2

@@ -28,6 +28,7 @@
 /* numerics: band storage, time integration */
 #include "kedyn/band.h"
 #include "kedyn/integrate.h"
+#include "kedyn/signal.h"
 /* fe: elements, the compiled model, inertia terms, the moving-frame system */
 #include "kedyn/element.h"
 #include "kedyn/model.h"
