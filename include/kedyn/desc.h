@@ -297,6 +297,12 @@ typedef enum kd_analysis_type {
     KD_ANALYSIS_MODES_ALONG_MOTION, /* natural frequencies of each elastic link of a mechanism
                                      along its rigid motion (kedyn/ked.h) */
     KD_ANALYSIS_SWEEP,            /* another analysis repeated over values of a model parameter */
+    /* measured records (kedyn/record.h, kedyn/signal.h; docs/model-format.md, "Records") */
+    KD_ANALYSIS_SPECTRUM,         /* Welch spectra of record columns (and a waterfall) */
+    KD_ANALYSIS_FRF,              /* frequency response functions of a hammer test */
+    KD_ANALYSIS_IDENTIFY,         /* modal identification from the FRFs */
+    KD_ANALYSIS_CORRELATE,        /* identified against computed modes (MAC pairing) */
+    KD_ANALYSIS_VIRTUAL_TEST,     /* a simulated impact test writing a record */
     KD_ANALYSIS_TYPES
 } kd_analysis_type;
 
@@ -491,6 +497,71 @@ typedef struct kd_modes_along_motion_desc {
     kd_gyroscopic gyroscopic;
 } kd_modes_along_motion_desc;
 
+/* ---- analyses of measured records (docs/model-format.md, "Records") ---- */
+
+#define KD_COLUMNS_MAX 32
+
+/* A record's name, given by a `records` entry or by an earlier virtual_test. */
+typedef struct kd_spectrum_desc {
+    char record[KD_NAME_MAX];
+    int ncolumns;                 /* 0: every channel */
+    char columns[KD_COLUMNS_MAX][KD_NAME_MAX];
+    int window;                   /* kd_window_type (kedyn/signal.h): rect, hann, flattop, ... */
+    double window_param;          /* exponential: end value; force: fraction kept (0: default) */
+    int segment;                  /* samples per segment */
+    double overlap;               /* fraction, [0, 1) */
+    int detrend;                  /* kd_detrend: none, mean, linear */
+    char speed[KD_NAME_MAX];      /* a column of speed (rpm): also a waterfall ("" none) */
+} kd_spectrum_desc;
+
+typedef struct kd_frf_desc {
+    char record[KD_NAME_MAX];
+    char force[KD_NAME_MAX];      /* the force column */
+    int nresponses;
+    char responses[KD_COLUMNS_MAX][KD_NAME_MAX]; /* columns or sensor names */
+    int hits;                     /* the record holds this many equal hits (>= 1) */
+    int segment;                  /* samples per block (0: one block per hit) */
+    double overlap;
+    int window;                   /* output window (kd_window_type) */
+    double window_param;
+    int force_window;             /* input window: rect or force */
+    double force_window_param;
+    int detrend;
+} kd_frf_desc;
+
+typedef struct kd_identify_desc {
+    int from;                     /* 0: the latest frf analysis before it */
+    int method;                   /* 0 lscf, 1 peaks */
+    int nband;
+    double band[KD_LIST_MAX];     /* [fmin, fmax] Hz (none: every line) */
+    int order_min, order_max;     /* LSCF model orders of the stabilisation diagram */
+    int min_stable;               /* successive stable orders that select a mode */
+    double threshold;             /* peaks: fraction of the largest peak */
+    int quantity;                 /* kd_frf_quantity: displacement, velocity, acceleration */
+} kd_identify_desc;
+
+typedef struct kd_correlate_desc {
+    int measured;                 /* 0: the latest identify analysis */
+    int computed;                 /* 0: the latest modes analysis */
+    double min_mac;               /* pairs below are dropped */
+} kd_correlate_desc;
+
+typedef struct kd_virtual_test_desc {
+    char record[KD_NAME_MAX];     /* the record it makes, for later analyses */
+    int body, node;               /* the hit: body index, 1-based node */
+    double direction[3];          /* of the force, body frame (unit after loading) */
+    double duration;              /* half-sine pulse, s */
+    double amplitude;             /* its peak, N */
+    double rate;                  /* sample rate, Hz */
+    double length;                /* record of one hit, s */
+    int hits;                     /* hits, one after the other */
+    double noise;                 /* Gaussian noise, standard deviation / RMS of each channel */
+    int seed;                     /* of the noise (the same seed gives the same record) */
+    int substeps;                 /* integration steps per sample */
+    int nsensors;                 /* sensors recorded (0: every sensor without a record) */
+    int sensors[KD_COLUMNS_MAX];  /* indices into kd_desc.sensors */
+} kd_virtual_test_desc;
+
 struct kd_analysis_desc;
 typedef struct kd_sweep_desc {
     int nset;                     /* parameters set together (1 .. KD_SWEEP_PARAMS) */
@@ -512,6 +583,11 @@ typedef struct kd_analysis_desc {
         kd_inverse_dynamics_desc inverse_dynamics;
         kd_modes_along_motion_desc modes_along_motion;
         kd_sweep_desc sweep;
+        kd_spectrum_desc spectrum;
+        kd_frf_desc frf;
+        kd_identify_desc identify;
+        kd_correlate_desc correlate;
+        kd_virtual_test_desc virtual_test;
     };
 } kd_analysis_desc;
 
@@ -523,6 +599,27 @@ typedef struct kd_output_nodes_desc {
     int* nodes;                   /* 1-based node numbers (owned) */
     kd_loc loc;
 } kd_output_nodes_desc;
+
+/* ---- measured records and sensors (kedyn/record.h) ---------------------- */
+
+typedef struct kd_record_desc {
+    char name[KD_NAME_MAX];
+    char file[1024];              /* as given (relative to the model file's folder) */
+    char path[2056];              /* the file to open */
+    char time[KD_NAME_MAX];       /* CSV: the time column ("" when rate is given) */
+    double rate;                  /* CSV without a time column: sample rate, Hz */
+    kd_loc loc, loc_file;
+} kd_record_desc;
+
+typedef struct kd_sensor_desc {
+    char name[KD_NAME_MAX];
+    int body;                     /* index into kd_desc.bodies */
+    int node;                     /* 1-based node of that body */
+    double direction[3];          /* measuring direction in the body frame (unit) */
+    int record;                   /* index into kd_desc.records, -1: none (virtual tests) */
+    char column[KD_NAME_MAX];     /* its column in the record (default: the sensor's name) */
+    kd_loc loc;
+} kd_sensor_desc;
 
 /* ---- the whole description --------------------------------------------- */
 
@@ -541,6 +638,8 @@ typedef struct kd_desc {
     int nloads;      kd_load_desc* loads;
     int njoints;     kd_joint_desc* joints;
     int ndrivers;    kd_driver_desc* drivers;
+    int nrecords;    kd_record_desc* records;  /* measured records */
+    int nsensors;    kd_sensor_desc* sensors;
 } kd_desc;
 
 /* Allocate an empty description (all counts zero). Returns NULL on failure. */
@@ -566,6 +665,10 @@ kd_load_desc* kd_desc_add_load(kd_desc* d);
 kd_joint_desc* kd_desc_add_joint(kd_desc* d);
 kd_driver_desc* kd_desc_add_driver(kd_desc* d);
 kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy);
+kd_record_desc* kd_desc_add_record(kd_desc* d);
+kd_sensor_desc* kd_desc_add_sensor(kd_desc* d);
+int kd_desc_find_record(const kd_desc* d, const char* name);
+int kd_desc_find_sensor(const kd_desc* d, const char* name);
 
 /* An analysis of the given type with the defaults of its table
  * (kedyn/desc_fields.h): what a model file gives when it omits every

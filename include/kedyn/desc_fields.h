@@ -120,6 +120,10 @@ const kd_field* kd_frame_fields(int* n);
 const kd_field* kd_mesh_fields(int* n);
 const kd_field* kd_node_set_fields(int* n);
 
+/* Measured records and sensors (fields of kd_record_desc, kd_sensor_desc). */
+const kd_field* kd_record_fields(int* n);
+const kd_field* kd_sensor_fields(int* n);
+
 /* The top-level keys of a model file (each a section, CUSTOM). */
 const kd_field* kd_model_fields(int* n);
 

@@ -38,6 +38,8 @@ void kd_desc_free(kd_desc** pd) {
     free(d->supports);
     free(d->analyses);
     free(d->output_nodes);
+    free(d->records);
+    free(d->sensors);
     free(d);
     *pd = NULL;
 }
@@ -105,6 +107,28 @@ kd_output_nodes_desc* kd_desc_add_output_nodes(kd_desc* d) {
 
 kd_initial_value* kd_desc_add_initial(kd_dynamics_desc* dy) {
     return append_item((void**)&dy->initial, &dy->ninitial, sizeof(kd_initial_value));
+}
+
+kd_record_desc* kd_desc_add_record(kd_desc* d) {
+    return add_with_defaults((void**)&d->records, &d->nrecords, sizeof(kd_record_desc), kd_record_fields);
+}
+
+kd_sensor_desc* kd_desc_add_sensor(kd_desc* d) {
+    kd_sensor_desc* s = add_with_defaults((void**)&d->sensors, &d->nsensors, sizeof(kd_sensor_desc), kd_sensor_fields);
+    if (s) s->record = -1;
+    return s;
+}
+
+int kd_desc_find_record(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->nrecords; i++)
+        if (strcmp(d->records[i].name, name) == 0) return i;
+    return -1;
+}
+
+int kd_desc_find_sensor(const kd_desc* d, const char* name) {
+    for (int i = 0; i < d->nsensors; i++)
+        if (strcmp(d->sensors[i].name, name) == 0) return i;
+    return -1;
 }
 
 kd_motion_desc* kd_desc_add_motion(kd_desc* d) {

@@ -431,6 +431,25 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
                         ma->body < d->nbodies ? d->bodies[ma->body].name : "?");
         return KD_OK;
     }
+    case KD_ANALYSIS_IDENTIFY: {  /* measured records */
+        const kd_identify_desc* id = &a->identify;
+        if (id->order_max > 200 || id->order_min > id->order_max)
+            return FAIL(a->loc, "identify: need order_min <= order_max <= 200");
+        if (id->nband != 0 && (id->nband != 2 || !(id->band[1] > id->band[0])))
+            return FAIL(a->loc, "identify: band must be [fmin, fmax] with fmin < fmax");
+        return KD_OK;
+    }
+    case KD_ANALYSIS_VIRTUAL_TEST: {
+        const kd_virtual_test_desc* vt = &a->virtual_test;
+        if (vt->duration * vt->rate < 2.0)
+            return FAIL(a->loc, "virtual_test: the pulse (%g s) must last at least two samples (rate %g Hz)", vt->duration,
+                        vt->rate);
+        if (vt->length <= vt->duration) return FAIL(a->loc, "virtual_test: the record of a hit must outlast the pulse");
+        return check_node(d, vt->body, vt->node, a->loc, err);
+    }
+    case KD_ANALYSIS_SPECTRUM:
+    case KD_ANALYSIS_FRF:
+    case KD_ANALYSIS_CORRELATE:
     case KD_ANALYSIS_TYPES: break;
     }
     return KD_OK;
@@ -451,6 +470,7 @@ kd_status kd_desc_check(const kd_desc* d, kd_error* err) {
     for (int i = 0; i < d->njoints && !st; i++) st = check_joint(d, &d->joints[i], err);
     for (int i = 0; i < d->ndrivers && !st; i++) st = check_driver(d, &d->drivers[i], err);
     for (int i = 0; i < d->nloads && !st; i++) st = check_load(d, &d->loads[i], err);
+    for (int i = 0; i < d->nsensors && !st; i++) st = check_node(d, d->sensors[i].body, d->sensors[i].node, d->sensors[i].loc, err);
     for (int i = 0; i < d->nanalyses && !st; i++) st = check_analysis(d, &d->analyses[i], err);
     if (st) return st;
     int nbeam = 0;

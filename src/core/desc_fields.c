@@ -43,6 +43,8 @@ static const kd_field model_fields[] = {
     CUSTOM("joints", .doc = "list of joints of a mechanism"),
     CUSTOM("drivers", .doc = "list of drivers of a mechanism"),
     BOOL("force", kd_desc, force, .doc = "run even when the estimated resources exceed kedyn's limits"),
+    CUSTOM("records", .doc = "list of measured records (CSV or Universal Files)"),
+    CUSTOM("sensors", .doc = "list of sensors placed on the bodies"),
 };
 
 const kd_field* kd_model_fields(int* n) {
@@ -145,6 +147,107 @@ static const kd_field sweep_fields[] = {
     CUSTOM("analysis", .required = 1, .doc = "the analysis repeated"),
 };
 
+/* ---- measured records (docs/model-format.md, "Records") ------------------ */
+
+/* kd_window_type, kd_detrend and kd_frf_quantity of kedyn/signal.h, in their enum order */
+static const char* const window_names[] = {"rect", "hann", "flattop", "exponential", "force"};
+static const char* const detrend_names[] = {"none", "mean", "linear"};
+static const char* const from_frf_names[] = {"frf"};
+static const char* const identify_method_names[] = {"lscf", "peaks"};
+static const char* const quantity_names[] = {"displacement", "velocity", "acceleration"};
+static const char* const measured_names[] = {"identify"};
+static const char* const computed_names[] = {"modes"};
+
+static const kd_field spectrum_fields[] = {
+    TYPE,
+    CUSTOM("record", .required = 1, .doc = "the record's name (records, or a virtual_test's record)"),
+    CUSTOM("columns", .doc = "the columns analysed (default: every channel)"),
+    CHOICE("window", kd_spectrum_desc, window, window_names, 5, 0, .def = 1, .doc = "rect, hann, flattop, exponential or force"),
+    NUMBER("window_param", kd_spectrum_desc, window_param, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1,
+           .doc = "exponential: the window's last value; force: the fraction kept (0: default)"),
+    INT("segment", kd_spectrum_desc, segment, 4, .def = 4096, .doc = "samples per segment"),
+    NUMBER("overlap", kd_spectrum_desc, overlap, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 0.95, .def = 0.5,
+           .doc = "fraction of a segment shared with the next"),
+    CHOICE("detrend", kd_spectrum_desc, detrend, detrend_names, 3, 0, .def = 1, .doc = "none, mean or linear"),
+    CUSTOM("speed", .doc = "a column of shaft speed in rpm: also a waterfall against it"),
+};
+
+static const kd_field frf_fields[] = {
+    TYPE,
+    CUSTOM("record", .required = 1, .doc = "the record's name"),
+    CUSTOM("force", .required = 1, .doc = "the force column"),
+    CUSTOM("responses", .required = 1, .doc = "the response columns (or sensor names)"),
+    INT("hits", kd_frf_desc, hits, 1, .def = 1, .doc = "the record holds this many hits of equal length"),
+    INT("segment", kd_frf_desc, segment, 0, .doc = "samples per block (0: one block per hit)"),
+    NUMBER("overlap", kd_frf_desc, overlap, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 0.95, .doc = "between blocks of a hit"),
+    CHOICE("window", kd_frf_desc, window, window_names, 5, 0, .def = 0, .doc = "the responses' window: rect, hann, exponential, ..."),
+    NUMBER("window_param", kd_frf_desc, window_param, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1,
+           .doc = "exponential: the window's last value (0: 0.01)"),
+    CHOICE("force_window", kd_frf_desc, force_window, window_names, 5, 0, .def = 0, .doc = "the force's window: rect or force"),
+    NUMBER("force_window_param", kd_frf_desc, force_window_param, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1,
+           .doc = "force window: the fraction of the block kept (0: 0.1)"),
+    CHOICE("detrend", kd_frf_desc, detrend, detrend_names, 3, 0, .def = 0, .doc = "none, mean or linear"),
+};
+
+static const kd_field identify_fields[] = {
+    TYPE,
+    CHOICE("from", kd_identify_desc, from, from_frf_names, 1, 0, .def = 0, .doc = "frf: the latest frf analysis before it"),
+    CHOICE("method", kd_identify_desc, method, identify_method_names, 2, 0, .def = 0,
+           .doc = "lscf (stabilisation diagram) or peaks (peak picking, half-power damping)"),
+    LIST("band", kd_identify_desc, band, nband, KD_RANGE_NONNEGATIVE, .doc = "[fmin, fmax], Hz (default: every line)"),
+    INT("order_min", kd_identify_desc, order_min, 2, .def = 2, .doc = "lscf: the lowest model order"),
+    INT("order_max", kd_identify_desc, order_max, 2, .def = 40, .doc = "lscf: the highest model order (<= 200)"),
+    INT("min_stable", kd_identify_desc, min_stable, 1, .def = 5, .doc = "lscf: stable successive orders that select a mode"),
+    NUMBER("threshold", kd_identify_desc, threshold, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 0.99, .def = 0.05,
+           .doc = "peaks: the smallest peak kept, a fraction of the largest"),
+    CHOICE("quantity", kd_identify_desc, quantity, quantity_names, 3, 0, .def = 2,
+           .doc = "what the responses measure: displacement, velocity or acceleration"),
+};
+
+static const kd_field correlate_fields[] = {
+    TYPE,
+    CHOICE("measured", kd_correlate_desc, measured, measured_names, 1, 0, .def = 0,
+           .doc = "identify: the modes of the latest identify analysis"),
+    CHOICE("computed", kd_correlate_desc, computed, computed_names, 1, 0, .def = 0,
+           .doc = "modes: the modes of the latest modes analysis"),
+    NUMBER("min_mac", kd_correlate_desc, min_mac, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1, .def = 0.5,
+           .doc = "pairs with a smaller MAC are dropped"),
+};
+
+static const kd_field virtual_test_fields[] = {
+    TYPE,
+    CUSTOM("record", .required = 1, .doc = "the name of the record it makes"),
+    BODY("body", kd_virtual_test_desc, body, .required = 1, .doc = "the body hit"),
+    INT("node", kd_virtual_test_desc, node, 1, .required = 1, .doc = "the node hit (1-based)"),
+    CUSTOM("direction", .required = 1, .doc = "the force's direction, body frame"),
+    POSITIVE("duration", kd_virtual_test_desc, duration, .def = 5e-4, .doc = "of the half-sine pulse, s"),
+    POSITIVE("amplitude", kd_virtual_test_desc, amplitude, .def = 100, .doc = "the pulse's peak, N"),
+    POSITIVE("rate", kd_virtual_test_desc, rate, .required = 1, .doc = "sample rate, Hz"),
+    POSITIVE("length", kd_virtual_test_desc, length, .required = 1, .doc = "the record of one hit, s"),
+    INT("hits", kd_virtual_test_desc, hits, 1, .def = 5, .doc = "hits, one record each, one after the other"),
+    NONNEG("noise", kd_virtual_test_desc, noise, .doc = "Gaussian noise: standard deviation over the channel's RMS"),
+    INT("seed", kd_virtual_test_desc, seed, 0, .def = 1, .doc = "of the noise generator"),
+    INT("substeps", kd_virtual_test_desc, substeps, 1, .def = 10, .doc = "integration steps per sample"),
+    CUSTOM("sensors", .doc = "the sensors recorded (default: every sensor without a record)"),
+};
+
+static const kd_field record_fields[] = {
+    CUSTOM("name", .required = 1, .doc = "the record's name"),
+    CUSTOM("file", .required = 1, .doc = "a CSV file or a Universal File (.uff, .unv)"),
+    CUSTOM("time", .doc = "CSV: the time column"),
+    POSITIVE("rate", kd_record_desc, rate, .doc = "CSV without a time column: the sample rate, Hz"),
+};
+
+static const kd_field sensor_fields[] = {
+    CUSTOM("name", .required = 1, .doc = "the sensor's name"),
+    BODY("body", kd_sensor_desc, body, .required = 1, .doc = "the body it is on"),
+    INT("node", kd_sensor_desc, node, 1, .doc = "its node (this or point)"),
+    CUSTOM("point", .doc = "a named point of the body at a node"),
+    CUSTOM("direction", .required = 1, .doc = "its measuring direction, body frame"),
+    CUSTOM("record", .doc = "the record holding its signal"),
+    CUSTOM("column", .doc = "its column in that record (default: the sensor's name)"),
+};
+
 #define TABLE(t) {t, (int)(sizeof(t) / sizeof((t)[0]))}
 static const struct {
     const kd_field* f;
@@ -158,6 +261,11 @@ static const struct {
     [KD_ANALYSIS_INVERSE_DYNAMICS] = TABLE(inverse_dynamics_fields),
     [KD_ANALYSIS_MODES_ALONG_MOTION] = TABLE(modes_along_motion_fields),
     [KD_ANALYSIS_SWEEP] = TABLE(sweep_fields),
+    [KD_ANALYSIS_SPECTRUM] = TABLE(spectrum_fields),
+    [KD_ANALYSIS_FRF] = TABLE(frf_fields),
+    [KD_ANALYSIS_IDENTIFY] = TABLE(identify_fields),
+    [KD_ANALYSIS_CORRELATE] = TABLE(correlate_fields),
+    [KD_ANALYSIS_VIRTUAL_TEST] = TABLE(virtual_test_fields),
 };
 
 /* ---- materials and sections --------------------------------------------- */
@@ -443,6 +551,8 @@ static const kd_field frame_fields[] = {
         return t;                                  \
     }
 TABLE_FN(kd_support_fields, support_fields)
+TABLE_FN(kd_record_fields, record_fields)
+TABLE_FN(kd_sensor_fields, sensor_fields)
 TABLE_FN(kd_damping_fields, damping_fields)
 TABLE_FN(kd_rayleigh_fields, rayleigh_fields)
 TABLE_FN(kd_joint_fields, joint_fields)

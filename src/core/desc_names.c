@@ -14,7 +14,8 @@ const char* const desc_interp_names[KD_INTERPS] = {"cubic", "quintic", "cst", "t
                                                    "q9",    "dkt",     "acm", "bfs", "mitc4"};
 const char* const desc_joint_type_names[KD_JOINT_TYPES] = {"revolute", "prismatic", "fixed", "distance", "rolling"};
 const char* const desc_analysis_type_names[KD_ANALYSIS_TYPES] = {
-    "modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics", "modes_along_motion", "sweep"};
+    "modes", "campbell", "stability", "dynamics", "kinematics", "inverse_dynamics", "modes_along_motion", "sweep",
+    "spectrum", "frf", "identify", "correlate", "virtual_test"};
 const char* const desc_eigen_solver_names[KD_EIGEN_SOLVERS] = {"auto", "dense", "lanczos"};
 /* from index 1 (index 0 is UNSET) */
 const char* const desc_integrator_names[KD_INTEGRATORS] = {

@@ -10,6 +10,7 @@
 
 #include "kedyn/mbs.h"
 #include "kedyn/mech_formalism.h"
+#include "yaml_records.h"
 #include "yaml_schema.h"
 
 #define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
@@ -191,6 +192,13 @@ static kd_status read_analysis_into(loader* ld, const node_t* v, kd_analysis_des
     case KD_ANALYSIS_DYNAMICS: return dynamics_keys(ld, v, f, &a->dynamics);
     case KD_ANALYSIS_MODES_ALONG_MOTION: return modes_along_motion_keys(ld, v, f, &a->modes_along_motion);
     case KD_ANALYSIS_SWEEP: return sweep_keys(ld, v, f, &a->sweep);
+    case KD_ANALYSIS_SPECTRUM:
+    case KD_ANALYSIS_FRF:
+    case KD_ANALYSIS_IDENTIFY:
+    case KD_ANALYSIS_CORRELATE:
+    case KD_ANALYSIS_VIRTUAL_TEST:
+        if (inner) return fail(ld, tn, "a sweep cannot repeat a %s analysis", kd_analysis_type_name(a->type));
+        return yaml_measure_keys(ld, v, f, a);
     default: return KD_OK;
     }
 }

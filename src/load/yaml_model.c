@@ -19,6 +19,7 @@
 #include "kedyn/model_check.h"
 #include "yaml_limits.h"
 #include "yaml_plate.h"
+#include "yaml_records.h"
 #include "yaml_schema.h"
 
 /* ---- model sections ----------------------------------------------------- */
@@ -424,8 +425,8 @@ static kd_status read_model(loader* ld) {
     if (!root) return fail(ld, NULL, "the model file is empty");
     int nt = 0;
     const kd_field* table = kd_model_fields(&nt);
-    field f[16];
-    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 16);
+    field f[24];
+    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 24);
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");
@@ -443,6 +444,8 @@ static kd_status read_model(loader* ld) {
     if ((x = field_value(f, "motion")) && (st = each_item(ld, x, "motion", read_motion))) return st;
     if ((x = field_value(f, "damping")) && (st = each_item(ld, x, "damping", read_damping))) return st;
     if ((x = field_value(f, "forces")) && (st = each_item(ld, x, "forces", read_force))) return st;
+    if ((x = field_value(f, "records")) && (st = each_item(ld, x, "records", yaml_read_record))) return st;
+    if ((x = field_value(f, "sensors")) && (st = each_item(ld, x, "sensors", yaml_read_sensor))) return st;
     if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", yaml_read_analysis))) return st;
     if ((x = field_value(f, "output")) && (st = read_output(ld, x))) return st;
     kd_status st2 = kd_desc_check(ld->d, ld->err);
