@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kedyn/signal.h"
+#include "signal_internal.h"
 
 #define KD_PI 3.14159265358979323846
 
@@ -118,9 +119,22 @@ kd_status kd_welch_spectrum(kd_welch* w, const double* x, long n, double* psd, d
     return KD_OK;
 }
 
-/* Normalised magnitude of the kernels of the rectangular and Hann windows at d lines from a
- * sine (theory.md, "Peak interpolation"). */
 static double sinc_pi(double d) { return fabs(d) < 1e-12 ? 1.0 : sin(KD_PI * d) / (KD_PI * d); }
+
+/* |W(d)| / |W(0)|: the kernel of a cosine-sum window (coefficients a[na]) d lines from a sine,
+ * sinc(d) (a_0 + d^2 sum_m (-1)^m a_m / (d^2 - m^2)) / a_0 (theory.md, "Peak interpolation";
+ * the rectangular window is na = 1). */
+static double cos_sum_gain(const double* a, int na, double d)
+{
+    double s = a[0];
+    for (int m = 1; m < na; m++) {
+        double q = d * d - (double)(m * m);
+        if (fabs(q) < 1e-12)
+            q = q < 0.0 ? -1e-12 : 1e-12;
+        s += d * d * ((m & 1) ? -a[m] : a[m]) / q;
+    }
+    return fabs(sinc_pi(d) * s) / a[0];
+}
 
 kd_status kd_spectrum_peak(const double* amp, int nf, double df, int k, kd_window win,
                            double* f_hz, double* amplitude)
@@ -129,17 +143,23 @@ kd_status kd_spectrum_peak(const double* amp, int nf, double df, int k, kd_windo
         return KD_ERR_USAGE;
     double a0 = amp[k], am = amp[k - 1], ap = amp[k + 1];
     double d, gain;
-    if (win.type == KD_WINDOW_HANN || win.type == KD_WINDOW_RECT) {
-        /* ratio of the larger neighbour to the peak line, inverted through the kernel */
+    if (win.type == KD_WINDOW_HANN || win.type == KD_WINDOW_RECT || win.type == KD_WINDOW_FLATTOP) {
+        /* the ratio of the larger neighbour to the peak line, alpha = |W(1 - d)| / |W(d)|, is
+         * inverted for the offset d in [0, 1/2] by bisection (it increases with d) */
+        static const double one = 1.0;
+        const double* a = win.type == KD_WINDOW_HANN ? kd_hann_a : win.type == KD_WINDOW_FLATTOP ? kd_flattop_a : &one;
+        int na = win.type == KD_WINDOW_HANN ? 2 : win.type == KD_WINDOW_FLATTOP ? 5 : 1;
         int right = ap >= am;
-        double alpha = (right ? ap : am) / a0;
-        double dd = win.type == KD_WINDOW_HANN ? (2.0 * alpha - 1.0) / (1.0 + alpha) : alpha / (1.0 + alpha);
-        if (dd < 0.0)
-            dd = 0.0;
-        if (dd > 0.5)
-            dd = 0.5;
-        d = right ? dd : -dd;
-        gain = win.type == KD_WINDOW_HANN ? sinc_pi(d) / (1.0 - d * d) : sinc_pi(d);
+        double alpha = (right ? ap : am) / a0, l = 0.0, h = 0.5;
+        for (int it = 0; it < 60; it++) {
+            double mid = 0.5 * (l + h);
+            if (cos_sum_gain(a, na, 1.0 - mid) / cos_sum_gain(a, na, mid) < alpha)
+                l = mid;
+            else
+                h = mid;
+        }
+        d = right ? 0.5 * (l + h) : -0.5 * (l + h);
+        gain = cos_sum_gain(a, na, d);
         *f_hz = (k + d) * df;
         *amplitude = a0 / gain;
         return KD_OK;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kedyn/signal.h"
+#include "signal_internal.h"
 
 #define KD_PI 3.14159265358979323846
 
@@ -26,7 +27,7 @@ kd_status kd_window_fill(kd_window win, int n, double* w, kd_error* err)
         return KD_OK;
     case KD_WINDOW_FLATTOP: {
         /* 5-term flat-top (ISO 18431-1 / SRS); peak 1 at the centre, scalloping loss < 0.01 dB */
-        static const double a[5] = {1.0, 1.933, 1.286, 0.388, 0.0322};
+        const double* a = kd_flattop_a;
         for (int k = 0; k < n; k++) {
             double x = 2.0 * KD_PI * k / n, s = 0.0;
             for (int m = 0; m < 5; m++)
