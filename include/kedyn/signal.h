@@ -145,10 +145,11 @@ kd_status kd_welch_spectrum(kd_welch* w, const double* x, long n, double* psd, d
                             kd_error* err);
 
 /* A peak on line k (0 < k < nf - 1) of an amplitude spectrum amp[nf] (lines df apart, made with
- * window `win`) located between lines: Hann and rectangular by the ratio of the two largest
- * lines inverted through the window's kernel (exact for one sine), other windows by a parabola
- * through the log magnitudes of lines k-1, k, k+1. Gives the frequency (Hz) and the amplitude
- * corrected for the scalloping loss. KD_ERR_USAGE on k out of range. */
+ * window `win`) located between lines: rectangular, Hann and flat-top by the ratio of the
+ * larger neighbour to line k inverted through the window's kernel (exact for one sine far from
+ * others), other windows by a parabola through the log magnitudes of lines k-1, k, k+1. Gives
+ * the frequency (Hz) and the amplitude corrected for the scalloping loss. KD_ERR_USAGE on k out
+ * of range or amp[k] <= 0. */
 kd_status kd_spectrum_peak(const double* amp, int nf, double df, int k, kd_window win,
                            double* f_hz, double* amplitude);
 
@@ -254,9 +255,9 @@ typedef struct kd_peak {
 } kd_peak;
 
 /* Local maxima of mag[nf] (linear magnitude, e.g. |H| or a sum of |H| over channels; f[nf] Hz
- * ascending) in [fmin, fmax] that are at least `threshold` times the largest one in the band
- * (0 <= threshold < 1) and stand out by a factor sqrt(2) over the lowest point between them and
- * a higher neighbouring peak (the half-power points must exist between them). At most
+ * ascending) in [fmin, fmax] (fmax <= 0: to the last line) that are at least `threshold` times
+ * the largest one in the band (0 <= threshold < 1) and stand out by a factor 1.2 over the lowest
+ * point between them and the next higher point (or the band's edge) on each side. At most
  * max_peaks, the largest kept, returned ascending in frequency in peaks[max_peaks]
  * (caller-allocated); *npeaks set. */
 kd_status kd_peak_pick(const double* f, const double* mag, int nf, double fmin, double fmax,
