@@ -57,6 +57,7 @@
 #include "kedyn/load_yaml.h"
 #include "kedyn/atomic_file.h"
 #include "kedyn/plot.h"
+#include "kedyn/measure.h"
 #include "kedyn/record.h"
 #include "kedyn/report.h"
 #include "kedyn/run.h"

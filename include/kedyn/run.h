@@ -79,6 +79,7 @@ typedef struct kd_analysis_report {
     int nsub;                               /* sweep: runs attempted, one per value */
     struct kd_analysis_report* sub;         /* sweep: (nsub) their reports */
     kd_ked_run_stats ked;                   /* mechanisms with elastic links */
+    struct kd_measure_result* measure;      /* record analyses (kedyn/measure.h), owned */
 } kd_analysis_report;
 
 typedef struct kd_run_report {

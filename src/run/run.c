@@ -19,6 +19,7 @@ static void analysis_report_free(kd_analysis_report* a) {
     kd_modes_free(&a->modes);
     kd_campbell_free(&a->campbell);
     kd_stability_free(&a->stability);
+    kd_measure_result_free(&a->measure);
     for (int i = 0; i < a->nsub; i++) analysis_report_free(&a->sub[i]);
     free(a->sub);
     a->sub = NULL, a->nsub = 0;
@@ -36,6 +37,7 @@ static const char* analysis_name(kd_analysis_type t) { return kd_analysis_type_n
 /* The runners of elastic-body analyses, one file each (run_internal.h). */
 static const run_analysis* const runners[] = {
     &run_modes_entry, &run_campbell_entry, &run_stability_entry, &run_dynamics_entry, &run_sweep_entry,
+    &run_spectrum_entry, &run_frf_entry, &run_identify_entry, &run_correlate_entry, &run_virtual_test_entry,
 };
 
 static const run_analysis* runner_of(kd_analysis_type t) {
@@ -219,7 +221,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const double t0 = util_now_s();
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
-        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one};
+        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses};
         if (opts && opts->animation && records(d, ad)) {
             st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             c.anim = rec[i];

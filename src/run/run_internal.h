@@ -32,6 +32,8 @@ struct run_context {
     const kd_run_options* opts;   /* progress reports, or NULL */
     int index, count;             /* this analysis among all (progress) */
     run_dispatch_fn dispatch;     /* runs an inner analysis (a sweep's runs) */
+    kd_analysis_report* done;     /* the reports of the run, entries 0..index-1 finished (the
+                                     record analyses read earlier results), or NULL */
 };
 
 typedef struct run_analysis {
@@ -57,5 +59,8 @@ extern const run_analysis run_campbell_entry;  /* run_campbell.c */
 extern const run_analysis run_stability_entry; /* run_stability.c */
 extern const run_analysis run_dynamics_entry;  /* run_dynamics.c */
 extern const run_analysis run_sweep_entry;     /* run_sweep.c */
+/* run_measure.c: measured records */
+extern const run_analysis run_spectrum_entry, run_frf_entry, run_identify_entry, run_correlate_entry,
+    run_virtual_test_entry;
 
 #endif

@@ -38,7 +38,7 @@ static kd_status run_sweep(const run_context* c, const kd_analysis_desc* ad, kd_
         if (!st) st = kd_desc_check(&dv, err);
         if (!st) st = kd_model_compile(&dv, &mv, err);
         /* no progress or animation per run */
-        const run_context rc = {&dv, mv, c->outdir, 1, NULL, NULL, 0, 0, c->dispatch};
+        const run_context rc = {&dv, mv, c->outdir, 1, NULL, NULL, 0, 0, c->dispatch, NULL};
         if (!st) st = c->dispatch(&rc, &inner, r, err);
         if (st) {
             /* say which value failed */

@@ -1,0 +1,496 @@
+/* The analyses of measured records (docs/model-format.md, "Records"): spectrum, frf, identify,
+ * correlate and virtual_test. Each keeps its result in its report (kedyn/measure.h) for the
+ * analyses after it: a virtual test's record, the FRFs, the identified modes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/kedyn.h"
+#include "output/output_util.h"
+#include "run_internal.h"
+
+#define PI 3.14159265358979323846
+
+static kd_measure_result* result_of(kd_analysis_report* a, kd_error* err) {
+    if (!a->measure && !(a->measure = calloc(1, sizeof(kd_measure_result))))
+        kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    return a->measure;
+}
+
+/* The latest successful analysis of type t before this one, or NULL. */
+static const kd_analysis_report* latest(const run_context* c, kd_analysis_type t) {
+    for (int i = c->index - 1; i >= 0; i--)
+        if (c->done[i].type == t && c->done[i].status == KD_OK) return &c->done[i];
+    return NULL;
+}
+
+/* The record named `name`: a `records` entry read now (*owned set, free it), or the record of an
+ * earlier virtual test. */
+static kd_status find_record(const run_context* c, const char* name, kd_record** rec, int* owned, kd_error* err) {
+    *rec = NULL, *owned = 0;
+    const int r = kd_desc_find_record(c->d, name);
+    if (r >= 0) {
+        *owned = 1;
+        return kd_record_read(c->d->records[r].path, c->d->records[r].time, c->d->records[r].rate, rec, err);
+    }
+    for (int i = c->index - 1; i >= 0; i--)
+        if (c->done[i].type == KD_ANALYSIS_VIRTUAL_TEST && c->done[i].measure &&
+            strcmp(c->done[i].measure->record_name, name) == 0 && c->done[i].measure->record) {
+            *rec = c->done[i].measure->record;
+            return KD_OK;
+        }
+    return kd_error_set(err, KD_ERR_INPUT, c->d->file, KD_LOC_NONE, "record '%s' is not available", name);
+}
+
+/* The channel of a column name, or of the sensor of that name. */
+static const kd_channel* channel_of(const kd_desc* d, const kd_record* r, const char* name, int* sensor) {
+    int k = kd_record_find_channel(r, name);
+    const int s = kd_desc_find_sensor(d, name);
+    if (sensor) *sensor = s;
+    if (k < 0 && s >= 0) k = kd_record_find_channel(r, d->sensors[s].column);
+    if (sensor && s < 0 && k >= 0)  /* a column: the sensor reading it */
+        for (int i = 0; i < d->nsensors; i++)
+            if (strcmp(d->sensors[i].column, name) == 0) *sensor = i;
+    return k >= 0 ? &r->channels[k] : NULL;
+}
+
+static kd_status time_channel(const kd_desc* d, const kd_channel* ch, const char* name, kd_error* err) {
+    if (!ch) return kd_error_set(err, KD_ERR_INPUT, d->file, KD_LOC_NONE, "the record has no column '%s'", name);
+    if (ch->im || ch->x || !(ch->dx > 0) || (ch->function != KD_FUNCTION_TIME && ch->function != 0))
+        return kd_error_set(err, KD_ERR_INPUT, d->file, KD_LOC_NONE,
+                            "column '%s' is not an evenly sampled real time history", name);
+    return KD_OK;
+}
+
+/* OUTDIR/PREFIX STEM[_K].EXT, named in a->files[a->nfiles]. */
+static void result_path(const run_context* c, kd_analysis_report* a, const char* stem, const char* ext, char* path,
+                        size_t n) {
+    char* name = a->files[a->nfiles];
+    if (c->ordinal == 1) snprintf(name, sizeof a->files[0], "%s%s.%s", a->prefix, stem, ext);
+    else snprintf(name, sizeof a->files[0], "%s%s_%d.%s", a->prefix, stem, c->ordinal, ext);
+    snprintf(path, n, "%s/%s", c->outdir, name);
+}
+
+static void progress(const run_context* c, double f) {
+    if (c->opts && c->opts->progress) c->opts->progress(c->opts->progress_ctx, c->index, c->count, kd_analysis_type_name(c->d->analyses[c->index].type), f);
+}
+
+/* ---- virtual_test ------------------------------------------------------------------------ */
+
+static int vt_progress(void* ctx, double f) {
+    progress(ctx, f);
+    return kd_interrupted() != 0;
+}
+
+static kd_status run_virtual_test(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a,
+                                  kd_error* err) {
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    snprintf(r->record_name, sizeof r->record_name, "%s", ad->virtual_test.record);
+    kd_status st = kd_virtual_test_run(c->d, &ad->virtual_test, vt_progress, (void*)c, &r->record, err);
+    char path[1200];
+    if (!st) {
+        result_path(c, a, "virtual_test", "csv", path, sizeof path);
+        if (!(st = kd_record_write_csv(path, r->record, err))) a->nfiles++;
+    }
+    if (!st) {
+        result_path(c, a, "virtual_test", "uff", path, sizeof path);
+        if (!(st = kd_uff_write(path, r->record, 0, err))) a->nfiles++;
+    }
+    return st;
+}
+
+static void write_virtual_test_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    const kd_measure_result* r = a->measure;
+    if (a->status != KD_OK || !r || !r->record) return;
+    const kd_channel* c0 = &r->record->channels[0];
+    fprintf(fp, ", \"record\": ");
+    io_json_string(fp, r->record_name);
+    fprintf(fp, ", \"channels\": %d, \"samples\": %d, \"rate_hz\": %.12g", r->record->nchannels, c0->n, 1.0 / c0->dx);
+}
+
+/* ---- spectrum ---------------------------------------------------------------------------- */
+
+static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    const kd_spectrum_desc* sd = &ad->spectrum;
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    kd_record* rec;
+    int owned;
+    kd_status st = find_record(c, sd->record, &rec, &owned, err);
+    if (st) return st;
+    const kd_channel* ch[KD_COLUMNS_MAX];
+    char names[KD_COLUMNS_MAX][KD_NAME_MAX];
+    int n = 0;
+    for (int k = 0; k < (sd->ncolumns ? sd->ncolumns : rec->nchannels) && n < KD_COLUMNS_MAX && !st; k++) {
+        const char* nm = sd->ncolumns ? sd->columns[k] : rec->channels[k].name;
+        ch[n] = channel_of(c->d, rec, nm, NULL);
+        snprintf(names[n], sizeof names[n], "%s", nm);
+        st = time_channel(c->d, ch[n], nm, err);
+        if (!st && n > 0 && (ch[n]->dx != ch[0]->dx || ch[n]->n != ch[0]->n))
+            st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "columns '%s' and '%s' differ in rate or length", nm,
+                              names[0]);
+        n++;
+    }
+    const kd_channel* speed = NULL;
+    if (!st && sd->speed[0]) {
+        speed = channel_of(c->d, rec, sd->speed, NULL);
+        st = time_channel(c->d, speed, sd->speed, err);
+    }
+    kd_welch_opts o = {sd->segment, sd->overlap, {(kd_window_type)sd->window, sd->window_param}, (kd_detrend)sd->detrend};
+    kd_welch* w = NULL;
+    double *psd = NULL, *amp = NULL;
+    if (!st) st = kd_welch_new(&w, &o, 1.0 / ch[0]->dx, err);
+    const int nf = st ? 0 : kd_welch_lines(w);
+    if (!st && !(psd = malloc(sizeof(double) * (size_t)nf * n)) | !(amp = malloc(sizeof(double) * (size_t)nf * n)))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int k = 0; k < n && !st; k++) {
+        st = kd_welch_spectrum(w, ch[k]->re, ch[k]->n, psd + (size_t)k * nf, amp + (size_t)k * nf, err);
+        progress(c, (k + 1.0) / (n + (speed ? n : 0)));
+    }
+    if (!st) {
+        r->ncolumns = n, r->nf = nf, r->df = kd_welch_df(w), r->segments = (int)kd_welch_segments(w, ch[0]->n);
+        for (int k = 0; k < n; k++) {  /* the largest line above DC, between lines */
+            const double* A = amp + (size_t)k * nf;
+            int best = 1;
+            for (int i = 2; i < nf - 1; i++)
+                if (A[i] > A[best]) best = i;
+            r->peak_hz[k] = best * r->df, r->peak_amplitude[k] = A[best];
+            if (nf > 3) kd_spectrum_peak(A, nf, r->df, best, o.window, &r->peak_hz[k], &r->peak_amplitude[k]);
+        }
+        kd_atomic_file f;
+        char path[1200];
+        result_path(c, a, "spectrum", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "f_hz");
+            for (int k = 0; k < n; k++) fprintf(f.fp, ",%s.psd,%s.amplitude", names[k], names[k]);
+            fputc('\n', f.fp);
+            for (int i = 0; i < nf; i++) {
+                fprintf(f.fp, "%.12g", i * r->df);
+                for (int k = 0; k < n; k++) fprintf(f.fp, ",%.12g,%.12g", psd[(size_t)k * nf + i], amp[(size_t)k * nf + i]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    if (!st && speed) {  /* the waterfall: blocks against speed (rpm), long format */
+        kd_spectrogram sg[KD_COLUMNS_MAX];
+        memset(sg, 0, sizeof sg);
+        for (int k = 0; k < n && !st; k++) {
+            st = kd_spectrogram_compute(ch[k]->re, speed->re, ch[k]->n, 1.0 / ch[k]->dx, &o, &sg[k], err);
+            progress(c, (n + k + 1.0) / (2.0 * n));
+        }
+        kd_atomic_file f;
+        char path[1200];
+        result_path(c, a, "waterfall", "csv", path, sizeof path);
+        if (!st && !(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "t_s,speed_rpm,f_hz");
+            for (int k = 0; k < n; k++) fprintf(f.fp, ",%s.amplitude", names[k]);
+            fputc('\n', f.fp);
+            for (int b = 0; b < sg[0].nblocks; b++) {
+                for (int i = 0; i < sg[0].nf; i++) {
+                    fprintf(f.fp, "%.9g,%.9g,%.9g", sg[0].t[b], sg[0].speed ? sg[0].speed[b] : 0.0, i * sg[0].df);
+                    for (int k = 0; k < n; k++) fprintf(f.fp, ",%.9g", sg[k].amplitude[(size_t)b * sg[k].nf + i]);
+                    fputc('\n', f.fp);
+                }
+                fputc('\n', f.fp);  /* a blank line between blocks: gnuplot's surface rows */
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+        for (int k = 0; k < n; k++) kd_spectrogram_free(&sg[k]);
+    }
+    free(psd);
+    free(amp);
+    kd_welch_free(&w);
+    if (owned) kd_record_free(&rec);
+    return st;
+}
+
+static void write_spectrum_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    const kd_measure_result* r = a->measure;
+    if (a->status != KD_OK || !r) return;
+    fprintf(fp, ", \"lines\": %d, \"df_hz\": %.12g, \"segments\": %d,\n      \"peak_hz\": ", r->nf, r->df, r->segments);
+    io_json_array(fp, r->peak_hz, r->ncolumns, 1.0);
+    fprintf(fp, ", \"peak_amplitude\": ");
+    io_json_array(fp, r->peak_amplitude, r->ncolumns, 1.0);
+}
+
+/* ---- frf ------------------------------------------------------------------------------- */
+
+static kd_status run_frf(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    const kd_frf_desc* fd = &ad->frf;
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    kd_record* rec;
+    int owned;
+    kd_status st = find_record(c, fd->record, &rec, &owned, err);
+    if (st) return st;
+    const kd_channel* force = channel_of(c->d, rec, fd->force, NULL);
+    st = time_channel(c->d, force, fd->force, err);
+    const kd_channel* resp[KD_COLUMNS_MAX];
+    r->nresp = fd->nresponses;
+    for (int j = 0; j < fd->nresponses && !st; j++) {
+        resp[j] = channel_of(c->d, rec, fd->responses[j], &r->sensor[j]);
+        snprintf(r->resp[j], sizeof r->resp[j], "%s", fd->responses[j]);
+        if (!(st = time_channel(c->d, resp[j], fd->responses[j], err)) && (resp[j]->n != force->n || resp[j]->dx != force->dx))
+            st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "response '%s' and the force differ in rate or length",
+                              fd->responses[j]);
+    }
+    const long n = st ? 0 : force->n / fd->hits;
+    if (!st && (n < 4 || n * fd->hits != force->n))
+        st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "frf: %d samples do not make %d equal hits", force->n,
+                          fd->hits);
+    const double** fin = NULL;
+    const double** rin = NULL;
+    if (!st && (!(fin = malloc(sizeof(*fin) * (size_t)fd->hits)) ||
+                !(rin = malloc(sizeof(*rin) * (size_t)fd->hits * (size_t)fd->nresponses))))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int h = 0; h < fd->hits && !st; h++) {
+        fin[h] = force->re + (size_t)h * n;
+        for (int j = 0; j < fd->nresponses; j++) rin[(size_t)h * fd->nresponses + j] = resp[j]->re + (size_t)h * n;
+    }
+    if (!st) {
+        kd_frf_opts o = {fd->segment, fd->overlap, {(kd_window_type)fd->force_window, fd->force_window_param},
+                         {(kd_window_type)fd->window, fd->window_param}, (kd_detrend)fd->detrend};
+        st = kd_frf_estimate(fin, rin, fd->hits, fd->nresponses, n, 1.0 / force->dx, &o, &r->frf, err);
+    }
+    if (!st) {
+        kd_atomic_file f;
+        char path[1200];
+        const int nf = r->frf.nf;
+        double *db = malloc(sizeof(double) * (size_t)nf), *ph = malloc(sizeof(double) * (size_t)nf);
+        result_path(c, a, "frf", "csv", path, sizeof path);
+        if (!db || !ph) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        if (!st && !(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "f_hz");
+            for (int j = 0; j < r->nresp; j++)
+                fprintf(f.fp, ",%s.re,%s.im,%s.mag_db,%s.phase_deg,%s.coherence", r->resp[j], r->resp[j], r->resp[j],
+                        r->resp[j], r->resp[j]);
+            fputc('\n', f.fp);
+            double* all = malloc(sizeof(double) * 2 * (size_t)nf * (size_t)r->nresp);
+            if (!all) {
+                kd_atomic_abort(&f);
+                st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+            } else {
+                for (int j = 0; j < r->nresp; j++) {
+                    kd_frf_db_phase(r->frf.h1 + 2 * (size_t)j * nf, nf, db, ph);
+                    for (int i = 0; i < nf; i++) all[2 * ((size_t)j * nf + i)] = db[i], all[2 * ((size_t)j * nf + i) + 1] = ph[i];
+                }
+                for (int i = 0; i < nf; i++) {
+                    fprintf(f.fp, "%.12g", r->frf.f[i]);
+                    for (int j = 0; j < r->nresp; j++) {
+                        const double* h = r->frf.h1 + 2 * ((size_t)j * nf + i);
+                        fprintf(f.fp, ",%.12g,%.12g,%.9g,%.9g,%.9g", h[0], h[1], all[2 * ((size_t)j * nf + i)],
+                                all[2 * ((size_t)j * nf + i) + 1], r->frf.coherence[(size_t)j * nf + i]);
+                    }
+                    fputc('\n', f.fp);
+                }
+                free(all);
+                if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+            }
+        }
+        free(db);
+        free(ph);
+    }
+    free(fin);
+    free(rin);
+    if (owned) kd_record_free(&rec);
+    return st;
+}
+
+static void write_frf_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    const kd_measure_result* r = a->measure;
+    if (a->status != KD_OK || !r) return;
+    fprintf(fp, ", \"responses\": [");
+    for (int j = 0; j < r->nresp; j++) {
+        fprintf(fp, "%s", j ? ", " : "");
+        io_json_string(fp, r->resp[j]);
+    }
+    double cmin = 1;
+    for (size_t i = 0; i < (size_t)r->nresp * r->frf.nf; i++) cmin = r->frf.coherence[i] < cmin ? r->frf.coherence[i] : cmin;
+    fprintf(fp, "], \"averages\": %d, \"lines\": %d, \"df_hz\": %.12g, \"window_sigma_1_s\": %.12g", r->frf.navg, r->frf.nf,
+            r->frf.df, r->frf.sigma);
+}
+
+/* ---- identify ---------------------------------------------------------------------------- */
+
+static kd_status run_identify(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    const kd_identify_desc* id = &ad->identify;
+    const kd_analysis_report* fa = latest(c, KD_ANALYSIS_FRF);
+    if (!fa || !fa->measure) return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "identify: no frf before it succeeded");
+    const kd_measure_result* fr = fa->measure;
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    r->nresp = fr->nresp;
+    memcpy(r->resp, fr->resp, sizeof r->resp);
+    memcpy(r->sensor, fr->sensor, sizeof r->sensor);
+    const kd_frf* h = &fr->frf;
+    const double fmin = id->nband == 2 ? id->band[0] : 0.0, fmax = id->nband == 2 ? id->band[1] : 0.0;
+    kd_status st;
+    if (id->method == 0) {
+        kd_lscf_opts o;
+        memset(&o, 0, sizeof o);
+        o.fmin = fmin, o.fmax = fmax, o.order_min = id->order_min, o.order_max = id->order_max;
+        o.min_stable = id->min_stable, o.quantity = (kd_frf_quantity)id->quantity;
+        st = kd_lscf(h->f, h->h1, h->nf, h->nout, &o, &r->fit, err);
+    } else {  /* peaks of the sum of |H| over the channels, half-power damping, residues by LSFD */
+        double* mag = calloc((size_t)h->nf, sizeof(double));
+        kd_peak peaks[64];
+        int np = 0;
+        st = mag ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        for (int j = 0; j < h->nout && !st; j++)
+            for (int i = 0; i < h->nf; i++) mag[i] += hypot(h->h1[2 * ((size_t)j * h->nf + i)], h->h1[2 * ((size_t)j * h->nf + i) + 1]);
+        if (!st) st = kd_peak_pick(h->f, mag, h->nf, fmin, fmax > 0 ? fmax : h->f[h->nf - 1], id->threshold, peaks, 64, &np, err);
+        free(mag);
+        int m = 0;
+        kd_modal_fit* fit = &r->fit;
+        if (!st) {
+            fit->f_hz = malloc(sizeof(double) * (size_t)(np ? np : 1));
+            fit->zeta = malloc(sizeof(double) * (size_t)(np ? np : 1));
+            fit->shape = malloc(sizeof(double) * 2 * (size_t)(np ? np : 1) * (size_t)h->nout);
+            if (!fit->f_hz || !fit->zeta || !fit->shape) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        }
+        for (int k = 0; k < np && !st; k++)
+            if (isfinite(peaks[k].damping_ratio) && peaks[k].damping_ratio > 0)
+                fit->f_hz[m] = peaks[k].f_hz, fit->zeta[m] = peaks[k].damping_ratio, m++;
+        fit->nmodes = m, fit->nchan = h->nout;
+        if (!st && m > 0)
+            st = kd_lsfd(h->f, h->h1, h->nf, h->nout, fmin, fmax, (kd_frf_quantity)id->quantity, fit->f_hz, fit->zeta, m,
+                         fit->shape, err);
+    }
+    if (st) return st;
+    /* an exponential window's added decay taken out of the damping (theory.md, "Windows and corrections") */
+    if (h->sigma > 0)
+        for (int k = 0; k < r->fit.nmodes; k++) r->fit.zeta[k] = kd_window_damping_correction(r->fit.zeta[k], r->fit.f_hz[k], h->sigma);
+    kd_atomic_file f;
+    char path[1200];
+    result_path(c, a, "identify", "csv", path, sizeof path);
+    if ((st = kd_atomic_open(&f, path, err))) return st;
+    fprintf(f.fp, "mode,frequency_hz,damping_ratio");
+    for (int j = 0; j < r->nresp; j++) fprintf(f.fp, ",%s.shape", r->resp[j]);
+    fputc('\n', f.fp);
+    double* real = malloc(sizeof(double) * (size_t)(r->nresp ? r->nresp : 1));
+    for (int k = 0; real && k < r->fit.nmodes; k++) {
+        kd_shape_realize(r->fit.shape + 2 * (size_t)k * r->fit.nchan, r->fit.nchan, real);
+        fprintf(f.fp, "%d,%.12g,%.9g", k + 1, r->fit.f_hz[k], r->fit.zeta[k]);
+        for (int j = 0; j < r->nresp; j++) fprintf(f.fp, ",%.9g", real[j]);
+        fputc('\n', f.fp);
+    }
+    free(real);
+    if ((st = kd_atomic_commit(&f, err))) return st;
+    a->nfiles++;
+    if (id->method == 0) {  /* the stabilisation diagram */
+        result_path(c, a, "stabilisation", "csv", path, sizeof path);
+        if ((st = kd_atomic_open(&f, path, err))) return st;
+        fprintf(f.fp, "order,f_hz,damping_ratio,stable_frequency,stable_damping,stable_shape\n");
+        for (int p = 0; p < r->fit.npoles; p++) {
+            const kd_stab_pole* q = &r->fit.poles[p];
+            fprintf(f.fp, "%d,%.9g,%.6g,%d,%d,%d\n", q->order, q->f_hz, q->zeta, !!(q->flags & KD_STAB_FREQ),
+                    !!(q->flags & KD_STAB_DAMP), !!(q->flags & KD_STAB_SHAPE));
+        }
+        if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+    }
+    return st;
+}
+
+static void write_identify_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    const kd_measure_result* r = a->measure;
+    if (a->status != KD_OK || !r) return;
+    fprintf(fp, ", \"modes\": %d,\n      \"frequency_hz\": ", r->fit.nmodes);
+    io_json_array(fp, r->fit.f_hz, r->fit.nmodes, 1.0);
+    fprintf(fp, ",\n      \"damping_ratio\": ");
+    io_json_array(fp, r->fit.zeta, r->fit.nmodes, 1.0);
+}
+
+/* ---- correlate --------------------------------------------------------------------------- */
+
+static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    const kd_analysis_report* ia = latest(c, KD_ANALYSIS_IDENTIFY);
+    const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES);
+    if (!ia || !ia->measure || !ma)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: needs an identify and a modes analysis before it");
+    const kd_measure_result* id = ia->measure;
+    const kd_modes* modes = &ma->modes;
+    if (modes->growth)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: the modes are of a moving frame (state space)");
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    int sensors[KD_COLUMNS_MAX];
+    for (int j = 0; j < id->nresp; j++) {
+        if (id->sensor[j] < 0)
+            return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: response '%s' has no sensor", id->resp[j]);
+        sensors[j] = id->sensor[j];
+    }
+    kd_sensor_place place;
+    kd_status st = kd_sensors_place(c->d, c->m, sensors, id->nresp, &place, err);
+    if (st) return st;
+    const int nm = id->fit.nmodes, nc = modes->count, ns = id->nresp;
+    double* comp = malloc(sizeof(double) * (size_t)(nc ? nc : 1) * (size_t)(ns ? ns : 1));
+    r->mac = malloc(sizeof(double) * (size_t)(nm ? nm : 1) * (size_t)(nc ? nc : 1));
+    int* pair = malloc(sizeof(int) * (size_t)(nm ? nm : 1));
+    if (!comp || !r->mac || !pair) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    /* the computed shapes at the sensors (theory.md, "Correlation with the model") */
+    for (int k = 0; k < nc && !st; k++) kd_sensors_read(&place, modes->shape + (size_t)k * modes->neq, comp + (size_t)k * ns);
+    r->nm = nm, r->nc = nc;
+    if (!st && nm > 0 && nc > 0) st = kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
+    if (!st && nm > 0 && nc > 0) st = kd_mac_pair(r->mac, nm, nc, ad->correlate.min_mac, pair, err);
+    r->npairs = 0;
+    for (int i = 0; i < nm && !st; i++)
+        if (pair[i] >= 0 && r->npairs < 2 * KD_COLUMNS_MAX) {
+            const int p = r->npairs++;
+            r->pair_m[p] = i, r->pair_c[p] = pair[i], r->pair_mac[p] = r->mac[(size_t)i * nc + pair[i]];
+            r->pair_f_m[p] = id->fit.f_hz[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
+        }
+    kd_atomic_file f;
+    char path[1200];
+    if (!st) {
+        result_path(c, a, "correlate", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "measured,computed,f_measured_hz,f_computed_hz,difference_hz,difference_percent,mac\n");
+            for (int p = 0; p < r->npairs; p++)
+                fprintf(f.fp, "%d,%d,%.9g,%.9g,%.6g,%.6g,%.6f\n", r->pair_m[p] + 1, r->pair_c[p] + 1, r->pair_f_m[p], r->pair_f_c[p],
+                        r->pair_f_m[p] - r->pair_f_c[p], 100 * (r->pair_f_m[p] - r->pair_f_c[p]) / r->pair_f_c[p], r->pair_mac[p]);
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    if (!st) {  /* the MAC matrix: a row per measured mode */
+        result_path(c, a, "mac", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "measured,f_measured_hz");
+            for (int k = 0; k < nc; k++) fprintf(f.fp, ",computed_%d", k + 1);
+            fputc('\n', f.fp);
+            for (int i = 0; i < nm; i++) {
+                fprintf(f.fp, "%d,%.9g", i + 1, id->fit.f_hz[i]);
+                for (int k = 0; k < nc; k++) fprintf(f.fp, ",%.6f", r->mac[(size_t)i * nc + k]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    free(comp);
+    free(pair);
+    kd_sensor_place_free(&place);
+    return st;
+}
+
+static void write_correlate_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
+    (void)entry;
+    const kd_measure_result* r = a->measure;
+    if (a->status != KD_OK || !r) return;
+    fprintf(fp, ",\n      \"pairs\": [");
+    for (int p = 0; p < r->npairs; p++)
+        fprintf(fp, "%s[%d, %d, %.6f, %.9g]", p ? ", " : "", r->pair_m[p] + 1, r->pair_c[p] + 1, r->pair_mac[p],
+                r->pair_f_m[p] - r->pair_f_c[p]);
+    fprintf(fp, "]");
+}
+
+const run_analysis run_spectrum_entry = {KD_ANALYSIS_SPECTRUM, run_spectrum, write_spectrum_summary, 0, NULL};
+const run_analysis run_frf_entry = {KD_ANALYSIS_FRF, run_frf, write_frf_summary, 0, NULL};
+const run_analysis run_identify_entry = {KD_ANALYSIS_IDENTIFY, run_identify, write_identify_summary, 0, NULL};
+const run_analysis run_correlate_entry = {KD_ANALYSIS_CORRELATE, run_correlate, write_correlate_summary, 0, NULL};
+const run_analysis run_virtual_test_entry = {KD_ANALYSIS_VIRTUAL_TEST, run_virtual_test, write_virtual_test_summary, 0, NULL};
