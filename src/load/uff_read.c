@@ -297,6 +297,7 @@ static kd_status read_58_ascii(reader* rd, const ds58* h, kd_channel* c) {
     long k = 0;
     const char *s, *e;
     double v[16];
+    const int first = rd->line + 1;  /* record 12 begins here */
     for (;;) {
         if (!next_line(rd, &s, &e)) return fail(rd, rd->line, 1, "dataset 58 record 12: the file ends inside the block");
         if (is_delimiter(s, e)) break;
@@ -313,7 +314,7 @@ static kd_status read_58_ascii(reader* rd, const ds58* h, kd_channel* c) {
         }
     }
     if (k != total)
-        return fail(rd, rd->line, 1, "dataset 58 record 12: wrong record length: %ld values, record 7 announces %ld", k,
+        return fail(rd, first, 1, "dataset 58 record 12: wrong record length: %ld values, record 7 announces %ld", k,
                     total);
     return KD_OK;
 }
