@@ -55,12 +55,14 @@ int main(int argc, char** argv) {
         "model",  "material",     "section",       "body",   "support", "damping", "rayleigh",
         "joint",  "driver",       "law_form",      "motion", "rotation", "planar", "pose",
         "output", "initial",      "initial_value", "frame",
+        "record", "sensor",
     };
     const kd_field* (*const plain[])(int*) = {
         kd_model_fields,     kd_material_fields,      kd_section_fields,  kd_body_fields,    kd_support_fields,
         kd_damping_fields,   kd_rayleigh_fields,      kd_joint_fields,    kd_driver_fields,  kd_law_form_fields,
         kd_motion_fields,    kd_rotation_fields,      kd_planar_motion_fields, kd_pose_fields, kd_output_fields,
         kd_initial_fields,   kd_initial_value_fields, kd_frame_fields,
+        kd_record_fields,    kd_sensor_fields,
     };
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++) {
         const kd_field* f = plain[k](&n);

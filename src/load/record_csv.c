@@ -174,8 +174,8 @@ kd_status kd_record_read_csv(const char* path, const char* time, double rate, kd
             continue;
         }
         if (n != ncol) {
-            st = kd_error_set(err, KD_ERR_INPUT, path, (kd_loc){line, (int)(e - s) + 1},
-                              "ragged row: %d fields, the header has %d", n, ncol);
+            st = kd_error_set(err, KD_ERR_INPUT, path, (kd_loc){line, 1}, "ragged row: %d fields, the header has %d", n,
+                              ncol);
             break;
         }
         if (nrow == cap) {  /* grow every column together */

@@ -84,6 +84,9 @@ CONTEXTS = {
     "spring": ctx(RIGID, "@@", "type: spring, bodies: [ground, arm], points: [O, O], k: 100, length: 0.1",
                   wrap="forces:\n  - {%s}"),
     "friction": ctx(RIGID, "@@", "type: friction, joint: pivot, force: 1", wrap="forces:\n  - {%s}"),
+    "virtual_test": ctx(BEAM, "ANA", "type: virtual_test, record: h, body: rod, node: 3, direction: [0, 1], rate: 1000, "
+                        "length: 0.1"),
+    "sensor": ctx(BEAM, "@@", "name: a1, body: rod, node: 2, direction: [0, 1]", wrap="sensors:\n  - {%s}"),
 }
 JOINT_BASE = {0: "name: pivot, type: revolute, bodies: [ground, arm], points: [O, O]",
               8: "name: pivot, type: distance, bodies: [ground, arm], points: [O, O], length: 0.5",
@@ -469,11 +472,30 @@ analyses:
     # 2.785 / omega = 1.18e-5 s; dt = 1e-4 s is 8.4 times that
     add("phys_rk4_step_far_above_stability.yaml", t, at(t, "{type: dynamics") +
         ": error: dynamics: dt = 0.0001 s is 8.44 times the stability limit of the explicit rk4 integrator, about 1.18e-05 s")
+
+    # ---- measured records: the file's own line (CSV, Universal File), a sensor's node
+    def record(name, body, expect, extra=", time: t"):
+        t = beam_model(EXTRA="records:\n  - {name: r, file: data/%s%s}" % (name, extra))
+        add("record_%s" % name.replace(".", "_") + ".yaml", t, expect, (name, body))
+
+    record("ragged.csv", "t,a,b\n0,1,2\n0.001,3\n", "data/ragged.csv:3:1: error: ragged row: 2 fields, the header has 3")
+    record("time_back.csv", "t,a\n0,1\n0.001,2\n0.0005,3\n",
+           "data/time_back.csv:4:1: error: time 0.00050000000000000001 does not increase (previous row: 0.001)")
+    uff58 = ("    -1\n    58\nx\nNONE\nNONE\nNONE\nNONE\n"
+             "    1         1    0         0 NONE               2   2 NONE               1   2\n"
+             "         4         3         1  0.00000E+00  1.00000E-03  0.00000E+00\n"
+             "        17    0    0    0 Time                 s\n" + "         0    0    0    0 NONE                 NONE\n" * 3)
+    record("short.uff", uff58 + "  1.000000000000E+00  2.000000000000E+00\n    -1\n",
+           "data/short.uff:14:1: error: dataset 58 record 12: wrong record length: 2 values, record 7 announces 3", "")
+    record("unknown.uff", "    -1\n  2414\n    -1\n", "data/unknown.uff:2:1: error: unknown Universal File dataset 2414", "")
+    t = beam_model(EXTRA="sensors:\n  - {name: a1, body: rod, node: 9, direction: [0, 1]}")
+    add("sensor_node_range.yaml", t, at(t, "9, direction") + ": error: body 'rod' has nodes 1..5, not 9")
     return c
 
 
 def main():
-    for old in glob.glob(os.path.join(HERE, "*.yaml")) + glob.glob(os.path.join(HERE, "data", "*.csv")):
+    for old in glob.glob(os.path.join(HERE, "*.yaml")) + glob.glob(os.path.join(HERE, "data", "*.csv")) + \
+            glob.glob(os.path.join(HERE, "data", "*.uff")):
         os.remove(old)
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     n = key_cases(sys.argv[1])
