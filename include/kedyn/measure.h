@@ -16,6 +16,7 @@
 #include "kedyn/desc.h"
 #include "kedyn/model.h"
 #include "kedyn/record.h"
+#include "kedyn/run.h"
 #include "kedyn/signal.h"
 
 #ifdef __cplusplus
@@ -84,6 +85,26 @@ typedef struct kd_measure_result {
 } kd_measure_result;
 
 void kd_measure_result_free(kd_measure_result** r);
+
+/* `kedyn analyze`: the analyses of one record without a model (src/run/run_measure.c). The record
+ * is read as kd_record_read (time column or rate for CSV); the spectrum (when do_spectrum), the
+ * FRFs (do_frf) and the identification from them (do_identify) run as the model-file analyses of
+ * those types (their `record` fields are ignored) and write their files and OUTDIR/summary.json
+ * ("record", "complete", "analyses" as a run's). */
+typedef struct kd_analyze_opts {
+    const char* record;           /* the file */
+    const char* time;             /* CSV: the time column, or NULL with rate */
+    double rate;
+    int do_spectrum, do_frf, do_identify;
+    kd_spectrum_desc spectrum;
+    kd_frf_desc frf;
+    kd_identify_desc identify;
+} kd_analyze_opts;
+
+/* Fill o with the defaults of the three analyses' key tables (nothing selected). */
+void kd_analyze_opts_init(kd_analyze_opts* o);
+kd_status kd_analyze_record(const kd_analyze_opts* o, const char* outdir, const kd_run_options* ro, kd_run_report* rep,
+                            kd_error* err);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@ int cmd_check(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
+int cmd_analyze(int argc, char** argv);  /* cmd_analyze.c: a record without a model */
 /* `kedyn compare` on a mechanism model (cmd_compare_mech.c): forms_arg NULL = every formalism;
  * bodies_arg NULL = the model as given, else generated chains of these lengths. */
 int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const char* outdir, const char* forms_arg,

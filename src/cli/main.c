@@ -18,6 +18,7 @@ static const char* usage_text =
     "  check MODEL.yaml                       validate; print bodies, elements, nodes, DOF\n"
     "  demo [-o OUTDIR]                       run the built-in example (no files needed)\n"
     "  plot OUTDIR [--report]                 figures (PNG, SVG) of a run's results\n"
+    "  analyze RECORD [-o OUTDIR] [options]   spectrum, FRF and modes of a measured record (no model)\n"
     "  help COMMAND                           help on one command\n"
     "  --version                              print the version\n"
     "  --help                                 print this help\n"
@@ -73,6 +74,14 @@ static int help_command(const char* cmd) {
                "to draw are skipped with a note. --report also writes OUTDIR/report.html (with the\n"
                "animation when OUTDIR/animation.json exists). Exit 1 when summary.json cannot be read or\n"
                "gnuplot is missing or fails.\n");
+    else if (strcmp(cmd, "analyze") == 0)
+        printf("usage: kedyn analyze RECORD [-o OUTDIR] [--time COL | --rate HZ] [--columns A,B] [--window NAME]\n"
+               "                      [--segment N] [--overlap F] [--frf FORCE --responses A,B [--hits N]\n"
+               "                      [--response-window NAME] [--identify [--band LO,HI] [--order-max N]]] [--quiet]\n\n"
+               "Spectra (Welch) of a CSV record or a Universal File without a model: OUTDIR/spectrum.csv\n"
+               "(f_hz, COLUMN.psd, COLUMN.amplitude). With --frf, the H1 FRFs of the responses against the\n"
+               "force column, averaged over --hits equal hits (frf.csv); with --identify, LSCF modes\n"
+               "(identify.csv, stabilisation.csv). Writes OUTDIR/summary.json last (default out/<stem>).\n");
     else {
         fprintf(stderr, "kedyn: no help on unknown command '%s'\n", cmd);
         return EXIT_USAGE;
@@ -106,6 +115,7 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0) return cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "analyze") == 0) return cmd_analyze(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
     fprintf(stderr, "kedyn: unknown command '%s'\n\n%s", cmd, usage_text);
     return EXIT_USAGE;

@@ -494,3 +494,116 @@ const run_analysis run_frf_entry = {KD_ANALYSIS_FRF, run_frf, write_frf_summary,
 const run_analysis run_identify_entry = {KD_ANALYSIS_IDENTIFY, run_identify, write_identify_summary, 0, NULL};
 const run_analysis run_correlate_entry = {KD_ANALYSIS_CORRELATE, run_correlate, write_correlate_summary, 0, NULL};
 const run_analysis run_virtual_test_entry = {KD_ANALYSIS_VIRTUAL_TEST, run_virtual_test, write_virtual_test_summary, 0, NULL};
+
+/* ---- kedyn analyze: one record, no model ------------------------------------------------ */
+
+void kd_analyze_opts_init(kd_analyze_opts* o) {
+    memset(o, 0, sizeof(*o));
+    kd_analysis_desc a;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_SPECTRUM);
+    o->spectrum = a.spectrum;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_FRF);
+    o->frf = a.frf;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_IDENTIFY);
+    o->identify = a.identify;
+}
+
+kd_status kd_analyze_record(const kd_analyze_opts* o, const char* outdir, const kd_run_options* ro, kd_run_report* rep,
+                            kd_error* err) {
+    memset(rep, 0, sizeof(*rep));
+    kd_desc d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.file, sizeof d.file, "%s", o->record);
+    kd_record_desc rd;
+    memset(&rd, 0, sizeof rd);
+    snprintf(rd.name, sizeof rd.name, "record");
+    snprintf(rd.path, sizeof rd.path, "%s", o->record);
+    snprintf(rd.file, sizeof rd.file, "%s", o->record);
+    if (o->time) snprintf(rd.time, sizeof rd.time, "%s", o->time);
+    rd.rate = o->rate;
+    d.records = &rd, d.nrecords = 1;
+    kd_analysis_desc an[3];
+    const run_analysis* run[3];
+    int n = 0;
+    if (o->do_spectrum) an[n].type = KD_ANALYSIS_SPECTRUM, an[n].spectrum = o->spectrum, run[n++] = &run_spectrum_entry;
+    if (o->do_frf) an[n].type = KD_ANALYSIS_FRF, an[n].frf = o->frf, run[n++] = &run_frf_entry;
+    if (o->do_frf && o->do_identify) an[n].type = KD_ANALYSIS_IDENTIFY, an[n].identify = o->identify, run[n++] = &run_identify_entry;
+    for (int i = 0; i < n; i++) {
+        an[i].loc = KD_LOC_NONE;
+        if (an[i].type == KD_ANALYSIS_SPECTRUM) snprintf(an[i].spectrum.record, KD_NAME_MAX, "record");
+        if (an[i].type == KD_ANALYSIS_FRF) snprintf(an[i].frf.record, KD_NAME_MAX, "record");
+    }
+    d.analyses = an, d.nanalyses = n;
+    /* the record and its columns first: an input error writes nothing */
+    kd_record* rec = NULL;
+    kd_status st = kd_record_read(o->record, o->time, o->rate, &rec, err);
+    for (int i = 0; i < n && !st; i++) {
+        const char* cols[KD_COLUMNS_MAX + 2];
+        int nc = 0;
+        if (an[i].type == KD_ANALYSIS_SPECTRUM) {
+            for (int k = 0; k < an[i].spectrum.ncolumns; k++) cols[nc++] = an[i].spectrum.columns[k];
+            if (an[i].spectrum.speed[0]) cols[nc++] = an[i].spectrum.speed;
+        } else if (an[i].type == KD_ANALYSIS_FRF) {
+            cols[nc++] = an[i].frf.force;
+            for (int k = 0; k < an[i].frf.nresponses; k++) cols[nc++] = an[i].frf.responses[k];
+        }
+        for (int k = 0; k < nc && !st; k++)
+            if (kd_record_find_channel(rec, cols[k]) < 0)
+                st = kd_error_set(err, KD_ERR_INPUT, o->record, KD_LOC_NONE, "the record has no column '%s'", cols[k]);
+    }
+    kd_record_free(&rec);
+    if (st) return st;
+    if ((st = kd_make_dirs(outdir, err))) return st;
+    int lock = -1;
+    if ((st = kd_outdir_lock(outdir, &lock, err))) return st;
+    rep->analyses = calloc((size_t)(n ? n : 1), sizeof(*rep->analyses));
+    if (!rep->analyses) {
+        kd_outdir_unlock(&lock);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    for (int i = 0; i < n && !st && !kd_interrupted(); i++) {
+        kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
+        a->type = an[i].type;
+        run_context c = {&d, NULL, outdir, 1, NULL, ro, i, n, NULL, rep->analyses};
+        if (ro && ro->progress) ro->progress(ro->progress_ctx, i, n, kd_analysis_type_name(a->type), 0.0);
+        st = run[i]->run(&c, &an[i], a, err);
+        a->status = st;
+        if (st) snprintf(a->message, sizeof a->message, "%s", err->msg);
+    }
+    if (!st && kd_interrupted()) st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted by signal %d", kd_interrupted());
+    rep->complete = st == KD_OK;
+    /* summary.json, last */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/summary.json", outdir);
+    kd_atomic_file f;
+    kd_error werr;
+    kd_status wst = kd_atomic_open(&f, path, &werr);
+    if (!wst) {
+        fprintf(f.fp, "{\n  \"kedyn\": \"%s\",\n  \"record\": ", KD_VERSION_STRING);
+        io_json_string(f.fp, o->record);
+        fprintf(f.fp, ",\n  \"complete\": %s,\n  \"analyses\": [\n", rep->complete ? "true" : "false");
+        for (int i = 0; i < rep->nanalyses; i++) {
+            const kd_analysis_report* a = &rep->analyses[i];
+            fprintf(f.fp, "    {\"type\": \"%s\", \"status\": \"%s\"", kd_analysis_type_name(a->type), kd_status_name(a->status));
+            if (a->message[0]) {
+                fprintf(f.fp, ", \"message\": ");
+                io_json_string(f.fp, a->message);
+            }
+            run[i]->write_summary(f.fp, a, NULL);
+            fprintf(f.fp, ",\n      \"files\": [");
+            for (int k = 0; k < a->nfiles; k++) {
+                fprintf(f.fp, "%s", k ? ", " : "");
+                io_json_string(f.fp, a->files[k]);
+            }
+            fprintf(f.fp, "]}%s\n", i + 1 < rep->nanalyses ? "," : "");
+        }
+        fprintf(f.fp, "  ]\n}\n");
+        wst = kd_atomic_commit(&f, &werr);
+    }
+    if (wst && !st) {
+        *err = werr;
+        st = wst;
+    }
+    kd_outdir_unlock(&lock);
+    return st;
+}
