@@ -72,6 +72,8 @@ static kd_status plot_file(gnuplot_script* g, const char* outdir, const cJSON* a
     } else if (strcmp(type, "stability") == 0) {
         const cJSON* om = cJSON_GetObjectItemCaseSensitive(an, "omega_max_rad_s");
         st = plot_stability(g, &t, title, stem, i, cJSON_IsNumber(om) ? om->valuedouble : 0.0, err);
+    } else if (plot_measure_handles(type, stem)) {  /* measured records */
+        st = plot_measure(g, &t, title, stem, type, i, err);
     } else if (t.ncol >= 2 && strcmp(t.name[0], "t") == 0 && t.nrow > 0) {
         int mech = 0;
         if (strcmp(type, "modes_along_motion") == 0) st = plot_along_motion(g, &t, title, stem, i, err);

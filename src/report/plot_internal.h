@@ -101,4 +101,10 @@ kd_status plot_mech(gnuplot_script* g, const csv_table* t, const char* title, co
 kd_status plot_history(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, const char* type,
                           int analysis, kd_error* err);
 
+/* Record analyses (plot_measure.c): spectra, FRFs, the stabilisation diagram, the MAC matrix and
+ * waterfalls; plot_measure_handles tells which analysis types it draws. */
+int plot_measure_handles(const char* type, const char* stem);
+kd_status plot_measure(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, const char* type,
+                       int analysis, kd_error* err);
+
 #endif
