@@ -11,6 +11,7 @@
 #include "output/output_util.h"
 #include "kedyn/report.h"
 #include "report_assets.h"  /* generated: kd_report_js, kd_report_css */
+#include "report_measure.h"
 
 /* Text in HTML. */
 static void html_text(FILE* fp, const char* s) {
@@ -214,6 +215,7 @@ kd_status kd_write_report_html(const char* outdir, const char* note, kd_error* e
         write_summary(fp, summary);
         write_animation(fp, anim);
         write_tables(fp, summary);
+        report_measured_section(fp, summary);  /* identified modes, correlation */
         write_figures(fp, outdir, index);
         fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", kd_report_js);
         st = kd_atomic_commit(&f, err);
