@@ -151,6 +151,24 @@ static void lscf_three_close_modes(void** state)
                 nstable++;
         assert_true(nstable >= 5);
     }
+    /* every flag follows its definition against the nearest pole of the previous order */
+    int nchecked = 0;
+    for (int i = 0; i < m.npoles; i++) {
+        const kd_stab_pole* p = &m.poles[i];
+        int best = -1;
+        for (int j = 0; j < m.npoles; j++)
+            if (m.poles[j].order == p->order - 1 &&
+                (best < 0 || fabs(m.poles[j].f_hz - p->f_hz) < fabs(m.poles[best].f_hz - p->f_hz)))
+                best = j;
+        int ff = best >= 0 && fabs(m.poles[best].f_hz - p->f_hz) <= 0.01 * p->f_hz;
+        int fd = ff && fabs(m.poles[best].zeta - p->zeta) <= 0.05 * p->zeta;
+        assert_int_equal(!!(p->flags & KD_STAB_FREQ), ff);
+        assert_int_equal(!!(p->flags & KD_STAB_DAMP), fd);
+        if (p->flags & KD_STAB_SHAPE)
+            assert_true(fd);
+        nchecked += ff && !fd; /* stable in frequency only: the damping test does something */
+    }
+    assert_true(nchecked > 0);
     kd_modal_fit_free(&m);
     assert_null(m.f_hz);
     /* bad input */

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,8 +356,11 @@ static void order_tracking_run_up(void** state)
     assert_true(os.nseg >= 15);
     int k3 = 3 * 16, k7 = 7 * 16;
     assert_true(fabs(os.order[k3] - 3.0) < 1e-12);
-    assert_true(fabs(os.amplitude[k3] - 1.0) < 0.01);
-    assert_true(fabs(os.amplitude[k7] - 0.5) < 0.01);
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("order 3: %.3e, order 7: %.3e\n", os.amplitude[k3] - 1.0, os.amplitude[k7] - 0.5);
+    /* measured 8e-7 and 1.2e-5 (the cubic interpolation at 27 samples per period of order 7) */
+    assert_true(fabs(os.amplitude[k3] - 1.0) < 1e-5);
+    assert_true(fabs(os.amplitude[k7] - 0.5) < 5e-5);
     assert_int_equal(argmax(os.amplitude, 1, os.nf - 2), k3);
     /* the plain spectrum of the same record: order 3 smeared (peak amplitude < 0.5) */
     kd_welch_opts wo = {8192, 0.5, {KD_WINDOW_HANN, 0}, KD_DETREND_MEAN};
