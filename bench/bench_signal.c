@@ -113,6 +113,9 @@ int main(int argc, char** argv)
         if (e > emax)
             emax = e;
     }
+    if (getenv("KD_BENCH_VERBOSE"))
+        for (int i = 0; i < fit.nmodes; i++)
+            fprintf(stderr, "  mode %.4f Hz zeta %.5f\n", fit.f_hz[i], fit.zeta[i]);
     printf("lscf %d %d %d %d %d %.4f %.2f %.1e\n", nch, nl, order_max, fit.npoles, fit.nmodes, best,
            best / (order_max - 1) * 1e3, emax);
     kd_modal_fit_free(&fit);

@@ -76,8 +76,11 @@ static void peak_picking_sdof(void** state)
     assert_int_equal(np, 1);
     /* the receptance peaks at wn sqrt(1 - 2 zeta^2); the half-power points give zeta to
      * O(zeta^2) */
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("sdof peak: f err %.2e Hz, zeta err %.2e rel\n", p[0].f_hz - fn * sqrt(1.0 - 2.0 * zeta * zeta),
+               p[0].damping_ratio / zeta - 1.0);
     assert_true(fabs(p[0].f_hz - fn * sqrt(1.0 - 2.0 * zeta * zeta)) < 1e-3);
-    assert_true(fabs(p[0].damping_ratio - zeta) < 0.01 * zeta);
+    assert_true(fabs(p[0].damping_ratio - zeta) < 0.002 * zeta);
     free(f);
     free(mag);
 }

@@ -282,7 +282,9 @@ typedef struct kd_lscf_opts {
     double zeta_max;     /* poles with zeta <= 0 or > zeta_max are not physical (<= 0: 0.2) */
     int min_stable;      /* a mode is selected where poles stable in frequency, damping and
                             shape (sorted by frequency, successive ones within tol_freq) come
-                            from >= min_stable orders (<= 0: 5); its frequency and damping are
+                            from >= min_stable orders (<= 0: 5) and from >= 1/4 of the orders
+                            of the most populated such cluster (true modes persist over most
+                            orders, noise poles settle briefly); its frequency and damping are
                             the medians of those poles */
     kd_frf_quantity quantity; /* what the FRFs are: residues are fitted for the receptance */
 } kd_lscf_opts;
