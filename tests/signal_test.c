@@ -12,10 +12,12 @@
  *   - order tracking: orders 3 and 7 of a shaft accelerating from 100 to 160 rpm land on their
  *     order lines with their amplitudes, which a plain spectrum smears. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +76,47 @@ static void fft_matches_dft(void** state)
     }
 }
 
+/* Plans made and destroyed from several threads at once (the planner's mutex) give the same
+ * transforms as one thread's. */
+static void* fft_worker(void* arg)
+{
+    int* ok = arg;
+    double x[60], X[62], Y[62];
+    for (int j = 0; j < 60; j++)
+        x[j] = sin(0.37 * j * j);
+    for (int rep = 0; rep < 200; rep++) {
+        kd_fft *a = NULL, *b = NULL;
+        if (kd_fft_new(&a, 60) != KD_OK || kd_fft_new(&b, 60 + rep % 7) != KD_OK)
+            *ok = 0;
+        kd_fft_forward(a, x, X);
+        kd_fft_free(&b);
+        kd_fft_forward(a, x, Y);
+        for (int k = 0; k < 62; k++)
+            if (X[k] != Y[k])
+                *ok = 0;
+        double re = 0.0; /* line 5 against the DFT sum */
+        for (int j = 0; j < 60; j++)
+            re += x[j] * cos(2.0 * PI * 5 * j / 60);
+        if (fabs(X[10] - re) > 1e-10)
+            *ok = 0;
+        kd_fft_free(&a);
+    }
+    return NULL;
+}
+
+static void fft_plans_from_threads(void** state)
+{
+    (void)state;
+    pthread_t th[4];
+    int ok[4] = {1, 1, 1, 1};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, fft_worker, &ok[i]), 0);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_true(ok[i]);
+    }
+}
+
 static void window_corrections(void** state)
 {
     (void)state;
@@ -89,6 +132,8 @@ static void window_corrections(void** state)
     assert_int_equal(kd_window_fill((kd_window){KD_WINDOW_FLATTOP, 0}, n, w, NULL), KD_OK);
     kd_window_corrections(w, n, &c);
     assert_true(fabs(c.coherent_gain - 1.0 / 4.6402) < 1e-12);
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("flat-top ENBW %.5f lines\n", c.enbw_bins);
     assert_true(fabs(c.enbw_bins - 3.77) < 0.01);
     /* exponential to 0.01 at the last sample: decay rate sigma = ln(100) fs / (n - 1) */
     kd_window e = {KD_WINDOW_EXPONENTIAL, 0.01};
@@ -226,6 +271,8 @@ static void psd_parseval(void** state)
             level += psd[k] / (nf - 2);
     }
     /* 511 segments of 1024: relative standard error of the integral about 1/sqrt(2^18) */
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("noise: integral %.3e rel, level %.3e rel\n", integral / var - 1.0, level / (2.0 * sigma * sigma / fs) - 1.0);
     assert_true(fabs(integral - var) < 0.01 * var);
     assert_true(fabs(level - 2.0 * sigma * sigma / fs) < 0.01 * 2.0 * sigma * sigma / fs);
     free(psd);
@@ -279,8 +326,11 @@ static void damped_sine_damping(void** state)
         assert_true(fabs(p[0].f_hz - fd) < 0.1 * kd_welch_df(w));
         double zm = p[0].damping_ratio;
         double zc = kd_window_damping_correction(zm, p[0].f_hz, sw);
-        assert_true(fabs(zm - st / wn2) < 0.02 * st / wn2);
-        assert_true(fabs(zc - zeta) < 0.03 * zeta);
+        if (getenv("KD_TEST_VERBOSE"))
+            printf("damped sine pass %d: f %.2e lines, zeta_m %.3e rel, corrected %.3e rel\n", pass,
+                   (p[0].f_hz - fd) / kd_welch_df(w), zm / (st / wn2) - 1.0, zc / zeta - 1.0);
+        assert_true(fabs(zm - st / wn2) < 0.005 * st / wn2);
+        assert_true(fabs(zc - zeta) < 0.005 * zeta);
         if (pass == 1)
             assert_true(zm > 1.3 * zeta); /* the window's own damping: sw = 0.43 1/s, s = 1.0 1/s */
         free(amp);
@@ -355,8 +405,11 @@ static void order_tracking_run_up(void** state)
     assert_true(os.nseg >= 15);
     int k3 = 3 * 16, k7 = 7 * 16;
     assert_true(fabs(os.order[k3] - 3.0) < 1e-12);
-    assert_true(fabs(os.amplitude[k3] - 1.0) < 0.01);
-    assert_true(fabs(os.amplitude[k7] - 0.5) < 0.01);
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("order 3: %.3e, order 7: %.3e\n", os.amplitude[k3] - 1.0, os.amplitude[k7] - 0.5);
+    /* measured 8e-7 and 1.2e-5 (the cubic interpolation at 27 samples per period of order 7) */
+    assert_true(fabs(os.amplitude[k3] - 1.0) < 1e-5);
+    assert_true(fabs(os.amplitude[k7] - 0.5) < 5e-5);
     assert_int_equal(argmax(os.amplitude, 1, os.nf - 2), k3);
     /* the plain spectrum of the same record: order 3 smeared (peak amplitude < 0.5) */
     kd_welch_opts wo = {8192, 0.5, {KD_WINDOW_HANN, 0}, KD_DETREND_MEAN};
@@ -365,14 +418,18 @@ static void order_tracking_run_up(void** state)
     double* amp = malloc(sizeof(double) * (size_t)kd_welch_lines(w));
     assert_int_equal(kd_welch_spectrum(w, x, n, NULL, amp, NULL), KD_OK);
     int kp = argmax(amp, 1, kd_welch_lines(w) - 2);
+    if (getenv("KD_TEST_VERBOSE"))
+        printf("plain spectrum peak %.3f at %.2f Hz\n", amp[kp], kp * kd_welch_df(w));
     assert_true(amp[kp] < 0.5);
     free(amp);
     kd_welch_free(&w);
-    /* a decreasing angle is refused */
+    kd_order_spectrum_free(&os);
+    assert_null(os.amplitude);
+    /* a decreasing angle is refused, the result left empty */
     th[10] = th[9];
     kd_error err;
     assert_int_equal(kd_order_track(x, th, n, fs, &o, &os, &err), KD_ERR_USAGE);
-    kd_order_spectrum_free(&os);
+    assert_null(os.amplitude);
     free(x);
     free(rpm);
     free(th);
@@ -402,6 +459,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fft_matches_dft),
+        cmocka_unit_test(fft_plans_from_threads),
         cmocka_unit_test(window_corrections),
         cmocka_unit_test(detrend_removes_lines),
         cmocka_unit_test(sine_frequency_amplitude),

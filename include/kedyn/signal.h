@@ -280,8 +280,12 @@ typedef struct kd_lscf_opts {
     double tol_damp;     /* stable in damping: |zeta - zeta_prev| <= tol_damp zeta (<= 0: 0.05) */
     double tol_mac;      /* stable in shape: 1 - MAC(residues, previous) <= tol_mac (<= 0: 0.02) */
     double zeta_max;     /* poles with zeta <= 0 or > zeta_max are not physical (<= 0: 0.2) */
-    int min_stable;      /* a mode is selected when its pole is stable (frequency, damping and
-                            shape) over >= min_stable successive orders (<= 0: 5) */
+    int min_stable;      /* a mode is selected where poles stable in frequency, damping and
+                            shape (sorted by frequency, successive ones within tol_freq) come
+                            from >= min_stable orders (<= 0: 5) and from >= 1/4 of the orders
+                            of the most populated such cluster (true modes persist over most
+                            orders, noise poles settle briefly); its frequency and damping are
+                            the medians of those poles */
     kd_frf_quantity quantity; /* what the FRFs are: residues are fitted for the receptance */
 } kd_lscf_opts;
 

@@ -297,29 +297,62 @@ kd_status kd_lscf(const double* f, const double* frf, int nf, int nchan, const k
         cur = t;
     }
 
-    /* selection: from the highest order down, a pole stable over min_stable orders and not
-     * within 2 tol_freq of a mode already selected */
+    /* selection (theory.md, "Stabilisation diagram"): the poles stable in frequency, damping
+     * and shape, sorted by frequency, form clusters where successive ones are within tol_freq;
+     * a cluster holding poles of at least min_stable orders, and at least a quarter of the
+     * orders of the most populated cluster, is a mode, at the median frequency and
+     * damping of its poles */
     {
-        int nsel = 0, selcap = N;
-        double* sel = malloc(sizeof(double) * 2 * (size_t)selcap); /* (f, zeta) pairs */
-        if (!sel) {
+        int nst = 0, nsel = 0;
+        double* fz = malloc(sizeof(double) * 3 * (size_t)(out->npoles + 1)); /* (f, zeta, order) */
+        double* sel = malloc(sizeof(double) * 2 * (size_t)(out->npoles + 1));  /* (f, zeta) */
+        double* tmp = malloc(sizeof(double) * (size_t)(out->npoles + 1));
+        char* seen = calloc((size_t)N + 1, 1);
+        if (!fz || !sel || !tmp || !seen) {
+            free(fz);
+            free(sel);
+            free(tmp);
+            free(seen);
             st = KD_ERR_NOMEM;
             goto done;
         }
-        for (int i = out->npoles - 1; i >= 0; i--) {
-            if (chains[i] < o.min_stable)
-                continue;
-            double fr = out->poles[i].f_hz;
-            int taken = 0;
-            for (int s = 0; s < nsel; s++)
-                if (fabs(sel[2 * s] - fr) <= 2.0 * o.tol_freq * fr)
-                    taken = 1;
-            if (taken || nsel == selcap)
-                continue;
-            sel[2 * nsel] = fr;
-            sel[2 * nsel + 1] = out->poles[i].zeta;
-            nsel++;
-        }
+        for (int i = 0; i < out->npoles; i++)
+            if (chains[i] >= 1) {
+                fz[3 * nst] = out->poles[i].f_hz;
+                fz[3 * nst + 1] = out->poles[i].zeta;
+                fz[3 * nst + 2] = out->poles[i].order;
+                nst++;
+            }
+        qsort(fz, (size_t)nst, 3 * sizeof(double), by_f);
+        /* two passes over the clusters: the largest count of orders, then the selection */
+        int maxorders = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i0 = 0; i0 < nst;) {
+                int i1 = i0 + 1;
+                while (i1 < nst && fz[3 * i1] - fz[3 * (i1 - 1)] <= o.tol_freq * fz[3 * i1])
+                    i1++;
+                int norders = 0;
+                memset(seen, 0, (size_t)N + 1);
+                for (int i = i0; i < i1; i++)
+                    if (!seen[(int)fz[3 * i + 2]]++)
+                        norders++;
+                if (pass == 0 && norders > maxorders)
+                    maxorders = norders;
+                if (pass == 1 && norders >= o.min_stable && 4 * norders >= maxorders) {
+                    for (int q = 0; q < 2; q++) {
+                        for (int i = i0; i < i1; i++)
+                            tmp[i - i0] = fz[3 * i + q];
+                        qsort(tmp, (size_t)(i1 - i0), sizeof(double), by_f);
+                        int h = (i1 - i0) / 2;
+                        sel[2 * nsel + q] = (i1 - i0) % 2 ? tmp[h] : 0.5 * (tmp[h - 1] + tmp[h]);
+                    }
+                    nsel++;
+                }
+                i0 = i1;
+            }
+        free(fz);
+        free(tmp);
+        free(seen);
         qsort(sel, (size_t)nsel, 2 * sizeof(double), by_f);
         out->nchan = nchan;
         out->nmodes = nsel;
