@@ -321,8 +321,8 @@ typedef struct kd_modal_fit {
  * is as measured: correct an exponential window's with kd_window_damping_correction. FRFs of
  * several references (hits at several points) may be passed together as channels: the poles
  * are common, and each reference's block of shape components is that reference's column of
- * residues. The band should reach well below fmax (the numerator basis z^k covers the arc
- * [fmin/fmax, 1] of the half circle; a narrow band far from 0 needs more orders). */
+ * residues. Narrow bands far from 0 work as well (95-112 Hz in docs/validation.md): the
+ * numerator is eliminated through a QR of its basis, not the ill-conditioned normal equations. */
 kd_status kd_lscf(const double* f, const double* frf, int nf, int nchan, const kd_lscf_opts* o,
                   kd_modal_fit* out, kd_error* err);
 void kd_modal_fit_free(kd_modal_fit* m);
