@@ -330,7 +330,9 @@ void kd_modal_fit_free(kd_modal_fit* m);
 /* LSFD: the complex residues of nmodes given poles (pole_f[nmodes] Hz, pole_zeta[nmodes]) in
  * the FRFs frf[nchan x nf] over [fmin, fmax] (fmax <= 0: all lines), with a lower residual
  * (1/(i omega)^2) and an upper residual (constant) per channel, by linear least squares
- * (LAPACK dgels). shape[nmodes x nchan] complex, caller-allocated, as kd_modal_fit.shape. */
+ * (LAPACK dgels). shape[nmodes x nchan] complex, caller-allocated, as kd_modal_fit.shape.
+ * KD_ERR_USAGE on a pole with f <= 0 or zeta outside [0, 1) (e.g. a peak's NaN half-power
+ * damping: give an estimate instead) or fewer lines than 2 nmodes + 2. */
 kd_status kd_lsfd(const double* f, const double* frf, int nf, int nchan, double fmin, double fmax,
                   kd_frf_quantity quantity, const double* pole_f, const double* pole_zeta,
                   int nmodes, double* shape, kd_error* err);
