@@ -215,6 +215,11 @@ static void lsfd_exact_residues(void** state)
             assert_true(cabs(g - a) < 1e-8 / (2.0 * wd));
         }
     }
+    /* a pole without damping estimate is refused */
+    double zbad[3] = {MODE_Z[0], NAN, MODE_Z[2]};
+    kd_error err;
+    assert_int_equal(kd_lsfd(f, frf, nf, NCH, 60.0, 160.0, KD_FRF_ACCELERATION, MODE_F, zbad, 3, shape, &err),
+                     KD_ERR_USAGE);
     /* a real shape from a complex one */
     double real[NCH];
     kd_shape_realize(shape5 + 2 * NCH, NCH, real);

@@ -68,9 +68,8 @@ typedef struct kd_window_corr {
     double enbw_bins;        /* equivalent noise bandwidth in lines: n sum(w^2) / sum(w)^2 */
 } kd_window_corr;
 
-/* Fill w[n] (caller-allocated) with the window. fs (Hz) is used only by the exponential window
- * to be consistent with kd_window_sigma; any fs > 0 gives the same samples. KD_ERR_USAGE on
- * n < 2 or a parameter out of range. */
+/* Fill w[n] (caller-allocated) with the window (the exponential one as exp(-sigma k / fs) with
+ * the sigma of kd_window_sigma at any fs). KD_ERR_USAGE on n < 2 or a parameter out of range. */
 kd_status kd_window_fill(kd_window win, int n, double* w, kd_error* err);
 
 /* The corrections of w[n] (any window, also one built by hand). */
@@ -319,7 +318,11 @@ typedef struct kd_modal_fit {
 /* LSCF (common-denominator, z-domain, docs/theory.md "LSCF") on the FRFs frf[nchan x nf]
  * (complex) at f[nf] (Hz, ascending, any spacing): poles for every order of the diagram with
  * their stability flags, modes selected from the stable poles, shapes from kd_lsfd. Damping
- * is as measured: correct an exponential window's with kd_window_damping_correction. */
+ * is as measured: correct an exponential window's with kd_window_damping_correction. FRFs of
+ * several references (hits at several points) may be passed together as channels: the poles
+ * are common, and each reference's block of shape components is that reference's column of
+ * residues. Narrow bands far from 0 work as well (95-112 Hz in docs/validation.md): the
+ * numerator is eliminated through a QR of its basis, not the ill-conditioned normal equations. */
 kd_status kd_lscf(const double* f, const double* frf, int nf, int nchan, const kd_lscf_opts* o,
                   kd_modal_fit* out, kd_error* err);
 void kd_modal_fit_free(kd_modal_fit* m);
@@ -327,7 +330,9 @@ void kd_modal_fit_free(kd_modal_fit* m);
 /* LSFD: the complex residues of nmodes given poles (pole_f[nmodes] Hz, pole_zeta[nmodes]) in
  * the FRFs frf[nchan x nf] over [fmin, fmax] (fmax <= 0: all lines), with a lower residual
  * (1/(i omega)^2) and an upper residual (constant) per channel, by linear least squares
- * (LAPACK dgels). shape[nmodes x nchan] complex, caller-allocated, as kd_modal_fit.shape. */
+ * (LAPACK dgels). shape[nmodes x nchan] complex, caller-allocated, as kd_modal_fit.shape.
+ * KD_ERR_USAGE on a pole with f <= 0 or zeta outside [0, 1) (e.g. a peak's NaN half-power
+ * damping: give an estimate instead) or fewer lines than 2 nmodes + 2. */
 kd_status kd_lsfd(const double* f, const double* frf, int nf, int nchan, double fmin, double fmax,
                   kd_frf_quantity quantity, const double* pole_f, const double* pole_zeta,
                   int nmodes, double* shape, kd_error* err);

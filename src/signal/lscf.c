@@ -183,11 +183,11 @@ kd_status kd_lscf(const double* f, const double* frf, int nf, int nchan, const k
         wch[c] = s > 0.0 ? sqrt(nl / s) : 1.0;
         for (int l = 0; l < nl; l++) {
             double th = 2.0 * KD_PI * f[lo + l] * ts;
-            double complex hv = -wch[c] * (h[2 * (lo + l)] + I * h[2 * (lo + l) + 1]);
-            for (int k = 0; k < nc; k++) {
-                double complex v = hv * cexp(I * th * k);
+            double complex v = -wch[c] * (h[2 * (lo + l)] + I * h[2 * (lo + l) + 1]), z = cexp(I * th);
+            for (int k = 0; k < nc; k++) { /* v = -w_o H z^k by recurrence (error ~ k eps) */
                 Y[(size_t)k * rows + l] = creal(v);
                 Y[(size_t)k * rows + nl + l] = cimag(v);
+                v *= z;
             }
         }
         cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nc, nc, rows, 1.0, Y, rows, Y, rows, 1.0, Tsum, nc);

@@ -17,6 +17,11 @@ kd_status kd_lsfd(const double* f, const double* frf, int nf, int nchan, double 
 {
     if (nmodes < 1 || nchan < 1 || nf < 1)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "LSFD needs at least one pole and one FRF");
+    for (int r = 0; r < nmodes; r++)
+        if (!(pole_f[r] > 0.0) || !(pole_zeta[r] >= 0.0 && pole_zeta[r] < 1.0))
+            return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                                "LSFD: pole %d has f = %g Hz, zeta = %g (need f > 0, 0 <= zeta < 1)", r + 1,
+                                pole_f[r], pole_zeta[r]);
     /* the band's lines, f > 0 (the lower residual is singular at 0) */
     int lo = 0, hi = nf - 1;
     while (lo < nf && (f[lo] < fmin || !(f[lo] > 0.0)))
