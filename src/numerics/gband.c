@@ -25,14 +25,16 @@ void kd_gband_zero(kd_gband* a) { memset(a->ab, 0, sizeof(double) * (size_t)(a->
  * are at most 33 wide, and OpenBLAS's threading of dgbmv cost more than the
  * product itself on them (measured: 30 % of a time step of a small model). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
+    /* by rows: y_i = sum over j ascending of A(i, j) x_j, A(i, j) = ab[ku + i + j (ld - 1)]; the
+     * sums of the loop by columns in the same order (the same bits for finite A), without its
+     * stores of y at each term: 2x faster on the narrow bands of bars and beams */
     const int n = a->n, kl = a->kl, ku = a->ku, ld = kl + ku + 1;
-    memset(y, 0, sizeof(double) * (size_t)n);
-    for (int j = 0; j < n; j++) {
-        const double xj = x[j];
-        if (xj == 0.0) continue;
-        const int i0 = j - ku > 0 ? j - ku : 0, i1 = j + kl < n - 1 ? j + kl : n - 1;
-        const double* col = a->ab + (size_t)j * (size_t)ld + ku - j;
-        for (int i = i0; i <= i1; i++) y[i] += col[i] * xj;
+    for (int i = 0; i < n; i++) {
+        const int j0 = i - kl > 0 ? i - kl : 0, j1 = i + ku < n - 1 ? i + ku : n - 1;
+        const double* row = a->ab + ku + i;
+        double s = 0.0;
+        for (int j = j0; j <= j1; j++) s += row[(ptrdiff_t)j * (ld - 1)] * x[j];
+        y[i] = s;
     }
 }
 
