@@ -47,9 +47,13 @@ static int scaled(double ax, int k, double* s) {
  * ax ~ m 10^(e - D + 1); -1 where snprintf must decide */
 static int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
     if (D < 1 || D > 15) return -1;
-    int b;
-    frexp(ax, &b);  /* 2^(b-1) <= ax < 2^b: e is floor((b - 1) log10 2) or one more */
-    int e = (int)floor((b - 1) * 0.30102999566398120);
+    uint64_t bits;
+    memcpy(&bits, &ax, sizeof bits);
+    int b = (int)((bits >> 52) & 0x7ff) - 1022;  /* 2^(b-1) <= ax < 2^b (normal numbers) */
+    if (b == -1022) frexp(ax, &b);                /* subnormal */
+    /* e = floor((b - 1) log10 2) or one less or more (corrected below); 78913 / 2^18 ~ log10 2 */
+    const int t = (b - 1) * 78913;
+    int e = t >= 0 ? t >> 18 : -((-t + 262143) >> 18);
     double s = 0;
     for (int tries = 0;; tries++) {
         if (tries > 3 || scaled(ax, D - 1 - e, &s)) return -1;
@@ -60,7 +64,7 @@ static int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
         else
             break;
     }
-    const double fl = floor(s), fr = s - fl;  /* exact: s < 2^53 */
+    const double fl = (double)(uint64_t)s, fr = s - fl;  /* floor, exact: 0 < s < 2^53 */
     if (fabs(fr - 0.5) < (double)u10[D] * 1e-14) return -1;  /* 30x the error bound: a tie? */
     uint64_t m = (uint64_t)fl + (fr > 0.5);
     if (m == u10[D]) m = u10[D - 1], e++;
@@ -85,8 +89,27 @@ static int put_exp(char* p, int e) {
     return n;
 }
 
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* the D digits of m, two at a time in 32-bit arithmetic (the last 8, then the rest) */
 static void digits(uint64_t m, int D, char* dig) {
-    for (int i = D - 1; i >= 0; i--) dig[i] = (char)('0' + m % 10), m /= 10;
+    uint32_t lo = (uint32_t)(m % 100000000u), hi = (uint32_t)(m / 100000000u);
+    int i = D - 1;
+    for (int k = 0; k < 4 && i >= 1; k++, i -= 2) {
+        const uint32_t r = lo % 100;
+        lo /= 100;
+        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+    }
+    if (i >= 0 && D > 8) lo = hi;  /* digits beyond the last 8 */
+    for (; i >= 1; i -= 2) {
+        const uint32_t r = lo % 100;
+        lo /= 100;
+        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+    }
+    if (i == 0) dig[0] = (char)('0' + lo);
 }
 
 int io_fmt_e(char* buf, double x, int prec) {
