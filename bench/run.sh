@@ -59,3 +59,10 @@ for s in "50 40" "100 80" "141 113" "200 160" "300 240"; do
   "$build/bench/bench_plate" $s mitc4
 done
 "$build/bench/bench_plate" 100 80 acm
+echo "# stages of the sparse shift-invert solver on the thesis plate (docs/scaling.md)"
+echo "# nx ny dof nnz_K_upper assemble_s analyse_s factor_s solve_s matvec_s nnz_L flops_factor ordering peak_rss_kib"
+for s in "50 40" "71 57" "100 80" "141 113" "200 160" "300 240"; do
+  "$build/bench/bench_scaling" $s
+done
+echo "# start-up and the cost of a small run (docs/performance.md)"
+bash bench/startup.sh "$build" 100
