@@ -64,3 +64,10 @@ echo "# welch samples segment overlap segments best_s per_sample_ns rel_err_ampl
 echo "# lscf channels lines order_max poles modes best_s per_order_ms max_rel_err_f"
 "$build/bench/bench_signal" 5 40
 "$build/bench/bench_signal" 3 80
+echo "# stages of the sparse shift-invert solver on the thesis plate (docs/scaling.md)"
+echo "# nx ny dof nnz_K_upper assemble_s analyse_s factor_s solve_s matvec_s nnz_L flops_factor ordering peak_rss_kib"
+for s in "50 40" "71 57" "100 80" "141 113" "200 160" "300 240"; do
+  "$build/bench/bench_scaling" $s
+done
+echo "# start-up and the cost of a small run (docs/performance.md)"
+bash bench/startup.sh "$build" 100

@@ -18,6 +18,9 @@ mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
           libcjson-dev libfftw3-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
+# the static archives kedyn links its solvers with (CMakeLists.txt, KEDYN_STATIC_SOLVERS):
+# libgfortran.a (gfortran's libgfortran-N-dev) and OpenBLAS's (libopenblas-pthread-dev)
+packages+=(gfortran libopenblas-pthread-dev)
 # libFuzzer and its sanitizer runtimes (clang's): only for the fuzz run of `test` and `fuzz`
 case "$mode" in
   test|fuzz) packages+=(clang libclang-rt-dev) ;;

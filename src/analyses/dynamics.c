@@ -20,6 +20,7 @@ typedef struct dyn_ctx {
     double *w1, *w2;
     double e0, work, p_prev, t_prev;
     int started;
+    int c_known, c_zero;          /* energy: C = 0 (a bar: no gyroscopic term), while unchanged */
 } dyn_ctx;
 
 static double dot(const double* a, const double* b, int n) {
@@ -43,7 +44,16 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
     const double V = 0.5 * dot(q, d->w1, n);
     kd_gband_matvec(&d->K, q, d->w2);
     for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
-    kd_gband_matvec(&d->C, v, d->w1);
+    if (changed || !d->c_known) {  /* C v skipped while C is zero: the same P, one product less */
+        const size_t nab = (size_t)(d->C.kl + d->C.ku + 1) * (size_t)n;
+        d->c_zero = 1;
+        for (size_t i = 0; i < nab && d->c_zero; i++) d->c_zero = d->C.ab[i] == 0.0;
+        d->c_known = 1;
+    }
+    if (d->c_zero)
+        memset(d->w1, 0, sizeof(double) * (size_t)n);
+    else
+        kd_gband_matvec(&d->C, v, d->w1);
     double P = 0;
     for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
     if (!d->started) {

@@ -16,8 +16,27 @@ void openblas_set_num_threads(int n);  /* OpenBLAS (CMakeLists.txt checks that t
 int blas_thread_shutdown_(void);
 #endif
 
+/* Linked statically (CMakeLists.txt: KEDYN_STATIC_SOLVERS), OpenBLAS initialises in a constructor
+ * that runs after this one (a constructor with a priority runs before those without): with
+ * OPENBLAS_NUM_THREADS=1 it starts no worker thread at all, which saves creating and joining
+ * them in every process (docs/performance.md, "Start-up and the cost of a small run"). The
+ * variable is removed again first thing in main, so that the environment of main and of the
+ * programs kedyn starts is the user's. With the shared OpenBLAS, whose constructor has already
+ * run, this changes nothing and blas_thread_shutdown_ below stops the threads. */
+static int blas_env_set;
+
+__attribute__((constructor(101))) static void app_blas_one_thread_env(void) {
+    if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;
+    blas_env_set = setenv("OPENBLAS_NUM_THREADS", "1", 0) == 0;
+}
+
 void app_blas_threads_default(void) {
-    if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;  /* the user's choice */
+    if (blas_env_set) {
+        unsetenv("OPENBLAS_NUM_THREADS");
+        blas_env_set = 0;
+    } else if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) {
+        return;  /* the user's choice */
+    }
 #ifdef KEDYN_HAVE_OPENBLAS_THREADS
     openblas_set_num_threads(1);
 #endif

@@ -21,12 +21,28 @@ void kd_gband_free(kd_gband* a) {
 
 void kd_gband_zero(kd_gband* a) { memset(a->ab, 0, sizeof(double) * (size_t)(a->kl + a->ku + 1) * (size_t)a->n); }
 
-/* y = A x by columns. A plain loop rather than BLAS dgbmv: the bands here
- * are at most 33 wide, and OpenBLAS's threading of dgbmv cost more than the
- * product itself on them (measured: 30 % of a time step of a small model). */
+/* Band products below: by diagonals on bands that fit in cache, by columns otherwise. Both add,
+ * for each row i, the terms of the columns j in ascending order to y_i = 0 (or subtract them
+ * from r_i), so both give the same bits (for finite matrices); by diagonals the inner loops run
+ * over n - |d| rows rather than the kl + ku + 1 of a column, which the seed 001 bar's tridiagonal
+ * matrices make 4x cheaper (docs/performance.md, "Start-up and the cost of a small run"). By
+ * columns is one pass over the band storage, the better on bands larger than the cache. */
+#define GBAND_DIAG_MAX 32768  /* band entries (256 KiB) */
+
+/* y = A x. A plain loop rather than BLAS dgbmv: the bands here are at most 33 wide, and
+ * OpenBLAS's threading of dgbmv cost more than the product itself on them (measured: 30 % of a
+ * time step of a small model). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
     const int n = a->n, kl = a->kl, ku = a->ku, ld = kl + ku + 1;
     memset(y, 0, sizeof(double) * (size_t)n);
+    if ((size_t)n * (size_t)ld <= GBAND_DIAG_MAX) {
+        for (int d = -kl; d <= ku; d++) {  /* A(i, i + d) = p[i ld] */
+            const int i0 = d < 0 ? -d : 0, i1 = d > 0 ? n - d : n;
+            const double* p = a->ab + (ku - d) + (ptrdiff_t)d * ld;
+            for (int i = i0; i < i1; i++) y[i] += p[(ptrdiff_t)i * ld] * x[i + d];
+        }
+        return;
+    }
     for (int j = 0; j < n; j++) {
         const double xj = x[j];
         if (xj == 0.0) continue;
@@ -39,6 +55,23 @@ void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
 void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
                         const kd_gband* C, const double* z, double* r) {
     const int n = A->n, kl = A->kl, ku = A->ku, ld = kl + ku + 1;
+    if ((size_t)n * (size_t)ld <= GBAND_DIAG_MAX) {
+        for (int d = -kl; d <= ku; d++) {  /* A(i, i + d) = pa[i ld] */
+            const int i0 = d < 0 ? -d : 0, i1 = d > 0 ? n - d : n;
+            const ptrdiff_t off = (ku - d) + (ptrdiff_t)d * ld;
+            const double *pa = A->ab + off, *pc = C->ab + off;
+            if (B) {
+                const double* pb = B->ab + off;
+                for (int i = i0; i < i1; i++)
+                    r[i] -= pa[(ptrdiff_t)i * ld] * (a * x[i + d]) + pb[(ptrdiff_t)i * ld] * y[i + d] +
+                            pc[(ptrdiff_t)i * ld] * z[i + d];
+            } else {
+                for (int i = i0; i < i1; i++)
+                    r[i] -= pa[(ptrdiff_t)i * ld] * (a * x[i + d]) + pc[(ptrdiff_t)i * ld] * z[i + d];
+            }
+        }
+        return;
+    }
     for (int j = 0; j < n; j++) {
         const double xj = a * x[j], yj = B ? y[j] : 0.0, zj = z[j];
         const int i0 = j - ku > 0 ? j - ku : 0, i1 = j + kl < n - 1 ? j + kl : n - 1;

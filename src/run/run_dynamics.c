@@ -9,6 +9,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
+#include "output/fmt_num.h"
 #include "output/output_util.h"
 
 #define HISTORY_VTK_FRAMES 101
@@ -107,10 +108,17 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         h->nonfinite = 1, h->t_nonfinite = t;
         return 1;
     }
-    fprintf(h->fp, "%.10g", t);
-    for (int c = 0; c < h->ncol; c++) fprintf(h->fp, ",%.10e", h->eq[c] < 0 ? 0.0 : q[h->eq[c]]);
-    if (e) fprintf(h->fp, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
-    fputc('\n', h->fp);
+    /* "%.10g" of t, then ",%.10e" of each value and ",%.4e" of the balance, without printf's
+     * cost (src/output/fmt_num.h) */
+    io_row row;
+    io_row_start(&row, h->fp);
+    io_row_g(&row, 0, t, 10);
+    for (int c = 0; c < h->ncol; c++) io_row_e(&row, ',', h->eq[c] < 0 ? 0.0 : q[h->eq[c]], 10);
+    if (e) {
+        for (int k = 0; k < 3; k++) io_row_e(&row, ',', e[k], 10);
+        io_row_e(&row, ',', e[3], 4);
+    }
+    io_row_end(&row);
     kd_anim_record(h->anim, t, q);
     history_vtk(h, t, q);
     /* Progress at most every 0.1 % of the time span. */

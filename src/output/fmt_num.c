@@ -1,0 +1,213 @@
+/* Numbers as printf's %.*e and %.*g write them (fmt_num.h). The D significant digits of |x| are
+ * m = round(|x| 10^k), k = D - 1 - floor(log10 |x|), with 10^k exact (|k| <= 22) or the product
+ * of two exact powers (|k| <= 44): |x| 10^k is then within 3 units of 2^-53 of its value, so m is
+ * printf's correctly rounded digit string unless the scaled value lies within that error of a
+ * tie (.5), where snprintf decides; so do infinities, NaN, |k| > 44 and D > 15. */
+#include "output/fmt_num.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                               1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const uint64_t u10[16] = {1ull,
+                                 10ull,
+                                 100ull,
+                                 1000ull,
+                                 10000ull,
+                                 100000ull,
+                                 1000000ull,
+                                 10000000ull,
+                                 100000000ull,
+                                 1000000000ull,
+                                 10000000000ull,
+                                 100000000000ull,
+                                 1000000000000ull,
+                                 10000000000000ull,
+                                 100000000000000ull,
+                                 1000000000000000ull};
+
+/* |x| 10^k, within 3 units of 2^-53 relative; -1 when |k| > 44 */
+static int scaled(double ax, int k, double* s) {
+    if (k >= 0 && k <= 22)
+        *s = ax * p10[k];
+    else if (k > 22 && k <= 44)
+        *s = ax * p10[22] * p10[k - 22];
+    else if (k < 0 && k >= -22)
+        *s = ax / p10[-k];
+    else if (k < -22 && k >= -44)
+        *s = ax / p10[22] / p10[-k - 22];
+    else
+        return -1;
+    return 0;
+}
+
+/* ax > 0 finite: its D significant digits m (10^(D-1) <= m < 10^D) and decimal exponent e,
+ * ax ~ m 10^(e - D + 1); -1 where snprintf must decide */
+static int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
+    if (D < 1 || D > 15) return -1;
+    uint64_t bits;
+    memcpy(&bits, &ax, sizeof bits);
+    int b = (int)((bits >> 52) & 0x7ff) - 1022;  /* 2^(b-1) <= ax < 2^b (normal numbers) */
+    if (b == -1022) frexp(ax, &b);                /* subnormal */
+    /* e = floor((b - 1) log10 2) or one less or more (corrected below); 78913 / 2^18 ~ log10 2 */
+    const int t = (b - 1) * 78913;
+    int e = t >= 0 ? t >> 18 : -((-t + 262143) >> 18);
+    double s = 0;
+    for (int tries = 0;; tries++) {
+        if (tries > 3 || scaled(ax, D - 1 - e, &s)) return -1;
+        if (s >= (double)u10[D])
+            e++;
+        else if (s < (double)u10[D - 1])
+            e--;
+        else
+            break;
+    }
+    const double fl = (double)(uint64_t)s, fr = s - fl;  /* floor, exact: 0 < s < 2^53 */
+    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14) return -1;  /* 30x the error bound: a tie? */
+    uint64_t m = (uint64_t)fl + (fr > 0.5);
+    if (m == u10[D]) m = u10[D - 1], e++;
+    *m_out = m, *e_out = e;
+    return 0;
+}
+
+/* snprintf's own conversion (at most IO_FMT_MAX - 1 characters kept) */
+static int fallback(char* buf, double x, int prec, int g) {
+    const int n = snprintf(buf, IO_FMT_MAX, g ? "%.*g" : "%.*e", prec, x);
+    return n < 0 ? 0 : n < IO_FMT_MAX ? n : IO_FMT_MAX - 1;
+}
+
+static int put_exp(char* p, int e) {
+    int n = 0;
+    p[n++] = 'e';
+    p[n++] = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 100) p[n++] = (char)('0' + e / 100);
+    p[n++] = (char)('0' + e / 10 % 10);
+    p[n++] = (char)('0' + e % 10);
+    return n;
+}
+
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* the D digits of m, two at a time in 32-bit arithmetic (the last 8, then the rest) */
+static void digits(uint64_t m, int D, char* dig) {
+    uint32_t lo = (uint32_t)(m % 100000000u), hi = (uint32_t)(m / 100000000u);
+    int i = D - 1;
+    for (int k = 0; k < 4 && i >= 1; k++, i -= 2) {
+        const uint32_t r = lo % 100;
+        lo /= 100;
+        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+    }
+    if (i >= 0 && D > 8) lo = hi;  /* digits beyond the last 8 */
+    for (; i >= 1; i -= 2) {
+        const uint32_t r = lo % 100;
+        lo /= 100;
+        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+    }
+    if (i == 0) dig[0] = (char)('0' + lo);
+}
+
+int io_fmt_e(char* buf, double x, int prec) {
+    const int D = prec + 1;
+    uint64_t m = 0;
+    int e = 0, n = 0;
+    if (!isfinite(x) || prec < 0 || D > 15) return fallback(buf, x, prec, 0);
+    if (x == 0) {
+        m = 0, e = 0;
+    } else if (decimal(fabs(x), D, &m, &e)) {
+        return fallback(buf, x, prec, 0);
+    }
+    char dig[16];
+    digits(m, D, dig);
+    if (signbit(x)) buf[n++] = '-';
+    buf[n++] = dig[0];
+    if (D > 1) {
+        buf[n++] = '.';
+        memcpy(buf + n, dig + 1, (size_t)(D - 1));
+        n += D - 1;
+    }
+    n += put_exp(buf + n, e);
+    buf[n] = '\0';
+    return n;
+}
+
+/* %g (C11 7.21.6.1): P significant digits, exponent X; style f with P - 1 - X decimals when
+ * P > X >= -4, else style e with P - 1; trailing zeros of the fraction and a bare point removed */
+int io_fmt_g(char* buf, double x, int prec) {
+    const int P = prec == 0 ? 1 : prec;
+    uint64_t m = 0;
+    int X = 0, n = 0;
+    if (!isfinite(x) || prec < 0 || P > 15) return fallback(buf, x, prec, 1);
+    if (signbit(x)) buf[n++] = '-';
+    if (x == 0) {
+        buf[n++] = '0';
+        buf[n] = '\0';
+        return n;
+    }
+    if (decimal(fabs(x), P, &m, &X)) return fallback(buf, x, prec, 1);
+    char dig[16];
+    digits(m, P, dig);
+    int last = P - 1;  /* the last significant digit kept */
+    while (last > 0 && dig[last] == '0') last--;
+    if (P > X && X >= -4) {
+        if (X >= 0) {
+            memcpy(buf + n, dig, (size_t)(X + 1));
+            n += X + 1;
+            if (last > X) {
+                buf[n++] = '.';
+                memcpy(buf + n, dig + X + 1, (size_t)(last - X));
+                n += last - X;
+            }
+        } else {
+            buf[n++] = '0', buf[n++] = '.';
+            for (int i = 0; i < -X - 1; i++) buf[n++] = '0';
+            memcpy(buf + n, dig, (size_t)(last + 1));
+            n += last + 1;
+        }
+    } else {
+        buf[n++] = dig[0];
+        if (last > 0) {
+            buf[n++] = '.';
+            memcpy(buf + n, dig + 1, (size_t)last);
+            n += last;
+        }
+        n += put_exp(buf + n, X);
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+void io_row_start(io_row* r, FILE* fp) {
+    r->fp = fp;
+    r->len = 0;
+}
+
+static void row_room(io_row* r) {
+    if (r->len + IO_FMT_MAX + 2 > (int)sizeof(r->buf)) {
+        fwrite(r->buf, 1, (size_t)r->len, r->fp);
+        r->len = 0;
+    }
+}
+
+void io_row_e(io_row* r, char sep, double x, int prec) {
+    row_room(r);
+    if (sep) r->buf[r->len++] = sep;
+    r->len += io_fmt_e(r->buf + r->len, x, prec);
+}
+
+void io_row_g(io_row* r, char sep, double x, int prec) {
+    row_room(r);
+    if (sep) r->buf[r->len++] = sep;
+    r->len += io_fmt_g(r->buf + r->len, x, prec);
+}
+
+void io_row_end(io_row* r) {
+    r->buf[r->len++] = '\n';
+    fwrite(r->buf, 1, (size_t)r->len, r->fp);
+    r->len = 0;
+}

@@ -1,0 +1,36 @@
+/* kedyn: numbers of the result CSV files, formatted as printf formats them but ~10x faster
+ * (not public). A history of 10 000 rows is ~100 000 numbers: printf's exact multi-precision
+ * conversion was a third of a small run (docs/performance.md, "Start-up and the cost of a
+ * small run"). The output is the same, byte for byte, as printf's (tests/fmt_num_test.c). */
+#ifndef KEDYN_OUTPUT_FMT_NUM_H
+#define KEDYN_OUTPUT_FMT_NUM_H
+
+#include <stdio.h>
+
+/* Room for any number these write, with its terminating NUL. */
+#define IO_FMT_MAX 40
+
+/* x as snprintf(buf, IO_FMT_MAX, "%.*e", prec, x) writes it; returns the length. prec >= 0;
+ * beyond 14 digits, and where x is within rounding error of a tie, snprintf itself (at most
+ * IO_FMT_MAX - 1 characters: prec <= 30). */
+int io_fmt_e(char* buf, double x, int prec);
+
+/* x as snprintf(buf, IO_FMT_MAX, "%.*g", prec, x) writes it; returns the length. */
+int io_fmt_g(char* buf, double x, int prec);
+
+/* A row buffer: numbers appended, written to fp with one fwrite when full and at the end. */
+typedef struct io_row {
+    FILE* fp;
+    int len;
+    char buf[1024];
+} io_row;
+
+void io_row_start(io_row* r, FILE* fp);
+/* sep (0: none), then x as "%.*e" */
+void io_row_e(io_row* r, char sep, double x, int prec);
+/* sep (0: none), then x as "%.*g" */
+void io_row_g(io_row* r, char sep, double x, int prec);
+/* the newline, and the buffer to fp */
+void io_row_end(io_row* r);
+
+#endif
