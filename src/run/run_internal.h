@@ -32,6 +32,7 @@ struct run_context {
     const kd_run_options* opts;   /* progress reports, or NULL */
     int index, count;             /* this analysis among all (progress) */
     run_dispatch_fn dispatch;     /* runs an inner analysis (a sweep's runs) */
+    unsigned long long model_key; /* the model file's contents hashed (the journals of --resume) */
 };
 
 typedef struct run_analysis {
