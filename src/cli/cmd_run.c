@@ -229,7 +229,7 @@ static int run_mpi(const kd_desc* d, const char* model, const char* outdir, cli_
     if (b.size > 1 && !has_study(d)) {
         if (b.rank == 0) {
             fprintf(stderr, "kedyn: note: %s has no sweep, campbell or stability analysis: it runs on rank 0 alone "
-                            "(ranks 1-%d have nothing to do)\n", model, b.size - 1);
+                            "(the other %d rank%s nothing to do)\n", model, b.size - 1, b.size > 2 ? "s have" : " has");
             code = cli_run_desc_with(d, model, outdir, o, NULL);
         }
     } else {

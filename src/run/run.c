@@ -232,6 +232,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     int lock = -1;
     st = kd_outdir_lock(outdir, &lock, err);
     if (st) return st;
+    if (opts && opts->resume) run_cases_clean_temps(outdir);  /* left by a killed run */
     char path[1200];
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
     /* First a summary.json of this model with "complete": false and no analyses: an earlier

@@ -186,6 +186,29 @@ void run_cases_forget(const char* outdir) {
     rmdir(dir);
 }
 
+void run_cases_clean_temps(const char* outdir) {
+    DIR* dp = opendir(outdir);
+    if (!dp) return;
+    struct dirent* e;
+    char path[1500];
+    while ((e = readdir(dp))) {
+        /* NAME.tmpPID.N (kd_atomic_open) */
+        const char* t = strstr(e->d_name, ".tmp");
+        if (!t || t == e->d_name) continue;
+        const char* p = t + 4;
+        int digits = 0, dot = 0;
+        for (; *p; p++) {
+            if (*p == '.' && digits && !dot) dot = 1, digits = 0;
+            else if (*p >= '0' && *p <= '9') digits++;
+            else break;
+        }
+        if (*p || !dot || !digits) continue;
+        snprintf(path, sizeof(path), "%s/%s", outdir, e->d_name);
+        unlink(path);
+    }
+    closedir(dp);
+}
+
 /* ---- the scheduler ------------------------------------------------------------ */
 
 typedef struct sched {

@@ -63,6 +63,10 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
 /* 1 on an MPI rank other than 0: the runner computes cases only and writes nothing. */
 int run_cases_worker(const run_context* c);
 
+/* Remove the temporary files (NAME.tmpPID.N) a killed run left in OUTDIR; only while this run
+ * holds OUTDIR's lock (--resume). */
+void run_cases_clean_temps(const char* outdir);
+
 /* Remove the journals of OUTDIR (a complete run). */
 void run_cases_forget(const char* outdir);
 

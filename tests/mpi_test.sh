@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# MPI ranks over the cases of a study (docs/cli.md, "Parallel studies"): `mpirun -n 2` and `-n 3`
+# give the files of a serial run, byte for byte (summary.json but for its wall times), rank 0
+# alone writing them; a model without a sweep, campbell or stability runs on rank 0 and says so;
+# the kedyn executable itself is not linked with libmpi. Skipped (77) without mpirun or
+# kedyn_mpi.so (-DKEDYN_MPI=ON). usage: mpi_test.sh KEDYN SOURCE_DIR
+set -u
+kedyn=$1
+src=$2
+examples=$src/examples
+if ! command -v mpirun >/dev/null 2>&1; then
+  echo "mpi_test: skipped: no mpirun (Debian: openmpi-bin)"
+  exit 77
+fi
+if [ ! -e "$(dirname "$kedyn")/kedyn_mpi.so" ]; then
+  echo "mpi_test: skipped: no kedyn_mpi.so next to kedyn (configure with -DKEDYN_MPI=ON)"
+  exit 77
+fi
+mpi="mpirun --oversubscribe --allow-run-as-root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+same_results() {  # same_results DIR_A DIR_B: every file byte for byte, summary.json but wall times
+  local a=$1 b=$2 f
+  [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
+  [ "$(cd "$a" && ls -A)" = "$(cd "$b" && ls -A)" ] || { diff <(ls -A "$a") <(ls -A "$b") | head -5; return 1; }
+  for f in "$a"/*.csv; do cmp -s "$f" "$b/$(basename "$f")" || { echo "differs: $f"; return 1; }; done
+  diff -q <(sed 's/"wall_s": [0-9.e+-]*//' "$a/summary.json") <(sed 's/"wall_s": [0-9.e+-]*//' "$b/summary.json") >/dev/null
+}
+
+check "kedyn is not linked with libmpi" bash -c "! ldd '$kedyn' | grep -q libmpi"
+for model in "$examples/rotating_bar_studies.yaml" "$examples/rotating_blade.yaml" \
+             "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml"; do
+  name=$(basename "$model" .yaml)
+  "$kedyn" run "$model" -o "$tmp/$name.serial" --jobs 1 --quiet >/dev/null 2>&1
+  check "$name serial exits 0" test $? -eq 0
+  for p in 2 3; do
+    (cd "$tmp" && $mpi -n $p "$kedyn" run "$model" -o "$tmp/$name.mpi$p" --quiet >"$tmp/$name.mpi$p.out" 2>&1)
+    check "$name: mpirun -n $p exits 0" test $? -eq 0
+    check "$name: mpirun -n $p = serial, byte for byte" same_results "$tmp/$name.serial" "$tmp/$name.mpi$p"
+  done
+done
+# without --quiet the results are printed by rank 0 only
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/loud" >"$tmp/loud.out" 2>&1)
+check "mpirun -n 2: one 'results:' line (rank 0)" test "$(grep -c '^results: ' "$tmp/loud.out")" -eq 1
+check "mpirun -n 2: no stray directory of another rank" test -z "$(ls "$tmp" | grep -v '\.out$\|serial\|mpi[23]$\|^loud$')"
+# a model with no study: rank 0 runs it and says so
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/cantilever.yaml" -o "$tmp/cant" --quiet >"$tmp/cant.out" 2>&1)
+check "no study: exits 0" test $? -eq 0
+check "no study: says it runs on rank 0" grep -q "has no sweep, campbell or stability analysis: it runs on rank 0 alone" "$tmp/cant.out"
+check "no study: modes.csv written" test -s "$tmp/cant/modes.csv"
+# --jobs 0 under mpirun: the same usage error on every rank
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs 0 >"$tmp/bad.out" 2>&1)
+check "mpirun --jobs 0: exits non-zero" test $? -ne 0
+check "mpirun --jobs 0: writes nothing" test ! -e "$tmp/bad"
+
+echo "mpi_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
