@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
-          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
+          libcjson-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind
+          libopenmpi-dev openmpi-bin)
 # libFuzzer and its sanitizer runtimes (clang's): only for the fuzz run of `test` and `fuzz`
 case "$mode" in
   test|fuzz) packages+=(clang libclang-rt-dev) ;;
@@ -47,7 +48,7 @@ case "$mode" in
     ./build/kedyn demo
     ;;
   test)
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DKEDYN_MPI=ON  # kedyn_mpi.so: mpi_test
     ctest --test-dir build --output-on-failure -j "$jobs"
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
@@ -63,7 +64,7 @@ case "$mode" in
     bash scripts/fuzz.sh "${2:-600}"
     ;;
   bench)
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DKEDYN_MPI=ON
     bash bench/run.sh build
     ;;
   *)

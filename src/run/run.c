@@ -194,6 +194,31 @@ static unsigned long long model_key(const char* model_path) {
     return h;
 }
 
+/* summary.json during a study: what is committed so far, the study "in progress". */
+typedef struct summary_checkpoint {
+    const char* path;
+    const kd_desc* d;
+    const kd_model* m;
+    const char* model_path;
+    const kd_run_report* rep;
+    kd_analysis_report* a;
+} summary_checkpoint;
+
+static void checkpoint_summary(void* ctx, int done, int n) {
+    summary_checkpoint* ck = ctx;
+    char keep[sizeof(ck->a->message)];
+    memcpy(keep, ck->a->message, sizeof(keep));
+    const kd_status status = ck->a->status;
+    /* not finished: "numeric" with the count, so that no partial map or diagram reads as a result
+     * (a sweep lists its runs so far) */
+    ck->a->status = KD_ERR_NUMERIC;
+    snprintf(ck->a->message, sizeof(ck->a->message), "in progress: %d of %d cases done", done, n);
+    kd_error err;
+    write_summary(ck->path, ck->d, ck->m, ck->model_path, ck->rep, &err);  /* the final one says if it fails */
+    memcpy(ck->a->message, keep, sizeof(keep));
+    ck->a->status = status;
+}
+
 static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
     return (ad->type == KD_ANALYSIS_SWEEP || ad->type == KD_ANALYSIS_CAMPBELL || ad->type == KD_ANALYSIS_STABILITY) &&
            !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
@@ -209,7 +234,7 @@ static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_r
         kd_analysis_report a;
         memset(&a, 0, sizeof(a));
         a.type = ad->type;
-        const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, 0};
+        const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, 0, NULL, NULL};
         st = runner_of(ad->type)->run(&c, ad, &a, err);
         analysis_report_free(&a);
     }
@@ -259,7 +284,8 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const double t0 = util_now_s();
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
-        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, key};
+        summary_checkpoint ck = {path, d, m, model_path, rep, a};
+        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, key, checkpoint_summary, &ck};
         if (opts && opts->animation && records(d, ad)) {
             st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             c.anim = rec[i];

@@ -320,6 +320,14 @@ static kd_status commit_case(const sched* s, int i, kd_error* err) {
     return s->set->commit(s->set->ctx, i, cst, msg, &r, err);
 }
 
+/* summary.json rewritten at most once a second while the study runs (run_context.checkpoint). */
+static void checkpoint(const sched* s, double* t_last) {
+    const double t = util_now_s();
+    if (!s->c->checkpoint || t - *t_last < 1.0) return;
+    *t_last = t;
+    s->c->checkpoint(s->c->checkpoint_ctx, s->committed, s->n);
+}
+
 static void progress(const sched* s) {
     const kd_run_options* o = s->c->opts;
     if (o && o->progress && s->n > 0)
@@ -380,6 +388,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
     int jobs = o && o->jobs > 1 ? o->jobs : 1;
     if (jobs > n - nres) jobs = n - nres > 0 ? n - nres : 1;
     s.window = 4 * (jobs + (remote ? o->backend->size : 0));
+    double t_ck = util_now_s();
     progress(&s);
 
     if (jobs == 1 && !remote) {  /* serial: the same cases, on this thread */
@@ -396,7 +405,9 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
             }
             if (!st) st = commit_case(&s, i, err);
             free(s.data[i]), s.data[i] = NULL;
+            s.committed = i + 1;
             progress(&s);
+            checkpoint(&s, &t_ck);
         }
     } else {
         pthread_mutex_init(&s.mu, NULL);
@@ -431,6 +442,11 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 if (cst) st = cst, s.stop = 1;
                 s.committed++;
                 pthread_cond_broadcast(&s.cv);
+                if (!st) {
+                    pthread_mutex_unlock(&s.mu);
+                    checkpoint(&s, &t_ck);
+                    pthread_mutex_lock(&s.mu);
+                }
                 continue;
             }
             if (s.stop && s.outstanding == 0) break;  /* nothing more will come */

@@ -33,6 +33,10 @@ struct run_context {
     int index, count;             /* this analysis among all (progress) */
     run_dispatch_fn dispatch;     /* runs an inner analysis (a sweep's runs) */
     unsigned long long model_key; /* the model file's contents hashed (the journals of --resume) */
+    /* summary.json rewritten (atomically, "complete": false) while a study runs: `done` of `n`
+     * cases committed (run.c; NULL: none) */
+    void (*checkpoint)(void* ctx, int done, int n);
+    void* checkpoint_ctx;
 };
 
 typedef struct run_analysis {
