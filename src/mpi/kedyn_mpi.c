@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #include "kedyn/run.h"
@@ -29,18 +30,36 @@ static struct {
     int finished;
 } self;
 
-/* A message from src (MPI_ANY_SOURCE) is there: waits by polling with short sleeps (10 us
- * growing to 0.5 ms) rather than in a blocking call, which spins a core that the cases need. */
-static int wait_message(int src, MPI_Status* stt) {
+/* A message from src (MPI_ANY_SOURCE) is there: waits by polling, first spinning (yielding the
+ * core) for spin_us, then with sleeps growing from 10 us to max_us, rather than in a blocking
+ * call, which would keep a core busy that the cases need. */
+static int wait_message(int src, MPI_Status* stt, double spin_us, long max_us) {
+    const double t0 = MPI_Wtime();
     long ns = 10000;
     for (;;) {
         int flag = 0;
         if (MPI_Iprobe(src, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, stt) != MPI_SUCCESS) return -1;
         if (flag) return 0;
+        if ((MPI_Wtime() - t0) * 1e6 < spin_us) {
+            sched_yield();
+            continue;
+        }
         const struct timespec ts = {0, ns};
         nanosleep(&ts, NULL);
-        if (ns < 500000) ns += ns / 2;
+        if (ns < 1000 * max_us) ns += ns / 2;
     }
+}
+
+/* Cases in flight per rank: the next ones wait at the rank while it computes, so that it never
+ * waits for rank 0 (whose serving thread sleeps between messages). */
+enum { DEPTH = 3 };
+
+/* Sends rank r its next case (or the end of the study: -1). */
+static void send_next(int set, int r, void* sched, int (*next)(void* sched), int* out, int* ended, int* active) {
+    int reply[2] = {set, next(sched)};
+    MPI_Send(reply, 2, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
+    if (reply[1] < 0) ended[r] = 1, (*active)--;
+    else out[r]++;
 }
 
 static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
@@ -49,47 +68,58 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int active = size - 1;  /* ranks not yet told that the study is over */
+    int* out = calloc((size_t)size, sizeof(int));    /* cases in flight per rank */
+    int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over */
     unsigned char* buf = NULL;
-    int cap = 0;
-    for (int r = 1; r < size && self.early; r++)  /* ranks that were ready for this study first */
+    int cap = 0, rc = 0;
+    if (!out || !ended) rc = -1;
+    for (int r = 1; r < size && self.early && !rc; r++)  /* ranks that were ready for this study first */
         if (self.early[r] == set) {
-            int reply[2] = {set, next(sched)};
-            MPI_Send(reply, 2, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
-            if (reply[1] < 0) active--;
+            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active);
             self.early[r] = -1;
         }
-    while (active > 0) {
+    for (;;) {
+        int busy = 0;
+        for (int r = 1; r < size && out; r++) busy += out[r];
+        if (rc || (active == 0 && busy == 0)) break;
         MPI_Status stt;
-        if (wait_message(MPI_ANY_SOURCE, &stt)) return -1;
+        if (wait_message(MPI_ANY_SOURCE, &stt, 50.0, 200)) {
+            rc = -1;
+            break;
+        }
         int count;
         MPI_Get_count(&stt, MPI_BYTE, &count);
         if (count > cap) {
             unsigned char* nb = realloc(buf, (size_t)count);
             if (!nb) {
-                free(buf);
-                return -1;
+                rc = -1;
+                break;
             }
             buf = nb, cap = count;
         }
         if (MPI_Recv(buf, count, MPI_BYTE, stt.MPI_SOURCE, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-            free(buf);
-            return -1;
+            rc = -1;
+            break;
         }
+        const int r = stt.MPI_SOURCE;
         int head[2] = {-1, -1};
         if (count >= (int)sizeof(int)) memcpy(head, buf, sizeof(int) * (count >= 2 * (int)sizeof(int) ? 2 : 1));
         if (head[0] != set) {  /* a rank ready for the next study already */
-            if (stt.MPI_TAG == TAG_READY && self.early) self.early[stt.MPI_SOURCE] = head[0];
+            if (stt.MPI_TAG == TAG_READY && self.early) self.early[r] = head[0];
             continue;
         }
-        if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int))
+        if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int)) {
             deliver(sched, head[1], buf + 2 * sizeof(int), (size_t)count - 2 * sizeof(int));
-        if (stt.MPI_TAG != TAG_READY && stt.MPI_TAG != TAG_RESULT) continue;
-        int reply[2] = {set, next(sched)};
-        MPI_Send(reply, 2, MPI_INT, stt.MPI_SOURCE, TAG_CASE, MPI_COMM_WORLD);
-        if (reply[1] < 0) active--;
+            out[r]--;
+            if (!ended[r]) send_next(set, r, sched, next, out, ended, &active);
+        } else if (stt.MPI_TAG == TAG_READY) {
+            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active);
+        }
     }
     free(buf);
-    return 0;
+    free(out);
+    free(ended);
+    return rc;
 }
 
 static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size)) {
@@ -98,7 +128,8 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
     for (;;) {
         MPI_Status stt;
         int msg[2] = {-1, -1};
-        if (wait_message(0, &stt) || MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
+        if (wait_message(0, &stt, 100.0, 1000) ||
+            MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
         if (stt.MPI_TAG == TAG_FINISH) return self.finished = 1;
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set) return -1;
@@ -158,7 +189,7 @@ void kedyn_mpi_close(kd_case_backend* b) {
     if (b->rank > 0 && b->size > 1 && !self.finished) {  /* rank 0 says when the run is over */
         MPI_Status stt;
         int msg[2];
-        while (!wait_message(0, &stt)) {
+        while (!wait_message(0, &stt, 0.0, 1000)) {
             MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             if (stt.MPI_TAG == TAG_FINISH) break;
         }
