@@ -61,5 +61,32 @@ check "no study: modes.csv written" test -s "$tmp/cant/modes.csv"
 check "mpirun --jobs 0: exits non-zero" test $? -ne 0
 check "mpirun --jobs 0: writes nothing" test ! -e "$tmp/bad"
 
+# a rank killed mid-study: mpirun ends the job; the journal keeps the committed runs and
+# `mpirun ... --resume` computes the others: the files of an uninterrupted serial run
+python3 - "$src/bench/parallel_sweep64.yaml" "$tmp/sweep256.yaml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r"values: \[[^]]*\]", "values: [" + ", ".join(str(50 + k) for k in range(256)) + "]", s)
+open(sys.argv[2], "w").write(s)
+PY
+"$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/s256.serial" --jobs 2 --quiet >/dev/null 2>&1
+(cd "$tmp" && $mpi -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/s256" --quiet >"$tmp/s256.out" 2>&1) &
+launcher=$!
+for _ in $(seq 1 600); do  # until 20 runs are written
+  [ "$(ls "$tmp/s256" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml" | sort -n | tail -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $launcher
+code=$?
+nbefore=$(ls "$tmp/s256" | grep -c '^sweep_v.*csv$')
+check "a rank killed: the job ends non-zero ($code), $nbefore of 256 runs written" test $code -ne 0 -a "$nbefore" -lt 256
+check "a rank killed: summary.json says incomplete" grep -q '"complete": false' "$tmp/s256/summary.json"
+check "a rank killed: the journal is kept" test -s "$tmp/s256/.kedyn-cases/analysis1.journal"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/s256" --quiet --resume >/dev/null 2>&1)
+check "mpirun --resume exits 0" test $? -eq 0
+check "mpirun --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/s256"
+
 echo "mpi_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -306,10 +306,11 @@ static void* serve_main(void* arg) {
     return NULL;
 }
 
-/* Commit case i from its wrapped bytes. */
-static kd_status commit_case(const sched* s, int i, kd_error* err) {
+/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps. */
+static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* err) {
+    *record = s->size[i];
     if (!s->data[i]) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for case %d", i + 1);
-    run_reader r = {s->data[i], s->size[i], 0};
+    run_reader r = {s->data[i], s->size[i], 0, s->data[i], 0};
     const kd_status cst = (kd_status)run_get_int(&r);
     int len = run_get_int(&r);
     char msg[sizeof(err->msg)];
@@ -317,7 +318,9 @@ static kd_status commit_case(const sched* s, int i, kd_error* err) {
     run_get(&r, msg, (size_t)len);
     msg[len] = '\0';
     if (r.bad) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "case %d: a damaged result", i + 1);
-    return s->set->commit(s->set->ctx, i, cst, msg, &r, err);
+    const kd_status st = s->set->commit(s->set->ctx, i, cst, msg, &r, err);
+    if (r.record && r.record <= s->size[i]) *record = r.record;
+    return st;
 }
 
 /* summary.json rewritten at most once a second while the study runs (run_context.checkpoint). */
@@ -400,10 +403,13 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 }
                 compute_case(&s, i, c->outdir, 0, &s.data[i], &s.size[i]);
                 s.ndone++;
-                if (s.data[i] && journal_append(jfd, i, s.data[i], s.size[i]))
-                    st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+                s.done[i] = 1;
             }
-            if (!st) st = commit_case(&s, i, err);
+            size_t rec = 0;
+            if (!st) st = commit_case(&s, i, &rec, err);
+            /* the record after the case's files and rows: complete on disk */
+            if (!st && s.done[i] == 1 && journal_append(jfd, i, s.data[i], rec))
+                st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
             free(s.data[i]), s.data[i] = NULL;
             s.committed = i + 1;
             progress(&s);
@@ -431,9 +437,10 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 pthread_mutex_unlock(&s.mu);
                 kd_status cst = KD_OK;
                 if (!st) {
-                    cst = commit_case(&s, i, err);
+                    size_t rec = 0;
+                    cst = commit_case(&s, i, &rec, err);
                     /* the record after the case's files and rows: complete on disk */
-                    if (!cst && fresh && journal_append(jfd, i, s.data[i], s.size[i]))
+                    if (!cst && fresh && journal_append(jfd, i, s.data[i], rec))
                         cst = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
                 }
                 progress(&s);

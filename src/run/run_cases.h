@@ -36,6 +36,8 @@ typedef struct run_reader {
     const unsigned char* p;
     size_t left;
     int bad;
+    unsigned char* base;  /* the case's bytes (commit: may be shortened for its journal record) */
+    size_t record;        /* set by commit: record only the first `record` bytes of base (0: all) */
 } run_reader;
 
 void run_get(run_reader* r, void* out, size_t n);

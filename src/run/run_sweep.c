@@ -205,7 +205,13 @@ static kd_status sweep_commit(void* ctx, int i, kd_status st, const char* msg, r
     r->sweep = sc->ad;
     r->value = sw->values + (size_t)i * sw->nset;
     sc->a->nsub = i + 1;
+    const size_t at = (size_t)(in->p - in->base);
     const int nship = run_get_int(in);
+    if (nship > 0 && !in->bad) {  /* the journal records the report, not the files (on disk now) */
+        const int none = 0;
+        memcpy(in->base + at, &none, sizeof(none));
+        in->record = at + sizeof(none);
+    }
     for (int k = 0; k < nship && !in->bad && k < r->nfiles; k++) {  /* a remote run's files, written here */
         if (!run_get_int(in)) continue;
         uint64_t len;
