@@ -154,8 +154,8 @@ void kd_outdir_unlock(int* fd) {
 
 /* ---- interruption ------------------------------------------------------------ */
 
-static volatile sig_atomic_t interrupt_signal;
+static atomic_int interrupt_signal;  /* lock-free: set in a handler, read by every thread */
 
-void kd_interrupt_request(int signo) { interrupt_signal = signo; }
+void kd_interrupt_request(int signo) { atomic_store(&interrupt_signal, signo); }
 
-int kd_interrupted(void) { return interrupt_signal; }
+int kd_interrupted(void) { return atomic_load(&interrupt_signal); }
