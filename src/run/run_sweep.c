@@ -5,6 +5,7 @@
  * finishes, and its report travels as bytes (run_pack_report) to the run that writes summary.json. */
 #include "run_internal.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,45 @@ static void unpack_report(run_reader* r, kd_analysis_report* a) {
     a->ked.coupling = get_str(r);
 }
 
+/* ---- the files of a run on another rank -------------------------------------------- */
+
+/* Every file the run wrote in its rank's private directory (its CSV, and the VTK files of a modes
+ * analysis beyond the report's list), by name and bytes, then removed. */
+static void ship_files(const char* dir, run_buf* out) {
+    DIR* dp = opendir(dir);
+    int n = 0;
+    struct dirent* e;
+    while (dp && (e = readdir(dp)))
+        n += e->d_name[0] != '.';
+    run_buf_put_int(out, n);
+    if (dp) rewinddir(dp);
+    int k = 0;
+    while (dp && k < n && (e = readdir(dp))) {
+        if (e->d_name[0] == '.') continue;
+        k++;
+        char path[1200];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        FILE* fp = fopen(path, "rb");
+        long len = -1;
+        if (fp && fseek(fp, 0, SEEK_END) == 0) len = ftell(fp);
+        unsigned char* data = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (fp && data && (fseek(fp, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)len, fp) != (size_t)len)) len = -1;
+        if (fp) fclose(fp);
+        unlink(path);
+        put_str(out, e->d_name);
+        const uint64_t size = len >= 0 && data ? (uint64_t)len : UINT64_MAX;  /* MAX: unreadable */
+        run_buf_put(out, &size, sizeof(size));
+        if (size != UINT64_MAX) run_buf_put(out, data, (size_t)len);
+        free(data);
+    }
+    for (; k < n; k++) {  /* the directory changed under the count: nothing more */
+        put_str(out, "");
+        const uint64_t size = UINT64_MAX;
+        run_buf_put(out, &size, sizeof(size));
+    }
+    if (dp) closedir(dp);
+}
+
 /* ---- the runs ------------------------------------------------------------------- */
 
 typedef struct sweep_cases {
@@ -171,25 +211,8 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
     r.status = st;
     r.wall_s = util_now_s() - t0;
     pack_report(out, &r);
-    run_buf_put_int(out, remote ? r.nfiles : 0);
-    for (int k = 0; remote && k < r.nfiles; k++) {  /* the files go with the report */
-        char path[1200];
-        snprintf(path, sizeof(path), "%s/%s", outdir, r.files[k]);
-        FILE* fp = fopen(path, "rb");
-        long n = -1;
-        if (fp && fseek(fp, 0, SEEK_END) == 0) n = ftell(fp);
-        unsigned char* data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-        if (fp && data && (fseek(fp, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, fp) != (size_t)n)) n = -1;
-        if (fp) fclose(fp);
-        unlink(path);
-        run_buf_put_int(out, n >= 0 && data ? 1 : 0);
-        if (n >= 0 && data) {
-            const uint64_t len = (uint64_t)n;
-            run_buf_put(out, &len, sizeof(len));
-            run_buf_put(out, data, (size_t)n);
-        }
-        free(data);
-    }
+    if (remote) ship_files(outdir, out);
+    else run_buf_put_int(out, 0);
     kd_modes_free(&r.modes);
     kd_campbell_free(&r.campbell);
     kd_stability_free(&r.stability);
@@ -212,13 +235,24 @@ static kd_status sweep_commit(void* ctx, int i, kd_status st, const char* msg, r
         memcpy(in->base + at, &none, sizeof(none));
         in->record = at + sizeof(none);
     }
-    for (int k = 0; k < nship && !in->bad && k < r->nfiles; k++) {  /* a remote run's files, written here */
-        if (!run_get_int(in)) continue;
+    for (int k = 0; k < nship && !in->bad; k++) {  /* a remote run's files, written here */
+        const int nlen = run_get_int(in);
+        char name[256];
+        if (nlen < 0 || nlen >= (int)sizeof(name)) {
+            in->bad = 1;
+            break;
+        }
+        run_get(in, name, (size_t)nlen);
+        name[nlen] = '\0';
         uint64_t len;
         run_get(in, &len, sizeof(len));
-        if (in->bad || len > in->left) break;
+        if (len == UINT64_MAX) continue;
+        if (in->bad || len > in->left || !name[0] || strchr(name, '/')) {
+            in->bad = 1;
+            break;
+        }
         char path[1200];
-        snprintf(path, sizeof(path), "%s/%s", sc->c->outdir, r->files[k]);
+        snprintf(path, sizeof(path), "%s/%s", sc->c->outdir, name);
         kd_atomic_file f;
         kd_status wst = kd_atomic_open(&f, path, err);
         if (wst) return wst;
