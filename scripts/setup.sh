@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 mode=${1:-demo}
 packages=(cmake make gcc pkg-config libc6-dev liblapacke-dev libopenblas-dev libyaml-dev libcmocka-dev
           libarpack2-dev libsundials-dev libsuitesparse-dev
-          libcjson-dev libfftw3-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind)
+          libcjson-dev libfftw3-dev gnuplot-nox fonts-dejavu-core libpng-dev chromium python3 valgrind
+          libopenmpi-dev openmpi-bin)
 # the static archives kedyn links its solvers with (CMakeLists.txt, KEDYN_STATIC_SOLVERS):
 # libgfortran.a (gfortran's libgfortran-N-dev) and OpenBLAS's (libopenblas-pthread-dev)
 packages+=(gfortran libopenblas-pthread-dev)
@@ -50,7 +51,7 @@ case "$mode" in
     ./build/kedyn demo
     ;;
   test)
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DKEDYN_MPI=ON  # kedyn_mpi.so: mpi_test
     ctest --test-dir build --output-on-failure -j "$jobs"
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
@@ -66,7 +67,7 @@ case "$mode" in
     bash scripts/fuzz.sh "${2:-600}"
     ;;
   bench)
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DKEDYN_MPI=ON
     bash bench/run.sh build
     ;;
   *)

@@ -138,7 +138,7 @@ static kd_status run_text(const char* text, const char* dir, int animation, kd_r
     kd_error err;
     assert_int_equal(kd_load_yaml_string(text, strlen(text), "<test>", &d, &err), KD_OK);
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
-    const kd_run_options o = {NULL, NULL, animation};
+    const kd_run_options o = {NULL, NULL, animation, 0, 0, NULL};
     const kd_status st = kd_run_with(d, m, "<test>", dir, &o, rep, &err);
     kd_model_free(&m);
     kd_desc_free(&d);
@@ -355,7 +355,7 @@ static void test_mech_animation(void** state) {
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
     char dir[] = "/tmp/kd_plot_test_XXXXXX";
     assert_non_null(mkdtemp(dir));
-    kd_run_options opts = {NULL, NULL, 1};
+    kd_run_options opts = {NULL, NULL, 1, 0, 0, NULL};
     kd_run_report rep;
     assert_int_equal(kd_run_with(d, m, "slider_crank.yaml", dir, &opts, &rep, &err), KD_OK);
     kd_run_report_free(&rep);
@@ -466,7 +466,7 @@ static void test_mech_dynamics_animation(void** state) {
     assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
     char dir[] = "/tmp/kd_plot_test_XXXXXX";
     assert_non_null(mkdtemp(dir));
-    kd_run_options opts = {NULL, NULL, 1};
+    kd_run_options opts = {NULL, NULL, 1, 0, 0, NULL};
     kd_run_report rep;
     assert_int_equal(kd_run_with(d, m, "four_bar_dynamics.yaml", dir, &opts, &rep, &err), KD_OK);
     kd_run_report_free(&rep);
@@ -531,7 +531,7 @@ static void run_example_with(const char* file, const char* analyses, char* dir, 
     free(full);
     assert_int_equal(kd_model_compile(*d, m, &err), KD_OK);
     assert_non_null(mkdtemp(dir));
-    kd_run_options opts = {NULL, NULL, 1};
+    kd_run_options opts = {NULL, NULL, 1, 0, 0, NULL};
     kd_run_report rep;
     if (kd_run_with(*d, *m, file, dir, &opts, &rep, &err)) fail_msg("%s", err.msg);
     kd_run_report_free(&rep);

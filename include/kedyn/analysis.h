@@ -42,6 +42,21 @@ typedef struct kd_campbell {
 kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int nspeeds, int count,
                           kd_campbell* out, kd_error* err);
 void kd_campbell_free(kd_campbell* c);
+/* The parts of kd_campbell_run for a scheduler of independent cases: begin (arrays and the
+ * tracking state), the modes at one speed (kd_campbell_modes_wanted of them; its own system, safe
+ * on several threads at once), and add: the modes of speed i, given in speed order, tracked. */
+typedef struct kd_campbell_track {
+    int n, count, extra;
+    double* prev;             /* (count x n) shapes followed at the previous speed */
+    double* macs;
+    int* pick;
+} kd_campbell_track;
+kd_status kd_campbell_begin(const kd_model* m, const double* speeds, int nspeeds, int count, kd_campbell* out,
+                            kd_campbell_track* t, kd_error* err);
+int kd_campbell_modes_wanted(const kd_campbell_track* t, int i);
+kd_status kd_campbell_modes_at(const kd_model* m, int body, double speed, int nmodes, kd_modes* r, kd_error* err);
+void kd_campbell_add(kd_campbell* out, kd_campbell_track* t, int i, const kd_modes* r);
+void kd_campbell_track_free(kd_campbell_track* t);
 
 typedef struct kd_stability_map {
     int nhubs, nlengths;
@@ -57,6 +72,13 @@ typedef struct kd_stability_map {
 kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int nhubs, const double* lengths,
                            int nlengths, double omega_max, kd_stability_map* out, kd_error* err);
 void kd_stability_free(kd_stability_map* s);
+/* The parts of kd_stability_run for a scheduler of independent cases: the map's arrays (omega_cr
+ * left to fill), and the critical speed at one (hub, length), safe to call on several threads at
+ * once. */
+kd_status kd_stability_map_init(kd_stability_map* out, const double* hubs, int nhubs, const double* lengths,
+                                int nlengths, double omega_max, kd_error* err);
+kd_status kd_stability_point(const kd_desc* d, int body, double hub, double length, double omega_max,
+                             double* omega_cr, kd_error* err);
 
 /* Called at every output instant of a dynamics analysis with the state and,
  * when the analysis asks for it, energy = {kinetic 1/2 v^T M v, strain

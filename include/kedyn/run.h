@@ -101,11 +101,33 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
  * in between; it must not block. */
 typedef void (*kd_progress_fn)(void* ctx, int index, int count, const char* type, double fraction);
 
+/* The ranks of an MPI launch sharing the cases of a study (the module kedyn_mpi.so implements
+ * it; docs/cli.md, "Parallel studies"). Rank 0 writes every file; the others compute. */
+typedef struct kd_case_backend {
+    int rank, size;
+    void* impl;
+    /* Rank 0, on a thread of its own (the run computes cases meanwhile): hand the case next(sched)
+     * (< 0: none left) to each other rank that asks, deliver(sched, i, bytes) each result that
+     * comes back, until every rank has been told that study `set` is over. 0, or -1 when the
+     * communication failed. */
+    int (*serve)(void* impl, int set, void* sched, int (*next)(void* sched),
+                 void (*deliver)(void* sched, int i, const unsigned char* data, size_t size));
+    /* Other ranks: compute(ctx, i, &data, &size) (data from malloc, freed here) every case rank 0
+     * sends until study `set` is over (returns 0) or the whole run is (1); -1 on a failure. */
+    int (*work)(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size));
+    /* Rank 0: the run is over; the other ranks stop waiting. */
+    void (*finish)(void* impl);
+} kd_case_backend;
+
 typedef struct kd_run_options {
     kd_progress_fn progress;                /* NULL: no progress reports */
     void* progress_ctx;
     int animation;                          /* 1: also write OUTDIR/animation.json
                                                (kedyn/report.h) */
+    int jobs;                               /* threads over the cases of a sweep, campbell or
+                                               stability (0 or 1: one) */
+    int resume;                             /* 1: skip the cases recorded complete in OUTDIR */
+    const kd_case_backend* backend;         /* MPI ranks over the cases, NULL: this process */
 } kd_run_options;
 
 /* kd_run with options (NULL: none, as kd_run). */

@@ -46,63 +46,91 @@ static double track(const double* prev, int count, const kd_modes* r, int n, dou
     return worst;
 }
 
-kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int nspeeds, int count,
-                          kd_campbell* out, kd_error* err) {
+void kd_campbell_track_free(kd_campbell_track* t) {
+    free(t->prev), free(t->macs), free(t->pick);
+    memset(t, 0, sizeof(*t));
+}
+
+kd_status kd_campbell_begin(const kd_model* m, const double* speeds, int nspeeds, int count, kd_campbell* out,
+                            kd_campbell_track* t, kd_error* err) {
     memset(out, 0, sizeof(*out));
+    memset(t, 0, sizeof(*t));
     if (count > m->neq) count = m->neq;
     /* a few more modes than curves, so a curve can follow its mode past
      * one that enters from above */
-    const int extra = count + 4 < m->neq ? count + 4 : m->neq;
-    const int n = m->neq;
+    t->extra = count + 4 < m->neq ? count + 4 : m->neq;
+    t->n = m->neq;
+    t->count = count;
     out->nspeeds = nspeeds;
     out->count = count;
-    out->speed = malloc(sizeof(double) * (size_t)nspeeds);
-    out->omega = calloc((size_t)nspeeds * (size_t)count, sizeof(double));
-    out->growth = calloc((size_t)nspeeds * (size_t)count, sizeof(double));
-    out->unstable = calloc((size_t)nspeeds, sizeof(int));
-    out->mac_min = calloc((size_t)nspeeds, sizeof(double));
-    double* prev = malloc(sizeof(double) * (size_t)count * (size_t)n);
-    double* macs = malloc(sizeof(double) * (size_t)count * (size_t)extra);
-    int* pick = malloc(sizeof(int) * (size_t)(count + extra));
-    kd_system s;
-    kd_status st = kd_system_init(&s, m, err);
-    if (st || !out->speed || !out->omega || !out->growth || !out->unstable || !out->mac_min || !prev || !macs || !pick) {
-        if (!st) kd_system_free(&s);
+    out->speed = malloc(sizeof(double) * (size_t)(nspeeds ? nspeeds : 1));
+    out->omega = calloc((size_t)nspeeds * (size_t)count + 1, sizeof(double));
+    out->growth = calloc((size_t)nspeeds * (size_t)count + 1, sizeof(double));
+    out->unstable = calloc((size_t)nspeeds + 1, sizeof(int));
+    out->mac_min = calloc((size_t)nspeeds + 1, sizeof(double));
+    t->prev = malloc(sizeof(double) * ((size_t)count * (size_t)t->n + 1));
+    t->macs = malloc(sizeof(double) * ((size_t)count * (size_t)t->extra + 1));
+    t->pick = malloc(sizeof(int) * (size_t)(count + t->extra + 1));
+    if (!out->speed || !out->omega || !out->growth || !out->unstable || !out->mac_min || !t->prev || !t->macs ||
+        !t->pick) {
         kd_campbell_free(out);
-        free(prev), free(macs), free(pick);
+        kd_campbell_track_free(t);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the Campbell diagram");
     }
+    if (nspeeds) memcpy(out->speed, speeds, sizeof(double) * (size_t)nspeeds);
+    return KD_OK;
+}
+
+int kd_campbell_modes_wanted(const kd_campbell_track* t, int i) { return i == 0 ? t->count : t->extra; }
+
+kd_status kd_campbell_modes_at(const kd_model* m, int body, double speed, int nmodes, kd_modes* r, kd_error* err) {
+    kd_system s;
+    kd_status st = kd_system_init(&s, m, err);
+    if (st) return st;
     /* The spinning body follows a copy of its motion with a constant-speed
      * law (no tables in it, so a shallow copy is safe). */
     kd_motion spin = m->body[body].motion;
     spin.angle = kd_law_constant(0.0);
     spin.angle.type = KD_LAW_SPEED;
+    spin.angle.value = speed;
     s.motion[body] = &spin;
+    s.have_frames = 0;
+    st = kd_modes_state_space(&s, 0.0, nmodes, r, err);
+    kd_system_free(&s);
+    return st;
+}
+
+void kd_campbell_add(kd_campbell* out, kd_campbell_track* t, int i, const kd_modes* r) {
+    const int count = t->count, n = t->n;
+    int* pick = t->pick;
+    const int nc = r->count < count ? r->count : count;
+    if (i == 0 || r->count < count) {  /* ascending at the first speed */
+        for (int k = 0; k < nc; k++) pick[k] = k;
+        out->mac_min[i] = 1.0;
+    } else {
+        out->mac_min[i] = track(t->prev, count, r, n, t->macs, pick, pick + count);
+    }
+    for (int k = 0; k < nc; k++) {
+        const int j = pick[k];
+        out->omega[(size_t)i * count + k] = r->omega[j];
+        out->growth[(size_t)i * count + k] = r->growth[j];
+        memcpy(t->prev + (size_t)k * n, r->shape + (size_t)j * n, sizeof(double) * (size_t)n);
+    }
+    out->unstable[i] = r->unstable;
+}
+
+kd_status kd_campbell_run(const kd_model* m, int body, const double* speeds, int nspeeds, int count,
+                          kd_campbell* out, kd_error* err) {
+    kd_campbell_track t;
+    kd_status st = kd_campbell_begin(m, speeds, nspeeds, count, out, &t, err);
     for (int i = 0; i < nspeeds && !st; i++) {
-        spin.angle.value = speeds[i];
-        s.have_frames = 0;  /* the motion changed under the same t */
-        out->speed[i] = speeds[i];
         kd_modes r;
-        st = kd_modes_state_space(&s, 0.0, i == 0 ? count : extra, &r, err);
+        st = kd_campbell_modes_at(m, body, speeds[i], kd_campbell_modes_wanted(&t, i), &r, err);
         if (st) break;
-        const int nc = r.count < count ? r.count : count;
-        if (i == 0 || r.count < count) {  /* ascending at the first speed */
-            for (int k = 0; k < nc; k++) pick[k] = k;
-            out->mac_min[i] = 1.0;
-        } else {
-            out->mac_min[i] = track(prev, count, &r, n, macs, pick, pick + count);
-        }
-        for (int k = 0; k < nc; k++) {
-            const int j = pick[k];
-            out->omega[(size_t)i * count + k] = r.omega[j];
-            out->growth[(size_t)i * count + k] = r.growth[j];
-            memcpy(prev + (size_t)k * n, r.shape + (size_t)j * n, sizeof(double) * (size_t)n);
-        }
-        out->unstable[i] = r.unstable;
+        kd_campbell_add(out, &t, i, &r);
         kd_modes_free(&r);
     }
-    kd_system_free(&s);
-    free(prev), free(macs), free(pick);
+    kd_campbell_track_free(&t);
     if (st) kd_campbell_free(out);
     return st;
 }

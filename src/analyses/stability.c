@@ -70,27 +70,21 @@ static kd_status critical_speed(const kd_model* m, int body, double omega_max, d
     return KD_OK;
 }
 
-kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int nhubs, const double* lengths,
-                           int nlengths, double omega_max, kd_stability_map* out, kd_error* err) {
-    memset(out, 0, sizeof(*out));
-    out->nhubs = nhubs, out->nlengths = nlengths, out->omega_max = omega_max;
-    out->hub = malloc(sizeof(double) * (size_t)nhubs);
-    out->length = malloc(sizeof(double) * (size_t)nlengths);
-    out->omega_cr = malloc(sizeof(double) * (size_t)nhubs * (size_t)nlengths);
-    /* A shallow copy of the description with its own body and motion arrays
-     * to vary length and hub; laws and tables stay shared (read only). */
+/* One point of the map on its own shallow copy of the description (its own body and motion
+ * arrays; laws and tables stay shared, read only), so that points can be computed at once on
+ * several threads. */
+kd_status kd_stability_point(const kd_desc* d, int body, double hub, double length, double omega_max,
+                             double* omega_cr, kd_error* err) {
     kd_desc dc = *d;
     dc.bodies = malloc(sizeof(*dc.bodies) * (size_t)d->nbodies);
-    dc.motions = malloc(sizeof(*dc.motions) * (size_t)d->nmotions);
+    dc.motions = malloc(sizeof(*dc.motions) * (size_t)(d->nmotions ? d->nmotions : 1));
     kd_status st = KD_OK;
-    if (!out->hub || !out->length || !out->omega_cr || !dc.bodies || !dc.motions) {
+    if (!dc.bodies || !dc.motions) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
         goto done;
     }
     memcpy(dc.bodies, d->bodies, sizeof(*dc.bodies) * (size_t)d->nbodies);
     memcpy(dc.motions, d->motions, sizeof(*dc.motions) * (size_t)d->nmotions);
-    memcpy(out->hub, hubs, sizeof(double) * (size_t)nhubs);
-    memcpy(out->length, lengths, sizeof(double) * (size_t)nlengths);
     kd_body_desc* b = &dc.bodies[body];
     kd_motion* mo = NULL;
     for (int i = 0; i < dc.nmotions; i++)
@@ -99,20 +93,44 @@ kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int n
     double axis[3] = {1, 0, 0};
     if (b->npoints >= 2)
         for (int k = 0; k < 3; k++) axis[k] = (b->points[b->npoints - 1].x[k] - b->points[0].x[k]) / L0;
-    for (int i = 0; i < nhubs && !st; i++)
-        for (int j = 0; j < nlengths && !st; j++) {
-            mo->hub = hubs[i];
-            b->length = lengths[j];
-            if (b->npoints >= 2)  /* keep the axis, move the last point */
-                for (int k = 0; k < 3; k++) b->points[b->npoints - 1].x[k] = b->points[0].x[k] + lengths[j] * axis[k];
-            kd_model* m = NULL;
-            st = kd_model_compile(&dc, &m, err);
-            if (!st) st = critical_speed(m, body, omega_max, &out->omega_cr[(size_t)i * nlengths + j], err);
-            kd_model_free(&m);
-        }
+    mo->hub = hub;
+    b->length = length;
+    if (b->npoints >= 2)  /* keep the axis, move the last point */
+        for (int k = 0; k < 3; k++) b->points[b->npoints - 1].x[k] = b->points[0].x[k] + length * axis[k];
+    kd_model* m = NULL;
+    st = kd_model_compile(&dc, &m, err);
+    if (!st) st = critical_speed(m, body, omega_max, omega_cr, err);
+    kd_model_free(&m);
 done:
     free(dc.bodies);
     free(dc.motions);
+    return st;
+}
+
+kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int nhubs, const double* lengths,
+                           int nlengths, double omega_max, kd_stability_map* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    kd_status st = kd_stability_map_init(out, hubs, nhubs, lengths, nlengths, omega_max, err);
+    for (int i = 0; i < nhubs && !st; i++)
+        for (int j = 0; j < nlengths && !st; j++)
+            st = kd_stability_point(d, body, hubs[i], lengths[j], omega_max, &out->omega_cr[(size_t)i * nlengths + j],
+                                    err);
     if (st) kd_stability_free(out);
     return st;
+}
+
+kd_status kd_stability_map_init(kd_stability_map* out, const double* hubs, int nhubs, const double* lengths,
+                                int nlengths, double omega_max, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    out->nhubs = nhubs, out->nlengths = nlengths, out->omega_max = omega_max;
+    out->hub = malloc(sizeof(double) * (size_t)(nhubs ? nhubs : 1));
+    out->length = malloc(sizeof(double) * (size_t)(nlengths ? nlengths : 1));
+    out->omega_cr = malloc(sizeof(double) * ((size_t)nhubs * (size_t)nlengths + 1));
+    if (!out->hub || !out->length || !out->omega_cr) {
+        kd_stability_free(out);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
+    }
+    memcpy(out->hub, hubs, sizeof(double) * (size_t)nhubs);
+    memcpy(out->length, lengths, sizeof(double) * (size_t)nlengths);
+    return KD_OK;
 }

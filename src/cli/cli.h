@@ -41,6 +41,9 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
 typedef struct cli_run_opts {
     int quiet;                    /* --quiet: no progress bar (the result tables are printed) */
     int report;                   /* --report: animation.json, figures, report.html */
+    int jobs;                     /* --jobs / KEDYN_JOBS: threads over a study's cases (0: one) */
+    int resume;                   /* --resume: skip the cases complete in OUTDIR */
+    const struct kd_case_backend* backend;  /* an MPI launch (cmd_run.c), or NULL */
 } cli_run_opts;
 
 /* cli_run_desc with options. */

@@ -64,7 +64,7 @@ int cmd_demo(int argc, char** argv) {
         char dir[1100];
         snprintf(dir, sizeof(dir), "%s/%s", outdir, interps[k]);
         printf("== %s\n", d->title);
-        const cli_run_opts o = {0, 1};  /* with the report (figures, animation) */
+        const cli_run_opts o = {0, 1, 0, 0, NULL};  /* with the report (figures, animation) */
         const int code = cli_run_desc_with(d, "<demo>", dir, &o, print_comparison);
         kd_desc_free(&d);
         if (code) return code;

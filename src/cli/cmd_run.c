@@ -1,6 +1,13 @@
-/* `kedyn run`: load, compile, run the analyses, print their results. */
+/* `kedyn run`: load, compile, run the analyses, print their results; the threads (--jobs,
+ * KEDYN_JOBS) and the MPI ranks (kedyn_mpi.so, loaded only under mpirun) over the cases of a
+ * study (docs/cli.md, "Parallel studies"). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kedyn/load_yaml.h"
@@ -89,7 +96,7 @@ static void print_report(const kd_analysis_report* a) {
 
 int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, int quiet,
                  void (*after)(const kd_run_report* rep)) {
-    const cli_run_opts o = {quiet, 0};
+    const cli_run_opts o = {quiet, 0, 0, 0, NULL};
     return cli_run_desc_with(d, model_path, outdir, &o, after);
 }
 
@@ -101,12 +108,21 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     kd_model* m = NULL;
     kd_status st = kd_desc_check_resources(d, &err);  /* before anything is allocated */
     if (!st) st = kd_model_compile(d, &m, &err);
-    if (st) return cli_report_error(&err);
-    cli_print_warnings(d, m);
+    const int worker = o->backend && o->backend->rank > 0;
+    if (st) return worker ? cli_exit_code(st) : cli_report_error(&err);
     kd_run_report rep;
+    if (worker) {  /* an MPI rank other than 0: computes cases, prints and writes nothing */
+        const kd_run_options wopts = {NULL, NULL, 0, o->jobs, 0, o->backend};
+        cli_install_signal_handlers();
+        st = kd_run_with(d, m, model_path, outdir, &wopts, &rep, &err);
+        kd_run_report_free(&rep);
+        kd_model_free(&m);
+        return 0;
+    }
+    cli_print_warnings(d, m);
     cli_progress prog;
     cli_progress_init(&prog, quiet);
-    const kd_run_options ropts = {cli_progress_update, &prog, o->report};
+    const kd_run_options ropts = {cli_progress_update, &prog, o->report, o->jobs, o->resume, o->backend};
     cli_install_signal_handlers();
     st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
     cli_progress_done(&prog);
@@ -134,10 +150,102 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     return code;
 }
 
+/* A count of threads: a whole positive number (--jobs, KEDYN_JOBS); -1 when it is not. */
+static int parse_jobs(const char* s) {
+    if (!s || !s[0]) return -1;
+    char* end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (*end || errno || v < 1 || v > 4096) return -1;
+    return (int)v;
+}
+
+/* Started by mpirun (Open MPI, or a PMI/PMIx launcher)? */
+static int mpi_launched(void) {
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
+}
+
+/* kedyn_mpi.so (built with -DKEDYN_MPI=ON), dlopen'ed only under mpirun so that libmpi is not
+ * loaded by ordinary runs: $KEDYN_MPI_MODULE, else next to the executable, else ../lib/kedyn/. */
+typedef int (*mpi_open_fn)(int* argc, char*** argv, kd_case_backend* b, char* msg, size_t n);
+typedef void (*mpi_close_fn)(kd_case_backend* b);
+
+static void* mpi_module(char* why, size_t n) {
+    const char* env = getenv("KEDYN_MPI_MODULE");
+    if (env && env[0]) {
+        void* h = dlopen(env, RTLD_NOW | RTLD_GLOBAL);
+        if (!h) snprintf(why, n, "%s", dlerror());
+        return h;
+    }
+    char exe[PATH_MAX];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len <= 0) {
+        snprintf(why, n, "cannot find the kedyn executable");
+        return NULL;
+    }
+    exe[len] = '\0';
+    char* slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    const char* where[] = {"%s/kedyn_mpi.so", "%s/../lib/kedyn/kedyn_mpi.so"};
+    for (int k = 0; k < 2; k++) {
+        char path[PATH_MAX + 40];
+        snprintf(path, sizeof(path), where[k], exe);
+        void* h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+        if (h) return h;
+        if (k == 0) snprintf(why, n, "%s", dlerror());
+    }
+    return NULL;
+}
+
+/* Does the model have a study whose cases the ranks share? */
+static int has_study(const kd_desc* d) {
+    for (int k = 0; k < d->nanalyses; k++)
+        if (d->analyses[k].type == KD_ANALYSIS_SWEEP || d->analyses[k].type == KD_ANALYSIS_CAMPBELL ||
+            d->analyses[k].type == KD_ANALYSIS_STABILITY)
+            return 1;
+    return 0;
+}
+
+/* The run under mpirun: rank 0 runs and writes, the others compute cases of its studies. */
+static int run_mpi(const kd_desc* d, const char* model, const char* outdir, cli_run_opts* o) {
+    char why[512] = "";
+    void* h = mpi_module(why, sizeof(why));
+    mpi_open_fn open_fn = h ? (mpi_open_fn)(size_t)dlsym(h, "kedyn_mpi_open") : NULL;
+    mpi_close_fn close_fn = h ? (mpi_close_fn)(size_t)dlsym(h, "kedyn_mpi_close") : NULL;
+    if (!open_fn || !close_fn) {
+        fprintf(stderr, "kedyn: started by mpirun, but the MPI module kedyn_mpi.so cannot be loaded (%s); build with "
+                        "-DKEDYN_MPI=ON or set KEDYN_MPI_MODULE\n", why[0] ? why : "no kedyn_mpi_open in it");
+        return EXIT_USAGE;
+    }
+    kd_case_backend b;
+    memset(&b, 0, sizeof(b));
+    int argc = 0;
+    char** argv = NULL;
+    if (open_fn(&argc, &argv, &b, why, sizeof(why)) != 0) {
+        fprintf(stderr, "kedyn: MPI: %s\n", why);
+        return EXIT_USAGE;
+    }
+    int code = 0;
+    if (b.size > 1 && !has_study(d)) {
+        if (b.rank == 0) {
+            fprintf(stderr, "kedyn: note: %s has no sweep, campbell or stability analysis: it runs on rank 0 alone "
+                            "(the other %d rank%s nothing to do)\n", model, b.size - 1, b.size > 2 ? "s have" : " has");
+            code = cli_run_desc_with(d, model, outdir, o, NULL);
+        }
+    } else {
+        o->backend = b.size > 1 ? &b : NULL;
+        code = cli_run_desc_with(d, model, outdir, o, NULL);
+    }
+    if (b.rank == 0 && b.size > 1) b.finish(b.impl);  /* the other ranks stop waiting */
+    close_fn(&b);
+    return code;
+}
+
 int cmd_run(int argc, char** argv) {
     const char* model = NULL;
     const char* outdir = NULL;
-    cli_run_opts o = {0, 0};
+    cli_run_opts o = {0, 0, 0, 0, NULL};
+    int jobs_given = 0;
     const char* formalism_name = NULL;
     int force = 0;
     for (int i = 1; i < argc; i++) {
@@ -153,6 +261,17 @@ int cmd_run(int argc, char** argv) {
             o.report = 1;
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
+        } else if (strcmp(argv[i], "--resume") == 0) {
+            o.resume = 1;
+        } else if (strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "-j") == 0) {
+            o.jobs = i + 1 < argc ? parse_jobs(argv[i + 1]) : -1;
+            if (o.jobs < 1) {
+                fprintf(stderr, "kedyn: run: --jobs needs a whole number of threads, 1 or more (got '%s')\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                return EXIT_USAGE;
+            }
+            i++;
+            jobs_given = 1;
         } else if (strcmp(argv[i], "--formalism") == 0) {
             kd_formalism f;
             if (i + 1 >= argc ||
@@ -164,7 +283,8 @@ int cmd_run(int argc, char** argv) {
             }
             formalism_name = argv[++i];
         } else if (argv[i][0] == '-' || model) {
-            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n",
+            fprintf(stderr, "kedyn: run: unexpected argument '%s'\nusage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n"
+                    "       [--jobs N] [--resume]\n",
                     argv[i]);
             return EXIT_USAGE;
         } else {
@@ -172,8 +292,22 @@ int cmd_run(int argc, char** argv) {
         }
     }
     if (!model) {
-        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n");
+        fprintf(stderr, "usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME] [--jobs N] "
+                        "[--resume]\n");
         return EXIT_USAGE;
+    }
+    if (!jobs_given) {  /* KEDYN_JOBS, else every core (one per rank under mpirun) */
+        const char* env = getenv("KEDYN_JOBS");
+        if (env) {
+            o.jobs = parse_jobs(env);
+            if (o.jobs < 1) {
+                fprintf(stderr, "kedyn: run: KEDYN_JOBS must be a whole number of threads, 1 or more (got '%s')\n", env);
+                return EXIT_USAGE;
+            }
+        } else {
+            const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+            o.jobs = mpi_launched() ? 1 : cores > 0 ? (int)cores : 1;
+        }
     }
     kd_error err;
     kd_error_clear(&err);
@@ -204,7 +338,7 @@ int cmd_run(int argc, char** argv) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));
         outdir = defdir;
     }
-    const int code = cli_run_desc_with(d, model, outdir, &o, NULL);
+    const int code = mpi_launched() ? run_mpi(d, model, outdir, &o) : cli_run_desc_with(d, model, outdir, &o, NULL);
     kd_desc_free(&d);
     return code;
 }

@@ -11,7 +11,7 @@ static const char* usage_text =
     "Dynamics of mechanisms and machines with elastic links, by finite elements.\n"
     "\n"
     "commands:\n"
-    "  run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n"
+    "  run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME] [--jobs N] [--resume]\n"
     "                                         run every analysis in the model\n"
     "  compare MODEL.yaml [-o OUTDIR] [--elements N,...]\n"
     "                                         run the dynamics with every formalism; agreement and cost\n"
@@ -29,7 +29,8 @@ static const char* usage_text =
 
 static int help_command(const char* cmd) {
     if (strcmp(cmd, "run") == 0)
-        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n\n"
+        printf("usage: kedyn run MODEL.yaml [-o OUTDIR] [--quiet] [--report] [--force] [--formalism NAME]\n"
+               "                 [--jobs N] [--resume]\n\n"
                "Check the model, run each analysis in its `analyses` list in order, print the results\n"
                "and write OUTDIR/summary.json (last) and the CSV files of each analysis. Files appear\n"
                "only when complete. After a numerical failure the results so far are kept, summary.json\n"
@@ -42,7 +43,11 @@ static int help_command(const char* cmd) {
                "on a mechanism: newton-euler, maggi, kane, gibbs-appell, lagrange.\n"
                "Models estimated beyond the resource limits (elements, time steps, CSV size: docs/cli.md)\n"
                "are refused with the estimate, exit 1; --force (or `force: true` in the model) runs them.\n"
-               "SIGINT/SIGTERM stop at the next output row: rows kept, \"complete\": false, exit 128+N.\n");
+               "SIGINT/SIGTERM stop at the next output row: rows kept, \"complete\": false, exit 128+N.\n"
+               "--jobs N (or KEDYN_JOBS; default: the cores) computes the cases of a sweep, campbell or\n"
+               "stability on N threads, the results identical to --jobs 1; under `mpirun -n P` the ranks\n"
+               "share them and rank 0 writes. --resume skips the cases a killed run recorded complete in\n"
+               "OUTDIR (docs/cli.md, \"Parallel studies\").\n");
     else if (strcmp(cmd, "compare") == 0)
         printf("usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] [--formalisms NAME,...]\n"
                "                    [--bodies N,N,...] [--t-end T] [--quiet]\n\n"

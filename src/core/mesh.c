@@ -174,9 +174,10 @@ static int node_band(const kd_mesh_desc* m, const int* perm) {
     return band;
 }
 
-/* Sweep orders: nodes sorted by x (then y) or by y (then x). */
-static const double* sweep_x;
-static int sweep_axis;
+/* Sweep orders: nodes sorted by x (then y) or by y (then x); qsort's comparison reads them, one
+ * copy per thread (models compiled at once by the cases of a parallel study). */
+static _Thread_local const double* sweep_x;
+static _Thread_local int sweep_axis;
 static int by_coordinate(const void* a, const void* b) {
     const double* xa = &sweep_x[3 * *(const int*)a];
     const double* xb = &sweep_x[3 * *(const int*)b];

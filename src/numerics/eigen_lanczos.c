@@ -6,6 +6,7 @@
  * sigma < 0 keeps K - sigma M positive definite even when K is singular
  * (free bodies), and the eigenvalues nearest sigma, the lowest ones, converge
  * first: OP = (K - sigma M)^-1 M has eigenvalues 1 / (lambda - sigma). */
+#include <pthread.h>
 #include <arpack/arpack.h>
 #include <lapacke.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "numerics/eigen_internal.h"
 
 /* y = (K - sigma M)^-1 x with the banded Cholesky factor in ctx. */
+static pthread_mutex_t arpack_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void solve_shifted(void* ctx, const double* x, double* y) {
     const kd_band* fac = ctx;
     memcpy(y, x, sizeof(double) * (size_t)fac->n);
@@ -46,6 +49,9 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
     iparam[2] = 10 * n;  /* maximum restarts */
     iparam[3] = 1;
     iparam[6] = 3;       /* mode 3: shift-invert, generalized */
+    /* ARPACK keeps its state between calls in SAVE'd Fortran variables: one solve at a time in
+     * the process (the threads of a parallel study wait here). */
+    pthread_mutex_lock(&arpack_lock);
     for (;;) {
         dsaupd_c(&ido, "G", n, "LM", count, 0.0, resid, ncv, v, n, iparam, ipntr, workd, workl, lworkl, &ainfo);
         double* x = workd + ipntr[0] - 1;
@@ -62,6 +68,7 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
         }
     }
     if (ainfo < 0 || ainfo == 1 || iparam[4] < count) {
+        pthread_mutex_unlock(&arpack_lock);
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "the Lanczos eigensolver did not converge (ARPACK dsaupd info %d, %d of %d modes)",
                           (int)ainfo, (int)iparam[4], count);
@@ -69,6 +76,7 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
     }
     dseupd_c(1, "A", select, d, out->shape, n, sigma, "G", n, "LM", count, 0.0, resid, ncv, v, n, iparam, ipntr,
              workd, workl, lworkl, &ainfo);
+    pthread_mutex_unlock(&arpack_lock);
     if (ainfo != 0) {
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "the Lanczos eigensolver failed to extract the modes (ARPACK dseupd info %d)", (int)ainfo);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,34 +16,37 @@
 
 /* ---- the registry of open temporary files -------------------------------- */
 
-/* A slot is written only while its flag is 0 and read by the handler only while it is 1. */
+/* A slot is written only while its flag is 1 (claimed by one thread, lock-free atomics, safe in
+ * a handler) and read by the handler only while it is 2. */
 #define TEMP_SLOTS 64
 static char temp_name[TEMP_SLOTS][sizeof(((kd_atomic_file*)0)->tmp)];
-static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+static atomic_int temp_used[TEMP_SLOTS];
 
 static int temp_register(const char* name) {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (!temp_used[i]) {
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        int free_slot = 0;
+        if (atomic_compare_exchange_strong(&temp_used[i], &free_slot, 1)) {
             snprintf(temp_name[i], sizeof(temp_name[i]), "%s", name);
-            temp_used[i] = 1;
+            atomic_store(&temp_used[i], 2);
             return i;
         }
+    }
     return -1;  /* more open files than slots: not removed by a handler, still by abort */
 }
 
 static void temp_unregister(int slot) {
-    if (slot >= 0) temp_used[slot] = 0;
+    if (slot >= 0) atomic_store(&temp_used[slot], 0);
 }
 
 void kd_atomic_remove_temps(void) {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i]) unlink(temp_name[i]);
+        if (atomic_load(&temp_used[i]) == 2) unlink(temp_name[i]);
 }
 
 /* ---- atomic files ---------------------------------------------------------- */
 
 kd_status kd_atomic_open(kd_atomic_file* f, const char* path, kd_error* err) {
-    static unsigned serial;  /* several temporary files of one process may be open at once */
+    static atomic_uint serial;  /* several temporary files of one process may be open at once */
     memset(f, 0, sizeof(*f));
     f->slot = -1;
     if (strlen(path) >= sizeof(f->path))
@@ -50,7 +54,7 @@ kd_status kd_atomic_open(kd_atomic_file* f, const char* path, kd_error* err) {
     snprintf(f->path, sizeof(f->path), "%s", path);
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(f->tmp, sizeof(f->tmp), "%s.tmp%ld.%u", path, (long)getpid(), serial++);
+        snprintf(f->tmp, sizeof(f->tmp), "%s.tmp%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1u));
         /* a new file, never through a link planted under this name */
         fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) break;
@@ -150,8 +154,8 @@ void kd_outdir_unlock(int* fd) {
 
 /* ---- interruption ------------------------------------------------------------ */
 
-static volatile sig_atomic_t interrupt_signal;
+static atomic_int interrupt_signal;  /* lock-free: set in a handler, read by every thread */
 
-void kd_interrupt_request(int signo) { interrupt_signal = signo; }
+void kd_interrupt_request(int signo) { atomic_store(&interrupt_signal, signo); }
 
-int kd_interrupted(void) { return interrupt_signal; }
+int kd_interrupted(void) { return atomic_load(&interrupt_signal); }

@@ -11,6 +11,7 @@
 #include "kedyn/kedyn.h"
 #include "kedyn/report.h"
 #include "output/output_util.h"
+#include "run_cases.h"
 #include "run_internal.h"
 #include "run_links.h"
 #include "run_mechanism.h"
@@ -181,11 +182,74 @@ static kd_status write_animation(const kd_desc* d, const kd_model* m, const char
     return st;
 }
 
+/* Parallel studies (run_cases.h): the key of the journals of --resume, the model file's bytes and
+ * the version hashed (FNV-1a); and an MPI rank other than 0, which computes the cases of the
+ * studies rank 0 hands out and writes nothing. */
+static unsigned long long model_key(const char* model_path) {
+    unsigned long long h = 14695981039346656037ull;
+    for (const char* v = KD_VERSION_STRING; *v; v++) h = (h ^ (unsigned char)*v) * 1099511628211ull;
+    FILE* fp = model_path ? fopen(model_path, "rb") : NULL;
+    if (!fp) return h;
+    int ch;
+    while ((ch = getc(fp)) != EOF) h = (h ^ (unsigned char)ch) * 1099511628211ull;
+    fclose(fp);
+    return h;
+}
+
+/* summary.json during a study: what is committed so far, the study "in progress". */
+typedef struct summary_checkpoint {
+    const char* path;
+    const kd_desc* d;
+    const kd_model* m;
+    const char* model_path;
+    const kd_run_report* rep;
+    kd_analysis_report* a;
+} summary_checkpoint;
+
+static void checkpoint_summary(void* ctx, int done, int n) {
+    summary_checkpoint* ck = ctx;
+    char keep[sizeof(ck->a->message)];
+    memcpy(keep, ck->a->message, sizeof(keep));
+    const kd_status status = ck->a->status;
+    /* not finished: "numeric" with the count, so that no partial map or diagram reads as a result
+     * (a sweep lists its runs so far) */
+    ck->a->status = KD_ERR_NUMERIC;
+    snprintf(ck->a->message, sizeof(ck->a->message), "in progress: %d of %d cases done", done, n);
+    kd_error err;
+    write_summary(ck->path, ck->d, ck->m, ck->model_path, ck->rep, &err);  /* the final one says if it fails */
+    memcpy(ck->a->message, keep, sizeof(keep));
+    ck->a->status = status;
+}
+
+static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
+    return (ad->type == KD_ANALYSIS_SWEEP || ad->type == KD_ANALYSIS_CAMPBELL || ad->type == KD_ANALYSIS_STABILITY) &&
+           !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
+}
+
+static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_run_options* opts, kd_error* err) {
+    kd_status st = KD_OK;
+    int ordinal[KD_ANALYSIS_TYPES] = {0};
+    for (int i = 0; i < d->nanalyses && !st; i++) {
+        const kd_analysis_desc* ad = &d->analyses[i];
+        const int k = ++ordinal[ad->type];
+        if (!is_study(d, ad)) continue;
+        kd_analysis_report a;
+        memset(&a, 0, sizeof(a));
+        a.type = ad->type;
+        const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, NULL, 0, NULL, NULL};
+        st = runner_of(ad->type)->run(&c, ad, &a, err);
+        analysis_report_free(&a);
+    }
+    return st;
+}
+
 kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_path, const char* outdir,
                       const kd_run_options* opts, kd_run_report* rep, kd_error* err) {
     kd_error local;
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
+    if (opts && opts->backend && opts->backend->rank > 0) return run_worker_rank(d, m, opts, err);
+    const unsigned long long key = model_key(model_path);
     kd_status st = kd_desc_check_resources(d, err);  /* steps and output sizes, before any file */
     if (!st) st = run_mechanism_precheck(d, err);       /* undriven kinematics: a model error */
     if (st) return st;
@@ -195,6 +259,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     int lock = -1;
     st = kd_outdir_lock(outdir, &lock, err);
     if (st) return st;
+    if (opts && opts->resume) run_cases_clean_temps(outdir);  /* left by a killed run */
     char path[1200];
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
     /* First a summary.json of this model with "complete": false and no analyses: an earlier
@@ -221,7 +286,8 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const double t0 = util_now_s();
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
-        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses};
+        summary_checkpoint ck = {path, d, m, model_path, rep, a};
+        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses, key, checkpoint_summary, &ck};
         if (opts && opts->animation && records(d, ad)) {
             st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             c.anim = rec[i];
@@ -260,6 +326,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         *err = werr;
         st = wst;
     }
+    if (st == KD_OK) run_cases_forget(outdir);  /* complete: no case left to resume */
     kd_outdir_unlock(&lock);
     return st;
 }

@@ -34,6 +34,11 @@ struct run_context {
     run_dispatch_fn dispatch;     /* runs an inner analysis (a sweep's runs) */
     kd_analysis_report* done;     /* the reports of the run, entries 0..index-1 finished (the
                                      record analyses read earlier results), or NULL */
+    unsigned long long model_key; /* the model file's contents hashed (the journals of --resume) */
+    /* summary.json rewritten (atomically, "complete": false) while a study runs: `done` of `n`
+     * cases committed (run.c; NULL: none) */
+    void (*checkpoint)(void* ctx, int done, int n);
+    void* checkpoint_ctx;
 };
 
 typedef struct run_analysis {

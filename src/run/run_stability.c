@@ -1,18 +1,52 @@
 /* The `stability` analysis (docs/model-format.md, "Analyses"): the critical speed of a rotating
- * beam over a grid of hub radii and lengths. */
+ * beam over a grid of hub radii and lengths, each grid point a case of the scheduler
+ * (run_cases.h: threads, MPI ranks, --resume). */
+#include "run_cases.h"
 #include "run_internal.h"
 
 #include "core/util.h"
 #include "kedyn/kedyn.h"
 #include "output/output_util.h"
 
+typedef struct stab_cases {
+    const kd_desc* d;
+    const kd_stability_desc* ad;
+    int body;
+    kd_stability_map* map;
+} stab_cases;
+
+/* Grid point i = (hub i / nlengths, length i % nlengths): omega_cr. */
+static kd_status stab_compute(void* ctx, int i, const char* outdir, int remote, run_buf* out, kd_error* err) {
+    (void)outdir, (void)remote;
+    const stab_cases* sc = ctx;
+    const kd_stability_desc* ad = sc->ad;
+    double w = 0.0;
+    const kd_status st = kd_stability_point(sc->d, sc->body, ad->hubs[i / ad->nlengths], ad->lengths[i % ad->nlengths],
+                                            ad->omega_max, &w, err);
+    run_buf_put_doubles(out, &w, 1);
+    return st;
+}
+
+static kd_status stab_commit(void* ctx, int i, kd_status st, const char* msg, run_reader* in, kd_error* err) {
+    stab_cases* sc = ctx;
+    if (st) return kd_error_set(err, st, "", KD_LOC_NONE, "%s", msg);
+    run_get_doubles(in, &sc->map->omega_cr[i], 1);
+    return KD_OK;
+}
+
 static kd_status run_stability(const run_context* c, const kd_analysis_desc* analysis, kd_analysis_report* a,
                                kd_error* err) {
     const kd_stability_desc* ad = &analysis->stability;
     const int body = kd_desc_rotating_body(c->d, ad->body);
-    kd_status st = kd_stability_run(c->d, body, ad->hubs, ad->nhubs, ad->lengths, ad->nlengths, ad->omega_max,
-                                    &a->stability, err);
+    kd_status st = kd_stability_map_init(&a->stability, ad->hubs, ad->nhubs, ad->lengths, ad->nlengths, ad->omega_max, err);
     if (st) return st;
+    stab_cases sc = {c->d, ad, body, &a->stability};
+    const run_case_set set = {"stability", ad->nhubs * ad->nlengths, &sc, stab_compute, stab_commit};
+    st = run_cases(c, &set, err);
+    if (st || run_cases_worker(c)) {
+        kd_stability_free(&a->stability);
+        return st;
+    }
     char path[1200];
     io_result_path(c->outdir, "stability", c->ordinal, a, path, sizeof(path));
     st = kd_write_stability_csv(path, &a->stability, err);

@@ -1,0 +1,492 @@
+/* The scheduler of the cases of a study (run_cases.h): serially, by a pool of POSIX threads that
+ * take the next case index as they become free (cases differ in cost), or with the ranks of an MPI
+ * launch served from a thread of rank 0 (kd_case_backend); the results committed in case order on
+ * the calling thread, each appended to the study's journal (the record of complete cases that
+ * --resume reads). */
+#include "run_cases.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "kedyn/atomic_file.h"
+
+/* ---- bytes ------------------------------------------------------------------ */
+
+void run_buf_put(run_buf* b, const void* p, size_t n) {
+    if (b->failed) return;
+    if (b->size + n > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        while (cap < b->size + n) cap *= 2;
+        unsigned char* q = realloc(b->data, cap);
+        if (!q) {
+            b->failed = 1;
+            return;
+        }
+        b->data = q, b->cap = cap;
+    }
+    if (n) memcpy(b->data + b->size, p, n);
+    b->size += n;
+}
+
+void run_buf_put_int(run_buf* b, int v) { run_buf_put(b, &v, sizeof(v)); }
+void run_buf_put_doubles(run_buf* b, const double* v, size_t n) {
+    if (n) run_buf_put(b, v, sizeof(double) * n);
+}
+
+void run_buf_free(run_buf* b) {
+    free(b->data);
+    memset(b, 0, sizeof(*b));
+}
+
+void run_get(run_reader* r, void* out, size_t n) {
+    if (r->bad || n > r->left) {
+        r->bad = 1;
+        if (n) memset(out, 0, n);
+        return;
+    }
+    if (n) memcpy(out, r->p, n);
+    r->p += n, r->left -= n;
+}
+
+int run_get_int(run_reader* r) {
+    int v;
+    run_get(r, &v, sizeof(v));
+    return v;
+}
+
+void run_get_doubles(run_reader* r, double* v, size_t n) {
+    if (n) run_get(r, v, sizeof(double) * n);
+}
+
+/* A case as it travels and is recorded: its status, its message, the driver's bytes. */
+static void wrap_case(kd_status st, const kd_error* err, const run_buf* payload, run_buf* out) {
+    const int len = st ? (int)strnlen(err->msg, sizeof(err->msg)) : 0;
+    run_buf_put_int(out, (int)st);
+    run_buf_put_int(out, len);
+    run_buf_put(out, err->msg, (size_t)len);
+    run_buf_put(out, payload->data, payload->size);
+}
+
+/* ---- the journal: OUTDIR/.kedyn-cases/analysisN.journal --------------------- */
+
+#define JOURNAL_MAGIC 0x4b444331u /* "KDC1" */
+
+static uint64_t fnv1a(uint64_t h, const void* p, size_t n) {
+    const unsigned char* c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+typedef struct journal_head {
+    uint32_t magic;
+    int32_t ncases, index;
+    uint32_t pad;
+    uint64_t key;  /* the model file and the study (run_context.model_key) */
+} journal_head;
+
+typedef struct journal_rec {
+    uint32_t magic;
+    int32_t icase;
+    uint64_t size;
+} journal_rec;
+
+static void journal_path(const char* outdir, int index, char* buf, size_t n) {
+    snprintf(buf, n, "%s/.kedyn-cases/analysis%d.journal", outdir, index + 1);
+}
+
+/* Reads the valid records of a journal into data/size (cases marked done); cuts the file after the
+ * last whole record. Returns an fd open for appending, or -1. */
+static int journal_open(const char* outdir, int index, int ncases, uint64_t key, int resume, unsigned char** data,
+                        size_t* size, char* done, int* nresumed) {
+    char dir[1200], path[1300];
+    snprintf(dir, sizeof(dir), "%s/.kedyn-cases", outdir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) return -1;
+    journal_path(outdir, index, path, sizeof(path));
+    const journal_head head = {JOURNAL_MAGIC, ncases, index, 0, key};
+    *nresumed = 0;
+    if (resume) {
+        FILE* fp = fopen(path, "rb");
+        off_t valid = 0;
+        if (fp) {
+            journal_head h;
+            if (fread(&h, sizeof(h), 1, fp) == 1 && memcmp(&h, &head, sizeof(h)) == 0) {
+                valid = (off_t)sizeof(h);
+                journal_rec r;
+                while (fread(&r, sizeof(r), 1, fp) == 1) {
+                    if (r.magic != JOURNAL_MAGIC || r.icase < 0 || r.icase >= ncases || r.size > ((uint64_t)1 << 40))
+                        break;
+                    unsigned char* p = malloc(r.size ? (size_t)r.size : 1);
+                    uint64_t sum;
+                    if (!p || fread(p, 1, (size_t)r.size, fp) != (size_t)r.size || fread(&sum, sizeof(sum), 1, fp) != 1 ||
+                        sum != fnv1a(fnv1a(14695981039346656037ull, &r, sizeof(r)), p, (size_t)r.size)) {
+                        free(p);  /* cut by a kill: not trusted */
+                        break;
+                    }
+                    if (done[r.icase]) free(data[r.icase]);
+                    else (*nresumed)++;
+                    data[r.icase] = p, size[r.icase] = (size_t)r.size, done[r.icase] = 2;  /* resumed */
+                    valid = ftello(fp);
+                }
+            }
+            fclose(fp);
+        }
+        if (valid > 0) {
+            int fd = open(path, O_WRONLY | O_CLOEXEC);
+            if (fd >= 0 && ftruncate(fd, valid) == 0 && lseek(fd, 0, SEEK_END) == valid) return fd;
+            if (fd >= 0) close(fd);
+        }
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return -1;
+    if (write(fd, &head, sizeof(head)) != (ssize_t)sizeof(head)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* One record in one write: a kill leaves it whole or cut (and then not trusted). */
+static int journal_append(int fd, int i, const unsigned char* data, size_t size) {
+    if (fd < 0) return 0;
+    const journal_rec r = {JOURNAL_MAGIC, i, size};
+    const uint64_t sum = fnv1a(fnv1a(14695981039346656037ull, &r, sizeof(r)), data, size);
+    unsigned char* all = malloc(sizeof(r) + size + sizeof(sum));
+    if (!all) return -1;
+    memcpy(all, &r, sizeof(r));
+    if (size) memcpy(all + sizeof(r), data, size);
+    memcpy(all + sizeof(r) + size, &sum, sizeof(sum));
+    const size_t n = sizeof(r) + size + sizeof(sum);
+    const ssize_t w = write(fd, all, n);
+    free(all);
+    return w == (ssize_t)n ? 0 : -1;
+}
+
+void run_cases_forget(const char* outdir) {
+    char dir[1200], path[1500];
+    snprintf(dir, sizeof(dir), "%s/.kedyn-cases", outdir);
+    DIR* dp = opendir(dir);
+    if (!dp) return;
+    struct dirent* e;
+    while ((e = readdir(dp)))
+        if (strstr(e->d_name, ".journal")) {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(dp);
+    rmdir(dir);
+}
+
+void run_cases_clean_temps(const char* outdir) {
+    DIR* dp = opendir(outdir);
+    if (!dp) return;
+    struct dirent* e;
+    char path[1500];
+    while ((e = readdir(dp))) {
+        /* NAME.tmpPID.N (kd_atomic_open) */
+        const char* t = strstr(e->d_name, ".tmp");
+        if (!t || t == e->d_name) continue;
+        const char* p = t + 4;
+        int digits = 0, dot = 0;
+        for (; *p; p++) {
+            if (*p == '.' && digits && !dot) dot = 1, digits = 0;
+            else if (*p >= '0' && *p <= '9') digits++;
+            else break;
+        }
+        if (*p || !dot || !digits) continue;
+        snprintf(path, sizeof(path), "%s/%s", outdir, e->d_name);
+        unlink(path);
+    }
+    closedir(dp);
+}
+
+/* ---- the scheduler ------------------------------------------------------------ */
+
+typedef struct sched {
+    const run_context* c;
+    const run_case_set* set;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int n, next, committed, window, stop;
+    int outstanding;  /* handed out, not back */
+    int ndone;        /* back (computed or resumed) */
+    unsigned char** data;
+    size_t* size;
+    char* done;
+} sched;
+
+static kd_status compute_case(const sched* s, int i, const char* outdir, int remote, unsigned char** data,
+                              size_t* size) {
+    run_buf payload = {0}, out = {0};
+    kd_error err;
+    kd_error_clear(&err);
+    kd_status st = s->set->compute(s->set->ctx, i, outdir, remote, &payload, &err);
+    if (payload.failed && !st) st = kd_error_set(&err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for a case");
+    wrap_case(st, &err, &payload, &out);
+    run_buf_free(&payload);
+    if (out.failed) {
+        run_buf_free(&out);
+        *data = NULL, *size = 0;
+        return KD_ERR_NOMEM;
+    }
+    *data = out.data, *size = out.size;
+    return KD_OK;
+}
+
+/* The next case to hand out, or -1 (under the lock). */
+static int take_locked(sched* s) {
+    while (s->next < s->n && s->done[s->next]) s->next++;  /* resumed */
+    if (s->stop || s->next >= s->n) return -1;
+    s->outstanding++;
+    return s->next++;
+}
+
+static void deliver_locked(sched* s, int i, unsigned char* data, size_t size) {
+    s->data[i] = data, s->size[i] = size, s->done[i] = 1;
+    s->outstanding--, s->ndone++;
+    pthread_cond_broadcast(&s->cv);
+}
+
+static void* worker_main(void* arg) {
+    sched* s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        /* memory bounded: at most `window` cases ahead of the last committed */
+        while (!s->stop && s->next < s->n && s->next >= s->committed + s->window) pthread_cond_wait(&s->cv, &s->mu);
+        const int i = take_locked(s);
+        if (i < 0) break;
+        pthread_mutex_unlock(&s->mu);
+        unsigned char* data = NULL;
+        size_t size = 0;
+        compute_case(s, i, s->c->outdir, 0, &data, &size);  /* data NULL: out of memory */
+        pthread_mutex_lock(&s->mu);
+        deliver_locked(s, i, data, size);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* The backend's side of rank 0 (kd_case_backend.serve). */
+static int remote_next(void* arg) {
+    sched* s = arg;
+    pthread_mutex_lock(&s->mu);
+    const int i = take_locked(s);
+    pthread_mutex_unlock(&s->mu);
+    return i;
+}
+
+static void remote_deliver(void* arg, int i, const unsigned char* data, size_t size) {
+    sched* s = arg;
+    unsigned char* copy = malloc(size ? size : 1);
+    if (copy && size) memcpy(copy, data, size);
+    pthread_mutex_lock(&s->mu);
+    if (i >= 0 && i < s->n && !s->done[i]) deliver_locked(s, i, copy, copy ? size : 0);
+    else free(copy);
+    pthread_mutex_unlock(&s->mu);
+}
+
+typedef struct serve_arg {
+    sched* s;
+    int rc;
+} serve_arg;
+
+static void* serve_main(void* arg) {
+    serve_arg* a = arg;
+    const kd_case_backend* b = a->s->c->opts->backend;
+    a->rc = b->serve(b->impl, a->s->c->index, a->s, remote_next, remote_deliver);
+    return NULL;
+}
+
+/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps. */
+static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* err) {
+    *record = s->size[i];
+    if (!s->data[i]) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for case %d", i + 1);
+    run_reader r = {s->data[i], s->size[i], 0, s->data[i], 0};
+    const kd_status cst = (kd_status)run_get_int(&r);
+    int len = run_get_int(&r);
+    char msg[sizeof(err->msg)];
+    if (len < 0 || (size_t)len >= sizeof(msg)) len = 0, r.bad = 1;
+    run_get(&r, msg, (size_t)len);
+    msg[len] = '\0';
+    if (r.bad) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "case %d: a damaged result", i + 1);
+    const kd_status st = s->set->commit(s->set->ctx, i, cst, msg, &r, err);
+    if (r.record && r.record <= s->size[i]) *record = r.record;
+    return st;
+}
+
+/* summary.json rewritten at most once a second while the study runs (run_context.checkpoint). */
+static void checkpoint(const sched* s, double* t_last) {
+    const double t = util_now_s();
+    if (!s->c->checkpoint || t - *t_last < 1.0) return;
+    *t_last = t;
+    s->c->checkpoint(s->c->checkpoint_ctx, s->committed, s->n);
+}
+
+static void progress(const sched* s) {
+    const kd_run_options* o = s->c->opts;
+    if (o && o->progress && s->n > 0)
+        o->progress(o->progress_ctx, s->c->index, s->c->count, s->set->name, (double)s->ndone / s->n);
+}
+
+int run_cases_worker(const run_context* c) { return c->opts && c->opts->backend && c->opts->backend->rank > 0; }
+
+/* An MPI rank other than 0: the cases rank 0 sends, computed with their files in a directory of
+ * this rank's own (removed after), shipped in the bytes. */
+typedef struct remote_ctx {
+    sched* s;
+    char dir[512];
+} remote_ctx;
+
+static int remote_compute(void* arg, int i, unsigned char** data, size_t* size) {
+    remote_ctx* rc = arg;
+    return compute_case(rc->s, i, rc->dir, 1, data, size) == KD_OK ? 0 : -1;
+}
+
+static kd_status run_remote(sched* s, kd_error* err) {
+    const kd_case_backend* b = s->c->opts->backend;
+    remote_ctx rc = {s, ""};
+    const char* tmp = getenv("TMPDIR");
+    snprintf(rc.dir, sizeof(rc.dir), "%s/kedyn-rank%d-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", b->rank);
+    if (!mkdtemp(rc.dir)) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot create '%s'", rc.dir);
+    const int r = b->work(b->impl, s->c->index, &rc, remote_compute);
+    rmdir(rc.dir);
+    if (r < 0) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "rank %d: the communication failed", b->rank);
+    if (r > 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "rank 0 ended the run");
+    return KD_OK;
+}
+
+kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err) {
+    sched s;
+    memset(&s, 0, sizeof(s));
+    s.c = c, s.set = set, s.n = set->ncases;
+    const int n = s.n;
+    s.data = calloc((size_t)(n ? n : 1), sizeof(*s.data));
+    s.size = calloc((size_t)(n ? n : 1), sizeof(*s.size));
+    s.done = calloc((size_t)(n ? n : 1), 1);
+    if (!s.data || !s.size || !s.done) {
+        free(s.data), free(s.size), free(s.done);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for %d cases", n);
+    }
+    kd_status st = KD_OK;
+    if (run_cases_worker(c)) {
+        st = run_remote(&s, err);
+        free(s.data), free(s.size), free(s.done);
+        return st;
+    }
+    const kd_run_options* o = c->opts;
+    int nres = 0;
+    /* a journal for the studies of a run, not for those inside a sweep's runs (no options) */
+    const int jfd = o ? journal_open(c->outdir, c->index, n, c->model_key, o->resume, s.data, s.size, s.done, &nres) : -1;
+    s.ndone = nres;
+    const int remote = o && o->backend && o->backend->size > 1;
+    int jobs = o && o->jobs > 1 ? o->jobs : 1;
+    if (jobs > n - nres) jobs = n - nres > 0 ? n - nres : 1;
+    s.window = 4 * (jobs + (remote ? o->backend->size : 0));
+    double t_ck = util_now_s();
+    progress(&s);
+
+    if (jobs == 1 && !remote) {  /* serial: the same cases, on this thread */
+        for (int i = 0; i < n && !st; i++) {
+            if (!s.done[i]) {
+                if (kd_interrupted()) {
+                    st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted after %d of %d cases", i, n);
+                    break;
+                }
+                compute_case(&s, i, c->outdir, 0, &s.data[i], &s.size[i]);
+                s.ndone++;
+                s.done[i] = 1;
+            }
+            size_t rec = 0;
+            if (!st) st = commit_case(&s, i, &rec, err);
+            /* the record after the case's files and rows: complete on disk */
+            if (!st && s.done[i] == 1 && journal_append(jfd, i, s.data[i], rec))
+                st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+            free(s.data[i]), s.data[i] = NULL;
+            s.committed = i + 1;
+            progress(&s);
+            checkpoint(&s, &t_ck);
+        }
+    } else {
+        pthread_mutex_init(&s.mu, NULL);
+        pthread_cond_init(&s.cv, NULL);
+        pthread_t* th = calloc((size_t)jobs, sizeof(*th));
+        int nth = 0;
+        serve_arg sa = {&s, 0};
+        pthread_t serve_th;
+        int serving = 0;
+        if (th)
+            for (; nth < jobs; nth++)
+                if (pthread_create(&th[nth], NULL, worker_main, &s)) break;
+        if (remote) serving = pthread_create(&serve_th, NULL, serve_main, &sa) == 0;
+        if (!th || (nth == 0 && !serving)) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "cannot start threads");
+        pthread_mutex_lock(&s.mu);
+        if (st) s.stop = 1;
+        while (s.committed < n) {
+            const int i = s.committed;
+            if (s.done[i]) {
+                const int fresh = s.done[i] == 1;
+                pthread_mutex_unlock(&s.mu);
+                kd_status cst = KD_OK;
+                if (!st) {
+                    size_t rec = 0;
+                    cst = commit_case(&s, i, &rec, err);
+                    /* the record after the case's files and rows: complete on disk */
+                    if (!cst && fresh && journal_append(jfd, i, s.data[i], rec))
+                        cst = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+                }
+                progress(&s);
+                pthread_mutex_lock(&s.mu);
+                free(s.data[i]), s.data[i] = NULL;
+                if (cst) st = cst, s.stop = 1;
+                s.committed++;
+                pthread_cond_broadcast(&s.cv);
+                if (!st) {
+                    pthread_mutex_unlock(&s.mu);
+                    checkpoint(&s, &t_ck);
+                    pthread_mutex_lock(&s.mu);
+                }
+                continue;
+            }
+            if (s.stop && s.outstanding == 0) break;  /* nothing more will come */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000000;
+            if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+            pthread_cond_timedwait(&s.cv, &s.mu, &ts);
+            if (kd_interrupted() && !s.stop) {
+                s.stop = 1;
+                pthread_cond_broadcast(&s.cv);
+            }
+            pthread_mutex_unlock(&s.mu);
+            progress(&s);
+            pthread_mutex_lock(&s.mu);
+        }
+        s.stop = 1;
+        pthread_cond_broadcast(&s.cv);
+        const int committed = s.committed;
+        pthread_mutex_unlock(&s.mu);
+        for (int k = 0; k < nth; k++) pthread_join(th[k], NULL);
+        if (serving) pthread_join(serve_th, NULL);
+        free(th);
+        pthread_cond_destroy(&s.cv);
+        pthread_mutex_destroy(&s.mu);
+        if (!st && serving && sa.rc)
+            st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "%s: lost contact with a rank after %d of %d cases",
+                              set->name, committed, n);
+        if (!st && committed < n)
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted after %d of %d cases", committed, n);
+    }
+    for (int i = 0; i < n; i++) free(s.data[i]);
+    free(s.data), free(s.size), free(s.done);
+    if (jfd >= 0) close(jfd);
+    return st;
+}

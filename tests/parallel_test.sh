@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Parallel studies (docs/cli.md, "Parallel studies"): --jobs and KEDYN_JOBS checked; the results
+# of a sweep, a Campbell diagram and stability maps by 2 and 3 threads identical, byte for byte,
+# to those of one thread (summary.json but for its wall times); --resume after a kill -9 takes
+# the cases recorded complete as they are, distrusts a record cut short, ignores the records of
+# another model, and ends with the files of an uninterrupted run.
+# usage: parallel_test.sh KEDYN SOURCE_DIR
+set -u
+kedyn=$1
+src=$2
+examples=$src/examples
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+# Same results: every file byte for byte, summary.json without its wall times.
+same_results() {  # same_results DIR_A DIR_B
+  local a=$1 b=$2 f
+  [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
+  [ "$(cd "$a" && ls)" = "$(cd "$b" && ls)" ] || { echo "file lists differ: $a $b"; diff <(ls "$a") <(ls "$b") | head -5; return 1; }
+  for f in "$a"/*.csv "$a"/*.vtu "$a"/*.pvd; do
+    [ -e "$f" ] || continue
+    cmp -s "$f" "$b/$(basename "$f")" || { echo "differs: $f"; return 1; }
+  done
+  diff -q <(sed 's/"wall_s": [0-9.e+-]*//' "$a/summary.json") <(sed 's/"wall_s": [0-9.e+-]*//' "$b/summary.json") >/dev/null
+}
+
+# --jobs and KEDYN_JOBS: a whole number of threads, 1 or more; nothing written otherwise
+for bad in 0 -1 two 1.5 ""; do
+  "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs "$bad" >/dev/null 2>"$tmp/bad.err"; code=$?
+  check "--jobs '$bad' exits 2" test $code -eq 2
+  check "--jobs '$bad' says why" grep -q "error\|--jobs needs a whole number of threads, 1 or more" "$tmp/bad.err"
+  check "--jobs '$bad' writes nothing" test ! -e "$tmp/bad"
+done
+KEDYN_JOBS=0 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"; code=$?
+check "KEDYN_JOBS=0 exits 2" test $code -eq 2
+check "KEDYN_JOBS=0 says why" grep -q "KEDYN_JOBS must be a whole number of threads, 1 or more (got '0')" "$tmp/bad.err"
+check "KEDYN_JOBS=0 writes nothing" test ! -e "$tmp/bad"
+
+# threads: identical to one thread, bit for bit
+# a sweep of plate modes by the Lanczos solver (ARPACK: one solve at a time in the process)
+sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
+  "$examples/plate_simply_supported.yaml" >"$tmp/plate_sweep.yaml"
+for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/plate_sweep"; do
+  case $model in /*) ;; *) model=$examples/$model ;; esac
+  "$kedyn" run "$model.yaml" -o "$tmp/$(basename "$model").1" --jobs 1 --quiet >/dev/null 2>&1
+  check "$(basename "$model") --jobs 1 exits 0" test $? -eq 0
+  for j in 2 3; do
+    "$kedyn" run "$model.yaml" -o "$tmp/$(basename "$model").$j" --jobs $j --quiet >/dev/null 2>&1
+    check "$model --jobs $j exits 0" test $? -eq 0
+    check "$model --jobs $j = --jobs 1, byte for byte" same_results "$tmp/$(basename "$model").1" "$tmp/$(basename "$model").$j"
+  done
+done
+"$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >/dev/null 2>&1
+KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2" --quiet >/dev/null 2>&1
+check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/map.1" "$tmp/map.2"
+check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601
+check "no journal left after a complete run" test ! -e "$tmp/map.2/.kedyn-cases"
+
+# --resume after kill -9: 64 runs of the seed 001 bar
+sweep=$src/bench/parallel_sweep64.yaml
+"$kedyn" run "$sweep" -o "$tmp/ref" --jobs 2 --quiet >/dev/null 2>&1
+check "64-case sweep exits 0" test $? -eq 0
+"$kedyn" run "$sweep" -o "$tmp/killed" --jobs 1 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do  # until 8 runs are written
+  [ "$(ls "$tmp/killed" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 8 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+nbefore=$(ls "$tmp/killed" | grep -c '^sweep_v.*csv$')
+check "killed mid-sweep (runs written: $nbefore of 64)" test "$nbefore" -ge 8 -a "$nbefore" -lt 64
+check "the journal is there" test -s "$tmp/killed/.kedyn-cases/analysis1.journal"
+check "summary.json of the killed run says incomplete" grep -q '"complete": false' "$tmp/killed/summary.json"
+stat -c '%n %Y %i' "$tmp/killed"/sweep_v*.csv | sort >"$tmp/before.txt"
+"$kedyn" run "$sweep" -o "$tmp/killed" --resume --quiet >/dev/null 2>&1
+check "--resume exits 0" test $? -eq 0
+check "--resume = an uninterrupted run, byte for byte" same_results "$tmp/ref" "$tmp/killed"
+stat -c '%n %Y %i' "$tmp/killed"/sweep_v*.csv | sort >"$tmp/after.txt"
+kept=$(comm -12 "$tmp/before.txt" "$tmp/after.txt" | wc -l)
+# a run killed between its file and its record is computed again: at most one (one thread)
+check "--resume kept the runs recorded complete ($kept of $nbefore)" test "$kept" -ge $((nbefore - 1))
+
+# a record cut short (a kill in the middle of writing it) is not trusted
+"$kedyn" run "$sweep" -o "$tmp/cut" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+  [ "$(ls "$tmp/cut" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 6 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+j=$tmp/cut/.kedyn-cases/analysis1.journal
+check "journal of the second kill" test -s "$j"
+truncate -s -7 "$j"
+printf 'KDC1 garbage' >>"$j"
+"$kedyn" run "$sweep" -o "$tmp/cut" --resume --jobs 2 --quiet >/dev/null 2>&1
+check "--resume after a cut record exits 0" test $? -eq 0
+check "--resume after a cut record = an uninterrupted run" same_results "$tmp/ref" "$tmp/cut"
+
+# the records of another model are ignored: a changed forcing amplitude recomputes every run
+sed 's/amplitude: 10,/amplitude: 20,/' "$sweep" >"$tmp/sweep20.yaml"
+"$kedyn" run "$tmp/sweep20.yaml" -o "$tmp/ref20" --quiet >/dev/null 2>&1
+cp -r "$tmp/ref" "$tmp/other" && mkdir -p "$tmp/other/.kedyn-cases"
+"$kedyn" run "$sweep" -o "$tmp/half" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+  [ "$(ls "$tmp/half" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 6 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+cp "$tmp/sweep20.yaml" "$tmp/half.yaml"
+"$kedyn" run "$tmp/sweep20.yaml" -o "$tmp/half" --resume --quiet >/dev/null 2>&1
+check "--resume of another model recomputes = its own run" same_results "$tmp/ref20" "$tmp/half"
+check "amplitude 20 differs from 10" bash -c "! cmp -s '$tmp/ref/sweep_v1_dynamics.csv' '$tmp/ref20/sweep_v1_dynamics.csv'"
+
+echo "parallel_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
