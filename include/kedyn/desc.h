@@ -541,6 +541,8 @@ typedef struct kd_desc {
     int nloads;      kd_load_desc* loads;
     int njoints;     kd_joint_desc* joints;
     int ndrivers;    kd_driver_desc* drivers;
+    int spatial;                  /* `spatial: true`: a spatial rigid mechanism, described in sdesc */
+    struct kd_sdesc* sdesc;       /* (owned) kedyn/sdesc.h; NULL for planar models */
 } kd_desc;
 
 /* Allocate an empty description (all counts zero). Returns NULL on failure. */

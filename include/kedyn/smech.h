@@ -28,6 +28,7 @@
 #define KEDYN_SMECH_H
 
 #include "kedyn/cms.h"
+#include "kedyn/desc.h"
 #include "kedyn/law.h"
 #include "kedyn/status.h"
 
@@ -162,6 +163,11 @@ kd_status kd_smech_finish(kd_smech* m, kd_error* err);
 
 void kd_smech_cms(const kd_smech* m, kd_cms* cms);
 
+/* Compile the spatial description d->sdesc (kedyn/sdesc.h; `spatial: true`) into a finished
+ * kd_smech; errors located in d->file (universal axes not orthogonal in the initial pose at the
+ * joint's axes). Ground bodies have no coordinates; bodies keep the order of the rigid bodies. */
+kd_status kd_smech_compile(const kd_desc* d, kd_smech** out, kd_error* err);
+
 /* The functions behind the view. */
 void kd_smech_phi(const kd_smech* m, double t, const double* q, double* phi);
 void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac);
@@ -226,6 +232,8 @@ typedef struct kd_smech_reactions {
 } kd_smech_reactions;
 kd_status kd_smech_reactions_alloc(const kd_smech* m, kd_smech_reactions* r);
 void kd_smech_reactions_free(kd_smech_reactions* r);
+/* F and drive from r->lambda (as filled by a solver, e.g. kd_mbs_sample.lambda) at (t, q). */
+void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r);
 /* Multipliers: [M Phi_q^T; Phi_q 0] [q''; lambda] = [Q; gamma] at (t, q, q'); q'' into qdd (may be NULL). */
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                        kd_smech_reactions* r, kd_error* err);

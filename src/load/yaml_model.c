@@ -424,14 +424,21 @@ static kd_status read_model(loader* ld) {
     if (!root) return fail(ld, NULL, "the model file is empty");
     int nt = 0;
     const kd_field* table = kd_model_fields(&nt);
-    field f[16];
-    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 16);
+    field f[24];
+    kd_status st = read_table(ld, root, "the model", table, nt, 0, ld->d, f, 24);
     node_t *ver, *bodies, *x;
     if (st || (st = require(ld, root, f, "kedyn", "the model", &ver))) return st;
     if (!scalar(ver) || strcmp(scalar(ver), "1") != 0) return fail(ld, ver, "unsupported format version (expected kedyn: 1)");
     if ((x = field_value(f, "title"))) {
         if (!scalar(x)) return fail(ld, x, "title must be text");
         snprintf(ld->d->title, sizeof(ld->d->title), "%s", scalar(x));
+    }
+    if ((x = field_value(f, "spatial")) && (st = get_bool(ld, x, "spatial", &ld->d->spatial))) return st;
+    if (ld->d->spatial) {  /* a spatial rigid mechanism: its own reader (yaml_spatial.c) */
+        if ((st = yaml_read_spatial(ld, root, f))) return st;
+        if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", yaml_read_analysis))) return st;
+        if ((st = kd_desc_check(ld->d, ld->err))) return st;
+        return yaml_check_spatial(ld, root, f);
     }
     if ((x = field_value(f, "materials")) && (st = read_materials(ld, x))) return st;
     if ((x = field_value(f, "sections")) && (st = read_sections(ld, x))) return st;

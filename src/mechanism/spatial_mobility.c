@@ -302,7 +302,7 @@ void kd_smech_reactions_free(kd_smech_reactions* r) {
 /* The force F (global) and moment about the joint's point on body 1 of the generalised
  * constraint force g = -Phi_q^T lambda of the joint's (and its driver's) rows on one body:
  * Q_r = F, Q_p = J_a^T F + 2 E^T n, so n = E (Q_p - J_a^T F) / 2 (S10). */
-static void reactions(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
+void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
     double* jl = m->jl_work;
     sp_rows_all(m, t, q, NULL, NULL, jl, NULL, NULL);
     for (int k = 0; k < m->njoint; k++) {
@@ -367,7 +367,7 @@ kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double
     if (qdd) memcpy(qdd, w.b, sizeof(double) * (size_t)n);
     memcpy(r->lambda, w.b + n, sizeof(double) * (size_t)nc);
     work_free(&w);
-    reactions(m, t, q, r);
+    kd_smech_reactions_of(m, t, q, r);
     return KD_OK;
 }
 
@@ -414,7 +414,7 @@ kd_status kd_smech_inverse_projection(const kd_smech* m, double t, const double*
     if (lsq(&w, n, nm, w.A, B, 1, &rank)) goto fail;
     memcpy(r->lambda, B, sizeof(double) * (size_t)nm);
     work_free(&w);
-    reactions(m, t, q, r);
+    kd_smech_reactions_of(m, t, q, r);
     return KD_OK;
 fail:
     work_free(&w);
