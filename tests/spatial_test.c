@@ -664,6 +664,51 @@ static void test_bad_input(void** state) {
     kd_smech_free(&m);
 }
 
+/* The heavy top read from a model file (orientation as ZYX Euler angles, the spin as an initial
+ * angular velocity) gives the nutation limits of the cubic, as built in code above. */
+static void test_model_file_top(void** state) {
+    (void)state;
+    const char* yaml =
+        "kedyn: 1\n"
+        "spatial: true\n"
+        "bodies:\n"
+        "  - {name: ground, type: ground, points: {O: [0, 0, 0]}}\n"
+        "  - {name: top, type: rigid, mass: 1.0, inertia: [0.002, 0.002, 0.004, 0, 0, 0], com: [0, 0, 0.1],\n"
+        "     points: {O: [0, 0, 0]}, orientation: {euler_zyx: [0, 0.5, 0]},\n"
+        "     angular_velocity: [71.91383079063046, 0, 131.63738428355592]}\n"
+        "joints:\n"
+        "  - {name: O, type: spherical, bodies: [ground, top], points: [O, O]}\n"
+        "forces:\n"
+        "  - {type: gravity, g: [0, 0, -9.81]}\n"
+        "analyses:\n"
+        "  - {type: dynamics, t_end: 0.3, dt: 5.0e-5, stabilization: projection}\n";
+    kd_desc* d = NULL;
+    kd_error err;
+    kd_status st = kd_load_yaml_string(yaml, strlen(yaml), "top.yaml", &d, &err);
+    if (st) printf("%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_int_equal(st, KD_OK);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    assert_int_equal(m->n, 7);
+    assert_int_equal(m->nc, 4);
+    top_rec r = {.Ac = 0.002, .C = 0.004, .mass = 1.0, .l = 0.1, .m = m, .umin = 2, .umax = -2};
+    const double A = r.Ac + r.mass * r.l * r.l, theta0 = 0.5, w3 = 150.0;
+    const double a = r.C * w3 / A, beta = 2 * r.mass * 9.81 * r.l / A, u0 = cos(theta0);
+    const double u1 = (a * a - sqrt(a * a * a * a - 4 * beta * a * a * u0 + 4 * beta * beta)) / (2 * beta);
+    double qd[7];
+    memcpy(qd, m->qd0, sizeof(qd));
+    assert_int_equal(kd_smech_solve_velocity(m, 0, m->q0, qd, 1, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    kd_mbs_opts o;
+    kd_mbs_opts_from_dynamics(&o, &d->analyses[0].dynamics, 0.3);
+    assert_int_equal(kd_mbs_forward(&cms, &o, m->q0, qd, top_out, &r, NULL, &err), KD_OK);
+    printf("top from the model file: u_min %.8f (cubic root %.8f), u_max %.8f (u0 %.8f)\n", r.umin, u1, r.umax, u0);
+    assert_true(fabs(r.umin - u1) < 2e-5 && fabs(r.umax - u0) < 1e-8);
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fd_jacobian_gamma), cmocka_unit_test(test_orientation_inertia),
@@ -671,6 +716,7 @@ int main(void) {
         cmocka_unit_test(test_bricard_mobility),  cmocka_unit_test(test_bricard_dynamics),
         cmocka_unit_test(test_double_pendulum),   cmocka_unit_test(test_rssr),
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_model_file_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
