@@ -631,6 +631,52 @@ static void test_slider_crank(void** state) {
     kd_smech_free(&m);
 }
 
+/* The RSSR loop left free under gravity (mobility 1, no redundant row): the four formulations give
+ * the same motion, to the accuracy of their integrators, and conserve T + V. */
+static void test_rssr_formulations(void** state) {
+    (void)state;
+    kd_smech* m = kd_smech_new();
+    double J[9];
+    diag_inertia(1e-4, 1e-3, 1e-3, J);
+    const double yax[3] = {0, 1, 0}, zax[3] = {0, 0, 1};
+    double R[9];
+    kd_rot_axis_angle(yax, 0.3, R);
+    const double ccom[3] = {0.05, 0, 0}, rcom[3] = {0.1, 0, 0}, D[3] = {0.3, 0, 0.1};
+    kd_smech_add_body(m, "crank", 0.2, J, ccom, Z3, I3);
+    kd_smech_add_body(m, "rocker", 0.4, J, rcom, D, R);
+    kd_smech_add_joint(m, "A", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
+    kd_smech_add_joint(m, "D", KD_SJOINT_REVOLUTE, -1, 1, D, Z3, yax, NULL, 0);
+    const double B[3] = {0.1, 0, 0}, C[3] = {0.2, 0, 0};
+    kd_smech_add_joint(m, "BC", KD_SJOINT_DISTANCE, 0, 1, B, C, NULL, NULL, 0);
+    m->g[0] = 3.0, m->g[2] = -9.81;
+    kd_error err;
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    const double w0[3] = {0, 0, 6.0};
+    kd_smech_set_velocity(m, 0, Z3, w0);
+    assert_int_equal(kd_smech_solve_velocity(m, 0, m->q0, m->qd0, 1, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    const kd_mbs_formulation fs[4] = {KD_MBS_AUGMENTED, KD_MBS_UDWADIA_KALABA, KD_MBS_MAGGI, KD_MBS_IDA};
+    double qend[4][14];
+    for (int k = 0; k < 4; k++) {
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.formulation = fs[k], o.t_end = 1.0, o.dt = 5e-4, o.rtol = 1e-11, o.atol = 1e-13;
+        o.stabilization = KD_MBS_STAB_PROJECTION;
+        energy_rec r = {.m = m, .q_end = qend[k]};
+        kd_status st = kd_mbs_forward(&cms, &o, m->q0, m->qd0, energy_out, &r, NULL, &err);
+        if (st) printf("%s\n", err.msg);
+        assert_int_equal(st, KD_OK);
+        double diff = 0;
+        for (int i = 0; i < 14; i++) diff = fmax(diff, fabs(qend[k][i] - qend[0][i]));
+        printf("RSSR free, %s: |dE| = %.3g J (E0 %.4f J), max |q - q_augmented| at 1 s = %.3g\n",
+               kd_mbs_formulation_name(fs[k]), r.dE, r.E0, diff);
+        assert_true(r.dE < (fs[k] == KD_MBS_IDA ? 1e-8 : 1e-9));
+        assert_true(diff < (fs[k] == KD_MBS_IDA ? 1e-7 : 1e-8));
+    }
+    kd_smech_free(&m);
+}
+
 static void test_bad_input(void** state) {
     (void)state;
     kd_smech* m = kd_smech_new();
@@ -716,7 +762,7 @@ int main(void) {
         cmocka_unit_test(test_bricard_mobility),  cmocka_unit_test(test_bricard_dynamics),
         cmocka_unit_test(test_double_pendulum),   cmocka_unit_test(test_rssr),
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_model_file_top),
+        cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
