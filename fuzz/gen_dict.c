@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kedyn/desc_fields.h"
+#include "kedyn/sdesc.h"
 
 #define WORDS_MAX 1024
 
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
         "joint",  "driver",       "law_form",      "motion", "rotation", "planar", "pose",
         "output", "initial",      "initial_value", "frame",
         "record", "sensor",
+        "spatial_body", "spatial_orientation", "spatial_joint", "spatial_force",
     };
     const kd_field* (*const plain[])(int*) = {
         kd_model_fields,     kd_material_fields,      kd_section_fields,  kd_body_fields,    kd_support_fields,
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
         kd_motion_fields,    kd_rotation_fields,      kd_planar_motion_fields, kd_pose_fields, kd_output_fields,
         kd_initial_fields,   kd_initial_value_fields, kd_frame_fields,
         kd_record_fields,    kd_sensor_fields,
+        kd_sbody_fields,     kd_sorientation_fields,  kd_sjoint_fields,   kd_sforce_fields,
     };
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++) {
         const kd_field* f = plain[k](&n);
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
     if (keys) return 0;
     for (int k = 0; k < KD_DOF_NAMES; k++) add(kd_dof_name_str((kd_dof_name)k));
     add("all");  /* fix: all */
+    for (int k = 0; k < KD_SJOINT_TYPE_COUNT; k++) add(kd_sjoint_type_names[k]);
     add("true");
     add("false");
     qsort(words, (size_t)nwords, sizeof words[0], by_text);

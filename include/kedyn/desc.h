@@ -640,6 +640,8 @@ typedef struct kd_desc {
     int ndrivers;    kd_driver_desc* drivers;
     int nrecords;    kd_record_desc* records;  /* measured records */
     int nsensors;    kd_sensor_desc* sensors;
+    int spatial;                  /* `spatial: true`: a spatial rigid mechanism, described in sdesc */
+    struct kd_sdesc* sdesc;       /* (owned) kedyn/sdesc.h; NULL for planar models */
 } kd_desc;
 
 /* Allocate an empty description (all counts zero). Returns NULL on failure. */

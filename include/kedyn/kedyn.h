@@ -38,6 +38,8 @@
 /* mechanism and constrained: rigid mechanisms, constrained systems and their forward dynamics */
 #include "kedyn/body.h"
 #include "kedyn/mech.h"
+#include "kedyn/sdesc.h"
+#include "kedyn/smech.h"
 #include "kedyn/cms.h"
 #include "kedyn/mbs.h"
 /* formalisms: element routes, Hamilton's canonical equations, routes for systems with joints */

@@ -10,9 +10,36 @@
 /* The mechanism part of `check`: rigid bodies, joints, drivers, and the
  * mobility at the assembled initial position (DOF from the rank of Phi_q,
  * Grübler's count, redundant constraints by name). Returns an exit code. */
+/* A spatial mechanism (kedyn/smech.h): coordinates, equations, Gruebler, mobility at assembly. */
+static int print_spatial(const kd_desc* d) {
+    kd_error err;
+    kd_error_clear(&err);
+    kd_smech* m = NULL;
+    if (kd_smech_compile(d, &m, &err)) return cli_report_error(&err);
+    double* q = malloc(sizeof(double) * (size_t)m->n);
+    kd_smech_mobility mob;
+    kd_status st = q ? KD_OK : KD_ERR_NOMEM;
+    if (!st) memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
+    if (!st) st = kd_smech_solve_position(m, 0.0, q, NULL, &err);
+    if (!st) st = kd_smech_mobility_at(m, 0.0, q, &mob, &err);
+    if (!st) {
+        char names[512];
+        kd_smech_redundant_names(m, &mob, names, (int)sizeof(names));
+        printf("spatial mechanism: %d moving bodies, %d coordinates (7 per body), %d joints (%d equations), %d "
+               "normalisation equations, %d drivers\n",
+               m->nbody, m->n, m->njoint, m->nc_joint, m->nbody, m->ndriver);
+        printf("  Gruebler-Kutzbach %d, DOF %d (rank %d), undriven %d, redundant %d%s%s\n", 6 * m->nbody - m->nc_joint,
+               mob.dof, mob.rank, mob.dof_undriven, mob.nredundant, mob.nredundant ? ": " : "", names);
+    }
+    free(q);
+    kd_smech_free(&m);
+    return st ? cli_report_error(&err) : 0;
+}
+
 static int print_mechanism(const kd_desc* d) {
     kd_error err;
     kd_error_clear(&err);
+    if (d->sdesc) return print_spatial(d);
     kd_mech* mech = NULL;
     if (kd_mech_compile(d, &mech, &err)) return cli_report_error(&err);
     printf("mechanism: %d moving bodies, %d coordinates, %d joints (%d equations), %d drivers\n", mech->nbody, mech->n,

@@ -168,6 +168,12 @@ int cmd_compare(int argc, char** argv) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));
         outdir = defdir;
     }
+    if (d->spatial) {  /* the formalism routes of src/formalisms are planar */
+        fprintf(stderr, "kedyn: compare takes planar mechanisms and elastic bodies; %s is a spatial mechanism (run "
+                        "its dynamics with each formulation instead)\n", model);
+        kd_desc_free(&d);
+        return EXIT_USAGE;
+    }
     /* a mechanism: the formalisms of systems with joints, on the model as given */
     if (kd_desc_is_mechanism(d)) {
         int code = EXIT_USAGE;

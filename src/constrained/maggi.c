@@ -37,6 +37,7 @@ struct maggi {
     klu_symbolic* sym;
     klu_numeric* num;
     double rcond0;                /* reciprocal condition estimate when the partition was chosen */
+    double cmax0;                 /* max |C| at the first evaluation after the partition was chosen (0: not yet) */
     double *q, *v;                /* (n) full coordinates and velocities of the last evaluation */
     double* C;                    /* (nc x f) Phi_qd^-1 Phi_qi, column-major */
     double *Mh, *rh;              /* (f x f), (f) reduced mass matrix and right-hand side */
@@ -121,6 +122,7 @@ static int partition(maggi* g, double t, const double* q) {
     if (!g->sym || !g->num) return mbs_fail(w, t, "KLU factorisation of the dependent block failed");
     klu_rcond(g->sym, g->num, &g->kc);
     g->rcond0 = g->kc.rcond;
+    g->cmax0 = 0;
     klu_flops(g->sym, g->num, &g->kc);
     g->lu_flops = g->kc.flops, g->lu_nz = (double)g->num->lnz + g->num->unz;
     w->stats->factorizations++;
@@ -308,7 +310,14 @@ static int maggi_output(void* ctx, double t, double* y, int* reinit) {
     if (mbs_emit(w, t, g->q, g->v, y[2 * g->f], g->out, g->out_ctx)) return -1;
     /* choose the partition again when Phi_qd is getting ill-conditioned */
     klu_rcond(g->sym, g->num, &g->kc);
-    if (g->kc.rcond < 0.1 * g->rcond0) {
+    /* KLU's estimate is taken after row scaling: a row with a single dependent entry (the
+     * normalisation row of a spatial body's Euler parameters, kedyn/smech.h) always scales to 1.
+     * The growth of C = Phi_qd^-1 Phi_qi (dependent velocities per unit independent velocity)
+     * shows that singularity too. */
+    double cmax = 0;
+    for (size_t k = 0; k < (size_t)g->nc * g->f; k++) cmax = fmax(cmax, fabs(g->C[k]));
+    if (!(g->cmax0 > 0)) g->cmax0 = fmax(cmax, 1.0);
+    if (g->kc.rcond < 0.1 * g->rcond0 || cmax > 3.0 * g->cmax0) {
         if (partition(g, t, g->q)) return -1;
         for (int k = 0; k < g->f; k++) y[k] = g->q[g->ind[k]], y[g->f + k] = g->v[g->ind[k]];
         *reinit = 1;

@@ -1,6 +1,7 @@
 /* The model description: construction, defaults and look-up (kedyn/desc.h).
  * The consistency checks are in desc_check.c, the parameter paths in
  * desc_param.c, the key tables in desc_fields.c. */
+#include "kedyn/sdesc.h"
 #include "kedyn/desc.h"
 
 #include <stdlib.h>
@@ -23,6 +24,7 @@ void kd_desc_free(kd_desc** pd) {
     for (int i = 0; i < d->ndrivers; i++) kd_law_free(&d->drivers[i].law);
     free(d->joints);
     free(d->drivers);
+    kd_sdesc_free(&d->sdesc);
     for (int i = 0; i < d->nanalyses; i++) kd_analysis_desc_clear(&d->analyses[i]);
     free(d->motions);
     free(d->dampings);
@@ -169,7 +171,7 @@ int kd_desc_find_point(const kd_desc* d, int b, const char* name) {
 }
 
 int kd_desc_is_mechanism(const kd_desc* d) {
-    if (d->njoints > 0) return 1;
+    if (d->njoints > 0 || d->spatial) return 1;
     for (int i = 0; i < d->nbodies; i++)
         if (d->bodies[i].type == KD_BODY_RIGID) return 1;
     return 0;

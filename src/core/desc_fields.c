@@ -41,6 +41,7 @@ static const kd_field model_fields[] = {
     CUSTOM("damping", .doc = "list of Rayleigh damping entries"),
     CUSTOM("forces", .doc = "list of loads"),
     CUSTOM("joints", .doc = "list of joints of a mechanism"),
+    CUSTOM("spatial", .doc = "true: a spatial rigid mechanism (see Spatial mechanisms)"),
     CUSTOM("drivers", .doc = "list of drivers of a mechanism"),
     BOOL("force", kd_desc, force, .doc = "run even when the estimated resources exceed kedyn's limits"),
     CUSTOM("records", .doc = "list of measured records (CSV or Universal Files)"),

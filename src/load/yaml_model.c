@@ -434,6 +434,13 @@ static kd_status read_model(loader* ld) {
         if (!scalar(x)) return fail(ld, x, "title must be text");
         snprintf(ld->d->title, sizeof(ld->d->title), "%s", scalar(x));
     }
+    if ((x = field_value(f, "spatial")) && (st = get_bool(ld, x, "spatial", &ld->d->spatial))) return st;
+    if (ld->d->spatial) {  /* a spatial rigid mechanism: its own reader (yaml_spatial.c) */
+        if ((st = yaml_read_spatial(ld, root, f))) return st;
+        if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", yaml_read_analysis))) return st;
+        if ((st = kd_desc_check(ld->d, ld->err))) return st;
+        return yaml_check_spatial(ld, root, f);
+    }
     if ((x = field_value(f, "materials")) && (st = read_materials(ld, x))) return st;
     if ((x = field_value(f, "sections")) && (st = read_sections(ld, x))) return st;
     if ((st = require(ld, root, f, "bodies", "the model", &bodies)) || (st = each_item(ld, bodies, "bodies", read_body)))

@@ -135,4 +135,9 @@ kd_status yaml_check_explicit_step(loader* ld);
 /* src/load/yaml_analysis.c: one item of `analyses:`. */
 kd_status yaml_read_analysis(loader* ld, const node_t* v);
 
+/* yaml_spatial.c: a `spatial: true` model's bodies, joints, drivers and forces (kd_desc.sdesc),
+ * and, after its analyses, their kinds and the assembly (located errors). */
+kd_status yaml_read_spatial(loader* ld, const node_t* root, field* f);
+kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f);
+
 #endif

@@ -15,6 +15,7 @@
 #include "run_internal.h"
 #include "run_links.h"
 #include "run_mechanism.h"
+#include "run_spatial.h"
 
 static void analysis_report_free(kd_analysis_report* a) {
     kd_modes_free(&a->modes);
@@ -83,6 +84,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
     io_json_string(fp, d->title);
     if (rep->animation) fprintf(fp, ",\n  \"animation\": \"animation.json\"");
     run_mechanism_model_summary(fp, d, m);  /* bodies, joints, DOF of a mechanism */
+    run_spatial_model_summary(fp, d);       /* a spatial mechanism (run_spatial.c) */
     fprintf(fp, ",\n  \"complete\": %s,\n  \"dof\": %d,\n  \"nodes\": %d,\n  \"elements\": %d,\n",
             rep->complete ? "true" : "false", m->neq, m->nnode, m->nelem);
     fprintf(fp, "  \"mass_kg\": %.12g,\n  \"bodies\": [\n", m->total_mass);
@@ -120,6 +122,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
 /* Runs one analysis: elastic links of a mechanism (run_links.c) and rigid mechanisms
  * (run_mechanism.c) first, then the runner of its type. */
 static kd_status run_one(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    if (run_spatial_handles(c->d)) return run_spatial_analysis(c->d, ad, c->outdir, c->ordinal, a, err);
     if (run_links_handles(c->d, ad)) return run_links_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
     if (run_mechanism_handles(c->d, ad))
         return run_mechanism_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
@@ -135,6 +138,7 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
 /* 1 when the analysis records instants for the animation: every dynamics, the mechanism
  * analyses, not modes_along_motion. */
 static int records(const kd_desc* d, const kd_analysis_desc* ad) {
+    if (run_spatial_handles(d)) return 0;  /* no 3D animation yet */
     if (run_links_handles(d, ad)) return ad->type == KD_ANALYSIS_DYNAMICS;
     if (run_mechanism_handles(d, ad)) return 1;
     const run_analysis* r = runner_of(ad->type);

@@ -490,7 +490,62 @@ analyses:
     record("unknown.uff", "    -1\n  2414\n    -1\n", "data/unknown.uff:2:1: error: unknown Universal File dataset 2414", "")
     t = beam_model(EXTRA="sensors:\n  - {name: a1, body: rod, node: 9, direction: [0, 1]}")
     add("sensor_node_range.yaml", t, at(t, "9, direction") + ": error: body 'rod' has nodes 1..5, not 9")
+    # ---- spatial mechanisms (spatial: true)
+    for name, over, marker, msg in SPATIAL_CASES:
+        t = spatial_model(**over)
+        add(name, t, at(t, marker) + ": error: " + msg)
     return c
+
+
+SPATIAL = """kedyn: 1
+spatial: true
+bodies:
+  - {name: ground, type: ground, points: {A: [0, 0, 0], D: [0.3, 0, 0.1]}}
+  - {name: crank, type: rigid, mass: 0.2, INERTIA, com: [0.05, 0, 0], points: {A: [0, 0, 0], B: [0.1, 0, 0]}}
+  - {name: rocker, type: rigid, mass: 0.4, inertia: [1.0e-4, 1.0e-3, 1.0e-3, 0, 0, 0], com: [0.1, 0, 0], points: {D: [0, 0, 0], C: [0.2, 0, 0]}, position: [0.3, 0, 0.1], ORIENT}
+joints:
+  - {name: A, type: revolute, bodies: [ground, crank], points: [A, A], AXIS}
+  - {name: D, type: revolute, bodies: [ground, rocker], points: [D, D], axis: [0, 1, 0]}
+  - {JOINT3}
+drivers:
+  - {joint: A, law: {speed: 2.0}}
+analyses:
+  - {type: kinematics, t_end: 1, steps: 10}
+"""
+SPATIAL_DEF = {"INERTIA": "inertia: [1.0e-4, 1.0e-3, 1.0e-3, 0, 0, 0]", "ORIENT": "orientation: {axis: [0, 1, 0], angle: 0.3}",
+               "AXIS": "axis: [0, 0, 1]", "JOINT3": "name: BC, type: distance, bodies: [crank, rocker], points: [B, C]"}
+
+
+def spatial_model(**over):
+    d = dict(SPATIAL_DEF)
+    d.update(over)
+    text = SPATIAL
+    for k, v in d.items():
+        text = text.replace(k, v, 1)
+    return text
+
+
+SPATIAL_CASES = [
+    ("phys_spatial_axis_zero.yaml", {"AXIS": "axis: [0, 0, 0]"}, "[0, 0, 0]}", "the axis of joint 'A' has zero length"),
+    ("phys_spatial_inertia_not_pd.yaml", {"INERTIA": "inertia: [1.0e-3, 1.0e-3, 1.0e-3, 2.0e-3, 0, 0]"},
+     "[1.0e-3, 1.0e-3, 1.0e-3, 2.0e-3", "the inertia tensor of 'crank' is not positive definite"),
+    ("phys_spatial_inertia_triangle.yaml", {"INERTIA": "inertia: [1.0e-4, 1.0e-4, 1.0e-3, 0, 0, 0]"},
+     "[1.0e-4, 1.0e-4, 1.0e-3", "the inertia tensor of 'crank' violates the triangle inequality"),
+    ("phys_spatial_matrix_not_rotation.yaml", {"ORIENT": "orientation: {matrix: [[1, 0, 0], [0, 1, 0.1], [0, 0, 1]]}"},
+     "[[1, 0, 0]", "the orientation matrix is not a rotation"),
+    ("phys_spatial_universal_not_orthogonal.yaml",
+     {"JOINT3": "name: BC, type: universal, bodies: [crank, rocker], points: [B, C], axes: [[0, 1, 0], [0, 0.5, 1]]"},
+     "[[0, 1, 0], [0, 0.5", "the axes of universal joint 'BC' are not orthogonal in the initial pose"),
+    ("phys_spatial_cannot_assemble.yaml",
+     {"JOINT3": "name: BC, type: distance, bodies: [crank, rocker], points: [B, C], length: 2.0"},
+     "- {name: A, type: revolute", "the mechanism cannot assemble from the initial guesses"),
+    ("phys_spatial_axis_on_spherical.yaml",
+     {"JOINT3": "name: BC, type: spherical, bodies: [crank, rocker], points: [B, C], axis: [1, 0, 0]"},
+     "[1, 0, 0]}", "'axis' does not apply to a spherical joint"),
+    ("phys_spatial_unknown_joint_type.yaml",
+     {"JOINT3": "name: BC, type: ball, bodies: [crank, rocker], points: [B, C]"},
+     "ball,", "joint type (spatial) must be one of"),
+]
 
 
 def main():

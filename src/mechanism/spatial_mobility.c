@@ -1,0 +1,422 @@
+/* Spatial mechanisms: mobility (rank, Grübler-Kutzbach, redundant rows), kinematics with singular
+ * positions, inverse dynamics by multipliers and by projection (theory.md sec. "Spatial rigid
+ * mechanisms", S9, S10). Dense LAPACK on Phi_q: tens of bodies; the workspace is allocated once
+ * per analysis. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spatial_internal.h"
+
+#define RANK_TOL 1e-9
+
+typedef struct sp_work {
+    int n, nc, N, ld;
+    double *jac, *A, *K, *b, *s, *phi, *Q, *Mb, *x, *P, *work;
+    int lwork;
+} sp_work;
+
+static void work_free(sp_work* w) {
+    free(w->jac), free(w->A), free(w->K), free(w->b), free(w->s), free(w->phi), free(w->Q), free(w->Mb), free(w->x);
+    free(w->P), free(w->work);
+    memset(w, 0, sizeof(*w));
+}
+
+static int work_new(const kd_smech* m, sp_work* w) {
+    memset(w, 0, sizeof(*w));
+    const int n = m->n, nc = m->nc, N = n + nc, nd = m->ndriver > 0 ? m->ndriver : 1;
+    w->n = n, w->nc = nc, w->N = N, w->ld = N;
+    w->jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+    w->A = malloc(sizeof(double) * (size_t)N * N);
+    w->K = malloc(sizeof(double) * (size_t)N * N);
+    w->b = malloc(sizeof(double) * (size_t)N * (nd + 1));
+    w->s = malloc(sizeof(double) * (size_t)(N + 1));
+    w->phi = malloc(sizeof(double) * (size_t)(nc + 1));
+    w->Q = malloc(sizeof(double) * (size_t)(n + 1));
+    w->Mb = malloc(sizeof(double) * (size_t)KD_SPOSE * KD_SPOSE * m->nbody);
+    w->x = malloc(sizeof(double) * (size_t)(N + 1));
+    w->P = malloc(sizeof(double) * (size_t)N * nd);
+    double qw = 0;
+    lapack_int rank;
+    LAPACKE_dgelss_work(LAPACK_COL_MAJOR, N, N, nd, NULL, N, NULL, N, NULL, -1, &rank, &qw, -1);
+    w->lwork = (int)qw + 16 * N + 64;
+    w->work = malloc(sizeof(double) * (size_t)w->lwork);
+    if (!w->jac || !w->A || !w->K || !w->b || !w->s || !w->phi || !w->Q || !w->Mb || !w->x || !w->P || !w->work) {
+        work_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* Minimum-norm least squares A X = B (rows x cols, nrhs columns, B with leading dimension
+ * w->ld); A (leading dimension w->ld) destroyed. */
+static int lsq(sp_work* w, int rows, int cols, double* A, double* B, int nrhs, int* rank) {
+    lapack_int r = 0;
+    const int info = (int)LAPACKE_dgelss_work(LAPACK_COL_MAJOR, rows, cols, nrhs, A, w->ld, B, w->ld, w->s, RANK_TOL,
+                                              &r, w->work, w->lwork);
+    if (rank) *rank = (int)r;
+    return info;
+}
+
+static double cond_of(const double* s, int ns, int rank) {
+    if (rank < 1) return 1.0;
+    if (rank > ns || !(s[rank - 1] > 0)) return INFINITY;
+    return s[0] / s[rank - 1];
+}
+
+static int rank_rows(const kd_smech* m, sp_work* w, int nrow, double* cond) {
+    if (nrow == 0) return *cond = 1.0, 0;
+    kd_smech_jac_dense(m, w->jac, nrow, w->K, w->ld);
+    memset(w->b, 0, sizeof(double) * (size_t)w->N);
+    int rank = 0;
+    lsq(w, nrow, m->n, w->K, w->b, 1, &rank);
+    *cond = cond_of(w->s, nrow < m->n ? nrow : m->n, rank);
+    return rank;
+}
+
+kd_status kd_smech_mobility_at(const kd_smech* m, double t, const double* q, kd_smech_mobility* mob, kd_error* err) {
+    memset(mob, 0, sizeof(*mob));
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_smech_jacobian(m, t, q, w.jac);
+    double c;
+    mob->rank = rank_rows(m, &w, m->nc_mech, &c);
+    mob->rank_driven = rank_rows(m, &w, m->nc, &mob->cond);
+    mob->dof = m->n - mob->rank;
+    mob->dof_undriven = m->n - mob->rank_driven;
+    mob->gruebler = 6 * m->nbody - m->nc_joint;  /* S9: 7 coordinates less one normalisation per body */
+    /* redundant rows: Gram-Schmidt (twice) over the rows in order, normalisation rows first so
+     * that a redundancy is named at a joint */
+    const int n = m->n;
+    kd_smech_jac_dense(m, w.jac, m->nc, w.A, w.ld);
+    double scale = 0;
+    for (int r = 0; r < m->nc; r++) {
+        double nr = 0;
+        for (int k = 0; k < n; k++) nr += w.A[(size_t)k * w.ld + r] * w.A[(size_t)k * w.ld + r];
+        scale = fmax(scale, sqrt(nr));
+    }
+    double* basis = w.K;
+    int kept = 0;
+    for (int pass = 0; pass < m->nc; pass++) {
+        const int r = pass < m->nbody ? m->nc_joint + pass : pass < m->nc_mech ? pass - m->nbody : pass;
+        double* v = w.x;
+        for (int k = 0; k < n; k++) v[k] = w.A[(size_t)k * w.ld + r];
+        for (int it = 0; it < 2; it++)
+            for (int b = 0; b < kept; b++) {
+                double p = 0;
+                for (int k = 0; k < n; k++) p += basis[(size_t)b * n + k] * v[k];
+                for (int k = 0; k < n; k++) v[k] -= p * basis[(size_t)b * n + k];
+            }
+        double nv = 0;
+        for (int k = 0; k < n; k++) nv += v[k] * v[k];
+        nv = sqrt(nv);
+        if (nv > 1e-7 * scale && kept < n) {
+            for (int k = 0; k < n; k++) basis[(size_t)kept * n + k] = v[k] / nv;
+            kept++;
+        } else if (mob->nredundant < KD_SMECH_REDUNDANT_MAX)
+            mob->redundant_row[mob->nredundant++] = r;
+    }
+    work_free(&w);
+    return KD_OK;
+}
+
+void kd_smech_redundant_names(const kd_smech* m, const kd_smech_mobility* mob, char* buf, int n) {
+    int used = 0;
+    if (n > 0) buf[0] = 0;
+    for (int i = 0; i < mob->nredundant && used < n; i++) {
+        const int r = mob->redundant_row[i], o = m->row_owner[r];
+        char one[160];
+        if (o >= 0)
+            snprintf(one, sizeof(one), "%s (%s, row %d)", m->joint[o].name, kd_sjoint_name(m->joint[o].type),
+                     r - m->joint[o].row + 1);
+        else if (o >= -m->nbody)
+            snprintf(one, sizeof(one), "%s (normalisation)", m->body_name[-1 - o]);
+        else
+            snprintf(one, sizeof(one), "driver of %s", m->joint[m->driver[-(1 + m->nbody) - o].joint].name);
+        used += snprintf(buf + used, (size_t)(n - used), "%s%s", i ? ", " : "", one);
+    }
+}
+
+/* ---- positions, velocities, accelerations ---------------------------------------------- */
+
+static kd_status position(const kd_smech* m, sp_work* w, double t, double* q, kd_smech_info* info, kd_error* err) {
+    const double tol = 1e-11 * fmax(1.0, m->length_scale);
+    kd_smech_info loc;
+    if (!info) info = &loc;
+    memset(info, 0, sizeof(*info));
+    for (int it = 0; it <= 50; it++) {
+        kd_smech_phi(m, t, q, w->phi);
+        double r = 0;
+        for (int i = 0; i < m->nc; i++) r = fmax(r, fabs(w->phi[i]));
+        info->residual = r, info->iterations = it;
+        kd_smech_jacobian(m, t, q, w->jac);
+        kd_smech_jac_dense(m, w->jac, m->nc, w->A, w->ld);
+        for (int i = 0; i < m->nc; i++) w->b[i] = -w->phi[i];
+        for (int i = m->nc; i < w->N; i++) w->b[i] = 0;
+        int rank = 0;
+        if (lsq(w, m->nc, m->n, w->A, w->b, 1, &rank))
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+        info->rank = rank;
+        info->cond = cond_of(w->s, m->nc < m->n ? m->nc : m->n, rank);
+        if (r <= tol) return KD_OK;
+        if (!isfinite(r)) break;
+        for (int i = 0; i < m->n; i++) q[i] += w->b[i];
+    }
+    return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                        "cannot assemble at t = %g s: |Phi| = %.3g after 50 Newton iterations", t, info->residual);
+}
+
+kd_status kd_smech_solve_position(const kd_smech* m, double t, double* q, kd_smech_info* info, kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = position(m, &w, t, q, info, err);
+    work_free(&w);
+    return st;
+}
+
+/* Phi_q x = rhs (minimum norm; project: x = qd - Phi_q^+ (Phi_q qd - rhs)). */
+static kd_status solve_rows(const kd_smech* m, sp_work* w, double t, const double* q, double* x, const double* rhs,
+                            int project, kd_error* err) {
+    kd_smech_jacobian(m, t, q, w->jac);
+    kd_smech_jac_dense(m, w->jac, m->nc, w->A, w->ld);
+    for (int i = 0; i < m->nc; i++) {
+        double a = rhs[i];
+        if (project)
+            for (int k = m->jac_rowptr[i]; k < m->jac_rowptr[i + 1]; k++) a -= w->jac[k] * x[m->jac_col[k]];
+        w->b[i] = a;
+    }
+    for (int i = m->nc; i < w->N; i++) w->b[i] = 0;
+    int rank;
+    if (lsq(w, m->nc, m->n, w->A, w->b, 1, &rank))
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+    for (int i = 0; i < m->n; i++) x[i] = project ? x[i] + w->b[i] : w->b[i];
+    return KD_OK;
+}
+
+static kd_status velocity(const kd_smech* m, sp_work* w, double t, const double* q, double* qd, int project,
+                          kd_error* err) {
+    kd_smech_phi_t(m, t, q, w->phi);
+    for (int i = 0; i < m->nc; i++) w->phi[i] = -w->phi[i];
+    return solve_rows(m, w, t, q, qd, w->phi, project, err);
+}
+
+static kd_status acceleration(const kd_smech* m, sp_work* w, double t, const double* q, const double* qd,
+                              double* qdd, kd_error* err) {
+    kd_smech_gamma(m, t, q, qd, w->phi);
+    return solve_rows(m, w, t, q, qdd, w->phi, 0, err);
+}
+
+kd_status kd_smech_solve_velocity(const kd_smech* m, double t, const double* q, double* qd, int project,
+                                  kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = velocity(m, &w, t, q, qd, project, err);
+    work_free(&w);
+    return st;
+}
+
+kd_status kd_smech_solve_acceleration(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
+                                      kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = acceleration(m, &w, t, q, qd, qdd, err);
+    work_free(&w);
+    return st;
+}
+
+kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
+                              void* ctx, double* cond_max_met, kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const int n = m->n;
+    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    if (!q) {
+        work_free(&w);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    double *qd = q + n, *qdd = q + 2 * n;
+    memcpy(q, m->q0, sizeof(double) * (size_t)n);
+    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
+    kd_smech_info info;
+    kd_status st = position(m, &w, 0.0, q, &info, err);
+    int rank0 = info.rank;
+    double cmax = 0;
+    if (!st && rank0 < m->n) {
+        kd_smech_mobility mob;
+        st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
+        if (!st)
+            st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                              "kinematics needs a fully driven mechanism: %d degree(s) of freedom left by the "
+                              "drivers",
+                              mob.dof_undriven);
+    }
+    const double h = t_end / (steps > 0 ? steps : 1);
+    for (int k = 0; !st && k <= steps; k++) {
+        const double t = k * h;
+        if (k > 0) {
+            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            st = position(m, &w, t, q, &info, err);
+            if (st) break;
+        }
+        if ((st = velocity(m, &w, t, q, qd, 0, err))) break;
+        if ((st = acceleration(m, &w, t, q, qd, qdd, err))) break;
+        if (info.cond > cmax) cmax = info.cond;
+        if (info.cond > cond_max || info.rank < rank0) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
+                              "cond_max %.3g; rank %d of %d)",
+                              t, info.cond, cond_max, info.rank, rank0);
+            break;
+        }
+        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
+            break;
+        }
+    }
+    if (cond_max_met) *cond_max_met = cmax;
+    free(q);
+    work_free(&w);
+    return st;
+}
+
+/* ---- inverse dynamics ---------------------------------------------------------------- */
+
+kd_status kd_smech_reactions_alloc(const kd_smech* m, kd_smech_reactions* r) {
+    r->F = calloc((size_t)(6 * m->njoint + 1), sizeof(double));
+    r->drive = calloc((size_t)(m->ndriver + 1), sizeof(double));
+    r->lambda = calloc((size_t)(m->nc + 1), sizeof(double));
+    if (!r->F || !r->drive || !r->lambda) {
+        kd_smech_reactions_free(r);
+        return KD_ERR_NOMEM;
+    }
+    return KD_OK;
+}
+
+void kd_smech_reactions_free(kd_smech_reactions* r) {
+    free(r->F), free(r->drive), free(r->lambda);
+    r->F = r->drive = r->lambda = NULL;
+}
+
+/* The force F (global) and moment about the joint's point on body 1 of the generalised
+ * constraint force g = -Phi_q^T lambda of the joint's (and its driver's) rows on one body:
+ * Q_r = F, Q_p = J_a^T F + 2 E^T n, so n = E (Q_p - J_a^T F) / 2 (S10). */
+void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
+    double* jl = m->jl_work;
+    sp_rows_all(m, t, q, NULL, NULL, jl, NULL, NULL);
+    for (int k = 0; k < m->njoint; k++) {
+        const kd_sjoint* j = m->joint + k;
+        const int side = j->body[1] >= 0 ? 1 : 0;
+        double g[7] = {0};
+        for (int i = 0; i < j->nrow; i++)
+            for (int c = 0; c < 7; c++)
+                g[c] -= jl[(size_t)SP_SLOTS * (j->row + i) + KD_SPOSE * side + c] * r->lambda[j->row + i];
+        if (j->driver >= 0) {
+            const int row = m->driver[j->driver].row;
+            for (int c = 0; c < 7; c++) g[c] -= jl[(size_t)SP_SLOTS * row + KD_SPOSE * side + c] * r->lambda[row];
+        }
+        const int b = j->body[side];
+        sp_vterm a;
+        sp_term(m, b, j->s[side], 1, q, NULL, &a);
+        double E[3][4], F[3] = {g[0], g[1], g[2]}, n[3];
+        sp_E(q + KD_SPOSE * b + 3, E);
+        double qp[4];
+        for (int c = 0; c < 4; c++) qp[c] = g[3 + c] - (a.J[0][c] * F[0] + a.J[1][c] * F[1] + a.J[2][c] * F[2]);
+        for (int i = 0; i < 3; i++) n[i] = 0.5 * (E[i][0] * qp[0] + E[i][1] * qp[1] + E[i][2] * qp[2] + E[i][3] * qp[3]);
+        double* out = r->F + 6 * k;
+        if (side == 1) {
+            for (int i = 0; i < 3; i++) out[i] = F[i], out[3 + i] = n[i];
+        } else {
+            /* body 1 is ground: the reaction on it is minus that on body 0, moved to its point */
+            double P1[3];
+            memcpy(P1, j->s[1], sizeof(P1));
+            const double d[3] = {a.v[0] - P1[0], a.v[1] - P1[1], a.v[2] - P1[2]};
+            const double dxF[3] = {d[1] * F[2] - d[2] * F[1], d[2] * F[0] - d[0] * F[2], d[0] * F[1] - d[1] * F[0]};
+            for (int i = 0; i < 3; i++) out[i] = -F[i], out[3 + i] = -n[i] - dxF[i];
+        }
+    }
+    for (int d = 0; d < m->ndriver; d++) r->drive[d] = -r->lambda[m->driver[d].row];
+}
+
+kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
+                                       kd_smech_reactions* r, kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const int n = m->n, nc = m->nc, N = n + nc;
+    double* K = w.A;
+    memset(K, 0, sizeof(double) * (size_t)N * N);
+    kd_smech_mass_blocks(m, q, w.Mb);
+    for (int b = 0; b < m->nbody; b++)
+        for (int i = 0; i < KD_SPOSE; i++)
+            for (int k = 0; k < KD_SPOSE; k++)
+                K[(size_t)(KD_SPOSE * b + k) * N + KD_SPOSE * b + i] = w.Mb[(size_t)49 * b + 7 * k + i];
+    kd_smech_jacobian(m, t, q, w.jac);
+    for (int rr = 0; rr < nc; rr++)
+        for (int k = m->jac_rowptr[rr]; k < m->jac_rowptr[rr + 1]; k++) {
+            K[(size_t)m->jac_col[k] * N + n + rr] = w.jac[k];
+            K[(size_t)(n + rr) * N + m->jac_col[k]] = w.jac[k];
+        }
+    kd_smech_force(m, t, q, qd, w.b);
+    kd_smech_gamma(m, t, q, qd, w.b + n);
+    int rank;
+    if (lsq(&w, N, N, K, w.b, 1, &rank)) {
+        work_free(&w);
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+    }
+    if (qdd) memcpy(qdd, w.b, sizeof(double) * (size_t)n);
+    memcpy(r->lambda, w.b + n, sizeof(double) * (size_t)nc);
+    work_free(&w);
+    kd_smech_reactions_of(m, t, q, r);
+    return KD_OK;
+}
+
+kd_status kd_smech_inverse_projection(const kd_smech* m, double t, const double* q, const double* qd,
+                                      const double* qdd, kd_smech_reactions* r, kd_error* err) {
+    sp_work w;
+    if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const int n = m->n, nc = m->nc, nd = m->ndriver, nm = m->nc_mech, ld = w.ld;
+    kd_smech_jacobian(m, t, q, w.jac);
+    /* A: Phi_mech A = 0, Phi_driver A = I (n x nd, least squares, minimum norm) */
+    kd_smech_jac_dense(m, w.jac, nc, w.A, ld);
+    memset(w.P, 0, sizeof(double) * (size_t)ld * (nd > 0 ? nd : 1));
+    for (int d = 0; d < nd; d++) w.P[(size_t)d * ld + m->driver[d].row] = 1.0;
+    int rank;
+    if (nd > 0 && lsq(&w, nc, n, w.A, w.P, nd, &rank)) goto fail;
+    /* R = M q'' - Q */
+    double* R = w.x;
+    kd_smech_mass_blocks(m, q, w.Mb);
+    kd_smech_force(m, t, q, qd, w.Q);
+    for (int b = 0; b < m->nbody; b++)
+        for (int i = 0; i < KD_SPOSE; i++) {
+            double a = -w.Q[KD_SPOSE * b + i];
+            for (int k = 0; k < KD_SPOSE; k++) a += w.Mb[(size_t)49 * b + 7 * k + i] * qdd[KD_SPOSE * b + k];
+            R[KD_SPOSE * b + i] = a;
+        }
+    memset(r->lambda, 0, sizeof(double) * (size_t)nc);
+    for (int d = 0; d < nd; d++) {
+        double a = 0;
+        for (int i = 0; i < n; i++) a += w.P[(size_t)d * ld + i] * R[i];
+        r->lambda[m->driver[d].row] = -a;  /* drive = A^T (M q'' - Q) = -lambda_d */
+    }
+    /* Phi_mech^T lambda_mech = -(R + Phi_driver^T lambda_driver) */
+    kd_smech_jac_dense(m, w.jac, nc, w.K, ld);
+    double* B = w.b;
+    for (int i = 0; i < n; i++) {
+        double a = -R[i];
+        for (int d = 0; d < nd; d++) a -= w.K[(size_t)i * ld + m->driver[d].row] * r->lambda[m->driver[d].row];
+        B[i] = a;
+    }
+    for (int i = n; i < w.N; i++) B[i] = 0;
+    /* transpose of the mechanism rows into A (n x nm) */
+    for (int rr = 0; rr < nm; rr++)
+        for (int i = 0; i < n; i++) w.A[(size_t)rr * ld + i] = w.K[(size_t)i * ld + rr];
+    if (lsq(&w, n, nm, w.A, B, 1, &rank)) goto fail;
+    memcpy(r->lambda, B, sizeof(double) * (size_t)nm);
+    work_free(&w);
+    kd_smech_reactions_of(m, t, q, r);
+    return KD_OK;
+fail:
+    work_free(&w);
+    return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+}

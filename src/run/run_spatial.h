@@ -1,0 +1,19 @@
+/* Spatial-mechanism analyses in the runner (src/run/run_spatial.c), called from src/run/run.c.
+ * Private to the runner. */
+#ifndef KEDYN_RUN_SPATIAL_H
+#define KEDYN_RUN_SPATIAL_H
+
+#include <stdio.h>
+
+#include "kedyn/report.h"
+#include "kedyn/run.h"
+
+/* 1 when d is a spatial mechanism (`spatial: true`): all its analyses run here. */
+int run_spatial_handles(const kd_desc* d);
+kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
+                               kd_analysis_report* a, kd_error* err);
+/* ",\n  \"spatial\": {...}": bodies, joints, drivers, coordinates, equations, Grübler, DOF,
+ * redundant equations (nothing for a planar model). */
+void run_spatial_model_summary(FILE* fp, const kd_desc* d);
+
+#endif
