@@ -117,3 +117,21 @@ kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b) {
     cholmod_finish(&cc);
     return st;
 }
+
+void kd_csc_add_element(kd_csc* a, const double* ke, const int* eqs, int n) {
+    for (int q = 0; q < n; q++) {
+        const int j = eqs[q];
+        if (j < 0) continue;
+        for (int r = 0; r < n; r++) {
+            const int i = eqs[r];
+            if (i < 0 || i > j) continue;
+            int lo = a->p[j], hi = a->p[j + 1] - 1;  /* rows ascending: bisection */
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (a->i[mid] < i) lo = mid + 1;
+                else hi = mid;
+            }
+            a->x[lo] += ke[r * n + q];
+        }
+    }
+}
