@@ -4,7 +4,16 @@
  * parser), timed from description to eigenpairs. Prints one line:
  *   nx ny interp dof half_bandwidth solver-factor mesh_s compile_s solve_s total_s omega1 rel_err1 peak_rss_kib
  * Run one size per process so that the peak memory is that size's own.
- * usage: bench_plate NX NY [acm|mitc4|bfs|dkt] [repeats]  (best of repeats, default 1) */
+ * usage: bench_plate NX NY [acm|mitc4|bfs|dkt] [repeats] [rest|speed|step]
+ *   rest   (default) the simply supported plate at rest, kd_modes_solve; rel_err1 against the
+ *          closed form
+ *   speed  the plate clamped at x = 0 spinning about the y axis at 1 000 rad/s: its lowest 15
+ *          modes at speed with the centrifugal pre-stress (kd_modes_speed_sparse: the membrane
+ *          pre-stress solve, K + k(omega) + k_g and M in compressed columns, CHOLMOD); compile_s
+ *          is 0, solve_s all of it; rel_err1 is omega1 / omega1 at rest - 1 (the stiffening)
+ *   step   dynamics of the simply supported plate at rest (Newmark, dt = 1e-6 s) through
+ *          kd_dynamics_run: solve_s is one run of 2 steps, total_s of 12 steps; the cost of a
+ *          step is (total_s - solve_s) / 10 (printed as omega1); the system uses band storage */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +21,15 @@
 #include <sys/resource.h>
 
 #include "kedyn/kedyn.h"
+#include "kedyn/analysis.h"
+#include "kedyn/modes_speed.h"
 #include "blas_threads.h"
 #include "core/util.h"
 
 static const double A = 0.2, B = 0.16, T = 0.001, E = 210e9, RHO = 7800, NU = 0.3;
 
 /* The plate with w fixed on its four edges (node sets by coordinate, as a model file's). */
-static kd_desc* plate(int nx, int ny, kd_theory th, kd_interp ip, int elem_nnode) {
+static kd_desc* plate(int nx, int ny, kd_theory th, kd_interp ip, int elem_nnode, int clamped) {
     kd_desc* d = kd_desc_new();
     kd_material_desc* mat = kd_desc_add_material(d);
     snprintf(mat->name, sizeof(mat->name), "steel");
@@ -29,19 +40,45 @@ static kd_desc* plate(int nx, int ny, kd_theory th, kd_interp ip, int elem_nnode
     b->mesh.source = KD_MESH_RECTANGLE;
     b->mesh.size[0] = A, b->mesh.size[1] = B, b->mesh.divisions[0] = nx, b->mesh.divisions[1] = ny;
     if (kd_mesh_rectangle(&b->mesh, elem_nnode)) return NULL;
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < (clamped ? 1 : 4); e++) {  /* clamped: the edge x = 0 only, fixed entirely */
         kd_node_set_desc s = {0};
         s.axes = 1u << (e / 2);
         s.lo[e / 2] = s.hi[e / 2] = (e % 2) * (e / 2 ? B : A);
         if (kd_node_set_select(&b->mesh, &s)) return NULL;
         for (int k = 0; k < s.nnodes; k++) {
             kd_support_desc* sup = kd_desc_add_support(d);
-            sup->body = 0, sup->node = s.nodes[k], sup->fix = 1u << KD_DOF_W;
+            sup->body = 0, sup->node = s.nodes[k], sup->fix = clamped ? KD_FIX_ALL : 1u << KD_DOF_W;
             b = &d->bodies[0];
         }
         free(s.nodes);
     }
+    if (clamped) {  /* spinning about the y axis (in the plate's plane, along the clamped edge) */
+        kd_motion_desc* md = kd_desc_add_motion(d);
+        md->body = 0, md->motion.type = KD_MOTION_ROTATION, md->motion.axis[1] = 1;
+        md->motion.angle = kd_law_constant(0);
+        md->motion.angle.type = KD_LAW_SPEED, md->motion.angle.value = 1000;
+    }
     return d;
+}
+
+static int discard(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)t, (void)v, (void)a, (void)e;
+    *(double*)ctx += q[0];
+    return 0;
+}
+
+/* One dynamics run of `steps` Newmark steps of model m (the plate at rest). */
+static int dynamics(const kd_model* m, int steps, double* sink) {
+    kd_desc* d = kd_desc_new();
+    kd_dynamics_desc* a = &kd_desc_add_analysis(d, KD_ANALYSIS_DYNAMICS)->dynamics;
+    a->integrator = KD_INTEGRATOR_NEWMARK, a->newmark_beta = 0.25, a->newmark_gamma = 0.5;
+    a->dt = 1e-6, a->t_end = steps * 1e-6, a->output_every = 1000000;
+    kd_integrate_stats st;
+    kd_error err;
+    const int rc = kd_dynamics_run(m, &d->analyses[0], discard, sink, &st, NULL, 0, &err);
+    if (rc) fprintf(stderr, "bench_plate: %s\n", err.msg);
+    kd_desc_free(&d);
+    return rc;
 }
 
 int main(int argc, char** argv) {
@@ -50,6 +87,9 @@ int main(int argc, char** argv) {
     const int ny = argc > 2 ? atoi(argv[2]) : 80;
     const char* name = argc > 3 ? argv[3] : "acm";
     const int repeats = argc > 4 ? atoi(argv[4]) : 1;
+    const char* what = argc > 5 ? argv[5] : "rest";
+    const int speed = strcmp(what, "speed") == 0, step = strcmp(what, "step") == 0;
+    if (!speed && !step && strcmp(what, "rest") != 0) nx = 0;
     kd_theory th = KD_THEORY_KIRCHHOFF;
     kd_interp ip = KD_INTERP_ACM;
     int nn = 4;
@@ -58,7 +98,7 @@ int main(int argc, char** argv) {
     else if (strcmp(name, "dkt") == 0) ip = KD_INTERP_DKT, nn = 3;
     else if (strcmp(name, "acm") != 0) nx = 0;
     if (nx < 1 || ny < 1 || repeats < 1) {
-        fprintf(stderr, "usage: bench_plate NX NY [acm|mitc4|bfs|dkt] [repeats]\n");
+        fprintf(stderr, "usage: bench_plate NX NY [acm|mitc4|bfs|dkt] [repeats] [rest|speed|step]\n");
         return 2;
     }
     double best_mesh = INFINITY, best_compile = INFINITY, best_solve = INFINITY, best_total = INFINITY, omega1 = 0;
@@ -68,7 +108,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < repeats; r++) {
         kd_error err;
         const double t0 = util_now_s();
-        kd_desc* d = plate(nx, ny, th, ip, nn);
+        kd_desc* d = plate(nx, ny, th, ip, nn, speed);
         if (!d) return 1;
         const double t1 = util_now_s();
         kd_model* m = NULL;
@@ -77,12 +117,27 @@ int main(int argc, char** argv) {
             return 1;
         }
         const double t2 = util_now_s();
-        kd_modes res;
-        if (kd_modes_solve(m, 15, KD_EIGEN_AUTO, &res, &err)) {
+        kd_modes res = {0};
+        double t3;
+        if (step) {  /* 2 steps, then 12: the difference is 10 steps */
+            double sink = 0;
+            if (dynamics(m, 2, &sink)) return 3;
+            const double t21 = util_now_s();
+            if (dynamics(m, 12, &sink)) return 3;
+            t3 = util_now_s();
+            omega1 = fmin(omega1 > 0 ? omega1 : INFINITY, (t3 - t21 - (t21 - t2)) / 10);
+            best_solve = fmin(best_solve, t21 - t2);
+            best_total = fmin(best_total, t3 - t21);
+            dof = m->neq, band = m->bandwidth, factor = "band";
+            kd_model_free(&m);
+            kd_desc_free(&d);
+            continue;
+        }
+        if (speed ? kd_modes_speed_sparse(m, 0.0, 15, &res, &err) : kd_modes_solve(m, 15, KD_EIGEN_AUTO, &res, &err)) {
             fprintf(stderr, "bench_plate: %s\n", err.msg);
             return 3;
         }
-        const double t3 = util_now_s();
+        t3 = util_now_s();
         best_mesh = fmin(best_mesh, t1 - t0);
         best_compile = fmin(best_compile, t2 - t1);
         best_solve = fmin(best_solve, t3 - t2);
@@ -98,11 +153,27 @@ int main(int argc, char** argv) {
     }
     /* Closed form (simply supported): omega_11 = pi^2 (1/a^2 + 1/b^2) sqrt(D / (rho t)). */
     const double pi = 3.14159265358979323846, D = E * T * T * T / (12 * (1 - NU * NU));
-    const double exact = pi * pi * (1 / (A * A) + 1 / (B * B)) * sqrt(D / (RHO * T));
+    double exact = pi * pi * (1 / (A * A) + 1 / (B * B)) * sqrt(D / (RHO * T));
+    if (speed) {  /* the same cantilever at rest */
+        kd_desc* d = plate(nx, ny, th, ip, nn, 1);
+        d->motions[0].motion.angle.value = 0;
+        kd_model* m = NULL;
+        kd_error err;
+        kd_modes r0;
+        if (kd_model_compile(d, &m, &err) || kd_modes_speed_sparse(m, 0.0, 1, &r0, &err)) {
+            fprintf(stderr, "bench_plate: %s\n", err.msg);
+            return 3;
+        }
+        exact = r0.omega[0];
+        kd_modes_free(&r0);
+        kd_model_free(&m);
+        kd_desc_free(&d);
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    if (step) exact = omega1;
     printf("%d %d %s %d %d %s-%s %.4f %.4f %.4f %.4f %.6f %.2e %ld\n", nx, ny, name, dof, band,
            used == KD_EIGEN_LANCZOS ? "lanczos" : "dense", factor, best_mesh, best_compile, best_solve, best_total, omega1,
-           fabs(omega1 - exact) / exact, ru.ru_maxrss);
+           speed ? omega1 / exact - 1 : fabs(omega1 - exact) / exact, ru.ru_maxrss);
     return 0;
 }

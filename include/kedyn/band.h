@@ -61,6 +61,16 @@ typedef struct kd_csc {
 void kd_csc_free(kd_csc* a);
 /* y = A x (both triangles from the stored upper one). */
 void kd_csc_matvec(const kd_csc* a, const double* x, double* y);
+/* A += the element matrix ke (row-major n x n) at equations eqs (< 0: fixed), upper triangle;
+ * every entry must be in A's pattern. */
+void kd_csc_add_element(kd_csc* a, const double* ke, const int* eqs, int n);
+/* The n x n symmetric matrix of the triplets t (each entry (i, j) taken as the upper one
+ * (min, max); duplicates summed) in compressed columns. KD_ERR_NOMEM on failure. */
+kd_status kd_csc_from_triplet(const kd_triplet* t, int n, kd_csc* out);
+/* B = A^-1 B for nrhs columns (n x nrhs, column-major) by CHOLMOD's sparse Cholesky factor of the
+ * symmetric positive definite A (its default fill-reducing ordering). KD_ERR_NUMERIC when A is not
+ * positive definite, KD_ERR_NOMEM when out of memory. */
+kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b);
 
 
 #ifdef __cplusplus

@@ -24,6 +24,12 @@ typedef struct prestress_membrane {
  * problem is singular. */
 kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, kd_error* err);
 
+/* The same with the storage of the membrane stiffness chosen: sparse = 0 the band (LAPACK's
+ * dpbsv), 1 compressed columns (CHOLMOD's sparse Cholesky), -1 by size (the band below
+ * PRESTRESS_SPARSE_MIN equations: prestress_membrane_solve). */
+#define PRESTRESS_SPARSE_MIN 5000
+kd_status prestress_membrane_solve_storage(const kd_model* m, int sparse, prestress_membrane** out, kd_error* err);
+
 void prestress_membrane_free(prestress_membrane** p);
 
 /* The pre-stress of element e at the quadrature points of its rule for frame
