@@ -37,6 +37,16 @@ int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, 
     return 1;
 }
 
+/* At rest: beams by their axial force, 2D elements by the pre-stress of gravity stored at
+ * compilation (kedyn/model.h; theory.md sec. 11.2). */
+int kd_model_elem_rest_geometric(const kd_model* m, int e, double* kg) {
+    if (m->rest_adr && m->rest_adr[e] >= 0) {
+        kd_element_geometric_stiffness(&m->prop[m->elem_prop[e]], m->rest_S + m->rest_adr[e], kg);
+        return 1;
+    }
+    return kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+}
+
 /* A body at rest feels gravity as the frame acceleration a = -R^T g (theory.md sec. 5). */
 double kd_model_rest_axial_acceleration(const kd_model* m, int b) {
     const double* R = m->body[b].rot;
@@ -66,8 +76,7 @@ static int element_stiffness_mass(const kd_model* m, int e, double* me, int* las
                                   int* eqs) {
     const int n = element_mass(m, e, me, last_prop, mo, eqs);
     const kd_element_props* p = &m->prop[m->elem_prop[e]];
-    const int b = m->elem_body[e];
-    if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
+    if (kd_model_elem_rest_geometric(m, e, ke))
         for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
     else
         memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
@@ -280,8 +289,8 @@ kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet*
                                     e + 1);
             last_prop = p;
         }
-        /* k_g of the axial force at rest, factored apart from k: each has its own null space */
-        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        /* k_g of the pre-stress at rest, factored apart from k: each has its own null space */
+        const int geo = kd_model_elem_rest_geometric(m, e, kg);
         if (geo && (p != last_g || !have_g || memcmp(kg, kg_last, sizeof(double) * (size_t)(n * n)) != 0)) {
             memcpy(kg_last, kg, sizeof(double) * (size_t)(n * n));
             last_g = p, have_g = 1;
@@ -386,7 +395,7 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
         double dx[3 * KD_ELEM_DOF_MAX];
         int eqs[KD_ELEM_DOF_MAX];
         const int n = element_dofs(m, e, dn, dx, eqs);
-        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        const int geo = kd_model_elem_rest_geometric(m, e, kg);
         for (int k = 0; k < count; k++) {
             const double* xk = x + (size_t)k * (size_t)m->neq;
             long double xe[KD_ELEM_DOF_MAX], xd[KD_ELEM_DOF_MAX];
