@@ -1,6 +1,6 @@
 /* Stability map: the speed at which the effective stiffness of a spinning
- * beam loses positive definiteness, over hub distances and lengths
- * (kedyn/analysis.h; theory.md sec. 5). */
+ * beam or plate loses positive definiteness, over hub distances and lengths
+ * (kedyn/analysis.h; theory.md sec. 5 and 11.4). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -95,6 +95,19 @@ kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int n
     kd_motion* mo = NULL;
     for (int i = 0; i < dc.nmotions; i++)
         if (dc.motions[i].body == body) mo = &dc.motions[i].motion;
+    /* a plate: `lengths` are its extent a along the body x axis; the mesh is scaled uniformly
+     * (b / a, the divisions, the supports and node sets kept; theory.md sec. 11.4) */
+    const int plate = b->type == KD_BODY_PLATE;
+    const double* x0 = plate ? b->mesh.node_x : NULL;
+    double* xs = NULL, a0 = 0.0;
+    if (plate && !st) {
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+        for (int k = 0; k < b->mesh.nnodes; k++) lo = fmin(lo, x0[3 * k]), hi = fmax(hi, x0[3 * k]);
+        a0 = hi - lo;
+        xs = malloc(sizeof(double) * 3 * (size_t)(b->mesh.nnodes > 0 ? b->mesh.nnodes : 1));
+        if (!xs) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
+        else b->mesh.node_x = xs;
+    }
     const double L0 = b->length;
     double axis[3] = {1, 0, 0};
     if (b->npoints >= 2)
@@ -103,6 +116,11 @@ kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int n
         for (int j = 0; j < nlengths && !st; j++) {
             mo->hub = hubs[i];
             b->length = lengths[j];
+            if (plate) {
+                const double s = lengths[j] / a0;
+                for (int k = 0; k < 3 * b->mesh.nnodes; k++) xs[k] = s * x0[k];
+                b->mesh.size[0] = s * d->bodies[body].mesh.size[0], b->mesh.size[1] = s * d->bodies[body].mesh.size[1];
+            }
             if (b->npoints >= 2)  /* keep the axis, move the last point */
                 for (int k = 0; k < 3; k++) b->points[b->npoints - 1].x[k] = b->points[0].x[k] + lengths[j] * axis[k];
             kd_model* m = NULL;
@@ -110,6 +128,7 @@ kd_status kd_stability_run(const kd_desc* d, int body, const double* hubs, int n
             if (!st) st = critical_speed(m, body, omega_max, &out->omega_cr[(size_t)i * nlengths + j], err);
             kd_model_free(&m);
         }
+    free(xs);
 done:
     free(dc.bodies);
     free(dc.motions);
