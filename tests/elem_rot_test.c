@@ -1,7 +1,7 @@
 /* Elements with their own axes (kd_model.elem_rot, kedyn/inertia.h) in the assemblies that
  * factor element square roots (kd_assemble_square_roots: the QR modal route) and in the
  * Rayleigh quotient at rest (kd_model_rest_rayleigh). Reference: a spatial Euler-Bernoulli
- * cantilever whose elements' axes are turned by 90 degrees about the beam axis (y_e = z_b,
+ * cantilever (its tip propped in y, so that the planes x-y and x-z differ) whose elements' axes are turned by 90 degrees about the beam axis (y_e = z_b,
  * z_e = -y_b) is the same structure as the unturned one with Iy and Iz swapped; its modes by
  * the Cholesky route (band assembly, which places elements) and by the QR route must both equal
  * the swapped model's, and the Rayleigh quotient of each exact mode its eigenvalue. */
@@ -20,6 +20,7 @@ static kd_model* cantilever(double Iy, double Iz, int turned) {
     s.shape = KD_SHAPE_GENERIC, s.A = 1e-4, s.Iy = Iy, s.Iz = Iz, s.J = 2e-9;
     kd_desc* d = one_beam(210e9, 7800, 0.3, s, 1.0, 12, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 0);
     fix(d, 1, KD_FIX_ALL);
+    fix(d, 13, 1u << KD_DOF_V); /* the tip propped in y: the two bending planes differ */
     kd_model* m = NULL;
     kd_error err;
     if (kd_model_compile(d, &m, &err)) fail_msg("%s", err.msg);
