@@ -228,6 +228,10 @@ msg=$("$kedyn" run "$models/plate_inverted.yaml" -o "$tmp/badinv" 2>&1 >/dev/nul
 check "inverted element exits 1" test $code -eq 1
 check "inverted element located in the .msh" grep -q "plate_inverted.msh:24:1: error: .*negative Jacobian" <<<"$msg"
 check "inverted element leaves no output" test ! -e "$tmp/badinv"
+msg=$("$kedyn" run "$models/plate_warped.yaml" -o "$tmp/badwarp" 2>&1 >/dev/null); code=$?
+check "node off the plane exits 1" test $code -eq 1
+check "node off the plane located at its z in the .msh" grep -q "plate_warped.msh:17:5: error: node 5 has z = 0.02" <<<"$msg"
+check "node off the plane leaves no output" test ! -e "$tmp/badwarp"
 
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do

@@ -107,6 +107,15 @@ typedef struct kd_model {
     int nnodal;
     kd_nodal_load* nodal;         /* (nnodal) */
     double gravity[3];            /* m/s^2, global */
+
+    /* the in-plane pre-stress of two-dimensional elements at rest under
+     * gravity (theory.md sec. 11.2), for their geometric stiffness in
+     * kd_assemble_*: element e's symmetric tensors S (rule points x
+     * KD_GRAD_MAX^2, as kd_element_geometric_stiffness takes them) from
+     * rest_S + rest_adr[e]; rest_adr NULL (no 2D body with
+     * geometric_stiffness under gravity) or rest_adr[e] = -1: none */
+    int* rest_adr;                /* (nelem) or NULL */
+    double* rest_S;
 } kd_model;
 
 /* Check a description and compile it. On an input error returns
@@ -142,6 +151,13 @@ kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M
  * sec. 5). Returns 0 (kg untouched) when the element has none (a bar, or a
  * body without geometric_stiffness). */
 int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, double* kg);
+
+/* The geometric stiffness at rest of element e (row-major, in element DOFs,
+ * placed like its k): beams from the axial force of gravity and preload
+ * (kd_model_elem_geometric with kd_model_rest_axial_acceleration), 2D
+ * elements from their in-plane pre-stress under gravity (rest_S; theory.md
+ * sec. 11.2). Returns 0 (kg untouched) when the element has none. */
+int kd_model_elem_rest_geometric(const kd_model* m, int e, double* kg);
 
 /* The axial frame acceleration body b feels at rest: -(R^T g)_x. */
 double kd_model_rest_axial_acceleration(const kd_model* m, int b);

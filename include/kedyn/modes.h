@@ -108,21 +108,28 @@ kd_status kd_modes_state_space(struct kd_system* s, double t, int count, kd_mode
 
 /* The state-space eigensolver of kd_modes_state_space on caller-owned
  * workspace, for repeated solves without allocation (kedyn/ked.h solves it
- * at every instant of a mechanism's motion). kd_gyro_solve forms
- * [[0, I], [-K, -C]] z = s [[I, 0], [0, M]] z from the general bands and
- * solves it by LAPACK dggev; ent[0..nent) are the eigenvalue pairs, ascending
- * in omega = Im s > 0 (real pairs: omega 0, growth the larger real part),
- * growth = Re s; kd_gyro_shape gives entry k's displacement part (real and
- * imaginary, as LAPACK normalises it). */
+ * at every instant of a mechanism's motion). kd_gyro_solve scales the
+ * state-space form [[0, I], [-K, -C]] z = s [[I, 0], [0, M]] z by diag(M)
+ * and a reference frequency wref, shifts it to s = -wref, inverts it and
+ * solves the standard eigenproblem by LAPACK dgeev (src/analyses/gyro_pencil.c,
+ * theory.md "Gyroscopic modes: the scaled shift-invert pencil"); ent[0..nent)
+ * are the eigenvalue pairs, ascending in omega = Im s > 0 (real pairs:
+ * omega 0, growth the larger real part), growth = Re s, tol the round-off
+ * bound on s (a growth below it is not resolved from 0); kd_gyro_shape gives
+ * entry k's displacement part (real and imaginary). */
 typedef struct kd_gyro_eig {
     double omega, growth;
     int index;                    /* column of the eigenvector */
+    double tol;                   /* round-off bound on s, 1/s */
 } kd_gyro_eig;
 typedef struct kd_gyro_ws {
     int n, nent, lwork;
     double *A, *B, *ar, *ai, *be, *vr, *work;
     kd_gyro_eig* ent;
     double smax;                  /* largest |s| of the last solve */
+    int* ipiv;                    /* LU pivots of the shifted pencil */
+    double* dsc;                  /* diag(M)^-1/2 */
+    double wref, tnorm;           /* reference frequency and |T|_1 of the last solve */
 } kd_gyro_ws;
 struct kd_gband;
 kd_status kd_gyro_init(kd_gyro_ws* w, int n, kd_error* err);

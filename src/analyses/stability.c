@@ -1,6 +1,6 @@
 /* Stability map: the speed at which the effective stiffness of a spinning
- * beam loses positive definiteness, over hub distances and lengths
- * (kedyn/analysis.h; theory.md sec. 5). */
+ * beam or plate loses positive definiteness, over hub distances and lengths
+ * (kedyn/analysis.h; theory.md sec. 5 and 11.4). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -95,12 +95,30 @@ kd_status kd_stability_point(const kd_desc* d, int body, double hub, double leng
         for (int k = 0; k < 3; k++) axis[k] = (b->points[b->npoints - 1].x[k] - b->points[0].x[k]) / L0;
     mo->hub = hub;
     b->length = length;
+    /* a plate: `lengths` are its extent a along the body x axis; the mesh is scaled uniformly
+     * (b / a, the divisions, the supports and node sets kept; theory.md sec. 11.4) */
+    double* xs = NULL;
+    if (b->type == KD_BODY_PLATE) {
+        const double* x0 = b->mesh.node_x;
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+        for (int k = 0; k < b->mesh.nnodes; k++) lo = fmin(lo, x0[3 * k]), hi = fmax(hi, x0[3 * k]);
+        const double s = length / (hi - lo);
+        xs = malloc(sizeof(double) * 3 * (size_t)(b->mesh.nnodes > 0 ? b->mesh.nnodes : 1));
+        if (!xs) {
+            st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
+            goto done;
+        }
+        for (int k = 0; k < 3 * b->mesh.nnodes; k++) xs[k] = s * x0[k];
+        b->mesh.node_x = xs;
+        b->mesh.size[0] *= s, b->mesh.size[1] *= s;
+    }
     if (b->npoints >= 2)  /* keep the axis, move the last point */
         for (int k = 0; k < 3; k++) b->points[b->npoints - 1].x[k] = b->points[0].x[k] + length * axis[k];
     kd_model* m = NULL;
     st = kd_model_compile(&dc, &m, err);
     if (!st) st = critical_speed(m, body, omega_max, omega_cr, err);
     kd_model_free(&m);
+    free(xs);
 done:
     free(dc.bodies);
     free(dc.motions);

@@ -37,6 +37,16 @@ int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, 
     return 1;
 }
 
+/* At rest: beams by their axial force, 2D elements by the pre-stress of gravity stored at
+ * compilation (kedyn/model.h; theory.md sec. 11.2). */
+int kd_model_elem_rest_geometric(const kd_model* m, int e, double* kg) {
+    if (m->rest_adr && m->rest_adr[e] >= 0) {
+        kd_element_geometric_stiffness(&m->prop[m->elem_prop[e]], m->rest_S + m->rest_adr[e], kg);
+        return 1;
+    }
+    return kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+}
+
 /* A body at rest feels gravity as the frame acceleration a = -R^T g (theory.md sec. 5). */
 double kd_model_rest_axial_acceleration(const kd_model* m, int b) {
     const double* R = m->body[b].rot;
@@ -66,8 +76,7 @@ static int element_stiffness_mass(const kd_model* m, int e, double* me, int* las
                                   int* eqs) {
     const int n = element_mass(m, e, me, last_prop, mo, eqs);
     const kd_element_props* p = &m->prop[m->elem_prop[e]];
-    const int b = m->elem_body[e];
-    if (kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, b), 0.0, ke))
+    if (kd_model_elem_rest_geometric(m, e, ke))
         for (int i = 0; i < n * n; i++) ke[i] += p->k[i];
     else
         memcpy(ke, p->k, sizeof(double) * (size_t)n * (size_t)n);
@@ -258,6 +267,13 @@ static kd_status add_rows(kd_triplet* t, const double* r, int nr, int n, const i
     return st;
 }
 
+/* Rows r (nr x n) of an element placed at `at`: each row r_k T into out. */
+static void place_rows(const kd_element_props* p, const kd_element_place* at, const double* r, int nr, int n,
+                       double* out) {
+    memcpy(out, r, sizeof(double) * (size_t)nr * (size_t)n);
+    for (int k = 0; k < nr; k++) kd_element_place_vector(p, at, out + (size_t)k * n);
+}
+
 kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet* C, kd_error* err) {
     memset(A, 0, sizeof(*A));
     A->ncol = m->neq;
@@ -280,14 +296,27 @@ kd_status kd_assemble_square_roots(const kd_model* m, kd_triplet* A, kd_triplet*
                                     e + 1);
             last_prop = p;
         }
-        /* k_g of the axial force at rest, factored apart from k: each has its own null space */
-        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        /* k_g of the pre-stress at rest, factored apart from k: each has its own null space */
+        const int geo = kd_model_elem_rest_geometric(m, e, kg);
         if (geo && (p != last_g || !have_g || memcmp(kg, kg_last, sizeof(double) * (size_t)(n * n)) != 0)) {
             memcpy(kg_last, kg, sizeof(double) * (size_t)(n * n));
             last_g = p, have_g = 1;
             if (psd_square_root(kg, n, rg, &ng))
                 return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                                     "element %d: the geometric stiffness is indefinite (axial compression)", e + 1);
+        }
+        kd_element_place at;
+        if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
+            /* element DOFs to body DOFs: r^T r = k gives (r T)^T (r T) = T^T k T (kedyn/inertia.h) */
+            double pk[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], pm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX],
+                pg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+            place_rows(&m->prop[p], &at, rk, nk, n, pk);
+            if (geo) place_rows(&m->prop[p], &at, rg, ng, n, pg);
+            if (C) place_rows(&m->prop[p], &at, rm, nm, n, pm);
+            st = add_rows(A, pk, nk, n, eqs);
+            if (!st && geo) st = add_rows(A, pg, ng, n, eqs);
+            if (!st && C) st = add_rows(C, pm, nm, n, eqs);
+            continue;
         }
         st = add_rows(A, rk, nk, n, eqs);
         if (!st && geo) st = add_rows(A, rg, ng, n, eqs);
@@ -386,7 +415,20 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
         double dx[3 * KD_ELEM_DOF_MAX];
         int eqs[KD_ELEM_DOF_MAX];
         const int n = element_dofs(m, e, dn, dx, eqs);
-        const int geo = kd_model_elem_geometric(m, e, kd_model_rest_axial_acceleration(m, m->elem_body[e]), 0.0, kg);
+        const int geo = kd_model_elem_rest_geometric(m, e, kg);
+        /* an element with its own axes: k, m and k_g to body DOFs (the rigid motions below are
+         * in body components) */
+        const double *ke = m->prop[p].k, *mm = me;
+        double kp[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], mp[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+        kd_element_place at;
+        if (m->elem_rot && (kd_model_elem_place(m, e, &at), at.rotated)) {
+            memcpy(kp, ke, sizeof(double) * (size_t)n * (size_t)n);
+            memcpy(mp, me, sizeof(double) * (size_t)n * (size_t)n);
+            kd_element_place_matrix(&m->prop[p], &at, kp);
+            kd_element_place_matrix(&m->prop[p], &at, mp);
+            if (geo) kd_element_place_matrix(&m->prop[p], &at, kg);
+            ke = kp, mm = mp;
+        }
         for (int k = 0; k < count; k++) {
             const double* xk = x + (size_t)k * (size_t)m->neq;
             long double xe[KD_ELEM_DOF_MAX], xd[KD_ELEM_DOF_MAX];
@@ -400,14 +442,14 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
             /* k: the deformation x - rigid motion of the first node (small where x is smooth, and
              * free of the cancellation that makes x^T k x lose (L/h)^4 eps) */
             for (int i = 0; i < n; i++) xd[i] = xe[i] - rigid_value(dn[i], dx + 3 * i, t, phi);
-            energy[k] += quadratic_form(m->prop[p].k, xd, n);
+            energy[k] += quadratic_form(ke, xd, n);
             /* k_g: only translations are in its null space */
             if (geo) {
                 const long double zero[3] = {0, 0, 0};
                 for (int i = 0; i < n; i++) xd[i] = xe[i] - rigid_value(dn[i], dx + 3 * i, t, zero);
                 energy[k] += quadratic_form(kg, xd, n);
             }
-            mass[k] += quadratic_form(me, xe, n);
+            mass[k] += quadratic_form(mm, xe, n);
         }
     }
     for (int k = 0; k < count && ok; k++) ok = mass[k] > 0;

@@ -14,8 +14,13 @@
  * element coordinates and nodes shared by elements of different planes
  * assemble directly. The in-plane rotation theta_z has a small drilling
  * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
- * rotations); it has no mass (M is singular in theta_z: eigensolvers that
- * invert K - sigma M are fine, explicit integrators are not). */
+ * rotations) and a small rotary inertia (theory.md sec. 11.3): a second
+ * transverse coordinate s along e1 over which the point moves by
+ * s theta_z e2 (the fibre of a dumbbell turning about the normal), with
+ * int rho s^2 ds = rho t l^2, l^2 = 10^-3 A_e / 64 (A_e the element's
+ * area): the drilling spring then resonates at 8 c_s / sqrt(A_e), near the
+ * top of the element's own membrane frequencies, and M is regular in
+ * theta_z, so explicit integrators run on shells. */
 #include <math.h>
 #include <string.h>
 
@@ -23,6 +28,7 @@
 #include "kedyn/element.h"
 
 #define DRILL_FACTOR 1e-3  /* drilling stiffness / (G t) */
+#define DRILL_KAPPA 64.0   /* (drilling frequency sqrt(A_e) / c_s)^2: l^2 = DRILL_FACTOR A_e / DRILL_KAPPA */
 
 static int shell_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
     (void)kind, (void)node;
@@ -39,9 +45,9 @@ static void cross(const double a[3], const double b[3], double c[3]) {
 
 static double norm3(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
-/* The element's own axes from its nodes; KD_ERR_INPUT when degenerate or
- * not flat (a node off the plane by more than 1e-6 L). */
-static kd_status shell_frame(kd_element_props* p) {
+/* The element's own axes from its nodes and its area; KD_ERR_INPUT when
+ * degenerate or not flat (a node off the plane by more than 1e-6 L). */
+static kd_status shell_frame(kd_element_props* p, double* area) {
     const int n = p->nnode;
     double a[3], b[3], nrm[3];
     for (int k = 0; k < 3; k++) {
@@ -51,6 +57,7 @@ static kd_status shell_frame(kd_element_props* p) {
     cross(a, b, nrm);
     const double len = norm3(nrm);
     if (!(len > 1e-12 * p->L * p->L)) return KD_ERR_INPUT;
+    *area = 0.5 * len;  /* triangle: |a x b| / 2; flat quadrilateral: |d1 x d2| / 2 */
     for (int k = 0; k < 3; k++) nrm[k] /= len;
     /* flatness: every node in the plane through node 1 */
     for (int i = 1; i < n; i++) {
@@ -64,7 +71,7 @@ static kd_status shell_frame(kd_element_props* p) {
     double e2[3];
     cross(nrm, e1, e2);
     for (int k = 0; k < 3; k++) p->frame[0][k] = e1[k], p->frame[1][k] = e2[k], p->frame[2][k] = nrm[k];
-    for (int k = 0; k < 3; k++) p->trans_dir[0][k] = nrm[k];
+    for (int k = 0; k < 3; k++) p->trans_dir[0][k] = nrm[k], p->trans_dir[1][k] = e1[k];
     return KD_OK;
 }
 
@@ -72,7 +79,8 @@ static kd_status shell_frame(kd_element_props* p) {
  * shears (2, kappa G t), drilling (1, 10^-3 G t). */
 static kd_status shell_init(kd_element_props* p) {
     kd_status st = plate_consts_check(p);
-    if (!st) st = shell_frame(p);
+    double area = 0.0;
+    if (!st) st = shell_frame(p, &area);
     if (st) return st;
     const kd_element_consts* c = &p->c;
     const int quad = p->nnode == 4;
@@ -91,6 +99,7 @@ static kd_status shell_init(kd_element_props* p) {
     p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
     p->rho0 = c->rho * c->t;
     p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
+    p->rho2[1][1] = c->rho * c->t * DRILL_FACTOR * area / DRILL_KAPPA; /* drilling (theory.md sec. 11.3) */
     if (!quad) {
         /* the DKT's cubic w in the own axes (element_plate_dkt.c) */
         double xl[3][2];
@@ -131,9 +140,10 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
             xl[a][k] = p->frame[k][0] * p->node_x[a][0] + p->frame[k][1] * p->node_x[a][1] +
                        p->frame[k][2] * p->node_x[a][2];
     /* local rows */
-    double N0[3][KD_ELEM_DOF_MAX], Nt[3][KD_ELEM_DOF_MAX], B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX];
+    double N0[3][KD_ELEM_DOF_MAX], Nt[3][KD_ELEM_DOF_MAX], Ns[3][KD_ELEM_DOF_MAX], B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX];
     double G[2][3][KD_ELEM_DOF_MAX], x2[2];
     memset(N0, 0, sizeof(N0)), memset(Nt, 0, sizeof(Nt)), memset(B, 0, sizeof(B)), memset(G, 0, sizeof(G));
+    memset(Ns, 0, sizeof(Ns));
     double N[KD_ELEM_NODE_MAX], dN[KD_ELEM_NODE_MAX][2], dNx[KD_ELEM_NODE_MAX][2];
     const kd_interp mem = n == 4 ? KD_INTERP_Q4 : KD_INTERP_CST;
     shape_2d(mem, xi, N, dN);
@@ -144,8 +154,9 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
         N0[0][u] = N[a], N0[1][v] = N[a];
         B[0][u] = dNx[a][0], B[1][v] = dNx[a][1], B[2][u] = dNx[a][1], B[2][v] = dNx[a][0];
         G[0][0][u] = dNx[a][0], G[1][0][u] = dNx[a][1], G[0][1][v] = dNx[a][0], G[1][1][v] = dNx[a][1];
-        /* drilling: theta_z - (v,x - u,y) / 2 */
+        /* drilling: theta_z - (v,x - u,y) / 2; its inertia: d u / d s = theta_z e2 */
         B[drill][tz] = N[a];
+        Ns[1][tz] = N[a];
         B[drill][v] = -0.5 * dNx[a][0];
         B[drill][u] = 0.5 * dNx[a][1];
     }
@@ -185,13 +196,15 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
     double tmp[KD_ELEM_DOF_MAX];
     for (int i = 0; i < 3; i++) {
         /* components: u_body_c = sum_i T[i][c] u_local_i, then the columns */
-        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX];
+        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX], ns[KD_ELEM_DOF_MAX];
         for (int a = 0; a < nd; a++) {
             n0[a] = p->frame[0][i] * N0[0][a] + p->frame[1][i] * N0[1][a] + p->frame[2][i] * N0[2][a];
             nt[a] = p->frame[0][i] * Nt[0][a] + p->frame[1][i] * Nt[1][a] + p->frame[2][i] * Nt[2][a];
+            ns[a] = p->frame[0][i] * Ns[0][a] + p->frame[1][i] * Ns[1][a] + p->frame[2][i] * Ns[2][a];
         }
         rotate_row(p, n0, out->N0[i]);
         rotate_row(p, nt, out->Nt[0][i]);
+        rotate_row(p, ns, out->Nt[1][i]);
     }
     for (int r = 0; r < p->nstrain; r++) rotate_row(p, B[r], out->B[r]);
     for (int d = 0; d < 2; d++)
@@ -206,8 +219,8 @@ const kd_element_family element_family_shell_tri = {
     .domain = KD_DOMAIN_TRIANGLE,
     .nnode = 3,
     .node_xi = node_xi_tri3,
-    .ntrans = 1,
-    .trans_dir = {{0.0, 0.0, 1.0}},  /* each element: its normal (p->trans_dir) */
+    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 11.3) */
+    .trans_dir = {{0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}},  /* each element: its normal, e1 (p->trans_dir) */
     .node_dofs = shell_node_dofs,
     .init = shell_init,
     .quadrature = shell_quadrature,
@@ -220,8 +233,8 @@ const kd_element_family element_family_shell_q4 = {
     .domain = KD_DOMAIN_QUADRILATERAL,
     .nnode = 4,
     .node_xi = node_xi_quad4,
-    .ntrans = 1,
-    .trans_dir = {{0.0, 0.0, 1.0}},  /* each element: its normal (p->trans_dir) */
+    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 11.3) */
+    .trans_dir = {{0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}},  /* each element: its normal, e1 (p->trans_dir) */
     .node_dofs = shell_node_dofs,
     .init = shell_init,
     .quadrature = shell_quadrature,

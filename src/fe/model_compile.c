@@ -8,6 +8,7 @@
 #include "kedyn/model_check.h"
 #include "kedyn/modes.h"
 #include "model_body.h"
+#include "prestress_rest.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 
@@ -29,6 +30,9 @@ void kd_model_free(kd_model** pm) {
     free(m->elem_prop);
     free(m->elem_s0);
     free(m->elem_axial);
+    free(m->elem_rot);
+    free(m->rest_adr);
+    free(m->rest_S);
     free(m->prop);
     for (int i = 0; i < m->nnodal; i++) kd_law_free(&m->nodal[i].value);
     free(m->nodal);
@@ -193,6 +197,8 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
     if (!st) st = compile_loads(d, m);
     for (int b = 0; b < m->nbody && !st; b++)
         if (m->body[b].type == KD_BODY_BEAM) st = model_beam_axial_force(m, b);
+    /* plates and shells under gravity at rest: their membrane pre-stress (theory.md sec. 11.2) */
+    if (!st && m->neq > 0) st = model_rest_prestress(m, err);
 
     /* A rigid mechanism has no nodal DOF; its coordinates live in kd_mech (kedyn/mech.h). */
     if (st == KD_OK && m->neq == 0 && !kd_desc_is_mechanism(d)) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");

@@ -121,6 +121,7 @@ typedef struct gmsh {
     entity* ent;
     long max_tag;
     int* node_of_tag;             /* (max_tag + 1) -> 0-based node, -1 */
+    int* z_loc;                   /* (2 nnodes) line and column of each node's z coordinate */
     /* per physical group (index into name arrays, or appended): node flags */
     int ngroup;
     int group_dim[NAMES_MAX], group_tag[NAMES_MAX];
@@ -194,7 +195,8 @@ static kd_status read_nodes(lexer* lx, gmsh* g, kd_mesh_desc* m) {
     g->node_of_tag = malloc(sizeof(int) * (size_t)(maxtag + 1));
     m->node_x = malloc(sizeof(double) * 3 * (size_t)nnodes);
     m->node_tag = malloc(sizeof(int) * (size_t)nnodes);
-    if (!g->node_of_tag || !m->node_x || !m->node_tag) return KD_ERR_NOMEM;
+    g->z_loc = malloc(sizeof(int) * 2 * (size_t)(nnodes > 0 ? nnodes : 1));
+    if (!g->node_of_tag || !m->node_x || !m->node_tag || !g->z_loc) return KD_ERR_NOMEM;
     for (long t = 0; t <= maxtag; t++) g->node_of_tag[t] = -1;
     for (int b = 0; b < nblocks && !st; b++) {
         int dim = 0, tag = 0, param = 0, n = 0;
@@ -214,6 +216,7 @@ static kd_status read_nodes(lexer* lx, gmsh* g, kd_mesh_desc* m) {
         }
         for (int i = 0; i < n && !st; i++) {
             for (int k = 0; k < 3 && !st; k++) st = get_real(lx, "a node coordinate", &m->node_x[3 * (first + i) + k]);
+            g->z_loc[2 * (first + i)] = lx->tline, g->z_loc[2 * (first + i) + 1] = lx->tcol; /* of z */
             double u;
             for (int k = 0; k < (param ? dim : 0) && !st; k++) st = get_real(lx, "a parametric coordinate", &u);
         }
@@ -407,13 +410,14 @@ kd_status yaml_read_gmsh(loader* ld, const node_t* at, const char* path, int ele
     const double size = st ? 0 : kd_mesh_size(m);
     for (int i = 0; i < m->nnodes && !st; i++)
         if (fabs(m->node_x[3 * i + 2]) > 1e-9 * size)
-            st = kd_error_set(ld->err, KD_ERR_INPUT, full, KD_LOC_START,
+            st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){g.z_loc[2 * i], g.z_loc[2 * i + 1]},
                               "node %d has z = %g: a plate's mesh lies in its x-y plane (z = 0)", m->node_tag[i], m->node_x[3 * i + 2]);
     if (!st) st = groups_to_sets(ld, &g, b);
     if (st == KD_ERR_NOMEM) kd_error_set(ld->err, st, ld->file, KD_LOC_NONE, "out of memory");
     free(text);
     free(g.ent);
     free(g.node_of_tag);
+    free(g.z_loc);
     for (int i = 0; i < g.ngroup; i++) free(g.group_has[i]);
     return st;
 }
