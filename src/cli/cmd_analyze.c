@@ -117,7 +117,7 @@ int cmd_analyze(int argc, char** argv) {
     }
     cli_progress prog;
     cli_progress_init(&prog, quiet);
-    kd_run_options ro = {cli_progress_update, &prog, 0};
+    kd_run_options ro = {cli_progress_update, &prog, 0, 1, 0, NULL};
     kd_run_report rep;
     kd_error err;
     kd_error_clear(&err);
