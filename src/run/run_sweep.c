@@ -100,6 +100,7 @@ static void pack_report(run_buf* b, const kd_analysis_report* a) {
 static void unpack_report(run_reader* r, kd_analysis_report* a) {
     run_get(r, a, sizeof(*a));
     a->sweep = NULL, a->value = NULL, a->sub = NULL, a->nsub = 0;
+    a->measure = NULL;  /* a record analysis's results stay with the run that made them */
     kd_modes* mo = &a->modes;
     const size_t k = (size_t)mo->count;
     mo->error_estimate = get_array(r, k * D);
@@ -216,6 +217,7 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
     kd_modes_free(&r.modes);
     kd_campbell_free(&r.campbell);
     kd_stability_free(&r.stability);
+    kd_measure_result_free(&r.measure);
     return KD_OK;  /* a failed run is in its report; the others go on */
 }
 
