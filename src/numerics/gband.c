@@ -34,6 +34,25 @@ void kd_gband_zero(kd_gband* a) { memset(a->ab, 0, sizeof(double) * (size_t)(a->
  * time step of a small model). */
 void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
     const int n = a->n, kl = a->kl, ku = a->ku, ld = kl + ku + 1;
+    if (kl == 1 && ku == 1 && n >= 2) {  /* tridiagonal (axial bars): the same sums, row by row */
+        const double* ab = a->ab;     /* A(i, i-1) = ab[3 i - 1], A(i, i) = ab[3 i + 1], A(i, i+1) = ab[3 i + 3] */
+        double s = 0.0;
+        s += ab[1] * x[0];
+        s += ab[3] * x[1];
+        y[0] = s;
+        for (int i = 1; i < n - 1; i++) {
+            s = 0.0;
+            s += ab[3 * i - 1] * x[i - 1];
+            s += ab[3 * i + 1] * x[i];
+            s += ab[3 * i + 3] * x[i + 1];
+            y[i] = s;
+        }
+        s = 0.0;
+        s += ab[3 * (n - 1) - 1] * x[n - 2];
+        s += ab[3 * (n - 1) + 1] * x[n - 1];
+        y[n - 1] = s;
+        return;
+    }
     memset(y, 0, sizeof(double) * (size_t)n);
     if ((size_t)n * (size_t)ld <= GBAND_DIAG_MAX) {
         for (int d = -kl; d <= ku; d++) {  /* A(i, i + d) = p[i ld] */
@@ -55,6 +74,23 @@ void kd_gband_matvec(const kd_gband* a, const double* x, double* y) {
 void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_gband* B, const double* y,
                         const kd_gband* C, const double* z, double* r) {
     const int n = A->n, kl = A->kl, ku = A->ku, ld = kl + ku + 1;
+    if (kl == 1 && ku == 1 && n >= 2) {  /* tridiagonal (axial bars): the same terms, row by row */
+        const double *pa = A->ab, *pb = B ? B->ab : NULL, *pc = C->ab;  /* A(i, j) = pa[1 + i + 2 j] */
+#define KD_T(k, j) (pb ? pa[k] * (a * x[j]) + pb[k] * y[j] + pc[k] * z[j] : pa[k] * (a * x[j]) + pc[k] * z[j])
+        r[0] -= KD_T(1, 0);
+        r[0] -= KD_T(3, 1);
+        for (int i = 1; i < n - 1; i++) {
+            double ri = r[i];
+            ri -= KD_T(3 * i - 1, i - 1);
+            ri -= KD_T(3 * i + 1, i);
+            ri -= KD_T(3 * i + 3, i + 1);
+            r[i] = ri;
+        }
+        r[n - 1] -= KD_T(3 * n - 4, n - 2);
+        r[n - 1] -= KD_T(3 * n - 2, n - 1);
+#undef KD_T
+        return;
+    }
     if ((size_t)n * (size_t)ld <= GBAND_DIAG_MAX) {
         for (int d = -kl; d <= ku; d++) {  /* A(i, i + d) = pa[i ld] */
             const int i0 = d < 0 ? -d : 0, i1 = d > 0 ? n - d : n;

@@ -92,6 +92,16 @@ static void chol_band_recip(double* u, int n, int ku) {
 static void chol_band_solve(const double* u, int n, int ku, double* x) {
     const int ld = ku + 1;
     const double* rd = u + (size_t)ld * (size_t)n;
+    if (ku == 1) {  /* bidiagonal U (axial bars): the loops below without their one-term inner loops */
+        x[0] *= rd[0];
+        for (int j = 1; j < n; j++) x[j] = (x[j] - u[2 * j] * x[j - 1]) * rd[j];
+        for (int j = n - 1; j >= 0; j--) {
+            const double xj = x[j] * rd[j];
+            x[j] = xj;
+            if (j > 0) x[j - 1] -= u[2 * j] * xj;
+        }
+        return;
+    }
     for (int j = 0; j < n; j++) {
         const double* col = u + (size_t)j * ld + ku - j;  /* col[i] = U(i, j) */
         double sum = x[j];

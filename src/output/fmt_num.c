@@ -122,14 +122,14 @@ int io_fmt_e(char* buf, double x, int prec) {
     } else if (decimal(fabs(x), D, &m, &e)) {
         return fallback(buf, x, prec, 0);
     }
-    char dig[16];
-    digits(m, D, dig);
     if (signbit(x)) buf[n++] = '-';
-    buf[n++] = dig[0];
+    digits(m, D, buf + n + 1);  /* one place to the right, then the first digit moved before the point */
+    buf[n] = buf[n + 1];
     if (D > 1) {
-        buf[n++] = '.';
-        memcpy(buf + n, dig + 1, (size_t)(D - 1));
-        n += D - 1;
+        buf[n + 1] = '.';
+        n += D + 1;
+    } else {
+        n += 1;
     }
     n += put_exp(buf + n, e);
     buf[n] = '\0';
