@@ -67,3 +67,7 @@ echo "# dynamics of the simply supported MITC4 plate at rest, Newmark (band syst
 for s in "30 24" "50 40" "100 80"; do
   "$build/bench/bench_plate" $s mitc4 1 step
 done
+echo "# the same plate, Newmark on the sparse factorisation (kd_newmark_csc): omega1 column = seconds per step"
+for s in "30 24" "100 80" "300 240"; do
+  "$build/bench/bench_plate" $s mitc4 2 sparse-step
+done
