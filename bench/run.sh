@@ -71,3 +71,15 @@ for s in "50 40" "71 57" "100 80" "141 113" "200 160" "300 240"; do
 done
 echo "# start-up and the cost of a small run (docs/performance.md)"
 bash bench/startup.sh "$build" 100
+echo "# the same MITC4 plate clamped at x = 0 spinning about y at 1000 rad/s: lowest 15 modes at speed (rel_err1: omega1 / omega1 at rest - 1)"
+for s in "100 80" "300 240"; do
+  "$build/bench/bench_plate" $s mitc4 1 speed
+done
+echo "# dynamics of the simply supported MITC4 plate at rest, Newmark (band system): omega1 column = seconds per step"
+for s in "30 24" "50 40" "100 80"; do
+  "$build/bench/bench_plate" $s mitc4 1 step
+done
+echo "# the same plate, Newmark on the sparse factorisation (kd_newmark_csc): omega1 column = seconds per step"
+for s in "30 24" "100 80" "300 240"; do
+  "$build/bench/bench_plate" $s mitc4 2 sparse-step
+done

@@ -6,7 +6,8 @@
  * 1e-7 relative at 300 and 1 000 rad/s (QZ's round-off on this badly scaled pencil, measured
  * 3e-10 at worst; docs/validation.md). Physics check of the stiffening: the first (bending)
  * frequency rises with speed and the sparse path without k_g (geometric_stiffness: false) gives
- * a lower one (softening alone). A membrane spinning about its normal is gyroscopic: refused. */
+ * a lower one (softening alone). A membrane spinning about its normal is gyroscopic: refused.
+ * `kedyn run` takes this path for moving models above KD_GYRO_MAX equations. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "kedyn/kedyn.h"
 #include "kedyn/modes_speed.h"
+#include "kedyn/run.h"
 
 static kd_model* plate(double speed, const char* axis, const char* extra, const char* fix) {
     char text[2048];
@@ -97,6 +99,48 @@ static void test_stiffening(void** state) {
     kd_model_free(&m0), kd_model_free(&m1), kd_model_free(&m2);
 }
 
+/* kedyn run: a moving model above KD_GYRO_MAX equations takes the sparse path (the dispatch in
+ * src/run/run_modes.c), with the library's frequencies. */
+static void test_run_dispatch(void** state) {
+    (void)state;
+    const char* text = "kedyn: 1\n"
+                       "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
+                       "bodies:\n"
+                       "  - {name: plate, type: plate, theory: mindlin, interpolation: mitc4, material: steel,\n"
+                       "     thickness: 0.001, mesh: {rectangle: [0.2, 0.16], divisions: [40, 32]},\n"
+                       "     node_sets: {root: {x: 0}}}\n"
+                       "supports:\n"
+                       "  - {body: plate, nodes: root, fix: all}\n"
+                       "motion:\n"
+                       "  - {body: plate, rotation: {axis: y, law: {speed: 1000}}}\n"
+                       "analyses:\n"
+                       "  - {type: modes, count: 5}\n";
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err)) fail_msg("%s", err.msg);
+    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
+    assert_true(m->neq > KD_GYRO_MAX);
+    char dir[] = "/tmp/kd_modes_speed_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kd_run_report rep;
+    if (kd_run(d, m, "plate.yaml", dir, &rep, &err)) fail_msg("run: %s", err.msg);
+    assert_int_equal(rep.complete, 1);
+    const kd_modes* r = &rep.analyses[0].modes;
+    assert_int_equal(r->count, 5);
+    assert_int_equal(r->sparse, 1);
+    kd_modes lib;
+    assert_int_equal(kd_modes_speed_sparse(m, 0.0, 5, &lib, &err), KD_OK);
+    for (int k = 0; k < 5; k++) assert_true(fabs(r->omega[k] - lib.omega[k]) <= 1e-12 * lib.omega[k]);
+    kd_modes_free(&lib);
+    kd_run_report_free(&rep);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 static void test_gyroscopic_refused(void** state) {
     (void)state;
     kd_model* m = plate(300, "z", "    theory: membrane\n    interpolation: q4\n", "[u, v]");
@@ -111,6 +155,7 @@ int main(void) {
         cmocka_unit_test(test_against_state_space),
         cmocka_unit_test(test_stiffening),
         cmocka_unit_test(test_gyroscopic_refused),
+        cmocka_unit_test(test_run_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,7 @@
 #include "kedyn/mech_formalism.h"
 /* analyses: modes, Campbell, stability, dynamics */
 #include "kedyn/modes.h"
+#include "kedyn/modes_speed.h"
 #include "kedyn/analysis.h"
 /* links: one-way and two-way elastic links */
 #include "kedyn/ked.h"

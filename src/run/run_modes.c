@@ -3,6 +3,7 @@
 #include "run_internal.h"
 
 #include "kedyn/kedyn.h"
+#include "kedyn/modes_speed.h"
 #include "output/output_util.h"
 
 static int model_moves(const kd_model* m) {
@@ -36,7 +37,11 @@ static kd_status run_modes(const run_context* c, const kd_analysis_desc* analysi
     const kd_modes_desc* ad = &analysis->modes;
     const kd_model* m = c->m;
     kd_status st;
-    if (model_moves(m)) {
+    if (model_moves(m) && m->neq > KD_GYRO_MAX) {
+        /* too large for the dense state-space solver: the symmetric modes at speed through sparse
+         * matrices, for models without gyroscopic coupling (others are refused with a message) */
+        st = kd_modes_speed_sparse(m, ad->at, ad->count, &a->modes, err);
+    } else if (model_moves(m)) {
         kd_system s;
         st = kd_system_init(&s, m, err);
         if (st) return st;
