@@ -23,14 +23,23 @@ int blas_thread_shutdown_(void);
  * variable is removed again first thing in main, so that the environment of main and of the
  * programs kedyn starts is the user's. With the shared OpenBLAS, whose constructor has already
  * run, this changes nothing and blas_thread_shutdown_ below stops the threads. */
-static int blas_env_set;
+static int blas_env_set, omp_env_set;
 
+/* The same for OpenMP: Debian's CHOLMOD runs its supernodal factorisation on OpenMP threads (4
+ * of them on a 2-core machine, about 0.9 s of CPU on the 216 543-DOF plate, docs/performance.md),
+ * and libgomp reads its limit once, in its own constructor (statically linked: after this one). */
 __attribute__((constructor(101))) static void app_blas_one_thread_env(void) {
+    if (!getenv("OMP_NUM_THREADS") && !getenv("OMP_THREAD_LIMIT"))
+        omp_env_set = setenv("OMP_THREAD_LIMIT", "1", 0) == 0;
     if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;
     blas_env_set = setenv("OPENBLAS_NUM_THREADS", "1", 0) == 0;
 }
 
 void app_blas_threads_default(void) {
+    if (omp_env_set) {
+        unsetenv("OMP_THREAD_LIMIT");
+        omp_env_set = 0;
+    }
     if (blas_env_set) {
         unsetenv("OPENBLAS_NUM_THREADS");
         blas_env_set = 0;
