@@ -123,6 +123,20 @@ MUTATIONS = [
     ("rigid body moment of inertia", "src/mechanism/model.c",
      "m->mass[3 * k + 2] = inertia;", "m->mass[3 * k + 2] = 2.0 * inertia;",
      "mech_inverse_test|mbs_test|formalism_mech_test"),
+    # plates in moving frames (theory.md sec. 11)
+    ("gravity on a plate at rest (a = -R^T g)", "src/fe/prestress_rest.c",
+     "a[k] = -(R[k] * g[0] + R[3 + k] * g[1] + R[6 + k] * g[2]);",
+     "a[k] = -1.02 * (R[k] * g[0] + R[3 + k] * g[1] + R[6 + k] * g[2]);",
+     "plate_gravity_test"),
+    ("gyroscopic pencil: reference frequency in the stiffness scaling", "src/analyses/gyro_pencil.c",
+     "k = gb_at(K, i, j) * dd / (wr * wr)", "k = gb_at(K, i, j) * dd / (1.0001 * wr * wr)",
+     "gyro_pencil_test"),
+    ("gyroscopic pencil: round-off bound", "src/analyses/gyro_pencil.c",
+     "tol_mu = 1e-5 * tnorm", "tol_mu = 1e-11 * tnorm",
+     "gyro_pencil_test|rotating_test"),
+    ("plate stability map: side scaling", "src/analyses/stability.c",
+     "const double s = lengths[j] / a0;", "const double s = sqrt(lengths[j] / a0);",
+     "plate_stability_test"),
 ]
 
 # Tests that need more than the build (a browser) or check the build itself: not run here.

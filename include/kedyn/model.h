@@ -112,8 +112,9 @@ typedef struct kd_model {
      * gravity (theory.md sec. 11.2), for their geometric stiffness in
      * kd_assemble_*: element e's symmetric tensors S (rule points x
      * KD_GRAD_MAX^2, as kd_element_geometric_stiffness takes them) from
-     * rest_S + rest_adr[e]; rest_adr NULL (no 2D body with
-     * geometric_stiffness under gravity) or rest_adr[e] = -1: none */
+     * rest_S + rest_adr[e]; rest_adr NULL or rest_adr[e] = -1: none. The
+     * compiler leaves them NULL; kd_model_rest_prestress fills them (the
+     * modes at rest do so on a shallow copy of the model) */
     int* rest_adr;                /* (nelem) or NULL */
     double* rest_S;
 } kd_model;
@@ -151,6 +152,12 @@ kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M
  * sec. 5). Returns 0 (kg untouched) when the element has none (a bar, or a
  * body without geometric_stiffness). */
 int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, double* kg);
+
+/* Fill m->rest_adr and m->rest_S when gravity has a component in the plane
+ * of a flat 2D body with geometric stiffness (its membrane problem solved,
+ * theory.md sec. 11.2); both NULL otherwise. KD_ERR_INPUT (err filled) when
+ * such a body's in-plane supports cannot hold it. The caller frees both. */
+kd_status kd_model_rest_prestress(kd_model* m, kd_error* err);
 
 /* The geometric stiffness at rest of element e (row-major, in element DOFs,
  * placed like its k): beams from the axial force of gravity and preload

@@ -69,7 +69,8 @@ typedef struct kd_modes {
     double* growth;           /* (count) state-space solver: real part of the eigenvalue, 1/s
                                  (> 0 grows); NULL for the symmetric solvers */
     int unstable;             /* state-space solver: 1 when an eigenvalue has a positive
-                                 real part (divergence or flutter) */
+                                 real part beyond its round-off bound (divergence or
+                                 flutter; theory.md sec. 11.1) */
 } kd_modes;
 
 /* Lowest `count` modes of K x = lambda M x. `count` is reduced to neq when

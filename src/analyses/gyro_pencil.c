@@ -117,9 +117,9 @@ kd_status kd_gyro_solve(kd_gyro_ws* w, const kd_gband* M, const kd_gband* C, con
                         kd_error* err) {
     const int n = w->n, n2 = 2 * n;
     double *ar = w->ar, *ai = w->ai, *d = w->dsc;
-    /* D = diag(M)^-1/2 (a massless DOF: diag(K)^-1/2), and w_r the geometric
-     * mean of the extreme diagonal ratios |K_ii| / M_ii: within a factor 1e4
-     * of every frequency of interest for any mesh kedyn builds (header). */
+    /* D = diag(M)^-1/2 (a massless DOF: diag(K)^-1/2), and a first guess of
+     * w_r: the geometric mean of the extreme diagonal ratios |K_ii| / M_ii
+     * (between the lowest and the highest frequencies of the mesh). */
     double rlo = HUGE_VAL, rhi = 0;
     for (int i = 0; i < n; i++) {
         const double m = gb_at(M, i, i), k = fabs(gb_at(K, i, i));

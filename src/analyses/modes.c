@@ -134,8 +134,26 @@ static int has_plate(const kd_model* m) {
     return 0;
 }
 
+static kd_status solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
+                              kd_modes* out, kd_error* err);
+
+/* Plates and shells under gravity at rest: the modes of a shallow copy of the model that carries
+ * their membrane pre-stress (kd_model_rest_prestress; theory.md sec. 11.2). */
 kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
                                 kd_modes* out, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    if (m->rest_adr || (m->gravity[0] == 0.0 && m->gravity[1] == 0.0 && m->gravity[2] == 0.0))
+        return solve_factor(m, count, solver, factor, out, err);
+    kd_model mr = *m;
+    kd_status st = kd_model_rest_prestress(&mr, err);
+    if (!st) st = solve_factor(&mr, count, solver, factor, out, err);
+    free(mr.rest_adr);
+    free(mr.rest_S);
+    return st;
+}
+
+static kd_status solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
+                              kd_modes* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     const int n = m->neq;
     if (count > n) count = n;

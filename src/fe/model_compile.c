@@ -8,7 +8,6 @@
 #include "kedyn/model_check.h"
 #include "kedyn/modes.h"
 #include "model_body.h"
-#include "prestress_rest.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 
@@ -197,8 +196,6 @@ kd_status kd_model_compile(const kd_desc* d, kd_model** out, kd_error* err) {
     if (!st) st = compile_loads(d, m);
     for (int b = 0; b < m->nbody && !st; b++)
         if (m->body[b].type == KD_BODY_BEAM) st = model_beam_axial_force(m, b);
-    /* plates and shells under gravity at rest: their membrane pre-stress (theory.md sec. 11.2) */
-    if (!st && m->neq > 0) st = model_rest_prestress(m, err);
 
     /* A rigid mechanism has no nodal DOF; its coordinates live in kd_mech (kedyn/mech.h). */
     if (st == KD_OK && m->neq == 0 && !kd_desc_is_mechanism(d)) st = FAIL(KD_LOC_START, "every DOF of the model is fixed");

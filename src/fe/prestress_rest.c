@@ -1,5 +1,5 @@
 /* The in-plane pre-stress of two-dimensional bodies at rest under gravity
- * (theory.md sec. 11.2): the unit inertia cases of the membrane problem
+ * (kd_model_rest_prestress, kedyn/model.h; theory.md sec. 11.2): the unit inertia cases of the membrane problem
  * (prestress_membrane.h) combined with the frame acceleration a body at rest
  * feels, a = -R^T g, and no rotation (M = E + W W = 0), as kd_system combines
  * them for a body without motion. */
@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "prestress_membrane.h"
-#include "prestress_rest.h"
 
 /* The frame acceleration body b feels at rest, a = -R^T g (body components). */
 static void rest_acceleration(const kd_model* m, int b, double a[3]) {
@@ -36,7 +35,7 @@ static int rest_loaded(const kd_model* m, int b) {
     return 1;
 }
 
-kd_status model_rest_prestress(kd_model* m, kd_error* err) {
+kd_status kd_model_rest_prestress(kd_model* m, kd_error* err) {
     m->rest_adr = NULL, m->rest_S = NULL;
     if (m->gravity[0] == 0.0 && m->gravity[1] == 0.0 && m->gravity[2] == 0.0) return KD_OK;
     /* the membrane solve of prestress_membrane.h on a shallow copy whose bodies keep their

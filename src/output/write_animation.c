@@ -287,9 +287,15 @@ static void write_bodies(FILE* fp, const kd_model* m, const kd_anim_shape* shape
         }
         const int np = body_points(m, b, pts);
         fprintf(fp, ", \"points\": [");
-        for (int p = 0; p < np; p++)
-            fprintf(fp, "%s[%.9g,0,0]", p ? "," : "",
-                    m->elem_s0[pts[p].elem] + pts[p].xi * m->prop[m->elem_prop[pts[p].elem]].L);
+        for (int p = 0; p < np; p++) {
+            /* the element's origin (its first node) plus xi L along its own x axis, body
+             * components (kd_model_elem_place: the body's x axis unless elem_rot turns it) */
+            kd_element_place at;
+            kd_model_elem_place(m, pts[p].elem, &at);
+            const double s = pts[p].xi * m->prop[m->elem_prop[pts[p].elem]].L;
+            fprintf(fp, "%s[%.9g,%.9g,%.9g]", p ? "," : "", at.r0[0] + s * at.R[0], at.r0[1] + s * at.R[3],
+                    at.r0[2] + s * at.R[6]);
+        }
         fprintf(fp, "], \"node\": [");
         for (int p = 0; p < np; p++) fprintf(fp, "%s%d", p ? "," : "", pts[p].node);
         fprintf(fp, "]}%s\n", b + 1 < m->nbody ? "," : "");
