@@ -541,8 +541,8 @@ typedef struct kd_identify_desc {
 } kd_identify_desc;
 
 typedef struct kd_correlate_desc {
-    int measured;                 /* 0: the latest identify analysis */
-    int computed;                 /* 0: the latest modes analysis */
+    int measured;                 /* 0: the latest identify analysis, 1: the latest spectrum's peaks */
+    int computed;                 /* 0: the latest modes analysis, 1: the latest modes_along_motion */
     double min_mac;               /* pairs below are dropped */
 } kd_correlate_desc;
 

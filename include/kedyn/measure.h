@@ -69,6 +69,12 @@ typedef struct kd_measure_result {
     int ncolumns, nf, segments;
     double df;
     double peak_hz[KD_COLUMNS_MAX], peak_amplitude[KD_COLUMNS_MAX];
+    int npeaks;                   /* the peaks of the summed amplitude spectra (kd_peak_pick,
+                                     above 5 % of the largest), ascending */
+    double peaks_hz[KD_COLUMNS_MAX];
+    /* correlate with modes_along_motion: each peak's nearest computed frequency range */
+    char peak_mode[KD_COLUMNS_MAX][KD_NAME_MAX + 16];  /* "LINK.f_K" */
+    double peak_fmin[KD_COLUMNS_MAX], peak_fmax[KD_COLUMNS_MAX];
     /* frf */
     kd_frf frf;
     int nresp;

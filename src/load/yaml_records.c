@@ -241,7 +241,10 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
     }
     case KD_ANALYSIS_IDENTIFY: st = earlier(ld, v, KD_ANALYSIS_FRF, "identify"); break;
     case KD_ANALYSIS_CORRELATE:
-        if (!(st = earlier(ld, v, KD_ANALYSIS_IDENTIFY, "correlate"))) st = earlier(ld, v, KD_ANALYSIS_MODES, "correlate");
+        if (a->correlate.measured == 0 && a->correlate.computed == 1)
+            return fail(ld, v, "correlate: identified modes go with computed: modes; spectral peaks with modes_along_motion");
+        if (!(st = earlier(ld, v, a->correlate.measured ? KD_ANALYSIS_SPECTRUM : KD_ANALYSIS_IDENTIFY, "correlate")))
+            st = earlier(ld, v, a->correlate.computed ? KD_ANALYSIS_MODES_ALONG_MOTION : KD_ANALYSIS_MODES, "correlate");
         break;
     case KD_ANALYSIS_VIRTUAL_TEST: st = virtual_test_keys(ld, v, f, &a->virtual_test); break;
     default: break;

@@ -185,6 +185,33 @@ static kd_status plot_waterfall(gnuplot_script* g, const csv_table* t, const cha
     return gp_end(g, err);
 }
 
+/* Measured spectral peaks (dashed) over the computed frequencies along the motion. */
+static kd_status plot_along(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, int analysis,
+                            kd_error* err) {
+    if (t->ncol < 2 || strcmp(t->name[0], "t") != 0 || t->nrow == 0) {
+        plot_note(g->res, "%s.csv: nothing to draw", stem);
+        return KD_OK;
+    }
+    char path[1400], what[160];
+    kd_status st = write_numbers(g, t, -1, path, (int)sizeof path, err);
+    if (st) return st;
+    snprintf(what, sizeof what, "measured peaks over the frequencies along the motion (%s.csv)", stem);
+    FILE* fp = gp_begin(g, stem, what, "along_motion", analysis, 900, 650);
+    if (!fp) return KD_OK;
+    head(fp, title, what, 0, 1);
+    fprintf(fp, "set xlabel 't [s]'\nset ylabel 'f [Hz]'\nset key outside right top\nplot ");
+    for (int j = 1; j < t->ncol; j++) {
+        const int measured = !strncmp(t->name[j], "measured_", 9);
+        fprintf(fp, "%s", j > 1 ? ", " : "");
+        gp_quote(fp, path);
+        fprintf(fp, measured ? " using 1:%d with lines dt 2 lw 1.5 lc rgb 'black' title " : " using 1:%d with lines lw 2 title ",
+                j + 1);
+        gp_quote(fp, t->name[j]);
+    }
+    fputc('\n', fp);
+    return gp_end(g, err);
+}
+
 int plot_measure_handles(const char* type, const char* stem) {
     return (!strcmp(type, "spectrum") || !strcmp(type, "frf") || !strcmp(type, "identify") || !strcmp(type, "correlate")) &&
            stem[0] != '\0';
@@ -197,5 +224,6 @@ kd_status plot_measure(gnuplot_script* g, const csv_table* t, const char* title,
     if (!strcmp(type, "frf")) return plot_frf(g, t, title, stem, analysis, err);
     if (!strncmp(stem, "stabilisation", 13)) return plot_stabilisation(g, t, title, stem, analysis, err);
     if (!strncmp(stem, "mac", 3)) return plot_mac(g, t, title, stem, analysis, err);
+    if (!strncmp(stem, "along_motion", 12)) return plot_along(g, t, title, stem, analysis, err);
     return KD_OK;  /* identify.csv, correlate.csv: tables of the report */
 }

@@ -152,6 +152,21 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
     }
     if (!st) {
         r->ncolumns = n, r->nf = nf, r->df = kd_welch_df(w), r->segments = (int)kd_welch_segments(w, ch[0]->n);
+        /* the peaks of the summed amplitude spectra, above DC (what a running machine shows) */
+        double *fl = malloc(sizeof(double) * (size_t)nf), *sum = calloc((size_t)nf, sizeof(double));
+        kd_peak pk[KD_COLUMNS_MAX];
+        int np = 0;
+        if (fl && sum && nf > 4) {
+            for (int i = 0; i < nf; i++) {
+                fl[i] = i * r->df;
+                for (int k = 0; k < n; k++) sum[i] += amp[(size_t)k * nf + i];
+            }
+            if (kd_peak_pick(fl, sum, nf, 1.5 * r->df, fl[nf - 1], 0.05, pk, KD_COLUMNS_MAX, &np, NULL)) np = 0;
+        }
+        r->npeaks = np;
+        for (int k = 0; k < np; k++) r->peaks_hz[k] = pk[k].f_hz;
+        free(fl);
+        free(sum);
         for (int k = 0; k < n; k++) {  /* the largest line above DC, between lines */
             const double* A = amp + (size_t)k * nf;
             int best = 1;
@@ -216,6 +231,8 @@ static void write_spectrum_summary(FILE* fp, const kd_analysis_report* a, run_en
     io_json_array(fp, r->peak_hz, r->ncolumns, 1.0);
     fprintf(fp, ", \"peak_amplitude\": ");
     io_json_array(fp, r->peak_amplitude, r->ncolumns, 1.0);
+    fprintf(fp, ",\n      \"peaks_hz\": ");
+    io_json_array(fp, r->peaks_hz, r->npeaks, 1.0);
 }
 
 /* ---- frf ------------------------------------------------------------------------------- */
@@ -409,7 +426,81 @@ static void write_identify_summary(FILE* fp, const kd_analysis_report* a, run_en
 
 /* ---- correlate --------------------------------------------------------------------------- */
 
+/* Measured spectral peaks of a running mechanism over its computed frequencies along the motion:
+ * each peak's nearest range [min, max] over the cycle of a link's mode (the thesis's comparison). */
+static kd_status run_correlate_along(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a,
+                                     kd_error* err) {
+    const kd_analysis_report* sa = latest(c, KD_ANALYSIS_SPECTRUM);
+    const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES_ALONG_MOTION);
+    if (!sa || !sa->measure || !ma || ma->nfiles < 1)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc,
+                            "correlate: needs a spectrum and a modes_along_motion analysis before it");
+    const kd_measure_result* sp = sa->measure;
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", c->outdir, ma->files[0]);
+    kd_record* fr = NULL;  /* the computed frequencies along the motion, as written (rad/s) */
+    kd_status st = kd_record_read_csv(path, "t", 0, &fr, err);
+    if (st) return st;
+    r->npeaks = sp->npeaks;
+    memcpy(r->peaks_hz, sp->peaks_hz, sizeof r->peaks_hz);
+    for (int p = 0; p < r->npeaks; p++) {
+        double best = INFINITY;
+        for (int k = 0; k < fr->nchannels; k++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int i = 0; i < fr->channels[k].n; i++)
+                lo = fmin(lo, fr->channels[k].re[i] / (2 * PI)), hi = fmax(hi, fr->channels[k].re[i] / (2 * PI));
+            const double f = r->peaks_hz[p], dist = f < lo ? lo - f : (f > hi ? f - hi : 0.0);
+            if (dist < best) {
+                best = dist;
+                r->peak_fmin[p] = lo, r->peak_fmax[p] = hi;
+                snprintf(r->peak_mode[p], sizeof r->peak_mode[p], "%s", fr->channels[k].name);
+                char* om = strstr(r->peak_mode[p], ".omega_");
+                if (om) memmove(om + 3, om + 7, strlen(om + 7) + 1), om[1] = 'f', om[2] = '_';
+            }
+        }
+    }
+    kd_atomic_file f;
+    result_path(c, a, "peaks", "csv", path, sizeof path);
+    if (!(st = kd_atomic_open(&f, path, err))) {
+        fprintf(f.fp, "peak_hz,mode,f_min_hz,f_max_hz,inside,distance_hz\n");
+        for (int p = 0; p < r->npeaks; p++) {
+            const double x = r->peaks_hz[p], lo = r->peak_fmin[p], hi = r->peak_fmax[p];
+            fprintf(f.fp, "%.9g,%s,%.9g,%.9g,%d,%.6g\n", x, r->peak_mode[p], lo, hi, x >= lo && x <= hi,
+                    x < lo ? lo - x : (x > hi ? x - hi : 0.0));
+        }
+        if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+    }
+    if (!st) {  /* the comparison figure's data: curves in Hz, the peaks as constant columns */
+        result_path(c, a, "along_motion", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "t");
+            for (int k = 0; k < fr->nchannels; k++) {
+                char nm[KD_NAME_MAX + 8];
+                snprintf(nm, sizeof nm, "%s", fr->channels[k].name);
+                char* om = strstr(nm, ".omega_");
+                if (om) memmove(om + 3, om + 7, strlen(om + 7) + 1), om[1] = 'f', om[2] = '_';
+                fprintf(f.fp, ",%s", nm);
+            }
+            for (int p = 0; p < r->npeaks; p++) fprintf(f.fp, ",measured_%d", p + 1);
+            fputc('\n', f.fp);
+            const kd_channel* c0 = &fr->channels[0];
+            for (int i = 0; i < c0->n; i++) {
+                fprintf(f.fp, "%.10g", kd_channel_x(c0, i));
+                for (int k = 0; k < fr->nchannels; k++) fprintf(f.fp, ",%.9g", fr->channels[k].re[i] / (2 * PI));
+                for (int p = 0; p < r->npeaks; p++) fprintf(f.fp, ",%.9g", r->peaks_hz[p]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    kd_record_free(&fr);
+    return st;
+}
+
 static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    if (ad->correlate.measured == 1) return run_correlate_along(c, ad, a, err);
     const kd_analysis_report* ia = latest(c, KD_ANALYSIS_IDENTIFY);
     const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES);
     if (!ia || !ia->measure || !ma)
@@ -482,6 +573,16 @@ static void write_correlate_summary(FILE* fp, const kd_analysis_report* a, run_e
     (void)entry;
     const kd_measure_result* r = a->measure;
     if (a->status != KD_OK || !r) return;
+    if (!r->mac) {  /* spectral peaks over the frequencies along the motion */
+        fprintf(fp, ",\n      \"peaks\": [");
+        for (int p = 0; p < r->npeaks; p++) {
+            fprintf(fp, "%s[%.9g, ", p ? ", " : "", r->peaks_hz[p]);
+            io_json_string(fp, r->peak_mode[p]);
+            fprintf(fp, ", %.9g, %.9g]", r->peak_fmin[p], r->peak_fmax[p]);
+        }
+        fprintf(fp, "]");
+        return;
+    }
     fprintf(fp, ",\n      \"pairs\": [");
     for (int p = 0; p < r->npairs; p++)
         fprintf(fp, "%s[%d, %d, %.6f, %.9g]", p ? ", " : "", r->pair_m[p] + 1, r->pair_c[p] + 1, r->pair_mac[p],
