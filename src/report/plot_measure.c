@@ -10,13 +10,13 @@ static kd_status data_error(const char* path, kd_error* err) {
     return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot write plot data");
 }
 
-/* The table as numbers; a blank line wherever column `block` changes (gnuplot surfaces). */
+/* The table as numbers; two blank lines wherever column `block` changes (separate curves). */
 static kd_status write_numbers(gnuplot_script* g, const csv_table* t, int block, char* path, int n, kd_error* err) {
     FILE* fp = gp_data(g, path, n);
     if (!fp) return data_error(path, err);
     for (int r = 0; r < t->nrow; r++) {
         if (block >= 0 && r > 0 && t->val[(size_t)r * t->ncol + block] != t->val[(size_t)(r - 1) * t->ncol + block])
-            fputc('\n', fp);
+            fputs("\n\n", fp);
         for (int j = 0; j < t->ncol; j++) {
             const double v = t->val[(size_t)r * t->ncol + j];
             if (isnan(v)) fprintf(fp, "%sNaN", j ? " " : "");
@@ -178,7 +178,7 @@ static kd_status plot_waterfall(gnuplot_script* g, const csv_table* t, const cha
     FILE* fp = gp_begin(g, stem, what, "waterfall", analysis, 900, 700);
     if (!fp) return KD_OK;
     head(fp, title, what, 0, 1);
-    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'speed [rpm]'\nset zlabel 'amplitude'\nset view 60,30\nunset key\n"
+    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'speed [rpm]'\nset zlabel 'amplitude'\nset view 65,20\nset xyplane 0\nunset key\n"
                 "splot ");
     gp_quote(fp, path);
     fprintf(fp, " using %d:%d:%d with lines lc rgb '#1f77b4'\n", cf + 1, cs + 1, 4);
