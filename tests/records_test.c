@@ -374,11 +374,55 @@ static void test_peaks_along_motion(void** state) {
     kd_desc_free(&dsc);
 }
 
+/* A sensor by a named point of a beam lies on the node at that point; a point between nodes, a
+ * direction along a translation the planar beam lacks, and a virtual test's record name taken
+ * twice are located errors. */
+static void test_sensor_places(void** state) {
+    (void)state;
+    const char* base = "kedyn: 1\nmaterials:\n  steel: {E: 210e9, rho: 7800}\nsections:\n  s: {shape: circle, d: 0.01}\n"
+                       "bodies:\n  - {name: rod, type: beam, material: steel, section: s, elements: 4,\n"
+                       "     points: {A: [0, 0], M: [0.5, 0], Q: [0.3, 0], B: [1, 0]}}\n"
+                       "supports:\n  - {body: rod, node: 1, fix: all}\n";
+    char text[2048];
+    kd_desc* d = NULL;
+    kd_error err;
+    snprintf(text, sizeof text, "%ssensors:\n  - {name: m, body: rod, point: M, direction: [0, 1]}\n", base);
+    if (kd_load_yaml_string(text, strlen(text), "p.yaml", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(d->nsensors, 1);
+    assert_int_equal(d->sensors[0].node, 3);  /* 0.5 m of 1 m in 4 elements: node 3 */
+    assert_true(d->sensors[0].direction[1] == 1.0);
+    kd_desc_free(&d);
+    snprintf(text, sizeof text, "%ssensors:\n  - {name: q, body: rod, point: Q, direction: [0, 1]}\n", base);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "p.yaml", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 12);
+    assert_non_null(strstr(err.msg, "point 'Q' is not at a node"));
+    /* z on a planar beam: found when the sensor is placed on the compiled model */
+    snprintf(text, sizeof text, "%ssensors:\n  - {name: z, body: rod, node: 2, direction: [0, 0, 1]}\n", base);
+    if (kd_load_yaml_string(text, strlen(text), "p.yaml", &d, &err)) fail_msg("%s", err.msg);
+    kd_model* m = NULL;
+    if (kd_model_compile(d, &m, &err)) fail_msg("%s", err.msg);
+    kd_sensor_place place;
+    const int which = 0;
+    assert_int_equal(kd_sensors_place(d, m, &which, 1, &place, &err), KD_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "measures along z"));
+    assert_int_equal(err.loc.line, 12);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+    snprintf(text, sizeof text,
+             "%ssensors:\n  - {name: a, body: rod, node: 3, direction: [0, 1]}\nanalyses:\n"
+             "  - {type: virtual_test, record: h, body: rod, node: 5, direction: [0, 1], rate: 1000, length: 0.1}\n"
+             "  - {type: virtual_test, record: h, body: rod, node: 4, direction: [0, 1], rate: 1000, length: 0.1}\n",
+             base);
+    assert_int_equal(kd_load_yaml_string(text, strlen(text), "p.yaml", &d, &err), KD_ERR_INPUT);
+    assert_int_equal(err.loc.line, 15);
+    assert_non_null(strstr(err.msg, "record 'h' is made by an earlier virtual_test"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uff_round_trip), cmocka_unit_test(test_uff_other_writer), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_uff_errors),     cmocka_unit_test(test_gauss),            cmocka_unit_test(test_hammer_chain),
-        cmocka_unit_test(test_peaks_along_motion),
+        cmocka_unit_test(test_peaks_along_motion), cmocka_unit_test(test_sensor_places),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
