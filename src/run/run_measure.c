@@ -144,8 +144,11 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
     double *psd = NULL, *amp = NULL;
     if (!st) st = kd_welch_new(&w, &o, 1.0 / ch[0]->dx, err);
     const int nf = st ? 0 : kd_welch_lines(w);
-    if (!st && !(psd = malloc(sizeof(double) * (size_t)nf * n)) | !(amp = malloc(sizeof(double) * (size_t)nf * n)))
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st) {
+        psd = malloc(sizeof(double) * (size_t)nf * n);
+        amp = malloc(sizeof(double) * (size_t)nf * n);
+        if (!psd || !amp) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
     for (int k = 0; k < n && !st; k++) {
         st = kd_welch_spectrum(w, ch[k]->re, ch[k]->n, psd + (size_t)k * nf, amp + (size_t)k * nf, err);
         progress(c, (k + 1.0) / (n + (speed ? n : 0)));
