@@ -78,7 +78,7 @@ typedef struct kd_measure_result {
     /* frf */
     kd_frf frf;
     int nresp;
-    char resp[KD_COLUMNS_MAX][KD_NAME_MAX];
+    char resp[KD_COLUMNS_MAX][KD_NAME_MAX];  /* the responses (spectrum: its columns) */
     int sensor[KD_COLUMNS_MAX];   /* the sensor of each response, -1: none */
     /* identify */
     kd_modal_fit fit;             /* damping corrected for an exponential window */

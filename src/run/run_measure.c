@@ -155,6 +155,7 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
     }
     if (!st) {
         r->ncolumns = n, r->nf = nf, r->df = kd_welch_df(w), r->segments = (int)kd_welch_segments(w, ch[0]->n);
+        for (int k = 0; k < n; k++) snprintf(r->resp[k], sizeof r->resp[k], "%.63s", names[k]);
         /* the peaks of the summed amplitude spectra, above DC (what a running machine shows) */
         double *fl = malloc(sizeof(double) * (size_t)nf), *sum = calloc((size_t)nf, sizeof(double));
         kd_peak pk[KD_COLUMNS_MAX];
