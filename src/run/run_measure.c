@@ -331,8 +331,6 @@ static void write_frf_summary(FILE* fp, const kd_analysis_report* a, run_entry_w
         fprintf(fp, "%s", j ? ", " : "");
         io_json_string(fp, r->resp[j]);
     }
-    double cmin = 1;
-    for (size_t i = 0; i < (size_t)r->nresp * r->frf.nf; i++) cmin = r->frf.coherence[i] < cmin ? r->frf.coherence[i] : cmin;
     fprintf(fp, "], \"averages\": %d, \"lines\": %d, \"df_hz\": %.12g, \"window_sigma_1_s\": %.12g", r->frf.navg, r->frf.nf,
             r->frf.df, r->frf.sigma);
 }
