@@ -418,11 +418,96 @@ static void test_sensor_places(void** state) {
     assert_non_null(strstr(err.msg, "record 'h' is made by an earlier virtual_test"));
 }
 
+/* A model file `NAME.yaml` in tmpdir of a small supported beam with `tail` (records and analyses)
+ * loaded, compiled and run to tmpdir/NAME: the route of `kedyn run`. */
+static void run_model(const char* name, const char* tail, kd_run_report* rep, kd_desc** d, kd_model** m) {
+    char model[400], out[400];
+    snprintf(model, sizeof model, "%s/%s.yaml", tmpdir, name);
+    FILE* fp = fopen(model, "w");
+    assert_non_null(fp);
+    fprintf(fp,
+            "kedyn: 1\nmaterials:\n  steel: {E: 210e9, rho: 7800}\nsections:\n  s: {shape: circle, d: 0.01}\n"
+            "bodies:\n  - {name: rod, type: beam, material: steel, section: s, elements: 4, points: {A: [0, 0], B: [1, 0]}}\n"
+            "supports:\n  - {body: rod, node: 1, fix: all}\n%s",
+            tail);
+    fclose(fp);
+    kd_error err;
+    if (kd_load_yaml_file(model, d, &err)) fail_msg("%s:%d: %s", err.file, err.loc.line, err.msg);
+    if (kd_model_compile(*d, m, &err)) fail_msg("%s", err.msg);
+    snprintf(out, sizeof out, "%s/%s", tmpdir, name);
+    if (kd_run(*d, *m, model, out, rep, &err)) fail_msg("%s", err.msg);
+}
+
+/* Read tmpdir/DIR/FILE (a CSV whose first column is evenly spaced: f_hz, order) */
+static kd_record* read_result(const char* dir, const char* file, const char* xcol) {
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s/%s", tmpdir, dir, file);
+    kd_record* r = NULL;
+    kd_error err;
+    if (kd_record_read_csv(path, xcol, 0, &r, &err)) fail_msg("%s:%d: %s", err.file, err.loc.line, err.msg);
+    return r;
+}
+
+/* Order tracking from a model file: a run-up from 100 to 160 rpm in T = 40 s (rpm(t) = 100 + 60 t / T,
+ * shaft angle theta(t) = 2 pi (5 t / 3 + t^2 / (2 T)) in closed form) sampled at 1 kHz, the record
+ * x = 1.0 cos(2 theta) + 0.4 sin(5.5 theta + 0.3) + 0.5 sin(2 pi 20 t): orders 2 and 5.5 of
+ * amplitudes 1.0 and 0.4, and a resonance at a fixed 20 Hz that sweeps orders 12 to 7.5. The order
+ * spectrum from the speed column (integrated) and from the angle column gives both orders' amplitudes
+ * within 0.1 % (both on lines of the 1/8 order resolution, where the Hann correction is exact; the
+ * cubic interpolation's error at 13 Hz of 1 kHz is ~1e-5 and the trapezoidal angle of a linear
+ * speed is exact: measured 3e-7), and the fixed frequency smeared below 0.2 at any order. */
+static void test_orders(void** state) {
+    (void)state;
+    const double T = 40, fs = 1000;
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/runup.csv", tmpdir);
+    FILE* fp = fopen(csv, "w");
+    assert_non_null(fp);
+    fprintf(fp, "t [s],acc [m/s^2],n [rpm],theta [rad]\n");
+    for (int i = 0; i < (int)(T * fs); i++) {
+        const double t = i / fs, th = 2 * M_PI * (5 * t / 3 + t * t / (2 * T));
+        fprintf(fp, "%.17g,%.17g,%.17g,%.17g\n", t, cos(2 * th) + 0.4 * sin(5.5 * th + 0.3) + 0.5 * sin(2 * M_PI * 20 * t),
+                100 + 60 * t / T, th);
+    }
+    fclose(fp);
+    kd_run_report rep;
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    run_model("orders",
+              "records:\n  - {name: runup, file: runup.csv, time: t}\nanalyses:\n"
+              "  - {type: spectrum, record: runup, columns: [acc], speed: n, orders: true, samples_per_rev: 32,"
+              " revs_per_segment: 8}\n"
+              "  - {type: spectrum, record: runup, columns: [acc], orders: true, angle: theta, samples_per_rev: 32,"
+              " revs_per_segment: 8}\n",
+              &rep, &d, &m);
+    for (int run = 0; run < 2; run++) {
+        const kd_measure_result* r = rep.analyses[run].measure;
+        assert_true(fabs(r->dorder - 0.125) < 1e-12);
+        assert_int_equal(r->order_lines, 32 * 8 / 2 + 1);
+        kd_record* o = read_result("orders", run ? "orders_2.csv" : "orders.csv", "order");
+        const kd_channel* a = &o->channels[kd_record_find_channel(o, "acc.amplitude")];
+        assert_true(fabs(a->dx - 0.125) < 1e-12);
+        const double a2 = a->re[16], a55 = a->re[44];
+        if (fabs(a2 - 1.0) > 1e-3 || fabs(a55 / 0.4 - 1) > 1e-3)
+            fail_msg("%s: order 2: %.6f (1.0), order 5.5: %.6f (0.4)", run ? "angle" : "speed", a2, a55);
+        double smear = 0;
+        for (int i = 50; i < a->n; i++) smear = fmax(smear, a->re[i]);
+        if (smear > 0.2) fail_msg("the fixed 20 Hz: %.4f at an order line", smear); /* no order line holds it */
+        printf("orders from %s: order 2 error %.2e, order 5.5 error %.2e, largest line above order 6.25 %.4f (%d segments)\n",
+               run ? "angle" : "speed", a2 - 1, a55 / 0.4 - 1, smear, r->order_segments);
+        kd_record_free(&o);
+    }
+    kd_run_report_free(&rep);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uff_round_trip), cmocka_unit_test(test_uff_other_writer), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_uff_errors),     cmocka_unit_test(test_gauss),            cmocka_unit_test(test_hammer_chain),
         cmocka_unit_test(test_peaks_along_motion), cmocka_unit_test(test_sensor_places),
+        cmocka_unit_test(test_orders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -72,6 +72,9 @@ typedef struct kd_measure_result {
     int npeaks;                   /* the peaks of the summed amplitude spectra (kd_peak_pick,
                                      above 5 % of the largest), ascending */
     double peaks_hz[KD_COLUMNS_MAX];
+    /* spectrum with orders: the order spectrum's lines, resolution and segments averaged */
+    int order_lines, order_segments;
+    double dorder;
     /* correlate with modes_along_motion: each peak's nearest computed frequency range */
     char peak_mode[KD_COLUMNS_MAX][KD_NAME_MAX + 16];  /* "LINK.f_K" */
     double peak_fmin[KD_COLUMNS_MAX], peak_fmax[KD_COLUMNS_MAX];

@@ -170,6 +170,11 @@ static const kd_field spectrum_fields[] = {
            .doc = "fraction of a segment shared with the next"),
     CHOICE("detrend", kd_spectrum_desc, detrend, detrend_names, 3, 0, .def = 1, .doc = "none, mean or linear"),
     CUSTOM("speed", .doc = "a column of shaft speed in rpm: also a waterfall against it"),
+    BOOL("orders", kd_spectrum_desc, orders, .doc = "also the spectrum against orders of the shaft speed (needs angle or speed)"),
+    CUSTOM("angle", .doc = "a column of shaft angle in rad (increasing), for orders (default: integrated from speed)"),
+    INT("samples_per_rev", kd_spectrum_desc, samples_per_rev, 4, .def = 64, .doc = "orders: angular samples per revolution"),
+    INT("revs_per_segment", kd_spectrum_desc, revs_per_segment, 1, .def = 8,
+        .doc = "orders: revolutions per segment (order resolution 1 / revs_per_segment)"),
 };
 
 static const kd_field frf_fields[] = {

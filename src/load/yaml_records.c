@@ -228,6 +228,12 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
         if ((st = get_name(ld, rn, "record", s->record)) || (st = find_record(ld, rn, s->record, &rec, &vt))) break;
         if ((x = field_value(f, "columns")) && (st = get_columns(ld, x, rec, vt, s->columns, &s->ncolumns))) break;
         if ((x = field_value(f, "speed")) && (st = get_column(ld, x, rec, vt, s->speed))) break;
+        if ((x = field_value(f, "angle")) && (st = get_column(ld, x, rec, vt, s->angle))) break;
+        if (x && !s->orders) {
+            st = fail(ld, x, "angle is for orders: true");
+            break;
+        }
+        if (s->orders && !s->angle[0] && !s->speed[0]) st = fail(ld, field_value(f, "orders"), "orders need an angle or a speed column");
         break;
     }
     case KD_ANALYSIS_FRF: {

@@ -113,6 +113,54 @@ static void write_virtual_test_summary(FILE* fp, const kd_analysis_report* a, ru
 
 /* ---- spectrum ---------------------------------------------------------------------------- */
 
+/* The order spectrum (theory.md, "Order tracking"): each column resampled at constant shaft angle,
+ * the angle a column (rad) or the speed column (rpm) integrated by the trapezoidal rule. */
+static kd_status spectrum_orders(const run_context* c, const kd_spectrum_desc* sd, const kd_record* rec, const kd_channel* const* ch,
+                                 char (*names)[KD_NAME_MAX], int n, const kd_channel* speed, const kd_welch_opts* wo,
+                                 kd_analysis_report* a, kd_measure_result* r, kd_error* err) {
+    const kd_channel* ang = NULL;
+    kd_status st = KD_OK;
+    if (sd->angle[0]) {
+        ang = channel_of(c->d, rec, sd->angle, NULL);
+        st = time_channel(c->d, ang, sd->angle, err);
+    } else if (!speed) {
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, KD_LOC_NONE, "orders need an angle or a speed column");
+    }
+    if (!st && ((ang ? ang : speed)->n != ch[0]->n || (ang ? ang : speed)->dx != ch[0]->dx))
+        st = kd_error_set(err, KD_ERR_INPUT, c->d->file, KD_LOC_NONE, "the shaft's column and '%s' differ in rate or length",
+                          names[0]);
+    if (st) return st;
+    const long N = ch[0]->n;
+    double* theta = malloc(sizeof(double) * (size_t)N);
+    kd_order_spectrum* os = calloc((size_t)n, sizeof(kd_order_spectrum));
+    if (!theta || !os) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && ang) memcpy(theta, ang->re, sizeof(double) * (size_t)N);
+    if (!st && !ang) kd_angle_from_speed(speed->re, N, 1.0 / speed->dx, 1.0 / 60.0, theta);
+    const kd_order_opts oo = {sd->samples_per_rev, sd->revs_per_segment, wo->overlap, wo->window, wo->detrend};
+    for (int k = 0; k < n && !st; k++) st = kd_order_track(ch[k]->re, theta, N, 1.0 / ch[k]->dx, &oo, &os[k], err);
+    if (!st) {
+        r->order_lines = os[0].nf, r->order_segments = os[0].nseg, r->dorder = os[0].dorder;
+        kd_atomic_file f;
+        char path[1200];
+        result_path(c, a, "orders", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "order");
+            for (int k = 0; k < n; k++) fprintf(f.fp, ",%s.psd,%s.amplitude", names[k], names[k]);
+            fputc('\n', f.fp);
+            for (int i = 0; i < os[0].nf; i++) {
+                fprintf(f.fp, "%.12g", os[0].order[i]);
+                for (int k = 0; k < n; k++) fprintf(f.fp, ",%.12g,%.12g", os[k].psd[i], os[k].amplitude[i]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    for (int k = 0; os && k < n; k++) kd_order_spectrum_free(&os[k]);
+    free(os);
+    free(theta);
+    return st;
+}
+
 static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
     const kd_spectrum_desc* sd = &ad->spectrum;
     kd_measure_result* r = result_of(a, err);
@@ -220,6 +268,7 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
         }
         for (int k = 0; k < n; k++) kd_spectrogram_free(&sg[k]);
     }
+    if (!st && sd->orders) st = spectrum_orders(c, sd, rec, ch, names, n, speed, &o, a, r, err);
     free(psd);
     free(amp);
     kd_welch_free(&w);
@@ -237,6 +286,7 @@ static void write_spectrum_summary(FILE* fp, const kd_analysis_report* a, run_en
     io_json_array(fp, r->peak_amplitude, r->ncolumns, 1.0);
     fprintf(fp, ",\n      \"peaks_hz\": ");
     io_json_array(fp, r->peaks_hz, r->npeaks, 1.0);
+    if (r->order_lines) fprintf(fp, ", \"order_lines\": %d, \"dorder\": %.12g, \"order_segments\": %d", r->order_lines, r->dorder, r->order_segments);
 }
 
 /* ---- frf ------------------------------------------------------------------------------- */
@@ -646,6 +696,7 @@ kd_status kd_analyze_record(const kd_analyze_opts* o, const char* outdir, const 
         if (an[i].type == KD_ANALYSIS_SPECTRUM) {
             for (int k = 0; k < an[i].spectrum.ncolumns; k++) cols[nc++] = an[i].spectrum.columns[k];
             if (an[i].spectrum.speed[0]) cols[nc++] = an[i].spectrum.speed;
+            if (an[i].spectrum.angle[0]) cols[nc++] = an[i].spectrum.angle;
         } else if (an[i].type == KD_ANALYSIS_FRF) {
             cols[nc++] = an[i].frf.force;
             for (int k = 0; k < an[i].frf.nresponses; k++) cols[nc++] = an[i].frf.responses[k];
