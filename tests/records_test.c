@@ -502,12 +502,105 @@ static void test_orders(void** state) {
     kd_desc_free(&d);
 }
 
+/* The waterfall from a model file: a sine at order 6 of a speed that steps 100, 120, 140, 160 rpm
+ * every 4 s (10, 12, 14, 16 Hz, phase continuous) at 512 Hz; 512-sample blocks without overlap
+ * (1 Hz lines, 4 blocks per step): each block's largest line is the step's frequency exactly and
+ * its speed the step's. */
+static void test_waterfall(void** state) {
+    (void)state;
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/steps.csv", tmpdir);
+    FILE* fp = fopen(csv, "w");
+    assert_non_null(fp);
+    fprintf(fp, "acc [m/s^2],n [rpm]\n");
+    double ph = 0;
+    for (int i = 0; i < 4 * 2048; i++) {
+        const double rpm = 100 + 20 * (i / 2048), f = 6 * rpm / 60;
+        fprintf(fp, "%.17g,%.17g\n", sin(ph), rpm);
+        ph += 2 * M_PI * f / 512;
+    }
+    fclose(fp);
+    kd_run_report rep;
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    run_model("waterfall",
+              "records:\n  - {name: steps, file: steps.csv, rate: 512}\nanalyses:\n"
+              "  - {type: spectrum, record: steps, columns: [acc], speed: n, segment: 512, overlap: 0}\n",
+              &rep, &d, &m);
+    char path[400], line[256];
+    snprintf(path, sizeof path, "%s/waterfall/waterfall.csv", tmpdir);
+    fp = fopen(path, "r");
+    assert_non_null(fp);
+    assert_non_null(fgets(line, sizeof line, fp));
+    assert_string_equal(line, "t_s,speed_rpm,f_hz,acc.amplitude\n");
+    int blocks = 0, best_i = -1;
+    double best = -1, best_f = 0, speed = 0, t;
+    for (;;) {
+        char* got = fgets(line, sizeof line, fp);
+        double v, sp, f;
+        if (got && sscanf(line, "%lf,%lf,%lf,%lf", &t, &sp, &f, &v) == 4) {
+            if (v > best) best = v, best_f = f, best_i = 1, speed = sp;
+            continue;
+        }
+        if (best_i >= 0) { /* a block ended: blocks 4 k .. 4 k + 3 are at step k */
+            const double rpm = 100 + 20 * (blocks / 4);
+            if (fabs(speed - rpm) > 1e-9 || fabs(best_f - 6 * rpm / 60) > 1e-9)
+                fail_msg("block %d: %.4f Hz at %.4f rpm; %.4f Hz at %.1f rpm expected", blocks, best_f, speed, 6 * rpm / 60, rpm);
+            if (fabs(best - 1) > 0.01) fail_msg("block %d: amplitude %.4f", blocks, best); /* on a line: Hann exact */
+            blocks++, best = -1, best_i = -1;
+        }
+        if (!got) break;
+    }
+    fclose(fp);
+    assert_int_equal(blocks, 16);
+    kd_run_report_free(&rep);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Peak picking from a model file on a damped sine: the impulse response
+ * h(t) = exp(-zeta w t) sin(w_d t) / (m w_d) of an SDOF (f = 50 Hz, zeta = 0.02, m = 1 kg) to a unit
+ * impulse, 8 s at 1 kHz; identify by peaks (displacement) gives f within 0.1 % and the
+ * half-power damping within 5 % of zeta (the half-power width is 2 zeta f = 2 Hz, 16 lines). */
+static void test_peak_picking(void** state) {
+    (void)state;
+    const double f = 50, zeta = 0.02, w = 2 * M_PI * f, wd = w * sqrt(1 - zeta * zeta), fs = 1000;
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/decay.csv", tmpdir);
+    FILE* fp = fopen(csv, "w");
+    assert_non_null(fp);
+    fprintf(fp, "force [N],x [m]\n");
+    for (int i = 0; i < 8000; i++) {
+        const double t = i / fs;
+        /* the impulse's area 1 N s as one sample of fs N */
+        fprintf(fp, "%.17g,%.17g\n", i == 0 ? fs : 0.0, exp(-zeta * w * t) * sin(wd * t) / wd);
+    }
+    fclose(fp);
+    kd_run_report rep;
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    run_model("peaks",
+              "records:\n  - {name: decay, file: decay.csv, rate: 1000}\nanalyses:\n"
+              "  - {type: frf, record: decay, force: force, responses: [x]}\n"
+              "  - {type: identify, method: peaks, band: [10, 200], quantity: displacement}\n",
+              &rep, &d, &m);
+    const kd_modal_fit* fit = &rep.analyses[1].measure->fit;
+    assert_int_equal(fit->nmodes, 1);
+    printf("peak picking: f %.5f Hz (%.2e), zeta %.5f (%.2e)\n", fit->f_hz[0], fit->f_hz[0] / f - 1, fit->zeta[0],
+           fit->zeta[0] / zeta - 1);
+    if (fabs(fit->f_hz[0] / f - 1) > 1e-3) fail_msg("f %.5f Hz, %.5f exact", fit->f_hz[0], f);
+    if (fabs(fit->zeta[0] / zeta - 1) > 0.05) fail_msg("zeta %.5f, %.5f exact", fit->zeta[0], zeta);
+    kd_run_report_free(&rep);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uff_round_trip), cmocka_unit_test(test_uff_other_writer), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_uff_errors),     cmocka_unit_test(test_gauss),            cmocka_unit_test(test_hammer_chain),
         cmocka_unit_test(test_peaks_along_motion), cmocka_unit_test(test_sensor_places),
-        cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_orders), cmocka_unit_test(test_waterfall), cmocka_unit_test(test_peak_picking),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
