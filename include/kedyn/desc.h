@@ -545,7 +545,9 @@ typedef struct kd_identify_desc {
 } kd_identify_desc;
 
 typedef struct kd_correlate_desc {
-    int measured;                 /* 0: the latest identify analysis, 1: the latest spectrum's peaks */
+    int measured;                 /* 0: the latest identify analysis, 1: the latest spectrum's peaks,
+                                     2: the mode shapes (UFF dataset 55) of `record` */
+    char record[KD_NAME_MAX];     /* measured: record: a name of `records` ("" otherwise) */
     int computed;                 /* 0: the latest modes analysis, 1: the latest modes_along_motion */
     double min_mac;               /* pairs below are dropped */
 } kd_correlate_desc;

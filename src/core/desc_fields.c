@@ -155,7 +155,7 @@ static const char* const detrend_names[] = {"none", "mean", "linear"};
 static const char* const from_frf_names[] = {"frf"};
 static const char* const identify_method_names[] = {"lscf", "peaks"};
 static const char* const quantity_names[] = {"displacement", "velocity", "acceleration"};
-static const char* const measured_names[] = {"identify", "spectrum"};
+static const char* const measured_names[] = {"identify", "spectrum", "record"};
 static const char* const computed_names[] = {"modes", "modes_along_motion"};
 
 static const kd_field spectrum_fields[] = {
@@ -211,8 +211,9 @@ static const kd_field identify_fields[] = {
 
 static const kd_field correlate_fields[] = {
     TYPE,
-    CHOICE("measured", kd_correlate_desc, measured, measured_names, 2, 0, .def = 0,
-           .doc = "identify (the latest identify's modes) or spectrum (the latest spectrum's peaks)"),
+    CHOICE("measured", kd_correlate_desc, measured, measured_names, 3, 0, .def = 0,
+           .doc = "identify (the latest identify's modes), spectrum (the latest spectrum's peaks) or record (its mode shapes)"),
+    CUSTOM("record", .doc = "measured: record: a record holding mode shapes (Universal File dataset 55)"),
     CHOICE("computed", kd_correlate_desc, computed, computed_names, 2, 0, .def = 0,
            .doc = "modes (the latest modes analysis) or modes_along_motion (frequencies along the cycle)"),
     NUMBER("min_mac", kd_correlate_desc, min_mac, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1, .def = 0.5,

@@ -551,43 +551,87 @@ static kd_status run_correlate_along(const run_context* c, const kd_analysis_des
     return st;
 }
 
+/* The measured side from a record's mode shapes (UFF dataset 55): mode k's value at sensor j is
+ * its translation at the sensor's node (label = global node index + 1, the labels kedyn writes),
+ * components along the axes of the sensor's body frame, projected on the sensor's direction. */
+static kd_status record_shapes(const run_context* c, const kd_analysis_desc* ad, const kd_sensor_place* place,
+                               const int* sensors, int ns, double** shape, double** f_hz, int* nm, kd_error* err) {
+    kd_record* rec = NULL;
+    int owned = 0;
+    kd_status st = find_record(c, ad->correlate.record, &rec, &owned, err);
+    if (st) return st;
+    *nm = rec->nmodes;
+    *shape = calloc((size_t)(*nm ? *nm : 1) * (size_t)ns, sizeof(double));
+    *f_hz = calloc((size_t)(*nm ? *nm : 1), sizeof(double));
+    if (!*shape || !*f_hz) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int k = 0; k < *nm && !st; k++) {
+        const kd_record_mode* md = &rec->modes[k];
+        (*f_hz)[k] = md->frequency_hz;
+        for (int j = 0; j < ns && !st; j++) {
+            int at = -1;
+            for (int i = 0; i < md->nnodes; i++)
+                if (md->node[i] == place->node[j] + 1) at = i;
+            if (at < 0) {
+                st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: mode %d of record '%s' has no node %d (sensor '%s')",
+                                  md->number, ad->correlate.record, place->node[j] + 1, c->d->sensors[sensors[j]].name);
+                break;
+            }
+            const double* dir = c->d->sensors[sensors[j]].direction;
+            for (int q = 0; q < 3; q++) (*shape)[(size_t)k * ns + j] += dir[q] * md->value[(size_t)at * md->ndv + q];
+        }
+    }
+    if (owned) kd_record_free(&rec);
+    return st;
+}
+
 static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
     if (ad->correlate.measured == 1) return run_correlate_along(c, ad, a, err);
-    const kd_analysis_report* ia = latest(c, KD_ANALYSIS_IDENTIFY);
+    const int from_record = ad->correlate.measured == 2;
+    const kd_analysis_report* ia = from_record ? NULL : latest(c, KD_ANALYSIS_IDENTIFY);
     const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES);
-    if (!ia || !ia->measure || !ma)
+    if ((!from_record && (!ia || !ia->measure)) || !ma)
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: needs an identify and a modes analysis before it");
-    const kd_measure_result* id = ia->measure;
+    const kd_measure_result* id = ia ? ia->measure : NULL;
     const kd_modes* modes = &ma->modes;
     if (modes->growth)
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: the modes are of a moving frame (state space)");
     kd_measure_result* r = result_of(a, err);
     if (!r) return KD_ERR_NOMEM;
     int sensors[KD_COLUMNS_MAX];
-    for (int j = 0; j < id->nresp; j++) {
+    const int ns = from_record ? (c->d->nsensors < KD_COLUMNS_MAX ? c->d->nsensors : KD_COLUMNS_MAX) : id->nresp;
+    for (int j = 0; j < ns; j++) {
+        if (from_record) {
+            sensors[j] = j;
+            continue;
+        }
         if (id->sensor[j] < 0)
             return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: response '%s' has no sensor", id->resp[j]);
         sensors[j] = id->sensor[j];
     }
     kd_sensor_place place;
-    kd_status st = kd_sensors_place(c->d, c->m, sensors, id->nresp, &place, err);
+    kd_status st = kd_sensors_place(c->d, c->m, sensors, ns, &place, err);
     if (st) return st;
-    const int nm = id->fit.nmodes, nc = modes->count, ns = id->nresp;
+    double *meas = NULL, *f_meas = NULL;  /* measured shapes (real, from a record) and frequencies */
+    int nm = from_record ? 0 : id->fit.nmodes;
+    if (from_record) st = record_shapes(c, ad, &place, sensors, ns, &meas, &f_meas, &nm, err);
+    const int nc = modes->count;
     double* comp = malloc(sizeof(double) * (size_t)(nc ? nc : 1) * (size_t)(ns ? ns : 1));
     r->mac = malloc(sizeof(double) * (size_t)(nm ? nm : 1) * (size_t)(nc ? nc : 1));
     int* pair = malloc(sizeof(int) * (size_t)(nm ? nm : 1));
-    if (!comp || !r->mac || !pair) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && (!comp || !r->mac || !pair)) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const double* fm = from_record ? f_meas : (id ? id->fit.f_hz : NULL);
     /* the computed shapes at the sensors (theory.md, "Correlation with the model") */
     for (int k = 0; k < nc && !st; k++) kd_sensors_read(&place, modes->shape + (size_t)k * modes->neq, comp + (size_t)k * ns);
     r->nm = nm, r->nc = nc;
-    if (!st && nm > 0 && nc > 0) st = kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
+    if (!st && nm > 0 && nc > 0)
+        st = from_record ? kd_mac_matrix(meas, 0, nm, comp, 0, nc, ns, r->mac) : kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
     if (!st && nm > 0 && nc > 0) st = kd_mac_pair(r->mac, nm, nc, ad->correlate.min_mac, pair, err);
     r->npairs = 0;
     for (int i = 0; i < nm && !st; i++)
         if (pair[i] >= 0 && r->npairs < 2 * KD_COLUMNS_MAX) {
             const int p = r->npairs++;
             r->pair_m[p] = i, r->pair_c[p] = pair[i], r->pair_mac[p] = r->mac[(size_t)i * nc + pair[i]];
-            r->pair_f_m[p] = id->fit.f_hz[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
+            r->pair_f_m[p] = fm[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
         }
     kd_atomic_file f;
     char path[1200];
@@ -608,7 +652,7 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
             for (int k = 0; k < nc; k++) fprintf(f.fp, ",computed_%d", k + 1);
             fputc('\n', f.fp);
             for (int i = 0; i < nm; i++) {
-                fprintf(f.fp, "%d,%.9g", i + 1, id->fit.f_hz[i]);
+                fprintf(f.fp, "%d,%.9g", i + 1, fm[i]);
                 for (int k = 0; k < nc; k++) fprintf(f.fp, ",%.6f", r->mac[(size_t)i * nc + k]);
                 fputc('\n', f.fp);
             }
@@ -617,6 +661,8 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
     }
     free(comp);
     free(pair);
+    free(meas);
+    free(f_meas);
     kd_sensor_place_free(&place);
     return st;
 }
