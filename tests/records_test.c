@@ -660,13 +660,45 @@ static void test_correlate_uff55(void** state) {
     kd_desc_free(&d);
 }
 
+/* The keys of order tracking and of shapes from a record: misuse is an error at the key's line. */
+static void test_new_key_errors(void** state) {
+    (void)state;
+    char csv[300], name[300], text[2048];
+    snprintf(csv, sizeof csv, "%s/keys.csv", tmpdir);
+    write_text(csv, "x,n,th\n0,100,0\n1,100,1\n2,100,2\n3,100,3\n");
+    snprintf(name, sizeof name, "%s/keys.yaml", tmpdir);
+    const char* base = "kedyn: 1\nmaterials:\n  steel: {E: 210e9, rho: 7800}\nsections:\n  s: {shape: circle, d: 0.01}\n"
+                       "bodies:\n  - {name: rod, type: beam, material: steel, section: s, elements: 4, points: {A: [0, 0], B: [1, 0]}}\n"
+                       "supports:\n  - {body: rod, node: 1, fix: all}\nsensors:\n  - {name: a, body: rod, node: 3, direction: [0, 1]}\n"
+                       "records:\n  - {name: k, file: keys.csv, rate: 100}\nanalyses:\n  - {type: modes, count: 2}\n";
+    const struct {
+        const char* analysis;
+        const char* msg;
+    } cases[] = {
+        {"  - {type: spectrum, record: k, columns: [x], orders: true}\n", "orders need an angle or a speed column"},
+        {"  - {type: spectrum, record: k, columns: [x], angle: th}\n", "angle is for orders: true"},
+        {"  - {type: spectrum, record: k, columns: [x], orders: true, angle: nope}\n", "the record has no column 'nope'"},
+        {"  - {type: correlate, measured: record, record: k}\n", "holds no mode shapes"},
+        {"  - {type: correlate, measured: record}\n", "needs record"},
+        {"  - {type: correlate, measured: record, record: k, computed: modes_along_motion}\n", "goes with computed: modes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", base, cases[i].analysis);
+        kd_desc* d = NULL;
+        kd_error err;
+        assert_int_equal(kd_load_yaml_string(text, strlen(text), name, &d, &err), KD_ERR_INPUT);
+        assert_null(d);
+        if (err.loc.line != 16 || !strstr(err.msg, cases[i].msg)) fail_msg("case %d: line %d: %s", (int)i, err.loc.line, err.msg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uff_round_trip), cmocka_unit_test(test_uff_other_writer), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_uff_errors),     cmocka_unit_test(test_gauss),            cmocka_unit_test(test_hammer_chain),
         cmocka_unit_test(test_peaks_along_motion), cmocka_unit_test(test_sensor_places),
         cmocka_unit_test(test_orders), cmocka_unit_test(test_waterfall), cmocka_unit_test(test_peak_picking),
-        cmocka_unit_test(test_correlate_uff55),
+        cmocka_unit_test(test_correlate_uff55), cmocka_unit_test(test_new_key_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
