@@ -68,13 +68,14 @@ static kd_status plot_spectrum(gnuplot_script* g, const csv_table* t, const char
     char path[1400], what[160];
     kd_status st = write_numbers(g, t, -1, path, (int)sizeof path, err);
     if (st) return st;
-    snprintf(what, sizeof what, "spectra (%s.csv)", stem);
+    const int orders = !strncmp(stem, "orders", 6);  /* the order spectrum: against orders of the shaft */
+    snprintf(what, sizeof what, "%s (%s.csv)", orders ? "order spectra" : "spectra", stem);
     FILE* fp = gp_begin(g, stem, what, "spectrum", analysis, 900, 800);
     if (!fp) return KD_OK;
     head(fp, title, what, 1, 2);
-    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'amplitude'\nset logscale y\n");
+    fprintf(fp, "set xlabel '%s'\nset ylabel 'amplitude'\nset logscale y\n", orders ? "order" : "f [Hz]");
     curves(fp, t, path, ".amplitude", NULL);
-    fprintf(fp, "set ylabel 'PSD [unit^2/Hz]'\n");
+    fprintf(fp, "set ylabel '%s'\n", orders ? "PSD [unit^2/order]" : "PSD [unit^2/Hz]");
     curves(fp, t, path, ".psd", NULL);
     fprintf(fp, "unset multiplot\n");
     return gp_end(g, err);
