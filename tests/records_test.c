@@ -10,7 +10,11 @@
  *   - the whole chain on the pump's connecting rod (examples/pump_rod_hammer.yaml): a virtual
  *     hammer test, H1 FRFs, LSCF, MAC pairing. References: the pinned-pinned Euler-Bernoulli beam
  *     f_n = (n pi / L)^2 sqrt(EI / rho A) / (2 pi) and the Rayleigh damping of mode n,
- *     zeta_n = alpha / (2 w_n) + beta w_n / 2 (both closed forms, not kedyn's output). */
+ *     zeta_n = alpha / (2 w_n) + beta w_n / 2 (both closed forms, not kedyn's output);
+ *   - from model files: the order spectrum of a run-up against its closed-form orders, the
+ *     waterfall's peak per block on a speed-stepped sine, peak picking's half-power damping on a
+ *     damped sine, and correlation of closed-form pinned-pinned shapes read from dataset 55 with
+ *     the computed modes; misuse of the keys located at the key. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
