@@ -512,6 +512,10 @@ typedef struct kd_spectrum_desc {
     double overlap;               /* fraction, [0, 1) */
     int detrend;                  /* kd_detrend: none, mean, linear */
     char speed[KD_NAME_MAX];      /* a column of speed (rpm): also a waterfall ("" none) */
+    int orders;                   /* also the order spectrum (needs angle or speed) */
+    char angle[KD_NAME_MAX];      /* a column of shaft angle (rad, increasing; "" none: from speed) */
+    int samples_per_rev;          /* order tracking: angular samples per revolution (>= 4) */
+    int revs_per_segment;         /* order tracking: revolutions per segment (order resolution 1 / this) */
 } kd_spectrum_desc;
 
 typedef struct kd_frf_desc {
@@ -541,8 +545,10 @@ typedef struct kd_identify_desc {
 } kd_identify_desc;
 
 typedef struct kd_correlate_desc {
-    int measured;                 /* 0: the latest identify analysis */
-    int computed;                 /* 0: the latest modes analysis */
+    int measured;                 /* 0: the latest identify analysis, 1: the latest spectrum's peaks,
+                                     2: the mode shapes (UFF dataset 55) of `record` */
+    char record[KD_NAME_MAX];     /* measured: record: a name of `records` ("" otherwise) */
+    int computed;                 /* 0: the latest modes analysis, 1: the latest modes_along_motion */
     double min_mac;               /* pairs below are dropped */
 } kd_correlate_desc;
 

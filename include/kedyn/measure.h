@@ -69,10 +69,19 @@ typedef struct kd_measure_result {
     int ncolumns, nf, segments;
     double df;
     double peak_hz[KD_COLUMNS_MAX], peak_amplitude[KD_COLUMNS_MAX];
+    int npeaks;                   /* the peaks of the summed amplitude spectra (kd_peak_pick,
+                                     above 5 % of the largest), ascending */
+    double peaks_hz[KD_COLUMNS_MAX];
+    /* spectrum with orders: the order spectrum's lines, resolution and segments averaged */
+    int order_lines, order_segments;
+    double dorder;
+    /* correlate with modes_along_motion: each peak's nearest computed frequency range */
+    char peak_mode[KD_COLUMNS_MAX][KD_NAME_MAX + 16];  /* "LINK.f_K" */
+    double peak_fmin[KD_COLUMNS_MAX], peak_fmax[KD_COLUMNS_MAX];
     /* frf */
     kd_frf frf;
     int nresp;
-    char resp[KD_COLUMNS_MAX][KD_NAME_MAX];
+    char resp[KD_COLUMNS_MAX][KD_NAME_MAX];  /* the responses (spectrum: its columns) */
     int sensor[KD_COLUMNS_MAX];   /* the sensor of each response, -1: none */
     /* identify */
     kd_modal_fit fit;             /* damping corrected for an exponential window */

@@ -129,7 +129,7 @@ kd_status kd_record_write_csv(const char* path, const kd_record* r, kd_error* er
  * E20.12 in double precision, 13 significant digits) or 58b (binary = 1: the IEEE doubles
  * of the machine's byte order, bit for bit). The abscissa start and step are E13.5 in both
  * (the format's record 7): exact for steps of up to 6 significant digits, e.g. 1/4096 s is
- * not, 2e-4 s is. */
+ * not, 2e-4 s is. KD_ERR_USAGE for an empty record (a Universal File holds at least one dataset). */
 kd_status kd_uff_write(const char* path, const kd_record* r, int binary, kd_error* err);
 
 #ifdef __cplusplus

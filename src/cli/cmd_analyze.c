@@ -132,7 +132,7 @@ int cmd_analyze(int argc, char** argv) {
         if (!r) continue;
         if (rep.analyses[i].type == KD_ANALYSIS_SPECTRUM) {
             printf("spectrum: %d lines of %g Hz, %d segments; largest peak per column:\n", r->nf, r->df, r->segments);
-            for (int k = 0; k < r->ncolumns; k++) printf("  %-16s %12.6g Hz  amplitude %.6g\n", o.spectrum.ncolumns ? o.spectrum.columns[k] : "", r->peak_hz[k], r->peak_amplitude[k]);
+            for (int k = 0; k < r->ncolumns; k++) printf("  %-16s %12.6g Hz  amplitude %.6g\n", r->resp[k], r->peak_hz[k], r->peak_amplitude[k]);
         } else if (rep.analyses[i].type == KD_ANALYSIS_FRF) {
             printf("frf: %d responses, %d averages, %d lines of %g Hz\n", r->nresp, r->frf.navg, r->frf.nf, r->frf.df);
         } else if (rep.analyses[i].type == KD_ANALYSIS_IDENTIFY) {

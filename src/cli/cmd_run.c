@@ -74,7 +74,30 @@ static void print_modes_along(const kd_analysis_report* a) {
     }
 }
 
+/* Record analyses: the identified modes, the pairs with the computed ones, the peaks. */
+static void print_measure(const kd_analysis_report* a) {
+    const kd_measure_result* r = a->measure;
+    if (!r) return;
+    if (a->type == KD_ANALYSIS_IDENTIFY) {
+        printf("identify: %d modes\n  mode       f [Hz]  damping ratio\n", r->fit.nmodes);
+        for (int k = 0; k < r->fit.nmodes; k++) printf("  %4d %12.6g %14.4g\n", k + 1, r->fit.f_hz[k], r->fit.zeta[k]);
+    } else if (a->type == KD_ANALYSIS_CORRELATE && r->mac) {
+        printf("correlate: %d pairs\n  measured  computed     MAC   f meas [Hz]   f comp [Hz]   diff [%%]\n", r->npairs);
+        for (int p = 0; p < r->npairs; p++)
+            printf("  %8d %9d %7.4f %13.6g %13.6g %10.3g\n", r->pair_m[p] + 1, r->pair_c[p] + 1, r->pair_mac[p], r->pair_f_m[p],
+                   r->pair_f_c[p], 100 * (r->pair_f_m[p] / r->pair_f_c[p] - 1));
+    } else if (a->type == KD_ANALYSIS_CORRELATE) {
+        printf("correlate: %d spectral peaks over the frequencies along the motion\n", r->npeaks);
+        for (int p = 0; p < r->npeaks; p++)
+            printf("  %12.6g Hz  %-16s [%.6g, %.6g] Hz\n", r->peaks_hz[p], r->peak_mode[p], r->peak_fmin[p], r->peak_fmax[p]);
+    } else if (a->type == KD_ANALYSIS_VIRTUAL_TEST && r->record) {
+        printf("virtual_test: record '%s', %d channels x %d samples\n", r->record_name, r->record->nchannels,
+               r->record->channels[0].n);
+    }
+}
+
 static void print_report(const kd_analysis_report* a) {
+    if (a->status == KD_OK) print_measure(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_STABILITY) print_stability(a);

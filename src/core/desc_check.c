@@ -562,6 +562,19 @@ static kd_status analysis_resources(const kd_desc* d, const kd_analysis_desc* a,
                                 "to run it anyway",
                         a->modes_along_motion.steps, KD_LIMIT_INSTANTS);
         return KD_OK;
+    case KD_ANALYSIS_VIRTUAL_TEST: {  /* integration steps; samples of every channel (CSV and UFF) */
+        const kd_virtual_test_desc* vt = &a->virtual_test;
+        const double samples = vt->rate * vt->length, steps = samples * vt->substeps;
+        const double bytes = samples * vt->hits * (vt->nsensors + 2.0) * 2 * 25.0;
+        if (!(steps <= STEPS_ABSURD) || !(samples * vt->hits <= 2e8))
+            return FAIL(a->loc, "virtual_test: %.3g steps and %.3g samples per channel cannot be run", steps,
+                        samples * vt->hits);
+        if (!d->force && (steps > KD_LIMIT_STEPS || bytes > KD_LIMIT_OUTPUT_BYTES))
+            return FAIL(a->loc, "virtual_test: about %.3g time steps and %.3g GB of records exceed the limits (%.0e steps, "
+                                "%.0f GB); a lower rate, fewer substeps or hits, a shorter length, or `force: true`",
+                        steps, bytes / 1e9, KD_LIMIT_STEPS, KD_LIMIT_OUTPUT_BYTES / 1e9);
+        return KD_OK;
+    }
     case KD_ANALYSIS_SWEEP: {
         kd_status st = KD_OK;
         for (int i = 0; i < a->sweep.nruns && !st && a->sweep.inner; i++) {

@@ -156,8 +156,8 @@ static const char* const detrend_names[] = {"none", "mean", "linear"};
 static const char* const from_frf_names[] = {"frf"};
 static const char* const identify_method_names[] = {"lscf", "peaks"};
 static const char* const quantity_names[] = {"displacement", "velocity", "acceleration"};
-static const char* const measured_names[] = {"identify"};
-static const char* const computed_names[] = {"modes"};
+static const char* const measured_names[] = {"identify", "spectrum", "record"};
+static const char* const computed_names[] = {"modes", "modes_along_motion"};
 
 static const kd_field spectrum_fields[] = {
     TYPE,
@@ -171,6 +171,11 @@ static const kd_field spectrum_fields[] = {
            .doc = "fraction of a segment shared with the next"),
     CHOICE("detrend", kd_spectrum_desc, detrend, detrend_names, 3, 0, .def = 1, .doc = "none, mean or linear"),
     CUSTOM("speed", .doc = "a column of shaft speed in rpm: also a waterfall against it"),
+    BOOL("orders", kd_spectrum_desc, orders, .doc = "also the spectrum against orders of the shaft speed (needs angle or speed)"),
+    CUSTOM("angle", .doc = "a column of shaft angle in rad (increasing), for orders (default: integrated from speed)"),
+    INT("samples_per_rev", kd_spectrum_desc, samples_per_rev, 4, .def = 64, .doc = "orders: angular samples per revolution"),
+    INT("revs_per_segment", kd_spectrum_desc, revs_per_segment, 1, .def = 8,
+        .doc = "orders: revolutions per segment (order resolution 1 / revs_per_segment)"),
 };
 
 static const kd_field frf_fields[] = {
@@ -207,10 +212,11 @@ static const kd_field identify_fields[] = {
 
 static const kd_field correlate_fields[] = {
     TYPE,
-    CHOICE("measured", kd_correlate_desc, measured, measured_names, 1, 0, .def = 0,
-           .doc = "identify: the modes of the latest identify analysis"),
-    CHOICE("computed", kd_correlate_desc, computed, computed_names, 1, 0, .def = 0,
-           .doc = "modes: the modes of the latest modes analysis"),
+    CHOICE("measured", kd_correlate_desc, measured, measured_names, 3, 0, .def = 0,
+           .doc = "identify (the latest identify's modes), spectrum (the latest spectrum's peaks) or record (its mode shapes)"),
+    CUSTOM("record", .doc = "measured: record: a record holding mode shapes (Universal File dataset 55)"),
+    CHOICE("computed", kd_correlate_desc, computed, computed_names, 2, 0, .def = 0,
+           .doc = "modes (the latest modes analysis) or modes_along_motion (frequencies along the cycle)"),
     NUMBER("min_mac", kd_correlate_desc, min_mac, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1, .def = 0.5,
            .doc = "pairs with a smaller MAC are dropped"),
 };

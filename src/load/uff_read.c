@@ -387,6 +387,12 @@ static kd_status read_58(reader* rd, const char* ids, const char* ide) {
     }
     kd_status st = read_58_header(rd, &h);
     if (st) return st;
+    /* what record 7 announces must fit in what is left of the file (before allocating it): at
+     * least 2 characters per ASCII value, the announced bytes in binary */
+    const double need = h.binary ? (double)h.nbytes : 2.0 * h.n * per_sample(&h);
+    if (need > (double)(rd->len - rd->pos))
+        return fail(rd, h.line, 1, "dataset 58: wrong record length: record 7 announces %d values, more than the file holds",
+                    h.n);
     kd_channel* c = add_channel(rd, &h);
     if (!c) return kd_error_set(rd->err, KD_ERR_NOMEM, rd->name, KD_LOC_NONE, "out of memory");
     st = h.binary ? read_58_binary(rd, &h, c) : read_58_ascii(rd, &h, c);

@@ -228,6 +228,12 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
         if ((st = get_name(ld, rn, "record", s->record)) || (st = find_record(ld, rn, s->record, &rec, &vt))) break;
         if ((x = field_value(f, "columns")) && (st = get_columns(ld, x, rec, vt, s->columns, &s->ncolumns))) break;
         if ((x = field_value(f, "speed")) && (st = get_column(ld, x, rec, vt, s->speed))) break;
+        if ((x = field_value(f, "angle")) && (st = get_column(ld, x, rec, vt, s->angle))) break;
+        if (x && !s->orders) {
+            st = fail(ld, x, "angle is for orders: true");
+            break;
+        }
+        if (s->orders && !s->angle[0] && !s->speed[0]) st = fail(ld, field_value(f, "orders"), "orders need an angle or a speed column");
         break;
     }
     case KD_ANALYSIS_FRF: {
@@ -241,7 +247,30 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
     }
     case KD_ANALYSIS_IDENTIFY: st = earlier(ld, v, KD_ANALYSIS_FRF, "identify"); break;
     case KD_ANALYSIS_CORRELATE:
-        if (!(st = earlier(ld, v, KD_ANALYSIS_IDENTIFY, "correlate"))) st = earlier(ld, v, KD_ANALYSIS_MODES, "correlate");
+        if ((x = field_value(f, "record")) && a->correlate.measured != 2)
+            return fail(ld, x, "correlate: record goes with measured: record");
+        if (a->correlate.measured == 2) {  /* the mode shapes of a record file, with computed: modes */
+            if (a->correlate.computed != 0) return fail(ld, v, "correlate: measured: record goes with computed: modes");
+            if (!x) return fail(ld, v, "correlate: measured: record needs record (a name of records)");
+            if ((st = get_name(ld, x, "record", a->correlate.record))) break;
+            if (kd_desc_find_record(ld->d, a->correlate.record) < 0)
+                return fail(ld, x, "correlate: '%s' is not a name of records", a->correlate.record);
+            if ((st = find_record(ld, x, a->correlate.record, &rec, &vt))) break;
+            if (rec->nmodes < 1) {
+                st = fail(ld, x, "correlate: record '%s' holds no mode shapes (dataset 55)", a->correlate.record);
+                break;
+            }
+            if (ld->d->nsensors < 1) {
+                st = fail(ld, v, "correlate: measured: record reads the shapes at the sensors; there are none");
+                break;
+            }
+            st = earlier(ld, v, KD_ANALYSIS_MODES, "correlate");
+            break;
+        }
+        if (a->correlate.measured == 0 && a->correlate.computed == 1)
+            return fail(ld, v, "correlate: identified modes go with computed: modes; spectral peaks with modes_along_motion");
+        if (!(st = earlier(ld, v, a->correlate.measured ? KD_ANALYSIS_SPECTRUM : KD_ANALYSIS_IDENTIFY, "correlate")))
+            st = earlier(ld, v, a->correlate.computed ? KD_ANALYSIS_MODES_ALONG_MOTION : KD_ANALYSIS_MODES, "correlate");
         break;
     case KD_ANALYSIS_VIRTUAL_TEST: st = virtual_test_keys(ld, v, f, &a->virtual_test); break;
     default: break;

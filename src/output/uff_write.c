@@ -101,6 +101,8 @@ static void d25(FILE* fp, double v) {
 }
 
 kd_status kd_uff_write(const char* path, const kd_record* r, int binary, kd_error* err) {
+    if (r->nnodes + r->nmodes + r->nchannels == 0)  /* a Universal File holds at least one dataset */
+        return kd_error_set(err, KD_ERR_USAGE, path, KD_LOC_NONE, "an empty record (no nodes, modes or channels)");
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;

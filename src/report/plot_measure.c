@@ -10,13 +10,13 @@ static kd_status data_error(const char* path, kd_error* err) {
     return kd_error_set(err, KD_ERR_IO, path, KD_LOC_NONE, "cannot write plot data");
 }
 
-/* The table as numbers; a blank line wherever column `block` changes (gnuplot surfaces). */
+/* The table as numbers; two blank lines wherever column `block` changes (separate curves). */
 static kd_status write_numbers(gnuplot_script* g, const csv_table* t, int block, char* path, int n, kd_error* err) {
     FILE* fp = gp_data(g, path, n);
     if (!fp) return data_error(path, err);
     for (int r = 0; r < t->nrow; r++) {
         if (block >= 0 && r > 0 && t->val[(size_t)r * t->ncol + block] != t->val[(size_t)(r - 1) * t->ncol + block])
-            fputc('\n', fp);
+            fputs("\n\n", fp);
         for (int j = 0; j < t->ncol; j++) {
             const double v = t->val[(size_t)r * t->ncol + j];
             if (isnan(v)) fprintf(fp, "%sNaN", j ? " " : "");
@@ -68,13 +68,14 @@ static kd_status plot_spectrum(gnuplot_script* g, const csv_table* t, const char
     char path[1400], what[160];
     kd_status st = write_numbers(g, t, -1, path, (int)sizeof path, err);
     if (st) return st;
-    snprintf(what, sizeof what, "spectra (%s.csv)", stem);
+    const int orders = !strncmp(stem, "orders", 6);  /* the order spectrum: against orders of the shaft */
+    snprintf(what, sizeof what, "%s (%s.csv)", orders ? "order spectra" : "spectra", stem);
     FILE* fp = gp_begin(g, stem, what, "spectrum", analysis, 900, 800);
     if (!fp) return KD_OK;
     head(fp, title, what, 1, 2);
-    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'amplitude'\nset logscale y\n");
+    fprintf(fp, "set xlabel '%s'\nset ylabel 'amplitude'\nset logscale y\n", orders ? "order" : "f [Hz]");
     curves(fp, t, path, ".amplitude", NULL);
-    fprintf(fp, "set ylabel 'PSD [unit^2/Hz]'\n");
+    fprintf(fp, "set ylabel '%s'\n", orders ? "PSD [unit^2/order]" : "PSD [unit^2/Hz]");
     curves(fp, t, path, ".psd", NULL);
     fprintf(fp, "unset multiplot\n");
     return gp_end(g, err);
@@ -178,10 +179,37 @@ static kd_status plot_waterfall(gnuplot_script* g, const csv_table* t, const cha
     FILE* fp = gp_begin(g, stem, what, "waterfall", analysis, 900, 700);
     if (!fp) return KD_OK;
     head(fp, title, what, 0, 1);
-    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'speed [rpm]'\nset zlabel 'amplitude'\nset view 60,30\nunset key\n"
+    fprintf(fp, "set xlabel 'f [Hz]'\nset ylabel 'speed [rpm]'\nset zlabel 'amplitude'\nset view 65,20\nset xyplane 0\nunset key\n"
                 "splot ");
     gp_quote(fp, path);
     fprintf(fp, " using %d:%d:%d with lines lc rgb '#1f77b4'\n", cf + 1, cs + 1, 4);
+    return gp_end(g, err);
+}
+
+/* Measured spectral peaks (dashed) over the computed frequencies along the motion. */
+static kd_status plot_along(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, int analysis,
+                            kd_error* err) {
+    if (t->ncol < 2 || strcmp(t->name[0], "t") != 0 || t->nrow == 0) {
+        plot_note(g->res, "%s.csv: nothing to draw", stem);
+        return KD_OK;
+    }
+    char path[1400], what[160];
+    kd_status st = write_numbers(g, t, -1, path, (int)sizeof path, err);
+    if (st) return st;
+    snprintf(what, sizeof what, "measured peaks over the frequencies along the motion (%s.csv)", stem);
+    FILE* fp = gp_begin(g, stem, what, "along_motion", analysis, 900, 650);
+    if (!fp) return KD_OK;
+    head(fp, title, what, 0, 1);
+    fprintf(fp, "set xlabel 't [s]'\nset ylabel 'f [Hz]'\nset key outside right top\nplot ");
+    for (int j = 1; j < t->ncol; j++) {
+        const int measured = !strncmp(t->name[j], "measured_", 9);
+        fprintf(fp, "%s", j > 1 ? ", " : "");
+        gp_quote(fp, path);
+        fprintf(fp, measured ? " using 1:%d with lines dt 2 lw 1.5 lc rgb 'black' title " : " using 1:%d with lines lw 2 title ",
+                j + 1);
+        gp_quote(fp, t->name[j]);
+    }
+    fputc('\n', fp);
     return gp_end(g, err);
 }
 
@@ -197,5 +225,6 @@ kd_status plot_measure(gnuplot_script* g, const csv_table* t, const char* title,
     if (!strcmp(type, "frf")) return plot_frf(g, t, title, stem, analysis, err);
     if (!strncmp(stem, "stabilisation", 13)) return plot_stabilisation(g, t, title, stem, analysis, err);
     if (!strncmp(stem, "mac", 3)) return plot_mac(g, t, title, stem, analysis, err);
+    if (!strncmp(stem, "along_motion", 12)) return plot_along(g, t, title, stem, analysis, err);
     return KD_OK;  /* identify.csv, correlate.csv: tables of the report */
 }

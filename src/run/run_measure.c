@@ -113,6 +113,54 @@ static void write_virtual_test_summary(FILE* fp, const kd_analysis_report* a, ru
 
 /* ---- spectrum ---------------------------------------------------------------------------- */
 
+/* The order spectrum (theory.md, "Order tracking"): each column resampled at constant shaft angle,
+ * the angle a column (rad) or the speed column (rpm) integrated by the trapezoidal rule. */
+static kd_status spectrum_orders(const run_context* c, const kd_spectrum_desc* sd, const kd_record* rec, const kd_channel* const* ch,
+                                 char (*names)[KD_NAME_MAX], int n, const kd_channel* speed, const kd_welch_opts* wo,
+                                 kd_analysis_report* a, kd_measure_result* r, kd_error* err) {
+    const kd_channel* ang = NULL;
+    kd_status st = KD_OK;
+    if (sd->angle[0]) {
+        ang = channel_of(c->d, rec, sd->angle, NULL);
+        st = time_channel(c->d, ang, sd->angle, err);
+    } else if (!speed) {
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, KD_LOC_NONE, "orders need an angle or a speed column");
+    }
+    if (!st && ((ang ? ang : speed)->n != ch[0]->n || (ang ? ang : speed)->dx != ch[0]->dx))
+        st = kd_error_set(err, KD_ERR_INPUT, c->d->file, KD_LOC_NONE, "the shaft's column and '%s' differ in rate or length",
+                          names[0]);
+    if (st) return st;
+    const long N = ch[0]->n;
+    double* theta = malloc(sizeof(double) * (size_t)N);
+    kd_order_spectrum* os = calloc((size_t)n, sizeof(kd_order_spectrum));
+    if (!theta || !os) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && ang) memcpy(theta, ang->re, sizeof(double) * (size_t)N);
+    if (!st && !ang) kd_angle_from_speed(speed->re, N, 1.0 / speed->dx, 1.0 / 60.0, theta);
+    const kd_order_opts oo = {sd->samples_per_rev, sd->revs_per_segment, wo->overlap, wo->window, wo->detrend};
+    for (int k = 0; k < n && !st; k++) st = kd_order_track(ch[k]->re, theta, N, 1.0 / ch[k]->dx, &oo, &os[k], err);
+    if (!st) {
+        r->order_lines = os[0].nf, r->order_segments = os[0].nseg, r->dorder = os[0].dorder;
+        kd_atomic_file f;
+        char path[1200];
+        result_path(c, a, "orders", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "order");
+            for (int k = 0; k < n; k++) fprintf(f.fp, ",%s.psd,%s.amplitude", names[k], names[k]);
+            fputc('\n', f.fp);
+            for (int i = 0; i < os[0].nf; i++) {
+                fprintf(f.fp, "%.12g", os[0].order[i]);
+                for (int k = 0; k < n; k++) fprintf(f.fp, ",%.12g,%.12g", os[k].psd[i], os[k].amplitude[i]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    for (int k = 0; os && k < n; k++) kd_order_spectrum_free(&os[k]);
+    free(os);
+    free(theta);
+    return st;
+}
+
 static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
     const kd_spectrum_desc* sd = &ad->spectrum;
     kd_measure_result* r = result_of(a, err);
@@ -144,14 +192,33 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
     double *psd = NULL, *amp = NULL;
     if (!st) st = kd_welch_new(&w, &o, 1.0 / ch[0]->dx, err);
     const int nf = st ? 0 : kd_welch_lines(w);
-    if (!st && !(psd = malloc(sizeof(double) * (size_t)nf * n)) | !(amp = malloc(sizeof(double) * (size_t)nf * n)))
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st) {
+        psd = malloc(sizeof(double) * (size_t)nf * n);
+        amp = malloc(sizeof(double) * (size_t)nf * n);
+        if (!psd || !amp) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
     for (int k = 0; k < n && !st; k++) {
         st = kd_welch_spectrum(w, ch[k]->re, ch[k]->n, psd + (size_t)k * nf, amp + (size_t)k * nf, err);
         progress(c, (k + 1.0) / (n + (speed ? n : 0)));
     }
     if (!st) {
         r->ncolumns = n, r->nf = nf, r->df = kd_welch_df(w), r->segments = (int)kd_welch_segments(w, ch[0]->n);
+        for (int k = 0; k < n; k++) snprintf(r->resp[k], sizeof r->resp[k], "%.63s", names[k]);
+        /* the peaks of the summed amplitude spectra, above DC (what a running machine shows) */
+        double *fl = malloc(sizeof(double) * (size_t)nf), *sum = calloc((size_t)nf, sizeof(double));
+        kd_peak pk[KD_COLUMNS_MAX];
+        int np = 0;
+        if (fl && sum && nf > 4) {
+            for (int i = 0; i < nf; i++) {
+                fl[i] = i * r->df;
+                for (int k = 0; k < n; k++) sum[i] += amp[(size_t)k * nf + i];
+            }
+            if (kd_peak_pick(fl, sum, nf, 1.5 * r->df, fl[nf - 1], 0.05, pk, KD_COLUMNS_MAX, &np, NULL)) np = 0;
+        }
+        r->npeaks = np;
+        for (int k = 0; k < np; k++) r->peaks_hz[k] = pk[k].f_hz;
+        free(fl);
+        free(sum);
         for (int k = 0; k < n; k++) {  /* the largest line above DC, between lines */
             const double* A = amp + (size_t)k * nf;
             int best = 1;
@@ -201,6 +268,7 @@ static kd_status run_spectrum(const run_context* c, const kd_analysis_desc* ad, 
         }
         for (int k = 0; k < n; k++) kd_spectrogram_free(&sg[k]);
     }
+    if (!st && sd->orders) st = spectrum_orders(c, sd, rec, ch, names, n, speed, &o, a, r, err);
     free(psd);
     free(amp);
     kd_welch_free(&w);
@@ -216,6 +284,9 @@ static void write_spectrum_summary(FILE* fp, const kd_analysis_report* a, run_en
     io_json_array(fp, r->peak_hz, r->ncolumns, 1.0);
     fprintf(fp, ", \"peak_amplitude\": ");
     io_json_array(fp, r->peak_amplitude, r->ncolumns, 1.0);
+    fprintf(fp, ",\n      \"peaks_hz\": ");
+    io_json_array(fp, r->peaks_hz, r->npeaks, 1.0);
+    if (r->order_lines) fprintf(fp, ", \"order_lines\": %d, \"dorder\": %.12g, \"order_segments\": %d", r->order_lines, r->dorder, r->order_segments);
 }
 
 /* ---- frf ------------------------------------------------------------------------------- */
@@ -310,8 +381,6 @@ static void write_frf_summary(FILE* fp, const kd_analysis_report* a, run_entry_w
         fprintf(fp, "%s", j ? ", " : "");
         io_json_string(fp, r->resp[j]);
     }
-    double cmin = 1;
-    for (size_t i = 0; i < (size_t)r->nresp * r->frf.nf; i++) cmin = r->frf.coherence[i] < cmin ? r->frf.coherence[i] : cmin;
     fprintf(fp, "], \"averages\": %d, \"lines\": %d, \"df_hz\": %.12g, \"window_sigma_1_s\": %.12g", r->frf.navg, r->frf.nf,
             r->frf.df, r->frf.sigma);
 }
@@ -409,42 +478,160 @@ static void write_identify_summary(FILE* fp, const kd_analysis_report* a, run_en
 
 /* ---- correlate --------------------------------------------------------------------------- */
 
+/* Measured spectral peaks of a running mechanism over its computed frequencies along the motion:
+ * each peak's nearest range [min, max] over the cycle of a link's mode (the thesis's comparison). */
+static kd_status run_correlate_along(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a,
+                                     kd_error* err) {
+    const kd_analysis_report* sa = latest(c, KD_ANALYSIS_SPECTRUM);
+    const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES_ALONG_MOTION);
+    if (!sa || !sa->measure || !ma || ma->nfiles < 1)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc,
+                            "correlate: needs a spectrum and a modes_along_motion analysis before it");
+    const kd_measure_result* sp = sa->measure;
+    kd_measure_result* r = result_of(a, err);
+    if (!r) return KD_ERR_NOMEM;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", c->outdir, ma->files[0]);
+    kd_record* fr = NULL;  /* the computed frequencies along the motion, as written (rad/s) */
+    kd_status st = kd_record_read_csv(path, "t", 0, &fr, err);
+    if (st) return st;
+    r->npeaks = sp->npeaks;
+    memcpy(r->peaks_hz, sp->peaks_hz, sizeof r->peaks_hz);
+    for (int p = 0; p < r->npeaks; p++) {
+        double best = INFINITY;
+        for (int k = 0; k < fr->nchannels; k++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int i = 0; i < fr->channels[k].n; i++)
+                lo = fmin(lo, fr->channels[k].re[i] / (2 * PI)), hi = fmax(hi, fr->channels[k].re[i] / (2 * PI));
+            const double f = r->peaks_hz[p], dist = f < lo ? lo - f : (f > hi ? f - hi : 0.0);
+            if (dist < best) {
+                best = dist;
+                r->peak_fmin[p] = lo, r->peak_fmax[p] = hi;
+                snprintf(r->peak_mode[p], sizeof r->peak_mode[p], "%s", fr->channels[k].name);
+                char* om = strstr(r->peak_mode[p], ".omega_");
+                if (om) memmove(om + 3, om + 7, strlen(om + 7) + 1), om[1] = 'f', om[2] = '_';
+            }
+        }
+    }
+    kd_atomic_file f;
+    result_path(c, a, "peaks", "csv", path, sizeof path);
+    if (!(st = kd_atomic_open(&f, path, err))) {
+        fprintf(f.fp, "peak_hz,mode,f_min_hz,f_max_hz,inside,distance_hz\n");
+        for (int p = 0; p < r->npeaks; p++) {
+            const double x = r->peaks_hz[p], lo = r->peak_fmin[p], hi = r->peak_fmax[p];
+            fprintf(f.fp, "%.9g,%s,%.9g,%.9g,%d,%.6g\n", x, r->peak_mode[p], lo, hi, x >= lo && x <= hi,
+                    x < lo ? lo - x : (x > hi ? x - hi : 0.0));
+        }
+        if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+    }
+    if (!st) {  /* the comparison figure's data: curves in Hz, the peaks as constant columns */
+        result_path(c, a, "along_motion", "csv", path, sizeof path);
+        if (!(st = kd_atomic_open(&f, path, err))) {
+            fprintf(f.fp, "t");
+            for (int k = 0; k < fr->nchannels; k++) {
+                char nm[KD_NAME_MAX + 8];
+                snprintf(nm, sizeof nm, "%s", fr->channels[k].name);
+                char* om = strstr(nm, ".omega_");
+                if (om) memmove(om + 3, om + 7, strlen(om + 7) + 1), om[1] = 'f', om[2] = '_';
+                fprintf(f.fp, ",%s", nm);
+            }
+            for (int p = 0; p < r->npeaks; p++) fprintf(f.fp, ",measured_%d", p + 1);
+            fputc('\n', f.fp);
+            const kd_channel* c0 = &fr->channels[0];
+            for (int i = 0; i < c0->n; i++) {
+                fprintf(f.fp, "%.10g", kd_channel_x(c0, i));
+                for (int k = 0; k < fr->nchannels; k++) fprintf(f.fp, ",%.9g", fr->channels[k].re[i] / (2 * PI));
+                for (int p = 0; p < r->npeaks; p++) fprintf(f.fp, ",%.9g", r->peaks_hz[p]);
+                fputc('\n', f.fp);
+            }
+            if (!(st = kd_atomic_commit(&f, err))) a->nfiles++;
+        }
+    }
+    kd_record_free(&fr);
+    return st;
+}
+
+/* The measured side from a record's mode shapes (UFF dataset 55): mode k's value at sensor j is
+ * its translation at the sensor's node (label = global node index + 1, the labels kedyn writes),
+ * components along the axes of the sensor's body frame, projected on the sensor's direction. */
+static kd_status record_shapes(const run_context* c, const kd_analysis_desc* ad, const kd_sensor_place* place,
+                               const int* sensors, int ns, double** shape, double** f_hz, int* nm, kd_error* err) {
+    kd_record* rec = NULL;
+    int owned = 0;
+    kd_status st = find_record(c, ad->correlate.record, &rec, &owned, err);
+    if (st) return st;
+    *nm = rec->nmodes;
+    *shape = calloc((size_t)(*nm ? *nm : 1) * (size_t)ns, sizeof(double));
+    *f_hz = calloc((size_t)(*nm ? *nm : 1), sizeof(double));
+    if (!*shape || !*f_hz) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int k = 0; k < *nm && !st; k++) {
+        const kd_record_mode* md = &rec->modes[k];
+        (*f_hz)[k] = md->frequency_hz;
+        for (int j = 0; j < ns && !st; j++) {
+            int at = -1;
+            for (int i = 0; i < md->nnodes; i++)
+                if (md->node[i] == place->node[j] + 1) at = i;
+            if (at < 0) {
+                st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: mode %d of record '%s' has no node %d (sensor '%s')",
+                                  md->number, ad->correlate.record, place->node[j] + 1, c->d->sensors[sensors[j]].name);
+                break;
+            }
+            const double* dir = c->d->sensors[sensors[j]].direction;
+            for (int q = 0; q < 3; q++) (*shape)[(size_t)k * ns + j] += dir[q] * md->value[(size_t)at * md->ndv + q];
+        }
+    }
+    if (owned) kd_record_free(&rec);
+    return st;
+}
+
 static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
-    const kd_analysis_report* ia = latest(c, KD_ANALYSIS_IDENTIFY);
+    if (ad->correlate.measured == 1) return run_correlate_along(c, ad, a, err);
+    const int from_record = ad->correlate.measured == 2;
+    const kd_analysis_report* ia = from_record ? NULL : latest(c, KD_ANALYSIS_IDENTIFY);
     const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES);
-    if (!ia || !ia->measure || !ma)
+    if ((!from_record && (!ia || !ia->measure)) || !ma)
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: needs an identify and a modes analysis before it");
-    const kd_measure_result* id = ia->measure;
+    const kd_measure_result* id = ia ? ia->measure : NULL;
     const kd_modes* modes = &ma->modes;
     if (modes->growth)
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: the modes are of a moving frame (state space)");
     kd_measure_result* r = result_of(a, err);
     if (!r) return KD_ERR_NOMEM;
     int sensors[KD_COLUMNS_MAX];
-    for (int j = 0; j < id->nresp; j++) {
+    const int ns = from_record ? (c->d->nsensors < KD_COLUMNS_MAX ? c->d->nsensors : KD_COLUMNS_MAX) : id->nresp;
+    for (int j = 0; j < ns; j++) {
+        if (from_record) {
+            sensors[j] = j;
+            continue;
+        }
         if (id->sensor[j] < 0)
             return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: response '%s' has no sensor", id->resp[j]);
         sensors[j] = id->sensor[j];
     }
     kd_sensor_place place;
-    kd_status st = kd_sensors_place(c->d, c->m, sensors, id->nresp, &place, err);
+    kd_status st = kd_sensors_place(c->d, c->m, sensors, ns, &place, err);
     if (st) return st;
-    const int nm = id->fit.nmodes, nc = modes->count, ns = id->nresp;
+    double *meas = NULL, *f_meas = NULL;  /* measured shapes (real, from a record) and frequencies */
+    int nm = from_record ? 0 : id->fit.nmodes;
+    if (from_record) st = record_shapes(c, ad, &place, sensors, ns, &meas, &f_meas, &nm, err);
+    const int nc = modes->count;
     double* comp = malloc(sizeof(double) * (size_t)(nc ? nc : 1) * (size_t)(ns ? ns : 1));
     r->mac = malloc(sizeof(double) * (size_t)(nm ? nm : 1) * (size_t)(nc ? nc : 1));
     int* pair = malloc(sizeof(int) * (size_t)(nm ? nm : 1));
-    if (!comp || !r->mac || !pair) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && (!comp || !r->mac || !pair)) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const double* fm = from_record ? f_meas : (id ? id->fit.f_hz : NULL);
     /* the computed shapes at the sensors (theory.md, "Correlation with the model") */
     for (int k = 0; k < nc && !st; k++) kd_sensors_read(&place, modes->shape + (size_t)k * modes->neq, comp + (size_t)k * ns);
     r->nm = nm, r->nc = nc;
-    if (!st && nm > 0 && nc > 0) st = kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
+    if (!st && nm > 0 && nc > 0)
+        st = from_record ? kd_mac_matrix(meas, 0, nm, comp, 0, nc, ns, r->mac) : kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
     if (!st && nm > 0 && nc > 0) st = kd_mac_pair(r->mac, nm, nc, ad->correlate.min_mac, pair, err);
     r->npairs = 0;
     for (int i = 0; i < nm && !st; i++)
         if (pair[i] >= 0 && r->npairs < 2 * KD_COLUMNS_MAX) {
             const int p = r->npairs++;
             r->pair_m[p] = i, r->pair_c[p] = pair[i], r->pair_mac[p] = r->mac[(size_t)i * nc + pair[i]];
-            r->pair_f_m[p] = id->fit.f_hz[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
+            r->pair_f_m[p] = fm[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
         }
     kd_atomic_file f;
     char path[1200];
@@ -465,7 +652,7 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
             for (int k = 0; k < nc; k++) fprintf(f.fp, ",computed_%d", k + 1);
             fputc('\n', f.fp);
             for (int i = 0; i < nm; i++) {
-                fprintf(f.fp, "%d,%.9g", i + 1, id->fit.f_hz[i]);
+                fprintf(f.fp, "%d,%.9g", i + 1, fm[i]);
                 for (int k = 0; k < nc; k++) fprintf(f.fp, ",%.6f", r->mac[(size_t)i * nc + k]);
                 fputc('\n', f.fp);
             }
@@ -474,6 +661,8 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
     }
     free(comp);
     free(pair);
+    free(meas);
+    free(f_meas);
     kd_sensor_place_free(&place);
     return st;
 }
@@ -482,6 +671,16 @@ static void write_correlate_summary(FILE* fp, const kd_analysis_report* a, run_e
     (void)entry;
     const kd_measure_result* r = a->measure;
     if (a->status != KD_OK || !r) return;
+    if (!r->mac) {  /* spectral peaks over the frequencies along the motion */
+        fprintf(fp, ",\n      \"peaks\": [");
+        for (int p = 0; p < r->npeaks; p++) {
+            fprintf(fp, "%s[%.9g, ", p ? ", " : "", r->peaks_hz[p]);
+            io_json_string(fp, r->peak_mode[p]);
+            fprintf(fp, ", %.9g, %.9g]", r->peak_fmin[p], r->peak_fmax[p]);
+        }
+        fprintf(fp, "]");
+        return;
+    }
     fprintf(fp, ",\n      \"pairs\": [");
     for (int p = 0; p < r->npairs; p++)
         fprintf(fp, "%s[%d, %d, %.6f, %.9g]", p ? ", " : "", r->pair_m[p] + 1, r->pair_c[p] + 1, r->pair_mac[p],
@@ -543,6 +742,7 @@ kd_status kd_analyze_record(const kd_analyze_opts* o, const char* outdir, const 
         if (an[i].type == KD_ANALYSIS_SPECTRUM) {
             for (int k = 0; k < an[i].spectrum.ncolumns; k++) cols[nc++] = an[i].spectrum.columns[k];
             if (an[i].spectrum.speed[0]) cols[nc++] = an[i].spectrum.speed;
+            if (an[i].spectrum.angle[0]) cols[nc++] = an[i].spectrum.angle;
         } else if (an[i].type == KD_ANALYSIS_FRF) {
             cols[nc++] = an[i].frf.force;
             for (int k = 0; k < an[i].frf.nresponses; k++) cols[nc++] = an[i].frf.responses[k];
