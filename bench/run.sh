@@ -59,3 +59,9 @@ for s in "50 40" "100 80" "141 113" "200 160" "300 240"; do
   "$build/bench/bench_plate" $s mitc4
 done
 "$build/bench/bench_plate" 100 80 acm
+echo "# spatial chain of N rods on spherical joints (7 Euler-parameter coordinates per body), augmented,"
+echo "# projection, rk4, cost per step, best of 3"
+echo "# case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib"
+for n in 10 100 1000 10000; do
+  "$build/bench/bench_spatial" chain "$n"
+done
