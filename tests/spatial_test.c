@@ -677,6 +677,73 @@ static void test_rssr_formulations(void** state) {
     kd_smech_free(&m);
 }
 
+/* The wiper of seed 003 as a spatial mechanism (examples/wiper_spatial.yaml): the counts of its
+ * coordinates and equations, and over the motor record the driving torque by both routes against
+ * the power balance tau theta' = d(T + V)/dt (central differences of the energy over the steps). */
+typedef struct wiper_rec {
+    const kd_smech* m;
+    kd_smech_reactions ra, rb;
+    int n;
+    double t[500], E[500], P[500], route;
+} wiper_rec;
+
+static int wiper_sink(void* c, double t, const double* q, const double* qd, const double* qdd,
+                      const kd_smech_info* info) {
+    (void)info;
+    wiper_rec* r = c;
+    kd_error err;
+    if (kd_smech_inverse_multipliers(r->m, t, q, qd, NULL, &r->ra, &err) ||
+        kd_smech_inverse_projection(r->m, t, q, qd, qdd, &r->rb, &err) || r->n >= 500)
+        return 1;
+    double x, xd, xdd;
+    kd_law_eval(&r->m->driver[0].law, t, &x, &xd, &xdd);
+    r->t[r->n] = t;
+    r->E[r->n] = kd_smech_kinetic(r->m, q, qd) + kd_smech_potential(r->m, q);
+    r->P[r->n] = r->ra.drive[0] * xd;
+    r->route = fmax(r->route, fabs(r->ra.drive[0] - r->rb.drive[0]));
+    r->n++;
+    return 0;
+}
+
+static void test_wiper_spatial(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    kd_status st = kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/wiper_spatial.yaml", &d, &err);
+    if (st) printf("%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_int_equal(st, KD_OK);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    assert_int_equal(m->n, 42);
+    assert_int_equal(m->nc_joint, 35);
+    kd_smech_mobility mob;
+    double q[42];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    assert_int_equal(kd_smech_mobility_at(m, 0, q, &mob, &err), KD_OK);
+    assert_int_equal(mob.gruebler, 1);
+    assert_int_equal(mob.dof, 1);
+    assert_int_equal(mob.dof_undriven, 0);
+    wiper_rec r = {.m = m};
+    assert_int_equal(kd_smech_reactions_alloc(m, &r.ra), KD_OK);
+    assert_int_equal(kd_smech_reactions_alloc(m, &r.rb), KD_OK);
+    double cmax;
+    assert_int_equal(kd_smech_kinematics(m, 1.2, 480, 1e8, wiper_sink, &r, &cmax, &err), KD_OK);
+    double pmax = 0, perr = 0;
+    for (int k = 1; k + 1 < r.n; k++) {
+        const double dEdt = (r.E[k + 1] - r.E[k - 1]) / (r.t[k + 1] - r.t[k - 1]);
+        pmax = fmax(pmax, fabs(r.P[k]));
+        perr = fmax(perr, fabs(dEdt - r.P[k]));
+    }
+    printf("wiper: 42 coordinates, 35 + 6 + 1 equations; drive power max %.4g W, |P - dE/dt| %.3g W, routes %.3g N m\n",
+           pmax, perr, r.route);
+    assert_true(perr < 1e-3 * pmax);
+    assert_true(r.route < 1e-10);
+    kd_smech_reactions_free(&r.ra), kd_smech_reactions_free(&r.rb);
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+}
+
 static void test_bad_input(void** state) {
     (void)state;
     kd_smech* m = kd_smech_new();
@@ -763,6 +830,7 @@ int main(void) {
         cmocka_unit_test(test_double_pendulum),   cmocka_unit_test(test_rssr),
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
+        cmocka_unit_test(test_wiper_spatial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
