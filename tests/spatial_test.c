@@ -568,6 +568,57 @@ static void test_rssr(void** state) {
     kd_smech_free(&m);
 }
 
+/* An RSSR whose crank is too long to turn fully: the rocker meets a limit position where the
+ * loop closes only with Phi_q singular. The kinematic analysis stops there (exit 3 from a model
+ * file) at the crank angle where the closed form P cos psi + S sin psi = T loses its solution,
+ * |T| = sqrt(P^2 + S^2). */
+static void test_rssr_limit(void** state) {
+    (void)state;
+    kin_rec r = {.kind = 0, .r1 = 0.1, .d = 0.3, .h = 0.1, .r3 = 0.2, .w = 1.0, .th0 = 0.0};
+    kd_smech* m = kd_smech_new();
+    double J[9];
+    diag_inertia(1e-4, 1e-3, 1e-3, J);
+    const double psi0 = 0.3, yax[3] = {0, 1, 0}, zax[3] = {0, 0, 1};
+    double R[9];
+    kd_rot_axis_angle(yax, psi0, R);
+    const double ccom[3] = {r.r1 / 2, 0, 0}, rcom[3] = {r.r3 / 2, 0, 0}, D[3] = {r.d, 0, r.h};
+    kd_smech_add_body(m, "crank", 0.2, J, ccom, Z3, I3);
+    kd_smech_add_body(m, "rocker", 0.4, J, rcom, D, R);
+    const int jA = kd_smech_add_joint(m, "A", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
+    kd_smech_add_joint(m, "D", KD_SJOINT_REVOLUTE, -1, 1, D, Z3, yax, NULL, 0);
+    const double B[3] = {r.r1, 0, 0}, C[3] = {r.r3, 0, 0};
+    /* a coupler of 0.15 m: at crank angle pi the points are at least 0.212 m apart */
+    kd_smech_add_joint(m, "BC", KD_SJOINT_DISTANCE, 0, 1, B, C, NULL, NULL, 0.15);
+    const kd_law law = {.type = KD_LAW_SPEED, .value = r.w};
+    kd_smech_add_driver(m, jA, &law, 0.0);
+    kd_error err;
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    r.L = 0.15, r.m = m;
+    /* the closed form's limit: the first crank angle with |T| = sqrt(P^2 + S^2) */
+    double th_lim = -1;
+    for (double th = 0; th < 2 * PI && th_lim < 0; th += 1e-6) {
+        const double c = r.r1 * cos(th) - r.d, P = -2 * r.r3 * c, S = -2 * r.h * r.r3;
+        const double T = r.L * r.L - c * c - pow(r.r1 * sin(th), 2) - r.h * r.h - r.r3 * r.r3;
+        if (fabs(T) >= sqrt(P * P + S * S)) th_lim = th;
+    }
+    assert_true(th_lim > 0);
+    double q[14];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    memcpy(m->q0, q, sizeof(q));
+    double cmax;
+    const int steps = 2000;
+    kd_status st = kd_smech_kinematics(m, 2 * PI, steps, 1e6, kin_sink, &r, &cmax, &err);
+    assert_int_equal(st, KD_ERR_NUMERIC);
+    const double t_stop = 2 * PI * r.n / steps;  /* first time not solved */
+    printf("RSSR limit: closed form at crank angle %.5f rad; analysis stopped at %.5f rad (cond %.3g): %s\n", th_lim,
+           t_stop, cmax, err.msg);
+    assert_true(fabs(t_stop - th_lim) < 0.02);
+    assert_non_null(strstr(err.msg, "singular position between"));
+    assert_true(r.err_pos < 1e-8);  /* the positions it did solve are the closed form's */
+    kd_smech_free(&m);
+}
+
 static void test_slider_crank(void** state) {
     (void)state;
     kin_rec r = {.kind = 1, .r1 = 0.05, .L = 0.2, .e = 0.03, .h = 0.04, .w = 3.0, .th0 = 0.0};
@@ -830,7 +881,7 @@ int main(void) {
         cmocka_unit_test(test_double_pendulum),   cmocka_unit_test(test_rssr),
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
-        cmocka_unit_test(test_wiper_spatial),
+        cmocka_unit_test(test_wiper_spatial),     cmocka_unit_test(test_rssr_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

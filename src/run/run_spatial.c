@@ -200,6 +200,13 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
                             kd_dynamics_route_integrators(KD_ROUTE_MECHANISM));
     kd_mbs_opts o;
     kd_mbs_opts_from_dynamics(&o, &dy, dy.t_end);
+    /* newton-euler (the multipliers of the formulation) or maggi; the other formalism routes
+     * (src/formalisms) are planar */
+    const char* form = kd_dynamics_formalism_name(dy.formalism);
+    if (!strcmp(form, "maggi")) o.formulation = KD_MBS_MAGGI;
+    else if (strcmp(form, "newton-euler"))
+        return kd_error_set(err, KD_ERR_INPUT, d->file, an->loc,
+                            "a spatial mechanism takes the formalisms newton-euler and maggi, not %s", form);
     a->t_end = dy.t_end;
     a->integrator = dy.integrator;
     double* qd = malloc(sizeof(double) * (size_t)m->n);
@@ -228,7 +235,7 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
         a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
-        a->mech.formalism = "newton-euler";
+        a->mech.formalism = form;
         a->mech.formulation = kd_mbs_formulation_name(o.formulation);
         a->mech.stabilization = o.formulation == KD_MBS_AUGMENTED || o.formulation == KD_MBS_UDWADIA_KALABA
                                     ? kd_mbs_stabilization_name(o.stabilization)
