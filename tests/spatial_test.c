@@ -795,6 +795,81 @@ static void test_wiper_spatial(void** state) {
     kd_desc_free(&d);
 }
 
+/* Applied forces: a torque about a revolute joint's tilted axis (theta = tau t^2 / (2 I_axis),
+ * I_axis = u^T J u + m |d_perp|^2), a force at a point on the same body, and a spring-damper on a
+ * prismatic joint (damped oscillator: x(t) of m x'' + c x' + k x = 0). */
+typedef struct force_rec {
+    const kd_smech* m;
+    double t_end, theta_end, x_err;
+    double k, c, mass, x0;
+} force_rec;
+
+static int spin_out(void* ctx, const kd_mbs_sample* s) {
+    force_rec* r = ctx;
+    if (s->t >= r->t_end - 1e-12) {  /* the body starts with the global axes: the image of e_x */
+        double R[9];
+        kd_rot_from_quat(s->q + 3, R);
+        r->theta_end = atan2(R[3], R[0]);
+    }
+    return 0;
+}
+
+static int osc_out(void* ctx, const kd_mbs_sample* s) {
+    force_rec* r = ctx;
+    const double wn = sqrt(r->k / r->mass), zeta = r->c / (2 * sqrt(r->k * r->mass)), wd = wn * sqrt(1 - zeta * zeta);
+    const double x = r->x0 * exp(-zeta * wn * s->t) * (cos(wd * s->t) + zeta * wn / wd * sin(wd * s->t));
+    r->x_err = fmax(r->x_err, fabs(s->q[2] - 0.1 - x));  /* equilibrium at z = 0.1 */
+    return 0;
+}
+
+static void test_applied_forces(void** state) {
+    (void)state;
+    kd_error err;
+    /* (a) torque about z plus a tangential force at a point: the body turns about the z axis */
+    kd_smech* m = kd_smech_new();
+    double J[9];
+    const double I6[6] = {0.02, 0.03, 0.04, 0.001, 0.002, -0.003};
+    assert_int_equal(kd_inertia_tensor(I6, J), 0);
+    const double com[3] = {0.1, 0.05, 0.2}, zax[3] = {0, 0, 1};
+    kd_smech_add_body(m, "wheel", 2.0, J, com, Z3, I3);
+    kd_smech_add_joint(m, "R", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
+    const kd_law tq[3] = {kd_law_constant(0.3), kd_law_constant(-0.2), kd_law_constant(0.5)};
+    kd_smech_add_torque(m, 0, tq);
+    /* a force of 2 N along +z at a point on the axis does no work about it */
+    const kd_law fz[3] = {kd_law_constant(0), kd_law_constant(0), kd_law_constant(2.0)};
+    const double P[3] = {0, 0, 0.3};
+    kd_smech_add_force(m, 0, P, fz);
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.t_end = 0.5, o.dt = 1e-3, o.stabilization = KD_MBS_STAB_PROJECTION;
+    force_rec r = {.m = m, .t_end = 0.5};
+    assert_int_equal(kd_mbs_forward(&cms, &o, m->q0, m->qd0, spin_out, &r, NULL, &err), KD_OK);
+    const double Iax = J[8] + 2.0 * (com[0] * com[0] + com[1] * com[1]);
+    const double theta = 0.5 * 0.5 / Iax * 0.25;
+    printf("torque about a revolute: theta(0.5 s) = %.10f, tau t^2 / (2 I) = %.10f\n", r.theta_end, theta);
+    assert_true(fabs(r.theta_end - theta) < 1e-9);
+    kd_smech_free(&m);
+    /* (b) a spring-damper along a prismatic joint (axis z), gravity-free */
+    m = kd_smech_new();
+    kd_smech_add_body(m, "mass", 0.5, J, Z3, Z3, I3);
+    kd_smech_add_joint(m, "P", KD_SJOINT_PRISMATIC, -1, 0, Z3, Z3, zax, NULL, 0);
+    const double top[3] = {0, 0, 0.5};
+    kd_smech_add_spring(m, -1, top, 0, Z3, 200.0, 0.4, 1.5);
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    /* equilibrium at z = 0.1 (spring length 0.4); start at z = 0.1 + 0.02 */
+    m->q0[2] = 0.12;
+    kd_smech_cms(m, &cms);
+    force_rec s = {.m = m, .k = 200.0, .c = 1.5, .mass = 0.5, .x0 = 0.02};
+    o.t_end = 1.0, o.dt = 1e-4;
+    assert_int_equal(kd_mbs_forward(&cms, &o, m->q0, m->qd0, osc_out, &s, NULL, &err), KD_OK);
+    printf("spring-damper on a prismatic joint: max |z - 0.1 - x(t)| = %.3g m\n", s.x_err);
+    assert_true(s.x_err < 1e-8);
+    kd_smech_free(&m);
+}
+
 static void test_bad_input(void** state) {
     (void)state;
     kd_smech* m = kd_smech_new();
@@ -882,6 +957,7 @@ int main(void) {
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
         cmocka_unit_test(test_wiper_spatial),     cmocka_unit_test(test_rssr_limit),
+        cmocka_unit_test(test_applied_forces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
