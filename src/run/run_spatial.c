@@ -10,6 +10,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/mbs.h"
+#include "kedyn/mech_formalism.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 #include "output/output_util.h"
@@ -203,10 +204,18 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
     /* newton-euler (the multipliers of the formulation) or maggi; the other formalism routes
      * (src/formalisms) are planar */
     const char* form = kd_dynamics_formalism_name(dy.formalism);
-    if (!strcmp(form, "maggi")) o.formulation = KD_MBS_MAGGI;
-    else if (strcmp(form, "newton-euler"))
+    const int fm = kd_mech_formalism_parse(form);
+    if (fm >= 0) {
+        const int given =
+            kd_mech_formalism_formulation((kd_mech_formalism)fm, (int)o.formulation) >= 0 ? (int)o.formulation : -1;
+        o.formulation = (kd_mbs_formulation)kd_mech_formalism_formulation((kd_mech_formalism)fm, given);
+    }
+    if (fm < 0 || fm == KD_MECH_KANE || fm == KD_MECH_LAGRANGE ||
+        (fm == KD_MECH_GIBBS_APPELL && o.formulation == KD_MBS_MAGGI))
         return kd_error_set(err, KD_ERR_INPUT, d->file, an->loc,
-                            "a spatial mechanism takes the formalisms newton-euler and maggi, not %s", form);
+                            "a spatial mechanism takes the formalisms newton-euler, maggi and gibbs-appell (as "
+                            "udwadia-kalaba), not %s%s",
+                            form, fm == KD_MECH_GIBBS_APPELL ? " with maggi" : "");
     a->t_end = dy.t_end;
     a->integrator = dy.integrator;
     double* qd = malloc(sizeof(double) * (size_t)m->n);
