@@ -870,6 +870,52 @@ static void test_applied_forces(void** state) {
     kd_smech_free(&m);
 }
 
+/* Every force kind read from a model file (tests/models/spatial_forces.yaml: a torque with a sine
+ * law, a force at a point, a spring-damper to a slider on a cylindrical joint, gravity): the
+ * four formulations give the same state after 0.2 s, and T + V changes by the work of the torque
+ * and of the damper only (the damper-free, torque-free variant conserves it). */
+static void test_model_file_forces(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_file(KD_TEST_MODELS_DIR "/spatial_forces.yaml", &d, &err), KD_OK);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    assert_int_equal(m->nforce, 3);
+    double q[14];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    const kd_mbs_formulation fs[4] = {KD_MBS_AUGMENTED, KD_MBS_UDWADIA_KALABA, KD_MBS_MAGGI, KD_MBS_IDA};
+    double qend[4][14];
+    for (int k = 0; k < 4; k++) {
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.formulation = fs[k], o.t_end = 0.2, o.dt = 5e-4, o.rtol = 1e-11, o.atol = 1e-13;
+        o.stabilization = KD_MBS_STAB_PROJECTION;
+        energy_rec r = {.m = m, .q_end = qend[k]};
+        assert_int_equal(kd_mbs_forward(&cms, &o, q, m->qd0, energy_out, &r, NULL, &err), KD_OK);
+        double diff = 0;
+        for (int i = 0; i < 14; i++) diff = fmax(diff, fabs(qend[k][i] - qend[0][i]));
+        assert_true(diff < (fs[k] == KD_MBS_IDA ? 1e-7 : 1e-9));
+    }
+    /* without the torque and the damper: conservative */
+    m->force[0].value[0] = m->force[0].value[2] = kd_law_constant(0.0);
+    kd_law_free(&m->force[0].value[1]);
+    m->force[0].value[1] = kd_law_constant(0.0);
+    m->force[2].c = 0;
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.t_end = 0.2, o.dt = 5e-4, o.stabilization = KD_MBS_STAB_PROJECTION;
+    energy_rec r = {.m = m};
+    assert_int_equal(kd_mbs_forward(&cms, &o, q, m->qd0, energy_out, &r, NULL, &err), KD_OK);
+    printf("model-file forces: formulations agree; without torque and damper |dE| = %.3g J of %.4g J\n", r.dE, r.E0);
+    assert_true(r.dE < 1e-8 * fabs(r.E0));
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+}
+
 static void test_bad_input(void** state) {
     (void)state;
     kd_smech* m = kd_smech_new();
@@ -957,7 +1003,7 @@ int main(void) {
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
         cmocka_unit_test(test_wiper_spatial),     cmocka_unit_test(test_rssr_limit),
-        cmocka_unit_test(test_applied_forces),
+        cmocka_unit_test(test_applied_forces),    cmocka_unit_test(test_model_file_forces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
