@@ -126,6 +126,24 @@ static void test_fd_jacobian_gamma(void** state) {
     }
     printf("gamma: max |analytic - second difference| = %.3g (scale %.3g)\n", err_g, scale_g);
     assert_true(err_g < 1e-5 * scale_g);
+    /* the joint and normalisation rows (no time dependence): gamma = -d(Phi_q q')/dq q', by a
+     * central difference of Phi_q q' along q' */
+    {
+        double *jp = malloc(sizeof(double) * m->jac_nnz), *jm = malloc(sizeof(double) * m->jac_nnz);
+        for (int i = 0; i < n; i++) qp[i] = q[i] + h * qd[i];
+        kd_smech_jacobian(m, t, qp, jp);
+        for (int i = 0; i < n; i++) qp[i] = q[i] - h * qd[i];
+        kd_smech_jacobian(m, t, qp, jm);
+        double err_v = 0;
+        for (int r = 0; r < m->nc_mech; r++) {
+            double a = 0;
+            for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++) a += (jp[k] - jm[k]) * qd[m->jac_col[k]];
+            err_v = fmax(err_v, fabs(-a / (2 * h) - gam[r]));
+        }
+        printf("gamma of the joint rows: max |analytic + d(Phi_q q')/dq q'| = %.3g\n", err_v);
+        assert_true(err_v < 1e-7 * scale_g);
+        free(jp), free(jm);
+    }
     /* Phi_t */
     kd_smech_phi_t(m, t, q, pt);
     kd_smech_phi(m, t + h, q, p1);
