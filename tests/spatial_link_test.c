@@ -168,6 +168,20 @@ static void test_centrifugal_axial(void** state) {
     kd_sked_rigid r;
     kd_error err;
     assert_int_equal(kd_sked_rigid_solve(m, 0.2, 40, 1e8, &r, &err), KD_OK);
+    /* the rigid joint force on the rod (its rows by the LU of Phi_q): the centripetal force
+     * m Omega^2 L / 2 toward the axis, and the SVD route of the augmented system agrees */
+    const double mass = RHO * PI_ * D_ * D_ / 4 * L_;
+    kd_smech_reactions re;
+    assert_int_equal(kd_smech_reactions_alloc(m, &re), KD_OK);
+    for (int i = 0; i < r.nsamples; i += 10) {
+        const double th = Om * r.t[i], *F = r.F + 6 * (size_t)i;
+        const double ref[3] = {-mass * Om * Om * L_ / 2 * cos(th), -mass * Om * Om * L_ / 2 * sin(th), 0.0};
+        for (int c = 0; c < 3; c++) assert_true(fabs(F[c] - ref[c]) < 1e-9 * mass * Om * Om * L_);
+        assert_int_equal(kd_smech_inverse_multipliers(m, r.t[i], r.q + (size_t)i * m->n, r.qd + (size_t)i * m->n,
+                                                      NULL, &re, &err), KD_OK);
+        for (int c = 0; c < 6; c++) assert_true(fabs(F[c] - re.F[c]) < 1e-9 * mass * Om * Om * L_);
+    }
+    kd_smech_reactions_free(&re);
     kd_sked_link_spec sp = spec_rod(0);
     kd_sked_link* L = NULL;
     if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);

@@ -4,6 +4,7 @@
  * tabulated pose fed into kd_system), its integration and post-processing. */
 #include "kedyn/sked.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,110 @@ static int rstore(void* ctx, double t, const double* q, const double* qd, const 
     return 0;
 }
 
+/* A fully driven mechanism without redundant rows has a square, regular Phi_q (nc = n): one LU
+ * per Newton iterate and one at the solution serve velocity (Phi_q q' = -Phi_t), acceleration
+ * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11), with
+ * the condition number estimated from the LU (1-norm, dgecon) for singular positions. The
+ * workspace is allocated once; no allocation inside the instants. */
+typedef struct lu_work {
+    double *jac, *A, *phi, *b, *Mb, *Q, *work;
+    lapack_int *ipiv, *iwork;
+} lu_work;
+
+static void lu_free(lu_work* w) {
+    free(w->jac), free(w->A), free(w->phi), free(w->b), free(w->Mb), free(w->Q), free(w->work);
+    free(w->ipiv), free(w->iwork);
+}
+
+/* Phi_q at (t, q) factorised into w->A; rcond (1-norm) estimated. Returns nonzero when singular. */
+static int lu_factor(const kd_smech* m, lu_work* w, double t, const double* q, double* rcond) {
+    const int n = m->n;
+    kd_smech_jacobian(m, t, q, w->jac);
+    memset(w->A, 0, sizeof(double) * (size_t)n * (size_t)n);
+    kd_smech_jac_dense(m, w->jac, m->nc, w->A, n);
+    const double anorm = LAPACKE_dlange_work(LAPACK_COL_MAJOR, '1', n, n, w->A, n, w->work);
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w->A, n, w->ipiv)) return 1;
+    double rc = 0.0;
+    if (rcond && LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, w->A, n, anorm, &rc, w->work, w->iwork)) return 1;
+    if (rcond) *rcond = rc;
+    return 0;
+}
+
+static int lu_solve(const kd_smech* m, lu_work* w, char trans, double* x) {
+    return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans, m->n, 1, w->A, m->n, w->ipiv, x, m->n) != 0;
+}
+
+static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
+                          kd_smech_reactions* re, kd_error* err) {
+    const int n = m->n;
+    const size_t N = (size_t)n;
+    lu_work w = {calloc((size_t)m->jac_nnz + 1, sizeof(double)), calloc(N * N, sizeof(double)),
+                 calloc(N, sizeof(double)), calloc(N, sizeof(double)), calloc(49 * (size_t)m->nbody, sizeof(double)),
+                 calloc(N, sizeof(double)), calloc(4 * N, sizeof(double)), calloc(N, sizeof(lapack_int)),
+                 calloc(N, sizeof(lapack_int))};
+    double* q = calloc(3 * N, sizeof(double));
+    if (!w.jac || !w.A || !w.phi || !w.b || !w.Mb || !w.Q || !w.work || !w.ipiv || !w.iwork || !q) {
+        lu_free(&w), free(q);
+        return NOMEM();
+    }
+    double *qd = q + N, *qdd = q + 2 * N;
+    memcpy(q, m->q0, N * sizeof(double));
+    const double tol = 1e-11 * fmax(1.0, m->length_scale), h = t_end / steps;
+    kd_status st = KD_OK;
+    for (int k = 0; k <= steps && !st; k++) {
+        const double t = k * h;
+        for (int i = 0; k > 0 && i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];  /* Taylor predictor */
+        int it = 0;
+        double res = INFINITY, rcond = 0.0;
+        for (; it <= 50; it++) {  /* Newton on Phi(t, q) = 0 */
+            kd_smech_phi(m, t, q, w.phi);
+            res = 0.0;
+            for (int i = 0; i < m->nc; i++) res = fmax(res, fabs(w.phi[i]));
+            if (res <= tol || !isfinite(res)) break;
+            if (lu_factor(m, &w, t, q, NULL)) break;
+            for (int i = 0; i < n; i++) w.b[i] = -w.phi[i];
+            if (lu_solve(m, &w, 'N', w.b)) break;
+            for (int i = 0; i < n; i++) q[i] += w.b[i];
+        }
+        if (!(res <= tol) || lu_factor(m, &w, t, q, &rcond) || !(rcond > 0) || 1.0 / rcond > cond_max) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "singular position at t = %g s (|Phi| = %.3g after %d Newton iterations, condition "
+                              "number of Phi_q %.3g)",
+                              t, res, it, rcond > 0 ? 1.0 / rcond : INFINITY);
+            break;
+        }
+        kd_smech_phi_t(m, t, q, qd);
+        for (int i = 0; i < n; i++) qd[i] = -qd[i];
+        kd_smech_gamma(m, t, q, qd, qdd);
+        if (lu_solve(m, &w, 'N', qd)) st = KD_ERR_NUMERIC;
+        kd_smech_gamma(m, t, q, qd, qdd);
+        if (!st && lu_solve(m, &w, 'N', qdd)) st = KD_ERR_NUMERIC;
+        /* multipliers: Phi_q^T lambda = Q - M q'' */
+        kd_smech_mass_blocks(m, q, w.Mb);
+        kd_smech_force(m, t, q, qd, w.Q);
+        for (int b = 0; b < m->nbody; b++)
+            for (int i = 0; i < 7; i++) {
+                double a = w.Q[7 * b + i];
+                for (int c = 0; c < 7; c++) a -= w.Mb[49 * (size_t)b + 7 * c + i] * qdd[7 * b + c];
+                re->lambda[7 * b + i] = a;
+            }
+        if (!st && lu_solve(m, &w, 'T', re->lambda)) st = KD_ERR_NUMERIC;
+        if (st) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+            break;
+        }
+        kd_smech_reactions_of(m, t, q, re);
+        const size_t i = (size_t)r->nsamples++;
+        r->t[i] = t;
+        memcpy(r->q + i * N, q, N * sizeof(double));
+        memcpy(r->qd + i * N, qd, N * sizeof(double));
+        memcpy(r->qdd + i * N, qdd, N * sizeof(double));
+        memcpy(r->F + i * 6 * (size_t)r->njoint, re->F, 6 * (size_t)r->njoint * sizeof(double));
+    }
+    lu_free(&w), free(q);
+    return st;
+}
+
 kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
                               kd_error* err) {
     memset(r, 0, sizeof(*r));
@@ -69,7 +174,8 @@ kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double
                           "elastic links of a spatial mechanism need every degree of freedom driven (%d undriven)",
                           mob.dof_undriven);
     double cmax = 0.0;
-    if (!st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
+    if (!st && m->nc == m->n && mob.rank_driven == m->n) st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, err);
+    else if (!st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
     if (!st && s.st) st = s.st;
     if (!st && r->nsamples < 2)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "the rigid solution has fewer than 2 instants");
