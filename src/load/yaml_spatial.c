@@ -414,6 +414,15 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
             return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
                                 "a spatial mechanism runs kinematics, inverse_dynamics and dynamics, not %s",
                                 kd_analysis_type_name(a->type));
+        if (a->type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0) {
+            if (a->dynamics.coupling == KD_COUPLING_TWO_WAY)
+                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->dynamics.loc_coupling,
+                                    "elastic links of a spatial mechanism are one-way (coupling: two-way is planar "
+                                    "only)");
+            if (a->dynamics.speed > 0 || a->dynamics.settle > 0)
+                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
+                                    "speed and settle are not taken by the elastic links of a spatial mechanism");
+        }
     }
     kd_smech* m = NULL;
     kd_status st = kd_smech_compile(ld->d, &m, ld->err);
