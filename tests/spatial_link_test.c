@@ -200,6 +200,20 @@ static void test_centrifugal_axial(void** state) {
             umax = fmax(umax, ref);
             assert_true(fabs(u[6 * i + 1]) < 1e-12 && fabs(u[6 * i + 2]) < 1e-12);
         }
+        /* quasi-static: the joint's rigid force is the rigid link's d'Alembert resultant; the clamp
+         * carries the elastic rest, the centrifugal force of the stretch, rho A Omega^2 int u dx =
+         * rho A Omega^2 (rho Omega^2 / E) 5 L^4 / 24, which the joint holds: inward */
+        double* z = calloc((size_t)nq, sizeof(double));
+        double dF[3];
+        kd_sked_link_reactions(L, t, q, z, z, dF);
+        const double Fc = mass * Om * Om * L_ / 2;
+        printf("centrifugal: elastic joint force %.3e %.3e %.3e N of the rigid %.3f N\n", dF[0], dF[1], dF[2], Fc);
+        const double A = PI_ * D_ * D_ / 4, dref = RHO * A * Om * Om * RHO * Om * Om / E_ * 5 * pow(L_, 4) / 24;
+        const double th = Om * t, dr = dF[0] * cos(th) + dF[1] * sin(th);  /* radial component */
+        printf("  radial %.5e N against %.5e N\n", dr, dref);
+        assert_true(fabs(dr + dref) < 0.01 * dref);
+        assert_true(fabs(-dF[0] * sin(th) + dF[1] * cos(th)) < 1e-3 * dref && fabs(dF[2]) < 1e-3 * dref);
+        free(z);
     }
     /* the stress at the tip-side nodes: N from EA u' over the last element against the closed
      * form's mean over it (rho A Omega^2 (L^2 - x^2)/2 averaged) */
@@ -242,6 +256,19 @@ static void test_accelerated_tip_deflection(void** state) {
     printf("accelerated link: v_tip = %.6e m against %.6e m (rel %.2e)\n", u[6 * NEL + 1], ref,
            fabs(u[6 * NEL + 1] - ref) / fabs(ref));
     assert_true(fabs(u[6 * NEL + 1] - ref) < 1e-3 * fabs(ref));
+    /* the joint's rigid force (m eps L / 2 tangential) balances the rigid link; the elastic part is
+     * the axial inertia of the deflected points, -rho A eps int v dx along the link, with
+     * int v dx = -13 q0 L^5 / (360 E I), q0 = rho A eps L, and nothing across */
+    double* z = calloc((size_t)nq, sizeof(double));
+    double dF[3];
+    kd_sked_link_reactions(L, 0.0, q, z, z, dF);
+    const double Ft = RHO * A * L_ * eps * L_ / 2;
+    printf("accelerated link: elastic joint force %.3e %.3e %.3e N of the rigid %.4f N\n", dF[0], dF[1], dF[2], Ft);
+    const double dxref = RHO * A * eps * 13 * RHO * A * eps * pow(L_, 6) / (360 * E_ * I);
+    printf("  axial %.6e N against %.6e N\n", dF[0], dxref);
+    assert_true(fabs(dF[0] - dxref) < 1e-3 * dxref);
+    assert_true(fabs(dF[1]) < 1e-6 * Ft && fabs(dF[2]) < 1e-6 * Ft);
+    free(z);
     free(q), free(u);
     kd_law_free(&law);
     kd_sked_link_free(&L);

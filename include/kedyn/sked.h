@@ -98,6 +98,14 @@ void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* 
  * (4 x nnode; inner nodes: the mean of the two elements' end values). */
 void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double* out);
 
+/* The elastic contribution to each joint's force on the link at (t, q, v, a): the reactions of
+ * the frame supports at the joint's node (the residual of the link's element equations, inertia
+ * of the frame motion and gravity included, at the supported u, v, w, less the joint loads
+ * applied there), global components (3 x njoint; zero at joints without supported
+ * translations; several joints at one node: the first reports it). */
+void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                            double* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
+#include "kedyn/inertia.h"
 #include "kedyn/system.h"
 
 #define TWO_PI 6.28318530717958647692
@@ -624,4 +625,71 @@ void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double*
         out[4 * n + 3] = L->c_y > 0 ? fabs(out[4 * n]) / pr->c.A + fabs(out[4 * n + 1]) * L->c_z / pr->c.Iy +
                                           fabs(out[4 * n + 2]) * L->c_y / pr->c.Iz
                                     : 0.0;
+}
+
+static void elem_vals(const kd_model* m, int e, const double* x, double* de) {
+    int eqs[KD_ELEM_DOF_MAX];
+    const int nd = kd_model_elem_eqs(m, e, eqs);
+    for (int i = 0; i < nd; i++) de[i] = eqs[i] >= 0 ? x[eqs[i]] : 0.0;
+}
+
+/* As the planar kd_ked_link_reactions (theory.md sec. 7.3, 12): r = (m (a + alpha v) + c v +
+ * k (q + beta v) + (k_g + k_eps + k_omega) q + q_inertia)_dof at each supported translation. */
+void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                            double* out) {
+    kd_model* m = L->model;
+    const kd_body* body = &m->body[0];
+    kd_frame f;
+    kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
+    double acc[3];
+    for (int i = 0; i < 3; i++)
+        acc[i] = f.aO_L[i] - (f.R[i] * m->gravity[0] + f.R[3 + i] * m->gravity[1] + f.R[6 + i] * m->gravity[2]);
+    const double om2 = f.omega_L[1] * f.omega_L[1] + f.omega_L[2] * f.omega_L[2];
+    double P, dP, d2P;
+    kd_law_eval(&L->preload, t, &P, &dP, &d2P);
+    m->body[0].preload = P;  /* the joints' axial force of the instant (k_g) */
+    for (int j = 0; j < L->njoint; j++) {
+        const int node = L->joint_node[j] - 1;
+        int first_at_node = 1;
+        for (int jj = 0; jj < j; jj++) first_at_node &= L->joint_node[jj] != L->joint_node[j];
+        double R[3] = {0, 0, 0};
+        for (int c = 0; c < 3 && first_at_node; c++) {
+            const int dof = node_dof(m, node, (kd_dof_name)(KD_DOF_U + c));
+            if (dof < 0 || m->dof_eq[dof] >= 0) continue;  /* a free DOF carries no reaction */
+            double r = 0.0;
+            for (int e = 0; e < m->nelem; e++) {
+                const int* en;
+                const int enn = kd_model_elem_nodes(m, e, &en);
+                int row = -1;
+                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
+                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
+                if (row < 0) continue;
+                const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+                const int nd = pr->ndof;
+                double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
+                elem_vals(m, e, q, dq), elem_vals(m, e, v, dv), elem_vals(m, e, a, da);
+                kd_inertia_terms it;
+                kd_inertia_terms_eval(pr, m->elem_s0[e], f.omega_L, f.eps_L, acc, &it);
+                double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+                kd_element_mass(pr, mm);
+                const int has_kg = kd_model_elem_geometric(m, e, acc[0], om2, kg);
+                r += it.q[row];
+                for (int b = 0; b < nd; b++) {
+                    const int x = row * nd + b;
+                    r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
+                         pr->k[x] * (dq[b] + body->damp_beta * dv[b]) +
+                         ((has_kg ? kg[x] : 0.0) + it.k_eps[x] + it.k_omega[x]) * dq[b];
+                }
+            }
+            double applied = 0.0;
+            for (int jj = 0; jj < L->njoint; jj++)
+                if (L->joint_node[jj] == L->joint_node[j]) {
+                    double fl, df, d2f;
+                    kd_law_eval(&L->load[jj][c], t, &fl, &df, &d2f);
+                    applied += fl;
+                }
+            R[c] = r - applied;
+        }
+        for (int i = 0; i < 3; i++) out[3 * j + i] = f.R[3 * i] * R[0] + f.R[3 * i + 1] * R[1] + f.R[3 * i + 2] * R[2];
+    }
 }
