@@ -24,15 +24,18 @@ int run_spatial_has_links(const kd_desc* d) {
 typedef struct store {
     int n, cap, neq;
     double* t;                    /* (cap) */
-    double* q;                    /* (cap x neq) */
+    double* q;                    /* (cap x 3 neq): q, v, a */
 } store;
 
 static int keep(void* ctx, int link, double t, const double* q, const double* v, const double* a) {
-    (void)link, (void)v, (void)a;
+    (void)link;
     store* s = ctx;
     if (s->n >= s->cap) return 0;
     s->t[s->n] = t;
-    memcpy(s->q + (size_t)s->n * (size_t)s->neq, q, sizeof(double) * (size_t)s->neq);
+    double* x = s->q + (size_t)s->n * 3 * (size_t)s->neq;
+    memcpy(x, q, sizeof(double) * (size_t)s->neq);
+    memcpy(x + s->neq, v, sizeof(double) * (size_t)s->neq);
+    memcpy(x + 2 * s->neq, a, sizeof(double) * (size_t)s->neq);
     s->n++;
     return kd_interrupted();
 }
@@ -95,7 +98,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                 S[l].cap = nsteps / (dy.output_every > 0 ? dy.output_every : 1) + 3;
                 S[l].neq = L[l]->model->neq;
                 S[l].t = malloc(sizeof(double) * (size_t)S[l].cap);
-                S[l].q = malloc(sizeof(double) * (size_t)S[l].cap * (size_t)(S[l].neq + 1));
+                S[l].q = malloc(sizeof(double) * (size_t)S[l].cap * (size_t)(3 * S[l].neq + 1));
                 if (!S[l].t || !S[l].q) st = NOMEM();
             }
             l++;
@@ -128,20 +131,29 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         }
         for (int j = 0; j < m->njoint; j++)
             for (int c = 0; c < 6; c++) fprintf(fp, ",%s.%s", m->joint[j].name, jn[c]);
+        for (int j = 0; j < m->njoint; j++)
+            for (int c = 0; c < 3; c++) fprintf(fp, ",%s.d%s", m->joint[j].name, jn[c]);
         fprintf(fp, "\n");
         int nnmax = 0;
         for (int l = 0; l < nl; l++) nnmax = L[l]->model->nnode > nnmax ? L[l]->model->nnode : nnmax;
         double* u = malloc(sizeof(double) * 6 * (size_t)nnmax);
         double* sf = malloc(sizeof(double) * 4 * (size_t)nnmax);
+        double* dF = calloc(3 * (size_t)m->njoint + 1, sizeof(double));
+        double dFl[3 * KD_KED_LINK_JOINTS];
         const int rows = nl ? S[0].n : 0;
-        double dmax = 0, smax = 0, Fmax = 0;
-        if (!u || !sf) st = NOMEM();
+        double dmax = 0, smax = 0, Fmax = 0, dFmax = 0;
+        if (!u || !sf || !dF) st = NOMEM();
         for (int i = 0; i < rows && !st; i++) {
             const double t = S[0].t[i];
             fprintf(fp, "%.10g", t);
+            memset(dF, 0, sizeof(double) * 3 * (size_t)m->njoint);
             for (int l = 0; l < nl; l++) {
                 const int k = i < S[l].n ? i : S[l].n - 1;
-                const double* q = S[l].q + (size_t)k * (size_t)S[l].neq;
+                const double* q = S[l].q + (size_t)k * 3 * (size_t)S[l].neq;
+                /* the elastic part of the joint forces, on the joint's second body */
+                kd_sked_link_reactions(L[l], S[l].t[k], q, q + S[l].neq, q + 2 * S[l].neq, dFl);
+                for (int j = 0; j < L[l]->njoint; j++)
+                    for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
                 kd_sked_link_displacements(L[l], q, u);
                 kd_sked_link_section_forces(L[l], q, sf);
                 for (int nn = 0; nn < L[l]->model->nnode; nn++) {
@@ -166,11 +178,15 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                 for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", F[c]);
                 Fmax = fmax(Fmax, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]));
             }
+            for (int j = 0; j < m->njoint; j++) {
+                for (int c = 0; c < 3; c++) fprintf(fp, ",%.8e", dF[3 * j + c]);
+                dFmax = fmax(dFmax, sqrt(dF[3 * j] * dF[3 * j] + dF[3 * j + 1] * dF[3 * j + 1] + dF[3 * j + 2] * dF[3 * j + 2]));
+            }
             fprintf(fp, "\n");
         }
-        free(u), free(sf);
+        free(u), free(sf), free(dF);
         a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = 0, a->ked.coupling = "one-way";
-        a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = 0;
+        a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = dFmax;
         a->dynamics.t_reached = rows ? S[0].t[rows - 1] : 0;
         st = io_finish_file(&f, st, a, err);
     }
