@@ -462,5 +462,16 @@ sed 's/^analyses:/forces:\n  - {type: spring, bodies: [ground, slider], points: 
 check "two-way with a spring exits 1" test $code -eq 1
 check "two-way with a spring: located error" grep -q "scf_spring.yaml:[0-9]*:[0-9]*: error: two-way coupling takes gravity only" "$tmp/scf_spring.txt"
 
+# spatial mechanism with elastic rods (one-way): the wiper's cycle, its columns and summary; two-way refused
+"$kedyn" run "$examples/wiper_spatial_elastic.yaml" -o "$tmp/wse" >"$tmp/wse.txt" 2>&1; code=$?
+check "spatial elastic wiper runs" test $code -eq 0
+check "spatial elastic wiper: link columns" bash -c "head -1 '$tmp/wse/dynamics.csv' | grep -q ',rod1.1.u,.*,rod2.11.sigma,.*,C2.Mz'"
+check "spatial elastic wiper: summary" grep -q '"links": 2, "rigid_samples": 481' "$tmp/wse/summary.json"
+mkdir -p "$tmp/data" && cp "$examples/data/wiper_crank_angle.csv" "$tmp/data/"
+sed 's/output_every: 20}/output_every: 20, coupling: two-way}/' "$examples/wiper_spatial_elastic.yaml" >"$tmp/wse2.yaml"
+"$kedyn" run "$tmp/wse2.yaml" -o "$tmp/wse2" >"$tmp/wse2.txt" 2>&1; code=$?
+check "spatial two-way exits 1" test $code -eq 1
+check "spatial two-way: located error" grep -q "wse2.yaml:[0-9]*:[0-9]*: error: elastic links of a spatial mechanism are one-way" "$tmp/wse2.txt"
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0

@@ -126,6 +126,24 @@ static void test_fd_jacobian_gamma(void** state) {
     }
     printf("gamma: max |analytic - second difference| = %.3g (scale %.3g)\n", err_g, scale_g);
     assert_true(err_g < 1e-5 * scale_g);
+    /* the joint and normalisation rows (no time dependence): gamma = -d(Phi_q q')/dq q', by a
+     * central difference of Phi_q q' along q' */
+    {
+        double *jp = malloc(sizeof(double) * m->jac_nnz), *jm = malloc(sizeof(double) * m->jac_nnz);
+        for (int i = 0; i < n; i++) qp[i] = q[i] + h * qd[i];
+        kd_smech_jacobian(m, t, qp, jp);
+        for (int i = 0; i < n; i++) qp[i] = q[i] - h * qd[i];
+        kd_smech_jacobian(m, t, qp, jm);
+        double err_v = 0;
+        for (int r = 0; r < m->nc_mech; r++) {
+            double a = 0;
+            for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++) a += (jp[k] - jm[k]) * qd[m->jac_col[k]];
+            err_v = fmax(err_v, fabs(-a / (2 * h) - gam[r]));
+        }
+        printf("gamma of the joint rows: max |analytic + d(Phi_q q')/dq q'| = %.3g\n", err_v);
+        assert_true(err_v < 1e-7 * scale_g);
+        free(jp), free(jm);
+    }
     /* Phi_t */
     kd_smech_phi_t(m, t, q, pt);
     kd_smech_phi(m, t + h, q, p1);
@@ -568,6 +586,57 @@ static void test_rssr(void** state) {
     kd_smech_free(&m);
 }
 
+/* An RSSR whose crank is too long to turn fully: the rocker meets a limit position where the
+ * loop closes only with Phi_q singular. The kinematic analysis stops there (exit 3 from a model
+ * file) at the crank angle where the closed form P cos psi + S sin psi = T loses its solution,
+ * |T| = sqrt(P^2 + S^2). */
+static void test_rssr_limit(void** state) {
+    (void)state;
+    kin_rec r = {.kind = 0, .r1 = 0.1, .d = 0.3, .h = 0.1, .r3 = 0.2, .w = 1.0, .th0 = 0.0};
+    kd_smech* m = kd_smech_new();
+    double J[9];
+    diag_inertia(1e-4, 1e-3, 1e-3, J);
+    const double psi0 = 0.3, yax[3] = {0, 1, 0}, zax[3] = {0, 0, 1};
+    double R[9];
+    kd_rot_axis_angle(yax, psi0, R);
+    const double ccom[3] = {r.r1 / 2, 0, 0}, rcom[3] = {r.r3 / 2, 0, 0}, D[3] = {r.d, 0, r.h};
+    kd_smech_add_body(m, "crank", 0.2, J, ccom, Z3, I3);
+    kd_smech_add_body(m, "rocker", 0.4, J, rcom, D, R);
+    const int jA = kd_smech_add_joint(m, "A", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
+    kd_smech_add_joint(m, "D", KD_SJOINT_REVOLUTE, -1, 1, D, Z3, yax, NULL, 0);
+    const double B[3] = {r.r1, 0, 0}, C[3] = {r.r3, 0, 0};
+    /* a coupler of 0.15 m: at crank angle pi the points are at least 0.212 m apart */
+    kd_smech_add_joint(m, "BC", KD_SJOINT_DISTANCE, 0, 1, B, C, NULL, NULL, 0.15);
+    const kd_law law = {.type = KD_LAW_SPEED, .value = r.w};
+    kd_smech_add_driver(m, jA, &law, 0.0);
+    kd_error err;
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    r.L = 0.15, r.m = m;
+    /* the closed form's limit: the first crank angle with |T| = sqrt(P^2 + S^2) */
+    double th_lim = -1;
+    for (double th = 0; th < 2 * PI && th_lim < 0; th += 1e-6) {
+        const double c = r.r1 * cos(th) - r.d, P = -2 * r.r3 * c, S = -2 * r.h * r.r3;
+        const double T = r.L * r.L - c * c - pow(r.r1 * sin(th), 2) - r.h * r.h - r.r3 * r.r3;
+        if (fabs(T) >= sqrt(P * P + S * S)) th_lim = th;
+    }
+    assert_true(th_lim > 0);
+    double q[14];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    memcpy(m->q0, q, sizeof(q));
+    double cmax;
+    const int steps = 2000;
+    kd_status st = kd_smech_kinematics(m, 2 * PI, steps, 1e6, kin_sink, &r, &cmax, &err);
+    assert_int_equal(st, KD_ERR_NUMERIC);
+    const double t_stop = 2 * PI * r.n / steps;  /* first time not solved */
+    printf("RSSR limit: closed form at crank angle %.5f rad; analysis stopped at %.5f rad (cond %.3g): %s\n", th_lim,
+           t_stop, cmax, err.msg);
+    assert_true(fabs(t_stop - th_lim) < 0.02);
+    assert_non_null(strstr(err.msg, "singular position between"));
+    assert_true(r.err_pos < 1e-8);  /* the positions it did solve are the closed form's */
+    kd_smech_free(&m);
+}
+
 static void test_slider_crank(void** state) {
     (void)state;
     kin_rec r = {.kind = 1, .r1 = 0.05, .L = 0.2, .e = 0.03, .h = 0.04, .w = 3.0, .th0 = 0.0};
@@ -677,6 +746,194 @@ static void test_rssr_formulations(void** state) {
     kd_smech_free(&m);
 }
 
+/* The wiper of seed 003 as a spatial mechanism (examples/wiper_spatial.yaml): the counts of its
+ * coordinates and equations, and over the motor record the driving torque by both routes against
+ * the power balance tau theta' = d(T + V)/dt (central differences of the energy over the steps). */
+typedef struct wiper_rec {
+    const kd_smech* m;
+    kd_smech_reactions ra, rb;
+    int n;
+    double t[500], E[500], P[500], route;
+} wiper_rec;
+
+static int wiper_sink(void* c, double t, const double* q, const double* qd, const double* qdd,
+                      const kd_smech_info* info) {
+    (void)info;
+    wiper_rec* r = c;
+    kd_error err;
+    if (kd_smech_inverse_multipliers(r->m, t, q, qd, NULL, &r->ra, &err) ||
+        kd_smech_inverse_projection(r->m, t, q, qd, qdd, &r->rb, &err) || r->n >= 500)
+        return 1;
+    double x, xd, xdd;
+    kd_law_eval(&r->m->driver[0].law, t, &x, &xd, &xdd);
+    r->t[r->n] = t;
+    r->E[r->n] = kd_smech_kinetic(r->m, q, qd) + kd_smech_potential(r->m, q);
+    r->P[r->n] = r->ra.drive[0] * xd;
+    r->route = fmax(r->route, fabs(r->ra.drive[0] - r->rb.drive[0]));
+    r->n++;
+    return 0;
+}
+
+static void test_wiper_spatial(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    kd_status st = kd_load_yaml_file(KD_TEST_MODELS_DIR "/../../examples/wiper_spatial.yaml", &d, &err);
+    if (st) printf("%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_int_equal(st, KD_OK);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    assert_int_equal(m->n, 42);
+    assert_int_equal(m->nc_joint, 35);
+    kd_smech_mobility mob;
+    double q[42];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    assert_int_equal(kd_smech_mobility_at(m, 0, q, &mob, &err), KD_OK);
+    assert_int_equal(mob.gruebler, 1);
+    assert_int_equal(mob.dof, 1);
+    assert_int_equal(mob.dof_undriven, 0);
+    wiper_rec r = {.m = m};
+    assert_int_equal(kd_smech_reactions_alloc(m, &r.ra), KD_OK);
+    assert_int_equal(kd_smech_reactions_alloc(m, &r.rb), KD_OK);
+    double cmax;
+    assert_int_equal(kd_smech_kinematics(m, 1.2, 480, 1e8, wiper_sink, &r, &cmax, &err), KD_OK);
+    double pmax = 0, perr = 0;
+    for (int k = 1; k + 1 < r.n; k++) {
+        const double dEdt = (r.E[k + 1] - r.E[k - 1]) / (r.t[k + 1] - r.t[k - 1]);
+        pmax = fmax(pmax, fabs(r.P[k]));
+        perr = fmax(perr, fabs(dEdt - r.P[k]));
+    }
+    printf("wiper: 42 coordinates, 35 + 6 + 1 equations; drive power max %.4g W, |P - dE/dt| %.3g W, routes %.3g N m\n",
+           pmax, perr, r.route);
+    assert_true(perr < 1e-3 * pmax);
+    assert_true(r.route < 1e-10);
+    kd_smech_reactions_free(&r.ra), kd_smech_reactions_free(&r.rb);
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+}
+
+/* Applied forces: a torque about a revolute joint's tilted axis (theta = tau t^2 / (2 I_axis),
+ * I_axis = u^T J u + m |d_perp|^2), a force at a point on the same body, and a spring-damper on a
+ * prismatic joint (damped oscillator: x(t) of m x'' + c x' + k x = 0). */
+typedef struct force_rec {
+    const kd_smech* m;
+    double t_end, theta_end, x_err;
+    double k, c, mass, x0;
+} force_rec;
+
+static int spin_out(void* ctx, const kd_mbs_sample* s) {
+    force_rec* r = ctx;
+    if (s->t >= r->t_end - 1e-12) {  /* the body starts with the global axes: the image of e_x */
+        double R[9];
+        kd_rot_from_quat(s->q + 3, R);
+        r->theta_end = atan2(R[3], R[0]);
+    }
+    return 0;
+}
+
+static int osc_out(void* ctx, const kd_mbs_sample* s) {
+    force_rec* r = ctx;
+    const double wn = sqrt(r->k / r->mass), zeta = r->c / (2 * sqrt(r->k * r->mass)), wd = wn * sqrt(1 - zeta * zeta);
+    const double x = r->x0 * exp(-zeta * wn * s->t) * (cos(wd * s->t) + zeta * wn / wd * sin(wd * s->t));
+    r->x_err = fmax(r->x_err, fabs(s->q[2] - 0.1 - x));  /* equilibrium at z = 0.1 */
+    return 0;
+}
+
+static void test_applied_forces(void** state) {
+    (void)state;
+    kd_error err;
+    /* (a) torque about z plus a tangential force at a point: the body turns about the z axis */
+    kd_smech* m = kd_smech_new();
+    double J[9];
+    const double I6[6] = {0.02, 0.03, 0.04, 0.001, 0.002, -0.003};
+    assert_int_equal(kd_inertia_tensor(I6, J), 0);
+    const double com[3] = {0.1, 0.05, 0.2}, zax[3] = {0, 0, 1};
+    kd_smech_add_body(m, "wheel", 2.0, J, com, Z3, I3);
+    kd_smech_add_joint(m, "R", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
+    const kd_law tq[3] = {kd_law_constant(0.3), kd_law_constant(-0.2), kd_law_constant(0.5)};
+    kd_smech_add_torque(m, 0, tq);
+    /* a force of 2 N along +z at a point on the axis does no work about it */
+    const kd_law fz[3] = {kd_law_constant(0), kd_law_constant(0), kd_law_constant(2.0)};
+    const double P[3] = {0, 0, 0.3};
+    kd_smech_add_force(m, 0, P, fz);
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.t_end = 0.5, o.dt = 1e-3, o.stabilization = KD_MBS_STAB_PROJECTION;
+    force_rec r = {.m = m, .t_end = 0.5};
+    assert_int_equal(kd_mbs_forward(&cms, &o, m->q0, m->qd0, spin_out, &r, NULL, &err), KD_OK);
+    const double Iax = J[8] + 2.0 * (com[0] * com[0] + com[1] * com[1]);
+    const double theta = 0.5 * 0.5 / Iax * 0.25;
+    printf("torque about a revolute: theta(0.5 s) = %.10f, tau t^2 / (2 I) = %.10f\n", r.theta_end, theta);
+    assert_true(fabs(r.theta_end - theta) < 1e-9);
+    kd_smech_free(&m);
+    /* (b) a spring-damper along a prismatic joint (axis z), gravity-free */
+    m = kd_smech_new();
+    kd_smech_add_body(m, "mass", 0.5, J, Z3, Z3, I3);
+    kd_smech_add_joint(m, "P", KD_SJOINT_PRISMATIC, -1, 0, Z3, Z3, zax, NULL, 0);
+    const double top[3] = {0, 0, 0.5};
+    kd_smech_add_spring(m, -1, top, 0, Z3, 200.0, 0.4, 1.5);
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    /* equilibrium at z = 0.1 (spring length 0.4); start at z = 0.1 + 0.02 */
+    m->q0[2] = 0.12;
+    kd_smech_cms(m, &cms);
+    force_rec s = {.m = m, .k = 200.0, .c = 1.5, .mass = 0.5, .x0 = 0.02};
+    o.t_end = 1.0, o.dt = 1e-4;
+    assert_int_equal(kd_mbs_forward(&cms, &o, m->q0, m->qd0, osc_out, &s, NULL, &err), KD_OK);
+    printf("spring-damper on a prismatic joint: max |z - 0.1 - x(t)| = %.3g m\n", s.x_err);
+    assert_true(s.x_err < 1e-8);
+    kd_smech_free(&m);
+}
+
+/* Every force kind read from a model file (tests/models/spatial_forces.yaml: a torque with a sine
+ * law, a force at a point, a spring-damper to a slider on a cylindrical joint, gravity): the
+ * four formulations give the same state after 0.2 s, and T + V changes by the work of the torque
+ * and of the damper only (the damper-free, torque-free variant conserves it). */
+static void test_model_file_forces(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    assert_int_equal(kd_load_yaml_file(KD_TEST_MODELS_DIR "/spatial_forces.yaml", &d, &err), KD_OK);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    assert_int_equal(m->nforce, 3);
+    double q[14];
+    memcpy(q, m->q0, sizeof(q));
+    assert_int_equal(kd_smech_solve_position(m, 0, q, NULL, &err), KD_OK);
+    kd_cms cms;
+    kd_smech_cms(m, &cms);
+    const kd_mbs_formulation fs[4] = {KD_MBS_AUGMENTED, KD_MBS_UDWADIA_KALABA, KD_MBS_MAGGI, KD_MBS_IDA};
+    double qend[4][14];
+    for (int k = 0; k < 4; k++) {
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.formulation = fs[k], o.t_end = 0.2, o.dt = 5e-4, o.rtol = 1e-11, o.atol = 1e-13;
+        o.stabilization = KD_MBS_STAB_PROJECTION;
+        energy_rec r = {.m = m, .q_end = qend[k]};
+        assert_int_equal(kd_mbs_forward(&cms, &o, q, m->qd0, energy_out, &r, NULL, &err), KD_OK);
+        double diff = 0;
+        for (int i = 0; i < 14; i++) diff = fmax(diff, fabs(qend[k][i] - qend[0][i]));
+        assert_true(diff < (fs[k] == KD_MBS_IDA ? 1e-7 : 1e-9));
+    }
+    /* without the torque and the damper: conservative */
+    m->force[0].value[0] = m->force[0].value[2] = kd_law_constant(0.0);
+    kd_law_free(&m->force[0].value[1]);
+    m->force[0].value[1] = kd_law_constant(0.0);
+    m->force[2].c = 0;
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.t_end = 0.2, o.dt = 5e-4, o.stabilization = KD_MBS_STAB_PROJECTION;
+    energy_rec r = {.m = m};
+    assert_int_equal(kd_mbs_forward(&cms, &o, q, m->qd0, energy_out, &r, NULL, &err), KD_OK);
+    printf("model-file forces: formulations agree; without torque and damper |dE| = %.3g J of %.4g J\n", r.dE, r.E0);
+    assert_true(r.dE < 1e-8 * fabs(r.E0));
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+}
+
 static void test_bad_input(void** state) {
     (void)state;
     kd_smech* m = kd_smech_new();
@@ -763,6 +1020,8 @@ int main(void) {
         cmocka_unit_test(test_double_pendulum),   cmocka_unit_test(test_rssr),
         cmocka_unit_test(test_slider_crank),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_file_top),    cmocka_unit_test(test_rssr_formulations),
+        cmocka_unit_test(test_wiper_spatial),     cmocka_unit_test(test_rssr_limit),
+        cmocka_unit_test(test_applied_forces),    cmocka_unit_test(test_model_file_forces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

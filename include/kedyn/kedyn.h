@@ -52,6 +52,7 @@
 #include "kedyn/analysis.h"
 /* links: one-way and two-way elastic links */
 #include "kedyn/ked.h"
+#include "kedyn/sked.h"
 #include "kedyn/ffr.h"
 /* compare: the formalisms compared */
 #include "kedyn/compare.h"

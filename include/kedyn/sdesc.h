@@ -30,6 +30,14 @@ typedef struct kd_sbody_desc {
     int npoints;
     kd_point_desc points[KD_POINTS_MAX];
     kd_loc loc, loc_inertia, loc_orientation;
+    /* type: beam (an elastic link, kedyn/sked.h): mass, inertia and com from the beam */
+    int beam;
+    int material, section;        /* indices into kd_desc.materials, .sections */
+    int elements;
+    kd_theory theory;
+    int frame_node;               /* 0: chord frame; 1: root (node 1 clamped) */
+    double p1[3];                 /* node 1 (the first point), body frame */
+    double length;                /* first to last point, along the body's x axis, m */
 } kd_sbody_desc;
 
 typedef struct kd_sjoint_desc {

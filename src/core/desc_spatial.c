@@ -81,15 +81,20 @@ int kd_sdesc_find_point(const kd_sdesc* s, int b, const char* name) {
 
 static const kd_field sbody_fields[] = {
     CUSTOM("name", .required = 1, .doc = "unique name"),
-    CUSTOM("type", .required = 1, .doc = "ground or rigid"),
+    CUSTOM("type", .required = 1, .doc = "ground, rigid or beam (an elastic link: a 3D beam along the body's x axis)"),
     CUSTOM("points", .doc = "named points {NAME: [x, y, z]} in the body frame (ground: global)"),
-    CUSTOM("mass", .required = 1, .doc = "rigid: kg"),
-    CUSTOM("inertia", .required = 1, .doc = "rigid: [Ixx, Iyy, Izz, Ixy, Iyz, Izx] about the centre of mass, body axes, kg m^2"),
+    CUSTOM("mass", .required = 1, .doc = "rigid: kg (beam: rho A L)"),
+    CUSTOM("inertia", .required = 1, .doc = "rigid: [Ixx, Iyy, Izz, Ixy, Iyz, Izx] about the centre of mass, body axes, kg m^2 (beam: from the section)"),
     CUSTOM("com", .doc = "rigid: centre of mass in the body frame, m"),
     CUSTOM("position", .doc = "rigid: initial guess of the frame origin (global), m"),
     CUSTOM("orientation", .doc = "rigid: initial axes, {axis, angle}, {euler_zyx} or {matrix}"),
     CUSTOM("velocity", .doc = "rigid: initial velocity of the centre of mass (global), m/s"),
     CUSTOM("angular_velocity", .doc = "rigid: initial angular velocity (global), rad/s"),
+    CUSTOM("material", .doc = "beam: a material's name"),
+    CUSTOM("section", .doc = "beam: a section's name"),
+    CUSTOM("elements", .doc = "beam: number of elements (>= 1)"),
+    CUSTOM("theory", .doc = "beam: euler-bernoulli (default), rayleigh or timoshenko"),
+    CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
 };
 const kd_field* kd_sbody_fields(int* n) { TABLE(sbody_fields); }
 

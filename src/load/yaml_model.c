@@ -436,6 +436,9 @@ static kd_status read_model(loader* ld) {
     }
     if ((x = field_value(f, "spatial")) && (st = get_bool(ld, x, "spatial", &ld->d->spatial))) return st;
     if (ld->d->spatial) {  /* a spatial rigid mechanism: its own reader (yaml_spatial.c) */
+        /* materials and sections of elastic links (beam bodies) */
+        if ((x = field_value(f, "materials")) && (st = read_materials(ld, x))) return st;
+        if ((x = field_value(f, "sections")) && (st = read_sections(ld, x))) return st;
         if ((st = yaml_read_spatial(ld, root, f))) return st;
         if ((x = field_value(f, "analyses")) && (st = each_item(ld, x, "analyses", yaml_read_analysis))) return st;
         if ((st = kd_desc_check(ld->d, ld->err))) return st;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kedyn/sdesc.h"
+#include "kedyn/element.h"
 #include "kedyn/smech.h"
 #include "yaml_schema.h"
 
@@ -60,11 +61,68 @@ static kd_status read_orientation(loader* ld, const node_t* v, kd_sbody_desc* b)
     return KD_OK;
 }
 
+/* A beam body (elastic link, kedyn/sked.h): its material, section, elements, theory, frame; the
+ * beam runs from the first to the last point along the body's x axis; mass rho A L, centre of
+ * mass at mid-length, inertia rho (Iy + Iz) L about x and rho A L^3 / 12 (+ rho I L: rayleigh,
+ * timoshenko) across (theory.md sec. 12). */
+static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc* b) {
+    node_t *x, *mt, *sc;
+    kd_status st;
+    char name[KD_NAME_MAX];
+    if ((st = require(ld, v, f, "material", "beam", &mt)) || (st = get_name(ld, mt, "material", name))) return st;
+    if ((b->material = kd_desc_find_material(ld->d, name)) < 0) return fail(ld, mt, "unknown material '%s'", name);
+    if ((st = require(ld, v, f, "section", "beam", &sc)) || (st = get_name(ld, sc, "section", name))) return st;
+    if ((b->section = kd_desc_find_section(ld->d, name)) < 0) return fail(ld, sc, "unknown section '%s'", name);
+    b->elements = 10;
+    if ((x = field_value(f, "elements"))) {
+        double e;
+        if ((st = get_number(ld, x, "elements", &e))) return st;
+        if (!(e >= 1 && e <= 100000 && e == floor(e))) return fail(ld, x, "elements must be a whole number >= 1");
+        b->elements = (int)e;
+    }
+    b->theory = KD_THEORY_EULER_BERNOULLI;
+    if ((x = field_value(f, "theory"))) {
+        static const char* const th[] = {"euler-bernoulli", "rayleigh", "timoshenko"};
+        static const kd_theory tv[] = {KD_THEORY_EULER_BERNOULLI, KD_THEORY_RAYLEIGH, KD_THEORY_TIMOSHENKO};
+        int c = 0;
+        if ((st = get_choice(ld, x, "theory", th, 3, &c))) return st;
+        b->theory = tv[c];
+    }
+    if ((x = field_value(f, "frame"))) {
+        static const char* const fr[] = {"chord", "root"};
+        int c = 0;
+        if ((st = get_choice(ld, x, "frame", fr, 2, &c))) return st;
+        b->frame_node = c;
+    }
+    x = field_value(f, "points");
+    if (b->npoints < 2) return fail(ld, x ? x : v, "a beam needs two points (its ends, on its x axis)");
+    const double *a = b->points[0].x, *e = b->points[b->npoints - 1].x;
+    b->length = e[0] - a[0];
+    for (int i = 0; i < b->npoints; i++)
+        if (fabs(b->points[i].x[1] - a[1]) > 1e-9 || fabs(b->points[i].x[2] - a[2]) > 1e-9)
+            return fail(ld, x, "the points of a beam lie on a line along its x axis (same y and z)");
+    if (!(b->length > 0)) return fail(ld, x, "a beam runs along +x from its first to its last point");
+    memcpy(b->p1, a, sizeof(b->p1));
+    b->beam = 1;
+    const kd_material_desc* m = &ld->d->materials[b->material];
+    kd_element_consts c;
+    memset(&c, 0, sizeof(c));
+    kd_section_properties(&ld->d->sections[b->section], m->nu, &c);
+    const double L = b->length, mass = m->rho * c.A * L, rot = b->theory == KD_THEORY_EULER_BERNOULLI ? 0.0 : 1.0;
+    b->mass = mass;
+    b->inertia[0] = m->rho * (c.Iy + c.Iz) * L;
+    b->inertia[1] = mass * L * L / 12 + rot * m->rho * c.Iy * L;
+    b->inertia[2] = mass * L * L / 12 + rot * m->rho * c.Iz * L;
+    b->com[0] = a[0] + 0.5 * L, b->com[1] = a[1], b->com[2] = a[2];
+    if (!(mass > 0) || !(b->inertia[0] > 0)) return fail(ld, sc, "the section gives the beam no mass");
+    return KD_OK;
+}
+
 static kd_status read_body(loader* ld, const node_t* v) {
     kd_sdesc* s = ld->d->sdesc;
     int nt;
     const kd_field* t = kd_sbody_fields(&nt);
-    field f[16];
+    field f[24];
     fields_of(t, nt, f);
     kd_status st = read_fields(ld, v, "body", f);
     if (st) return st;
@@ -72,11 +130,11 @@ static kd_status read_body(loader* ld, const node_t* v) {
     if (!b) return NOMEM(ld);
     b->loc = loc_of(v);
     node_t *name, *type, *x;
-    static const char* const kinds[] = {"ground", "rigid"};
+    static const char* const kinds[] = {"ground", "rigid", "beam"};
     int kind = 0;
     if ((st = require(ld, v, f, "name", "body", &name)) || (st = get_name(ld, name, "body name", b->name)) ||
         (st = require(ld, v, f, "type", "body", &type)) ||
-        (st = get_choice(ld, type, "body type (spatial mechanisms)", kinds, 2, &kind)))
+        (st = get_choice(ld, type, "body type (spatial mechanisms)", kinds, 3, &kind)))
         return st;
     if (kd_sdesc_find_body(s, b->name) != s->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
     b->ground = kind == 0;
@@ -103,20 +161,37 @@ static kd_status read_body(loader* ld, const node_t* v) {
                 return fail(ld, x, "'%s' does not apply to a ground body", rigid_only[i]);
         return KD_OK;
     }
+    static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame"};
+    if (kind != 2) {
+        for (size_t i = 0; i < sizeof beam_only / sizeof beam_only[0]; i++)
+            if ((x = field_value(f, beam_only[i])))
+                return fail(ld, x, "'%s' applies to a beam (an elastic link)", beam_only[i]);
+    } else {
+        static const char* const rigid_keys[] = {"mass", "inertia", "com"};
+        for (size_t i = 0; i < sizeof rigid_keys / sizeof rigid_keys[0]; i++)
+            if ((x = field_value(f, rigid_keys[i])))
+                return fail(ld, x, "'%s' of a beam comes from its material and section", rigid_keys[i]);
+        if ((st = read_beam(ld, v, f, b))) return st;
+    }
     node_t *mn, *in;
     int c;
-    if ((st = require(ld, v, f, "mass", "rigid body", &mn)) || (st = get_positive(ld, mn, "mass", &b->mass)) ||
+    if (kind == 2) {
+        /* common keys of rigid bodies; mass, inertia and com come from the beam */
+    } else if ((st = require(ld, v, f, "mass", "rigid body", &mn)) || (st = get_positive(ld, mn, "mass", &b->mass)) ||
         (st = require(ld, v, f, "inertia", "rigid body", &in)) ||
         (st = get_numbers(ld, in, "inertia [Ixx, Iyy, Izz, Ixy, Iyz, Izx]", 6, 6, b->inertia, &c)))
         return st;
-    b->loc_inertia = loc_of(in);
-    double J[9];
-    const int bad = kd_inertia_tensor(b->inertia, J);
-    if (bad == 1) return fail(ld, in, "the inertia tensor of '%s' is not positive definite", b->name);
-    if (bad == 2)
-        return fail(ld, in, "the inertia tensor of '%s' violates the triangle inequality (a principal moment exceeds "
-                            "the sum of the other two)", b->name);
-    if ((x = field_value(f, "com")) && (st = get3(ld, x, "com", b->com))) return st;
+    if (kind != 2) {
+        b->loc_inertia = loc_of(in);
+        double J[9];
+        const int bad = kd_inertia_tensor(b->inertia, J);
+        if (bad == 1) return fail(ld, in, "the inertia tensor of '%s' is not positive definite", b->name);
+        if (bad == 2)
+            return fail(ld, in,
+                        "the inertia tensor of '%s' violates the triangle inequality (a principal moment exceeds "
+                        "the sum of the other two)", b->name);
+        if ((x = field_value(f, "com")) && (st = get3(ld, x, "com", b->com))) return st;
+    }
     if ((x = field_value(f, "position")) && (st = get3(ld, x, "position", b->position))) return st;
     if ((x = field_value(f, "velocity")) && (st = get3(ld, x, "velocity", b->velocity))) return st;
     if ((x = field_value(f, "angular_velocity")) && (st = get3(ld, x, "angular_velocity", b->angular_velocity)))
@@ -311,7 +386,7 @@ static kd_status each(loader* ld, const node_t* seq, const char* what, kd_status
 }
 
 kd_status yaml_read_spatial(loader* ld, const node_t* root, field* f) {
-    static const char* const planar_only[] = {"materials", "sections", "supports", "motion", "damping", "output"};
+    static const char* const planar_only[] = {"supports", "motion", "damping", "output"};
     node_t *x, *bodies;
     for (size_t i = 0; i < sizeof planar_only / sizeof planar_only[0]; i++)
         if ((x = field_value(f, planar_only[i])))
@@ -339,6 +414,15 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
             return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
                                 "a spatial mechanism runs kinematics, inverse_dynamics and dynamics, not %s",
                                 kd_analysis_type_name(a->type));
+        if (a->type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0) {
+            if (a->dynamics.coupling == KD_COUPLING_TWO_WAY)
+                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->dynamics.loc_coupling,
+                                    "elastic links of a spatial mechanism are one-way (coupling: two-way is planar "
+                                    "only)");
+            if (a->dynamics.speed > 0 || a->dynamics.settle > 0)
+                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
+                                    "speed and settle are not taken by the elastic links of a spatial mechanism");
+        }
     }
     kd_smech* m = NULL;
     kd_status st = kd_smech_compile(ld->d, &m, ld->err);

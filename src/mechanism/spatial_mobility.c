@@ -257,7 +257,15 @@ kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double
         const double t = k * h;
         if (k > 0) {
             for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            const double cond_prev = info.cond;
             st = position(m, &w, t, q, &info, err);
+            if (st == KD_ERR_NUMERIC) {  /* assembled at t - h, not at t: a limit position between */
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
+                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
+                                  t - h, t, cond_prev, t - h);
+                break;
+            }
             if (st) break;
         }
         if ((st = velocity(m, &w, t, q, qd, 0, err))) break;

@@ -377,7 +377,10 @@ void kd_smech_force(const kd_smech* m, double t, const double* q, const double* 
         const kd_sforce* F = m->force + f;
         double v[3] = {0, 0, 0};
         if (F->type != KD_SFORCE_SPRING)
-            for (int c = 0; c < 3; c++) kd_law_eval(&F->value[c], t, v + c, NULL, NULL);
+            for (int c = 0; c < 3; c++) {
+                double d1, d2;
+                kd_law_eval(&F->value[c], t, v + c, &d1, &d2);
+            }
         if (F->type == KD_SFORCE_TORQUE) {
             if (F->body[0] < 0) continue;
             /* virtual rotation 2 E(p) dp: Q_p = 2 E^T n (S8) */

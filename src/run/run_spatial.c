@@ -10,6 +10,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/mbs.h"
+#include "kedyn/mech_formalism.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 #include "output/output_util.h"
@@ -200,6 +201,21 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
                             kd_dynamics_route_integrators(KD_ROUTE_MECHANISM));
     kd_mbs_opts o;
     kd_mbs_opts_from_dynamics(&o, &dy, dy.t_end);
+    /* newton-euler (the multipliers of the formulation) or maggi; the other formalism routes
+     * (src/formalisms) are planar */
+    const char* form = kd_dynamics_formalism_name(dy.formalism);
+    const int fm = kd_mech_formalism_parse(form);
+    if (fm >= 0) {
+        const int given =
+            kd_mech_formalism_formulation((kd_mech_formalism)fm, (int)o.formulation) >= 0 ? (int)o.formulation : -1;
+        o.formulation = (kd_mbs_formulation)kd_mech_formalism_formulation((kd_mech_formalism)fm, given);
+    }
+    if (fm < 0 || fm == KD_MECH_KANE || fm == KD_MECH_LAGRANGE ||
+        (fm == KD_MECH_GIBBS_APPELL && o.formulation == KD_MBS_MAGGI))
+        return kd_error_set(err, KD_ERR_INPUT, d->file, an->loc,
+                            "a spatial mechanism takes the formalisms newton-euler, maggi and gibbs-appell (as "
+                            "udwadia-kalaba), not %s%s",
+                            form, fm == KD_MECH_GIBBS_APPELL ? " with maggi" : "");
     a->t_end = dy.t_end;
     a->integrator = dy.integrator;
     double* qd = malloc(sizeof(double) * (size_t)m->n);
@@ -228,7 +244,7 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
         a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
-        a->mech.formalism = "newton-euler";
+        a->mech.formalism = form;
         a->mech.formulation = kd_mbs_formulation_name(o.formulation);
         a->mech.stabilization = o.formulation == KD_MBS_AUGMENTED || o.formulation == KD_MBS_UDWADIA_KALABA
                                     ? kd_mbs_stabilization_name(o.stabilization)
@@ -252,7 +268,9 @@ kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
     if (!st && a->mech.nredundant > 0)
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
     if (!st) {
-        if (ad->type == KD_ANALYSIS_DYNAMICS)
+        if (ad->type == KD_ANALYSIS_DYNAMICS && run_spatial_has_links(d))
+            st = run_spatial_links(d, ad, m, outdir, ordinal, a, err);
+        else if (ad->type == KD_ANALYSIS_DYNAMICS)
             st = run_dyn(d, ad, m, q, outdir, ordinal, a, err);
         else if (ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS)
             st = run_kin(d, ad, m, outdir, ordinal, a, err);

@@ -12,6 +12,12 @@
 int run_spatial_handles(const kd_desc* d);
 kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
                                kd_analysis_report* a, kd_error* err);
+/* 1 when the spatial mechanism has beam bodies (elastic links); their `dynamics` runs
+ * run_spatial_links (src/run/run_spatial_links.c: one-way, kedyn/sked.h). */
+int run_spatial_has_links(const kd_desc* d);
+struct kd_smech;
+kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const struct kd_smech* m, const char* outdir,
+                            int ordinal, kd_analysis_report* a, kd_error* err);
 /* ",\n  \"spatial\": {...}": bodies, joints, drivers, coordinates, equations, Grübler, DOF,
  * redundant equations (nothing for a planar model). */
 void run_spatial_model_summary(FILE* fp, const kd_desc* d);

@@ -494,6 +494,10 @@ analyses:
     for name, over, marker, msg in SPATIAL_CASES:
         t = spatial_model(**over)
         add(name, t, at(t, marker) + ": error: " + msg)
+    # ---- elastic links of spatial mechanisms (type: beam)
+    for name, pts, marker, msg in SPATIAL_BEAM_CASES:
+        t = SPATIAL_BEAM.replace("BEAMPTS", pts, 1)
+        add(name, t, at(t, marker) + ": error: " + msg)
     return c
 
 
@@ -524,6 +528,32 @@ def spatial_model(**over):
         text = text.replace(k, v, 1)
     return text
 
+
+SPATIAL_BEAM = """kedyn: 1
+spatial: true
+materials:
+  steel: {E: 210e9, rho: 7800, nu: 0.3}
+sections:
+  rod: {shape: circle, d: 0.01}
+bodies:
+  - {name: ground, type: ground, points: {A: [0, 0, 0]}}
+  - {name: arm, type: beam, material: steel, section: rod, elements: 4, BEAMPTS}
+joints:
+  - {name: A, type: revolute, bodies: [ground, arm], points: [A, A], axis: [0, 0, 1]}
+drivers:
+  - {joint: A, law: {speed: 2.0}}
+analyses:
+  - {type: dynamics, t_end: 0.1, dt: 1.0e-3}
+"""
+
+SPATIAL_BEAM_CASES = [
+    ("phys_spatial_beam_points_off_axis.yaml", "points: {A: [0, 0, 0], B: [0.3, 0.1, 0]}",
+     "{A: [0, 0, 0], B: [0.3, 0.1", "the points of a beam lie on a line along its x axis"),
+    ("phys_spatial_beam_mass.yaml", "mass: 1, points: {A: [0, 0, 0], B: [0.3, 0, 0]}",
+     "1, points", "'mass' of a beam comes from its material and section"),
+    ("phys_spatial_beam_backwards.yaml", "points: {A: [0, 0, 0], B: [-0.3, 0, 0]}",
+     "{A: [0, 0, 0], B: [-0.3", "a beam runs along +x from its first to its last point"),
+]
 
 SPATIAL_CASES = [
     ("phys_spatial_axis_zero.yaml", {"AXIS": "axis: [0, 0, 0]"}, "[0, 0, 0]}", "the axis of joint 'A' has zero length"),

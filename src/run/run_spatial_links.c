@@ -1,0 +1,200 @@
+/* One-way elastic links of a spatial mechanism in the runner (`spatial: true` with `beam`
+ * bodies, a `dynamics` analysis; kedyn/sked.h): the rigid solution, each link's integration
+ * in its moving frame, dynamics.csv and the summary's link statistics (docs/model-format.md,
+ * "Spatial mechanisms", "Elastic links"). */
+#include "run_spatial.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kedyn/atomic_file.h"
+#include "kedyn/sdesc.h"
+#include "kedyn/sked.h"
+#include "output/output_util.h"
+
+int run_spatial_has_links(const kd_desc* d) {
+    for (int b = 0; d->sdesc && b < d->sdesc->nbodies; b++)
+        if (d->sdesc->bodies[b].beam) return 1;
+    return 0;
+}
+
+#define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
+
+typedef struct store {
+    int n, cap, neq;
+    double* t;                    /* (cap) */
+    double* q;                    /* (cap x 3 neq): q, v, a */
+} store;
+
+static int keep(void* ctx, int link, double t, const double* q, const double* v, const double* a) {
+    (void)link;
+    store* s = ctx;
+    if (s->n >= s->cap) return 0;
+    s->t[s->n] = t;
+    double* x = s->q + (size_t)s->n * 3 * (size_t)s->neq;
+    memcpy(x, q, sizeof(double) * (size_t)s->neq);
+    memcpy(x + s->neq, v, sizeof(double) * (size_t)s->neq);
+    memcpy(x + 2 * s->neq, a, sizeof(double) * (size_t)s->neq);
+    s->n++;
+    return kd_interrupted();
+}
+
+/* The rigid joint wrenches at t, linear between the rigid instants. */
+static void rigid_F(const kd_sked_rigid* r, double t, int j, double F[6]) {
+    int i = 0;
+    while (i + 2 < r->nsamples && r->t[i + 1] < t) i++;
+    const double w = fmin(1.0, fmax(0.0, (t - r->t[i]) / (r->t[i + 1] - r->t[i])));
+    const double *a = r->F + (size_t)i * 6 * r->njoint + 6 * j, *b = a + 6 * r->njoint;
+    for (int c = 0; c < 6; c++) F[c] = (1 - w) * a[c] + w * b[c];
+}
+
+kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
+                            int ordinal, kd_analysis_report* a, kd_error* err) {
+    const kd_sdesc* sd = d->sdesc;
+    kd_dynamics_desc dy = ad->dynamics;
+    if (dy.coupling == KD_COUPLING_TWO_WAY)
+        return kd_error_set(err, KD_ERR_INPUT, d->file, dy.loc_coupling,
+                            "elastic links of a spatial mechanism are one-way (coupling: two-way is planar only)");
+    kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
+    if (!kd_dynamics_route_takes(KD_ROUTE_ONE_WAY, dy.integrator))
+        return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc, "one-way elastic links integrate with %s",
+                            kd_dynamics_route_integrators(KD_ROUTE_ONE_WAY));
+    if (dy.speed > 0 || dy.settle > 0)
+        return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
+                            "speed and settle are not taken by the elastic links of a spatial mechanism");
+    const int steps = dy.steps > 0 ? dy.steps : 100;
+    a->t_end = dy.t_end;
+    a->integrator = dy.integrator;
+    kd_sked_rigid r;
+    kd_status st = kd_sked_rigid_solve(m, dy.t_end, steps, 1e8, &r, err);
+    if (st) return st;
+    double g[3] = {0, 0, 0};
+    for (int i = 0; i < sd->nforces; i++)
+        if (sd->forces[i].kind == KD_SF_GRAVITY)
+            for (int c = 0; c < 3; c++) g[c] += sd->forces[i].g[c];
+    int nl = 0;
+    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam;
+    kd_sked_link** L = calloc((size_t)nl, sizeof(*L));
+    store* S = calloc((size_t)nl, sizeof(*S));
+    if (!L || !S) st = NOMEM();
+    /* the links in the order of the bodies; the mechanism's body index counts the moving bodies */
+    for (int b = 0, mb = 0, l = 0; b < sd->nbodies && !st; b++) {
+        const kd_sbody_desc* B = &sd->bodies[b];
+        if (B->ground) continue;
+        if (B->beam) {
+            kd_sked_link_spec sp;
+            memset(&sp, 0, sizeof(sp));
+            snprintf(sp.name, sizeof(sp.name), "%s", B->name);
+            sp.body = mb;
+            memcpy(sp.p1, B->p1, sizeof(sp.p1));
+            sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory, sp.frame_node = B->frame_node;
+            sp.material = d->materials[B->material], sp.section = d->sections[B->section];
+            memcpy(sp.g, g, sizeof(g));
+            st = kd_sked_link_new(m, &r, &sp, &L[l], err);
+            if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+            if (!st) {
+                const int nsteps = (int)ceil((r.t[r.nsamples - 1] - r.t[0]) / dy.dt - 1e-9);
+                S[l].cap = nsteps / (dy.output_every > 0 ? dy.output_every : 1) + 3;
+                S[l].neq = L[l]->model->neq;
+                S[l].t = malloc(sizeof(double) * (size_t)S[l].cap);
+                S[l].q = malloc(sizeof(double) * (size_t)S[l].cap * (size_t)(3 * S[l].neq + 1));
+                if (!S[l].t || !S[l].q) st = NOMEM();
+            }
+            l++;
+        }
+        mb++;
+    }
+    kd_integrate_stats is;
+    memset(&is, 0, sizeof(is));
+    for (int l = 0; l < nl && !st; l++) {
+        kd_integrate_stats s1;
+        memset(&s1, 0, sizeof(s1));
+        st = kd_sked_link_dynamics(L[l], &dy, keep, &S[l], &s1, err);
+        is.steps += s1.steps, is.factorizations += s1.factorizations;
+    }
+    a->dynamics.steps = is.steps, a->dynamics.factorizations = is.factorizations;
+    kd_atomic_file f;
+    if (!st) st = io_open_result(&f, outdir, "dynamics", ordinal, a, err);
+    if (!st) {
+        FILE* fp = f.fp;
+        fprintf(fp, "t");
+        static const char* const dn[6] = {"u", "v", "w", "rx", "ry", "rz"};
+        static const char* const sn[4] = {"N", "My", "Mz", "sigma"};
+        static const char* const jn[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+        for (int l = 0; l < nl; l++) {
+            const char* nm = L[l]->spec.name;
+            for (int i = 0; i < L[l]->model->nnode; i++) {
+                for (int c = 0; c < 6; c++) fprintf(fp, ",%s.%d.%s", nm, i + 1, dn[c]);
+                for (int c = 0; c < 4; c++) fprintf(fp, ",%s.%d.%s", nm, i + 1, sn[c]);
+            }
+        }
+        for (int j = 0; j < m->njoint; j++)
+            for (int c = 0; c < 6; c++) fprintf(fp, ",%s.%s", m->joint[j].name, jn[c]);
+        for (int j = 0; j < m->njoint; j++)
+            for (int c = 0; c < 3; c++) fprintf(fp, ",%s.d%s", m->joint[j].name, jn[c]);
+        fprintf(fp, "\n");
+        int nnmax = 0;
+        for (int l = 0; l < nl; l++) nnmax = L[l]->model->nnode > nnmax ? L[l]->model->nnode : nnmax;
+        double* u = malloc(sizeof(double) * 6 * (size_t)nnmax);
+        double* sf = malloc(sizeof(double) * 4 * (size_t)nnmax);
+        double* dF = calloc(3 * (size_t)m->njoint + 1, sizeof(double));
+        double dFl[3 * KD_KED_LINK_JOINTS];
+        const int rows = nl ? S[0].n : 0;
+        double dmax = 0, smax = 0, Fmax = 0, dFmax = 0;
+        if (!u || !sf || !dF) st = NOMEM();
+        for (int i = 0; i < rows && !st; i++) {
+            const double t = S[0].t[i];
+            fprintf(fp, "%.10g", t);
+            memset(dF, 0, sizeof(double) * 3 * (size_t)m->njoint);
+            for (int l = 0; l < nl; l++) {
+                const int k = i < S[l].n ? i : S[l].n - 1;
+                const double* q = S[l].q + (size_t)k * 3 * (size_t)S[l].neq;
+                /* the elastic part of the joint forces, on the joint's second body */
+                kd_sked_link_reactions(L[l], S[l].t[k], q, q + S[l].neq, q + 2 * S[l].neq, dFl);
+                for (int j = 0; j < L[l]->njoint; j++)
+                    for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
+                kd_sked_link_displacements(L[l], q, u);
+                kd_sked_link_section_forces(L[l], q, sf);
+                for (int nn = 0; nn < L[l]->model->nnode; nn++) {
+                    for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", u[6 * nn + c]);
+                    for (int c = 0; c < 4; c++) fprintf(fp, ",%.8e", sf[4 * nn + c]);
+                    const double dfl = hypot(u[6 * nn + 1], u[6 * nn + 2]);
+                    if (dfl > dmax) {
+                        dmax = dfl;
+                        snprintf(a->ked.max_deflection_at, sizeof(a->ked.max_deflection_at), "%s node %d at t = %.6g s",
+                                 L[l]->spec.name, nn + 1, t);
+                    }
+                    if (sf[4 * nn + 3] > smax) {
+                        smax = sf[4 * nn + 3];
+                        snprintf(a->ked.max_sigma_at, sizeof(a->ked.max_sigma_at), "%s node %d at t = %.6g s",
+                                 L[l]->spec.name, nn + 1, t);
+                    }
+                }
+            }
+            for (int j = 0; j < m->njoint; j++) {
+                double F[6];
+                rigid_F(&r, t, j, F);
+                for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", F[c]);
+                Fmax = fmax(Fmax, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]));
+            }
+            for (int j = 0; j < m->njoint; j++) {
+                for (int c = 0; c < 3; c++) fprintf(fp, ",%.8e", dF[3 * j + c]);
+                dFmax = fmax(dFmax, sqrt(dF[3 * j] * dF[3 * j] + dF[3 * j + 1] * dF[3 * j + 1] + dF[3 * j + 2] * dF[3 * j + 2]));
+            }
+            fprintf(fp, "\n");
+        }
+        free(u), free(sf), free(dF);
+        a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = 0, a->ked.coupling = "one-way";
+        a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = dFmax;
+        a->dynamics.t_reached = rows ? S[0].t[rows - 1] : 0;
+        st = io_finish_file(&f, st, a, err);
+    }
+    for (int l = 0; l < nl; l++) {
+        if (L && L[l]) kd_sked_link_free(&L[l]);
+        if (S) free(S[l].t), free(S[l].q);
+    }
+    free(L), free(S);
+    kd_sked_rigid_free(&r);
+    return st;
+}
