@@ -81,8 +81,8 @@ static void add_mark(int* marks, int* n, int idx) {
 }
 
 /* A ring of radius r about c, perpendicular to the unit vector u (16 sides, closed by
- * repeating its first point). */
-static void add_ring(kd_anim_shape* s, const double c[3], const double u[3], double r) {
+ * repeating its first point); returns the index of its first point. */
+static int add_ring(kd_anim_shape* s, const double c[3], const double u[3], double r) {
     /* e1, e2: an orthonormal pair perpendicular to u */
     const double a[3] = {fabs(u[0]) < 0.9 ? 1.0 : 0.0, fabs(u[0]) < 0.9 ? 0.0 : 1.0, 0.0};
     double e1[3] = {a[1] * u[2] - a[2] * u[1], a[2] * u[0] - a[0] * u[2], a[0] * u[1] - a[1] * u[0]};
@@ -98,6 +98,7 @@ static void add_ring(kd_anim_shape* s, const double c[3], const double u[3], dou
     }
     idx[16] = idx[0];
     add_path(s, idx, 17);
+    return idx[0];
 }
 
 int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
@@ -138,7 +139,9 @@ int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
                 } else {
                     u[0] = 0, u[1] = 0, u[2] = 1;
                 }
-                add_ring(s, bd->com, u, len > 0 ? 0.5 * len : 0.05);
+                /* with a spoke from the centre of mass: the spin shows */
+                const int spoke[2] = {ic, add_ring(s, bd->com, u, len > 0 ? 0.5 * len : 0.05)};
+                add_path(s, spoke, 2);
                 if (n == 0) add_mark(s->joint, &s->njoints, ic);
             }
             /* named points where no joint is: their paths are drawn */
