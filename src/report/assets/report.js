@@ -305,9 +305,9 @@
     (A.rods || []).forEach(function (rd) {
       var g0 = toCanvas(point(it, f, rd[0], rd[1], cur.scale, [0, 0, 0]));
       var g1 = toCanvas(point(it, f, rd[2], rd[3], cur.scale, [0, 0, 0]));
-      ctx.setLineDash([]); ctx.strokeStyle = '#444444'; ctx.lineWidth = 3;
+      ctx.setLineDash([]); ctx.strokeStyle = '#806000'; ctx.lineWidth = 3;
       stroke([g0, g1]);
-      ctx.fillStyle = '#444444';
+      ctx.fillStyle = '#806000';
       [g0, g1].forEach(function (p) { ctx.beginPath(); ctx.arc(p[0], p[1], 3.5, 0, 2 * Math.PI); ctx.fill(); });
       if (isFinite(g0[0]) && isFinite(g1[0])) drawn += 2;
     });
