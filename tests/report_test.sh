@@ -181,6 +181,19 @@ check "the view selector changes the picture" test "$crank_top" -gt $((3 * crank
 check "spatial screenshot shows the rocker from the front" test "$rocker_front" -gt 300
 check "spatial screenshot shows the coupler rod" test "$rod_front" -gt 300
 check "the views differ" bash -c "! cmp -s '$tmp/spatial_top.png' '$tmp/spatial_side.png'"
+# Dragging the drawing turns it: from the isometric view (azimuth 45, elevation 35.26 deg) a drag
+# by (100, 50) pixels (pointer events on the canvas, #drag=) gives azimuth 5, elevation 55 deg.
+chrome "$tmp/profile_spatial_drag" --virtual-time-budget=1000 --dump-dom \
+  "file://$tmp/spatial/report.html#frame=0&drag=100,50" >"$tmp/spatial_drag.html" 2>/dev/null
+check "dragging turns the view" test "$(state "$tmp/spatial_drag.html" view)" = "free 5 55"
+check "no script errors after the drag" test "$(state "$tmp/spatial_drag.html" errors)" = 0
+for v in iso drag; do
+  hash="view=iso&frame=0"; test $v = drag && hash="frame=0&drag=100,50"
+  chrome "$tmp/profile_spatial_shot_$v" --virtual-time-budget=1400 --window-size=1200,900 \
+    --screenshot="$tmp/spatial_$v.png" "file://$tmp/spatial/report.html#$hash" >/dev/null 2>&1
+done
+read -r rocker_drag _ < <("$png_ink" "$tmp/spatial_drag.png" 27ae60 40 || echo "0 0")
+check "the turned view is drawn and differs" bash -c "test $rocker_drag -gt 300 && ! cmp -s '$tmp/spatial_iso.png' '$tmp/spatial_drag.png'"
 test -n "${KEDYN_REPORT_SHOT_SPATIAL:-}" && cp "$tmp/spatial_front.png" "$KEDYN_REPORT_SHOT_SPATIAL"
 
 echo "$pass passed, $fail failed"

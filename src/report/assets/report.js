@@ -342,9 +342,11 @@
   scrub.addEventListener('input', function () { cur.frame = Number(scrub.value); draw(); });
   if (spatial) {  /* drag: turn the view (horizontal: azimuth, vertical: elevation); wheel: zoom */
     var drag = null;
-    canvas.addEventListener('mousedown', function (ev) { drag = [ev.clientX, ev.clientY]; ev.preventDefault(); });
-    window.addEventListener('mouseup', function () { drag = null; });
-    window.addEventListener('mousemove', function (ev) {
+    canvas.style.touchAction = 'none';  /* pointer events: a mouse, a pen or a finger */
+    canvas.style.cursor = 'grab';
+    canvas.addEventListener('pointerdown', function (ev) { drag = [ev.clientX, ev.clientY]; ev.preventDefault(); });
+    window.addEventListener('pointerup', function () { drag = null; });
+    window.addEventListener('pointermove', function (ev) {
       if (!drag) return;
       cur.az -= 0.4 * (ev.clientX - drag[0]);
       cur.el = Math.max(-90, Math.min(90, cur.el + 0.4 * (ev.clientY - drag[1])));
@@ -370,10 +372,11 @@
   }, 40);
   /* report.html#item=N opens the N-th entry of the animation list (0-based); with
    * &view=NAME (a spatial mechanism: front, top, side, iso) in that view, with &frame=N paused
-   * at that instant. */
+   * at that instant; &drag=DX,DY drags the drawing by DX, DY pixels (pointer events on the
+   * canvas, as a mouse would: automated checks of the rotation). */
   var hash = {};
   (window.location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
-    var m = /^(item|view|frame)=([A-Za-z0-9]+)$/.exec(kv);
+    var m = /^(item|view|frame|drag)=([A-Za-z0-9,-]+)$/.exec(kv);
     if (m) hash[m[1]] = m[2];
   });
   var i0 = /^\d+$/.test(hash.item || '') && Number(hash.item) < items.length ? Number(hash.item) : 0;
@@ -386,6 +389,17 @@
     playBtn.textContent = 'Play';
     cur.frame = Math.min(Number(hash.frame), cur.item.n - 1);
     draw();
+  }
+  var dragBy = /^(-?\d+),(-?\d+)$/.exec(hash.drag || '');
+  if (spatial && dragBy) {
+    var rc = canvas.getBoundingClientRect(), x0 = rc.left + rc.width / 2, y0 = rc.top + rc.height / 2;
+    var pe = function (type, target, x, y) {
+      target.dispatchEvent(new PointerEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y }));
+    };
+    pe('pointerdown', canvas, x0, y0);
+    pe('pointermove', canvas, x0 + Number(dragBy[1]) / 2, y0 + Number(dragBy[2]) / 2);
+    pe('pointermove', canvas, x0 + Number(dragBy[1]), y0 + Number(dragBy[2]));
+    pe('pointerup', canvas, x0 + Number(dragBy[1]), y0 + Number(dragBy[2]));
   }
   setState('status', 'running');
 })();
