@@ -80,7 +80,33 @@ check "plate run --report exits 0" test $code -eq 0
 check "plate surface figures" test -s "$tmp/plate/figures/modes_surfaces.png" -a -s "$tmp/plate/figures/modes_surfaces_3.svg"
 check "plate drawn as its mesh" grep -q '"name": "plate", "type": "plate", "points": \[\[0,0,0\],.*"paths": \[\[' "$tmp/plate/animation.json"
 
-for r in demo/cubic spin rigid mech elastic plate; do
+# A spatial mechanism (the RSSR four-bar): its bodies' poses in 3D, drawn in a projection.
+"$kedyn" run "$examples/spatial_rssr.yaml" -o "$tmp/spatial" --report >/dev/null 2>&1; code=$?
+check "spatial run --report exits 0" test $code -eq 0
+check "spatial animation marked" grep -q '"spatial": true' "$tmp/spatial/animation.json"
+check "spatial bodies from their points" grep -q '"name": "crank", "type": "rigid", "points": \[\[0,0,0\],\[0.1,0,0\]\], "paths": \[\[0,1\]\]' "$tmp/spatial/animation.json"
+check "spatial coupler rod" grep -q '"rods": \[\[1,1,2,1\]\]' "$tmp/spatial/animation.json"
+check "spatial kinematics and inverse dynamics sets" bash -c "grep -q '\"type\": \"kinematics\"' '$tmp/spatial/animation.json' && grep -q '\"type\": \"inverse_dynamics\"' '$tmp/spatial/animation.json'"
+# The recorded poses against the RSSR's closed form: the crank's point B at (0.1 cos 2t,
+# 0.1 sin 2t, 0) (driver: 2 rad/s about z), the rocker's C in the plane y = 0 on its circle
+# about D, and the coupler rod |BC| at its assembled length (6 significant digits in the file).
+check "spatial poses: crank, rocker and rod against the closed form" python3 - "$tmp/spatial/animation.json" <<'PY'
+import json, math, sys
+A = json.load(open(sys.argv[1]))
+def glob(P, p): return [P[k] + sum(P[3 + 3 * k + j] * p[j] for j in range(3)) for k in range(3)]
+s = A["sets"][0]
+L0 = None; err = 0.0
+for t, fr in zip(s["t"], s["frames"]):
+    B = glob(fr["pose"][1], [0.1, 0, 0]); C = glob(fr["pose"][2], [0.2, 0, 0]); D = glob(fr["pose"][2], [0, 0, 0])
+    err = max(err, abs(B[0] - 0.1 * math.cos(2 * t)), abs(B[1] - 0.1 * math.sin(2 * t)), abs(B[2]), abs(C[1]),
+              abs(math.dist(C, D) - 0.2), max(abs(D[k] - [0.3, 0, 0.1][k]) for k in range(3)))
+    L = math.dist(B, C); L0 = L0 or L; err = max(err, abs(L - L0))
+print("spatial poses: largest error %.2e m over %d instants" % (err, len(s["t"])))
+sys.exit(0 if len(s["t"]) == 101 and err < 2e-6 else 1)
+PY
+check "planar animation not marked spatial" bash -c "! grep -q '\"spatial\"' '$tmp/mech/animation.json'"
+
+for r in demo/cubic spin rigid mech elastic plate spatial; do
   page="$tmp/$r/report.html"
   check "$r: no external resources" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$page'"
   chrome "$tmp/profile_${r%%/*}" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
@@ -129,6 +155,46 @@ chrome "$tmp/profile_plate" --virtual-time-budget=1400 --window-size=1200,900 \
 read -r mesh nonwhite w h < <("$png_ink" "$tmp/plate.png" 1f5fbf 40 || echo "0 0 0 0")
 echo "plate screenshot ${w}x${h}: $mesh mesh pixels, $nonwhite non-white"
 check "screenshot shows the plate's mesh" test "$mesh" -gt 1000
+
+# The planar mechanism keeps its plane views; the spatial one has the projections instead.
+chrome "$tmp/profile_mech_dom" --virtual-time-budget=1000 --dump-dom "file://$tmp/mech/report.html" >"$tmp/mech_dom.html" 2>/dev/null
+check "planar view selector unchanged" bash -c "grep -q '<option value=\"xy\">x-y</option>' '$tmp/mech_dom.html' && ! grep -q '<option value=\"iso\">' '$tmp/mech_dom.html'"
+check "planar page has no 3D view state" test -z "$(state "$tmp/mech_dom.html" view)"
+chrome "$tmp/profile_spatial_dom" --virtual-time-budget=1000 --dump-dom "file://$tmp/spatial/report.html#view=side" >"$tmp/spatial_dom.html" 2>/dev/null
+check "spatial view selector" grep -q '<option value="iso">isometric</option>' "$tmp/spatial_dom.html"
+check "spatial page opens in the side view" test "$(state "$tmp/spatial_dom.html" view)" = "side 90 0"
+
+# The RSSR at t = 0 (paused: #frame=0) lies in the x-z plane with the crank along x: seen from
+# the top the crank (body 2: #c0392b) is a bar 0.1 m long, from the side (along x) it shrinks to
+# its joints; the rocker (body 3: #27ae60), in the x-z plane, is a bar seen from the front.
+for v in top side front; do
+  chrome "$tmp/profile_spatial_$v" --virtual-time-budget=1400 --window-size=1200,900 \
+    --screenshot="$tmp/spatial_$v.png" "file://$tmp/spatial/report.html#view=$v&frame=0" >/dev/null 2>&1
+done
+read -r crank_top nonwhite w h < <("$png_ink" "$tmp/spatial_top.png" c0392b 40 || echo "0 0 0 0")
+read -r crank_side _ < <("$png_ink" "$tmp/spatial_side.png" c0392b 40 || echo "0 0")
+read -r rocker_front _ < <("$png_ink" "$tmp/spatial_front.png" 27ae60 40 || echo "0 0")
+read -r rod_front _ < <("$png_ink" "$tmp/spatial_front.png" 806000 30 || echo "0 0")
+echo "spatial screenshots: crank $crank_top pixels from the top, $crank_side from the side; rocker $rocker_front, rod $rod_front from the front"
+check "spatial screenshot shows the crank from the top" test "$crank_top" -gt 200
+check "the view selector changes the picture" test "$crank_top" -gt $((3 * crank_side))
+check "spatial screenshot shows the rocker from the front" test "$rocker_front" -gt 300
+check "spatial screenshot shows the coupler rod" test "$rod_front" -gt 300
+check "the views differ" bash -c "! cmp -s '$tmp/spatial_top.png' '$tmp/spatial_side.png'"
+# Dragging the drawing turns it: from the isometric view (azimuth 45, elevation 35.26 deg) a drag
+# by (100, 50) pixels (pointer events on the canvas, #drag=) gives azimuth 5, elevation 55 deg.
+chrome "$tmp/profile_spatial_drag" --virtual-time-budget=1000 --dump-dom \
+  "file://$tmp/spatial/report.html#frame=0&drag=100,50" >"$tmp/spatial_drag.html" 2>/dev/null
+check "dragging turns the view" test "$(state "$tmp/spatial_drag.html" view)" = "free 5 55"
+check "no script errors after the drag" test "$(state "$tmp/spatial_drag.html" errors)" = 0
+for v in iso drag; do
+  hash="view=iso&frame=0"; test $v = drag && hash="frame=0&drag=100,50"
+  chrome "$tmp/profile_spatial_shot_$v" --virtual-time-budget=1400 --window-size=1200,900 \
+    --screenshot="$tmp/spatial_$v.png" "file://$tmp/spatial/report.html#$hash" >/dev/null 2>&1
+done
+read -r rocker_drag _ < <("$png_ink" "$tmp/spatial_drag.png" 27ae60 40 || echo "0 0")
+check "the turned view is drawn and differs" bash -c "test $rocker_drag -gt 300 && ! cmp -s '$tmp/spatial_iso.png' '$tmp/spatial_drag.png'"
+test -n "${KEDYN_REPORT_SHOT_SPATIAL:-}" && cp "$tmp/spatial_front.png" "$KEDYN_REPORT_SHOT_SPATIAL"
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

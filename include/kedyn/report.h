@@ -37,6 +37,10 @@ typedef struct kd_anim_recorder kd_anim_recorder;
  * with kd_anim_recorder_free. */
 kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder** out, kd_error* err);
 
+/* A recorder of the poses of nbody bodies only (no elastic points): a spatial mechanism's
+ * bodies (kd_anim_record_pose with q NULL; kd_write_animation_poses writes it). */
+kd_status kd_anim_recorder_new_poses(int nbody, double t_end, kd_anim_recorder** out, kd_error* err);
+
 /* Offer the state q (reduced equations) at time t; kept when t reaches the
  * next recording instant. No allocation. */
 void kd_anim_record(kd_anim_recorder* r, double t, const double* q);
@@ -116,6 +120,23 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
  * spanning the mechanism. Beams are left empty (drawn through their
  * elements). */
 void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes);
+
+/* Write animation.json of bodies drawn by their shapes only (a spatial mechanism: nbody bodies,
+ * names, ground flags, shapes in each body's frame, ground's global) from the sets whose
+ * recorders were made by kd_anim_recorder_new_poses(nbody, ...); the file says
+ * "spatial": true (the report draws it in 3D). */
+kd_status kd_write_animation_poses(const char* path, const char* title, int nbody, const char* const* names,
+                                   const int* ground, const kd_anim_shape* shapes, const int* rods, int nrods,
+                                   const kd_anim_set* sets, int nsets, kd_error* err);
+
+/* The shapes of a spatial mechanism's bodies (d->sdesc->nbodies, indexed like its bodies;
+ * src/output/anim_spatial.c): each body the segments between its named points (two: a bar;
+ * three or four: every pair; more: a closed loop in order), with one point or none a bar from it
+ * to the centre of mass and a ring about that bar; joints marked, the ground's joint points
+ * hatched, named points without a joint traced. rods (4 per distance joint: body, point index in
+ * its shape, body, point index; may be NULL) get the rods of the distance joints, drawn between
+ * two bodies ("rods" of animation.json); returns their number. */
+int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods);
 
 /* Write OUTDIR/report.html from OUTDIR/summary.json, OUTDIR/animation.json
  * (optional) and the SVG figures listed in OUTDIR/figures/figures.json

@@ -34,7 +34,8 @@ typedef struct anim_point {
 } anim_point;
 
 struct kd_anim_recorder {
-    const kd_model* m;
+    const kd_model* m;            /* NULL: poses only (kd_anim_recorder_new_poses) */
+    int npose;                    /* bodies with a pose per instant */
     int npoints;                  /* drawing points over all bodies */
     int* eqs;                     /* (npoints x KD_ELEM_DOF_MAX) element equations, -1 fixed */
     double* N;                    /* (npoints x 3 x KD_ELEM_DOF_MAX) u, v, w shape functions */
@@ -126,6 +127,7 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
     kd_anim_recorder* r = calloc(1, sizeof(*r));
     if (!r) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     r->m = m;
+    r->npose = m->nbody;
     for (int b = 0; b < m->nbody; b++) r->npoints += body_points(m, b, NULL);
     const size_t np1 = (size_t)(r->npoints ? r->npoints : 1);
     r->eqs = malloc(sizeof(int) * np1 * KD_ELEM_DOF_MAX);
@@ -154,6 +156,26 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
     return KD_OK;
 }
 
+kd_status kd_anim_recorder_new_poses(int nbody, double t_end, kd_anim_recorder** out, kd_error* err) {
+    *out = NULL;
+    kd_anim_recorder* r = calloc(1, sizeof(*r));
+    if (!r) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    r->npose = nbody;
+    r->frame_size = POSE_N * nbody;
+    long cap = ANIM_BUDGET / (r->frame_size ? r->frame_size : 1);
+    r->cap = (int)(cap > KD_ANIM_FRAMES_MAX ? KD_ANIM_FRAMES_MAX : (cap < 2 ? 2 : cap));
+    r->t = malloc(sizeof(double) * (size_t)r->cap);
+    r->data = malloc(sizeof(double) * (size_t)r->cap * (size_t)(r->frame_size ? r->frame_size : 1));
+    if (!r->t || !r->data) {
+        kd_anim_recorder_free(&r);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    r->t_end = t_end;
+    r->dt_frame = t_end / (r->cap - 1);
+    *out = r;
+    return KD_OK;
+}
+
 int kd_anim_recorder_due(const kd_anim_recorder* r, double t) {
     /* Half a percent of a frame interval absorbs round-off in output times. */
     return r && r->nframes < r->cap && t >= r->next_t - 5e-3 * r->dt_frame;
@@ -170,10 +192,10 @@ void kd_anim_record(kd_anim_recorder* r, double t, const double* q) { kd_anim_re
 void kd_anim_record_pose(kd_anim_recorder* r, double t, const double* pose, const double* q) {
     if (!kd_anim_recorder_due(r, t)) return;
     double* row = r->data + (size_t)r->nframes * (size_t)r->frame_size;
-    if (pose) memcpy(row, pose, sizeof(double) * POSE_N * (size_t)r->m->nbody);
-    else body_poses(r->m, t, row);
-    double* disp = row + (size_t)POSE_N * r->m->nbody;
-    if (q)
+    if (pose) memcpy(row, pose, sizeof(double) * POSE_N * (size_t)r->npose);
+    else if (r->m) body_poses(r->m, t, row);
+    double* disp = row + (size_t)POSE_N * r->npose;
+    if (q && r->m)
         for (int p = 0; p < r->npoints; p++)
             point_disp((const double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
                        r->eqs + (size_t)p * KD_ELEM_DOF_MAX, q, disp + 3 * p);
@@ -344,11 +366,15 @@ static void write_dynamics_set(FILE* fp, const kd_model* m, const kd_anim_record
     fprintf(fp, ",\n     \"frames\": [\n");
     for (int f = 0; f < r->nframes; f++) {
         const double* row = r->data + (size_t)f * r->frame_size;
-        const double* disp = row + (size_t)POSE_N * m->nbody;
+        const double* disp = row + (size_t)POSE_N * r->npose;
         fprintf(fp, "      {\"pose\": [");
-        for (int b = 0; b < m->nbody; b++) {
+        for (int b = 0; b < r->npose; b++) {
             fprintf(fp, "%s", b ? "," : "");
             json_numbers(fp, row + (size_t)b * POSE_N, POSE_N);
+        }
+        if (!m) {  /* poses only: no displacements */
+            fprintf(fp, "]}%s\n", f + 1 < r->nframes ? "," : "");
+            continue;
         }
         fprintf(fp, "], \"disp\": [");
         for (int b = 0, p0 = 0; b < m->nbody; b++) {
@@ -405,4 +431,41 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
     free(pts);
     free(buf);
     return st;
+}
+
+kd_status kd_write_animation_poses(const char* path, const char* title, int nbody, const char* const* names,
+                                   const int* ground, const kd_anim_shape* shapes, const int* rods, int nrods,
+                                   const kd_anim_set* sets, int nsets, kd_error* err) {
+    kd_atomic_file f;
+    kd_status st = kd_atomic_open(&f, path, err);
+    if (st) return st;
+    FILE* fp = f.fp;
+    fprintf(fp, "{\n  \"kedyn_animation\": 1,\n  \"title\": ");
+    io_json_string(fp, title);
+    fprintf(fp, ",\n  \"spatial\": true,\n  \"bodies\": [\n");
+    for (int b = 0; b < nbody; b++) {
+        fprintf(fp, "    {\"name\": ");
+        io_json_string(fp, names[b]);
+        fprintf(fp, ", \"type\": \"%s\"", ground[b] ? "ground" : "rigid");
+        write_shape(fp, &shapes[b]);
+        fprintf(fp, "}%s\n", b + 1 < nbody ? "," : "");
+    }
+    fprintf(fp, "  ],\n  \"rods\": [");
+    for (int i = 0; i < nrods; i++) {
+        fprintf(fp, "%s", i ? "," : "");
+        json_indices(fp, rods + 4 * i, 4);
+    }
+    fprintf(fp, "],\n  \"sets\": [\n");
+    for (int i = 0, k = 0; i < nsets; i++) {
+        const kd_anim_set* s = &sets[i];
+        if (!s->recorder || s->recorder->m || s->recorder->npose != nbody) continue;  /* pose sets only */
+        fprintf(fp, "%s    {\"analysis\": %d, \"type\": \"%s\", \"label\": ", k++ ? ",\n" : "", s->analysis,
+                s->kind ? s->kind : "dynamics");
+        io_json_string(fp, s->label);
+        fprintf(fp, ",\n     ");
+        write_dynamics_set(fp, NULL, s->recorder);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "\n  ]\n}\n");
+    return kd_atomic_commit(&f, err);
 }

@@ -55,6 +55,16 @@ static void write_summary(FILE* fp, const cJSON* s) {
                 jnum(mech, "elastic_links"), jnum(mech, "link_elastic_dof"), jnum(mech, "mass_kg"));
         return;
     }
+    const cJSON* sp = cJSON_GetObjectItemCaseSensitive(s, "spatial");
+    if (cJSON_IsObject(sp)) {  /* a spatial mechanism: its coordinates, equations and mobility */
+        fprintf(fp, "<table><tr><th>moving bodies</th><th>joints</th><th>drivers</th><th>coordinates</th>"
+                    "<th>constraint equations</th><th>DOF (Gr&uuml;bler)</th><th>DOF (rank)</th><th>mass [kg]</th></tr>\n"
+                    "<tr><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%g</td><td>%.6g</td></tr>"
+                    "</table>\n",
+                jnum(sp, "moving_bodies"), jnum(sp, "joints"), jnum(sp, "drivers"), jnum(sp, "coordinates"),
+                jnum(sp, "constraint_equations"), jnum(sp, "gruebler"), jnum(sp, "dof"), jnum(sp, "mass_kg"));
+        return;
+    }
     fprintf(fp, "<table><tr><th>free DOF</th><th>nodes</th><th>elements</th><th>mass [kg]</th></tr>\n"
                 "<tr><td>%g</td><td>%g</td><td>%g</td><td>%.6g</td></tr></table>\n",
             jnum(s, "dof"), jnum(s, "nodes"), jnum(s, "elements"), jnum(s, "mass_kg"));

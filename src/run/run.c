@@ -122,7 +122,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
 /* Runs one analysis: elastic links of a mechanism (run_links.c) and rigid mechanisms
  * (run_mechanism.c) first, then the runner of its type. */
 static kd_status run_one(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
-    if (run_spatial_handles(c->d)) return run_spatial_analysis(c->d, ad, c->outdir, c->ordinal, a, err);
+    if (run_spatial_handles(c->d)) return run_spatial_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
     if (run_links_handles(c->d, ad)) return run_links_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
     if (run_mechanism_handles(c->d, ad))
         return run_mechanism_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
@@ -138,7 +138,9 @@ kd_status kd_run(const kd_desc* d, const kd_model* m, const char* model_path, co
 /* 1 when the analysis records instants for the animation: every dynamics, the mechanism
  * analyses, not modes_along_motion. */
 static int records(const kd_desc* d, const kd_analysis_desc* ad) {
-    if (run_spatial_handles(d)) return 0;  /* no 3D animation yet */
+    if (run_spatial_handles(d))  /* the poses of its bodies (run_spatial.c) */
+        return ad->type == KD_ANALYSIS_DYNAMICS || ad->type == KD_ANALYSIS_KINEMATICS ||
+               ad->type == KD_ANALYSIS_INVERSE_DYNAMICS;
     if (run_links_handles(d, ad)) return ad->type == KD_ANALYSIS_DYNAMICS;
     if (run_mechanism_handles(d, ad)) return 1;
     const run_analysis* r = runner_of(ad->type);
@@ -176,6 +178,11 @@ static kd_status write_animation(const kd_desc* d, const kd_model* m, const char
     }
     char path[1200];
     snprintf(path, sizeof(path), "%s/animation.json", outdir);
+    if (run_spatial_handles(d)) {  /* drawn in 3D from its bodies' poses */
+        const kd_status sst = run_spatial_animation(d, path, sets, n, err);
+        if (sst == KD_OK) rep->animation = 1;
+        return sst;
+    }
     kd_anim_shape* shapes = NULL;  /* rigid bodies and the ground of a mechanism */
     if (kd_desc_is_mechanism(d) && !(shapes = calloc((size_t)d->nbodies, sizeof(*shapes))))
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
@@ -293,7 +300,8 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         summary_checkpoint ck = {path, d, m, model_path, rep, a};
         run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses, key, checkpoint_summary, &ck};
         if (opts && opts->animation && records(d, ad)) {
-            st = kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
+            st = run_spatial_handles(d) ? kd_anim_recorder_new_poses(run_spatial_bodies(d), analysis_t_end(ad), &rec[i], err)
+                                        : kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);
             c.anim = rec[i];
         }
         if (st == KD_OK) st = run_one(&c, ad, a, err);

@@ -13,6 +13,7 @@
 #include "kedyn/mech_formalism.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
+#include "output/anim_spatial.h"
 #include "output/output_util.h"
 
 int run_spatial_handles(const kd_desc* d) { return d->sdesc != NULL; }
@@ -78,6 +79,7 @@ typedef struct kin_ctx {
     const kd_smech* m;
     int points, inverse;
     kd_smech_reactions mult, proj;
+    anim_spatial* anim;           /* animation instants */
     double max_val, max_diff;
     kd_error* err;
 } kin_ctx;
@@ -86,6 +88,7 @@ static int kin_row(void* c, double t, const double* q, const double* qd, const d
     kin_ctx* k = c;
     const kd_smech* m = k->m;
     fprintf(k->fp, "%.10g", t);
+    anim_spatial_offer(k->anim, t, q);
     if (!k->inverse) {
         pose_row(k->fp, m, q, qd);
         if (k->points) points_row(k->fp, k->d, m, q);
@@ -120,7 +123,7 @@ static void reaction_header(FILE* fp, const kd_smech* m) {
 }
 
 static kd_status run_kin(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
-                         int ordinal, kd_analysis_report* a, kd_error* err) {
+                         int ordinal, anim_spatial* anim, kd_analysis_report* a, kd_error* err) {
     const int inverse = ad->type == KD_ANALYSIS_INVERSE_DYNAMICS;
     const double t_end = inverse ? ad->inverse_dynamics.t_end : ad->kinematics.t_end;
     const int steps = inverse ? ad->inverse_dynamics.steps : ad->kinematics.steps;
@@ -133,7 +136,7 @@ static kd_status run_kin(const kd_desc* d, const kd_analysis_desc* ad, const kd_
                             kd_analysis_type_name(ad->type), a->mech.dof, a->mech.dof_undriven);
     kin_ctx k;
     memset(&k, 0, sizeof(k));
-    k.d = d, k.m = m, k.points = !inverse && ad->kinematics.points, k.inverse = inverse;
+    k.d = d, k.m = m, k.anim = anim, k.points = !inverse && ad->kinematics.points, k.inverse = inverse;
     kd_error serr;
     kd_error_clear(&serr);
     k.err = &serr;
@@ -175,6 +178,7 @@ typedef struct dyn_ctx {
     FILE* fp;
     const kd_smech* m;
     kd_smech_reactions r;
+    anim_spatial* anim;
     int rows;
 } dyn_ctx;
 
@@ -183,6 +187,7 @@ static int dyn_row(void* c, const kd_mbs_sample* s) {
     const kd_smech* m = k->m;
     k->rows++;
     fprintf(k->fp, "%.10g", s->t);
+    anim_spatial_offer(k->anim, s->t, s->q);
     pose_row(k->fp, m, s->q, s->qd);
     memcpy(k->r.lambda, s->lambda, sizeof(double) * (size_t)m->nc);
     kd_smech_reactions_of(m, s->t, s->q, &k->r);
@@ -193,7 +198,7 @@ static int dyn_row(void* c, const kd_mbs_sample* s) {
 }
 
 static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_smech* m, const double* q0,
-                         const char* outdir, int ordinal, kd_analysis_report* a, kd_error* err) {
+                         const char* outdir, int ordinal, anim_spatial* anim, kd_analysis_report* a, kd_error* err) {
     kd_dynamics_desc dy = an->dynamics;
     kd_dynamics_resolve(&dy, KD_ROUTE_MECHANISM);
     if (!kd_dynamics_route_takes(KD_ROUTE_MECHANISM, dy.integrator))
@@ -221,7 +226,7 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
     double* qd = malloc(sizeof(double) * (size_t)m->n);
     dyn_ctx k;
     memset(&k, 0, sizeof(k));
-    k.m = m;
+    k.m = m, k.anim = anim;
     kd_status st = qd && !kd_smech_reactions_alloc(m, &k.r) ? KD_OK
                                                           : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     /* the given velocities projected onto the velocity constraints */
@@ -259,11 +264,13 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
 }
 
 kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                               kd_analysis_report* a, kd_error* err) {
+                               kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
     kd_smech* m = NULL;
     kd_status st = kd_smech_compile(d, &m, err);
     double* q = st ? NULL : malloc(sizeof(double) * (size_t)m->n);
     if (!st && !q) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    anim_spatial anim = {0};
+    if (!st) st = anim_spatial_init(&anim, rec, d, m, err);
     if (!st) st = assemble(m, q, &a->mech, err);
     if (!st && a->mech.nredundant > 0)
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
@@ -271,12 +278,13 @@ kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
         if (ad->type == KD_ANALYSIS_DYNAMICS && run_spatial_has_links(d))
             st = run_spatial_links(d, ad, m, outdir, ordinal, a, err);
         else if (ad->type == KD_ANALYSIS_DYNAMICS)
-            st = run_dyn(d, ad, m, q, outdir, ordinal, a, err);
+            st = run_dyn(d, ad, m, q, outdir, ordinal, &anim, a, err);
         else if (ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS)
-            st = run_kin(d, ad, m, outdir, ordinal, a, err);
+            st = run_kin(d, ad, m, outdir, ordinal, &anim, a, err);
         else
             st = kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc, "not an analysis of a spatial mechanism");
     }
+    anim_spatial_free(&anim);
     free(q);
     kd_smech_free(&m);
     return st;
@@ -304,4 +312,26 @@ void run_spatial_model_summary(FILE* fp, const kd_desc* d) {
     fprintf(fp, ", \"mass_kg\": %.12g}", mass);
     free(q);
     kd_smech_free(&m);
+}
+
+int run_spatial_bodies(const kd_desc* d) { return d->sdesc ? d->sdesc->nbodies : 0; }
+
+kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_anim_set* sets, int nsets,
+                                kd_error* err) {
+    const int nb = d->sdesc->nbodies;
+    kd_anim_shape* shapes = calloc((size_t)(nb ? nb : 1), sizeof(*shapes));
+    const char** names = malloc(sizeof(*names) * (size_t)(nb ? nb : 1));
+    int* ground = malloc(sizeof(int) * (size_t)(nb ? nb : 1));
+    int* rods = malloc(sizeof(int) * 4 * (size_t)(d->sdesc->njoints ? d->sdesc->njoints : 1));
+    kd_status st = shapes && names && ground && rods ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st) {
+        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground;
+        const int nrods = kd_anim_smech_shapes(d, shapes, rods);
+        st = kd_write_animation_poses(path, d->title, nb, names, ground, shapes, rods, nrods, sets, nsets, err);
+    }
+    free(rods);
+    free(shapes);
+    free(names);
+    free(ground);
+    return st;
 }

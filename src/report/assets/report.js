@@ -22,6 +22,21 @@
   var isMechanism = A.bodies.some(function (b) { return b.type === 'rigid'; });
   /* plates are drawn in 3D (an axonometric projection) unless a plane is chosen */
   var hasPlate = A.bodies.some(function (b) { return b.type === 'plate'; });
+  /* a spatial mechanism ("spatial": true) is drawn in an orthographic projection of a view
+   * direction (azimuth a, elevation e): chosen (front, top, side, isometric) or turned by
+   * dragging the mouse; the wheel zooms */
+  var spatial = !!A.spatial;
+  var VIEWS = { front: [0, 0], top: [0, 90], side: [90, 0], iso: [45, Math.asin(1 / Math.sqrt(3)) * 180 / Math.PI] };
+  if (spatial) {
+    viewSel.innerHTML = '';
+    [['iso', 'isometric'], ['front', 'front (x-z)'], ['top', 'top (x-y)'], ['side', 'side (y-z)'], ['free', 'rotated']]
+      .forEach(function (v) {
+        var o = document.createElement('option');
+        o.value = v[0]; o.textContent = v[1];
+        viewSel.appendChild(o);
+      });
+    viewSel.title = 'drag the drawing to turn it, the wheel zooms';
+  }
   var MODE_FRAMES = 48, COLORS = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#d35400', '#16a085'];
 
   /* What can be animated: each mode of a modes set, each set with frames. */
@@ -45,7 +60,14 @@
   });
   if (!items.length) { setState('status', 'nothing-to-animate'); return; }
 
-  var cur = { item: items[0], frame: 0, playing: true, scale: 1, auto: 1, axes: [0, 1], box: null };
+  var cur = { item: items[0], frame: 0, playing: true, scale: 1, auto: 1, axes: [0, 1], box: null,
+              az: 45, el: 35.26, zoom: 1, R: [[1, 0, 0], [0, 0, 1]] };
+  /* The screen axes of the view direction: right r = (cos a, sin a, 0) and up
+   * u = w x r of the unit vector w = (sin a cos e, -cos a cos e, sin e) towards the eye. */
+  function setView() {
+    var a = cur.az * Math.PI / 180, e = cur.el * Math.PI / 180;
+    cur.R = [[Math.cos(a), Math.sin(a), 0], [-Math.sin(e) * Math.sin(a), Math.sin(e) * Math.cos(a), Math.cos(e)]];
+  }
 
   function pose(it, f, b) { return it.mode >= 0 ? it.set.pose[b] : it.set.frames[f].pose[b]; }
   /* Displacements of body b at frame f and the factor they are multiplied by. */
@@ -98,11 +120,20 @@
    * and up, z up). */
   var C30 = Math.cos(Math.PI / 6), S30 = 0.5;
   function proj(g) {
+    if (cur.axes === 'view') {
+      var R = cur.R;
+      return [R[0][0] * g[0] + R[0][1] * g[1] + R[0][2] * g[2], R[1][0] * g[0] + R[1][1] * g[1] + R[1][2] * g[2]];
+    }
     if (cur.axes === '3d') return [C30 * (g[0] + g[1]), g[2] + S30 * (g[1] - g[0])];
     return [g[cur.axes[0]], g[cur.axes[1]]];
   }
   function chooseAxes() {
     var v = viewSel.value;
+    if (spatial) {
+      if (VIEWS[v]) { cur.az = VIEWS[v][0]; cur.el = VIEWS[v][1]; }
+      setView();
+      return 'view';
+    }
     if (v === '3d' || (v === 'auto' && hasPlate)) return '3d';
     if (v === 'xy') return [0, 1];
     if (v === 'xz') return [0, 2];
@@ -116,6 +147,17 @@
     return order.slice(0, 2).sort();
   }
   function computeBox() {
+    if (spatial) {  /* the sphere about the drawing's bounding box: the same size in every view */
+      var lo = [1e300, 1e300, 1e300], hi = [-1e300, -1e300, -1e300];
+      eachPoint(cur.item, cur.scale, function (g) {
+        for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], g[a]); hi[a] = Math.max(hi[a], g[a]); }
+      });
+      var c = [0, 1, 2].map(function (a) { return 0.5 * (lo[a] + hi[a]); });
+      var r = 0.5 * Math.max(Math.sqrt(Math.pow(hi[0] - lo[0], 2) + Math.pow(hi[1] - lo[1], 2) + Math.pow(hi[2] - lo[2], 2)), 1e-9);
+      var pc = proj(c), rz = 0.7 * r / cur.zoom;  /* most views fill the canvas; the wheel zooms */
+      cur.box = [pc[0] - rz, pc[1] - rz, pc[0] + rz, pc[1] + rz];
+      return;
+    }
     var box = [1e300, 1e300, -1e300, -1e300];
     eachPoint(cur.item, cur.scale, function (g) {
       var q = proj(g);
@@ -193,7 +235,14 @@
     var o = toCanvas([0, 0, 0]), names = 'xyz';
     ctx.strokeStyle = '#cccccc'; ctx.lineWidth = 1; ctx.setLineDash([]);
     ctx.fillStyle = '#888888'; ctx.font = '12px sans-serif';
-    if (cur.axes === '3d') {  /* the three global axes from the origin, a tenth of the drawing */
+    if (cur.axes === 'view') {  /* the three global axes from the origin, a tenth of the drawing */
+      var Lv = 0.1 * (cur.box[2] - cur.box[0]);
+      for (var av = 0; av < 3; av++) {
+        var ev = [0, 0, 0]; ev[av] = Lv;
+        var tv = toCanvas(ev);
+        stroke([o, tv]); ctx.fillText(names[av], tv[0] + 3, tv[1] - 3);
+      }
+    } else if (cur.axes === '3d') {  /* the three global axes from the origin, a tenth of the drawing */
       var L = 0.1 * Math.max(cur.box[2] - cur.box[0], cur.box[3] - cur.box[1]) / C30;
       for (var a = 0; a < 3; a++) {
         var e = [0, 0, 0]; e[a] = L;
@@ -252,14 +301,26 @@
       /* what reached the canvas (finite coordinates), for automated checks */
       pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
     }
+    /* the rods of distance joints between two bodies' points */
+    (A.rods || []).forEach(function (rd) {
+      var g0 = toCanvas(point(it, f, rd[0], rd[1], cur.scale, [0, 0, 0]));
+      var g1 = toCanvas(point(it, f, rd[2], rd[3], cur.scale, [0, 0, 0]));
+      ctx.setLineDash([]); ctx.strokeStyle = '#806000'; ctx.lineWidth = 3;
+      stroke([g0, g1]);
+      ctx.fillStyle = '#806000';
+      [g0, g1].forEach(function (p) { ctx.beginPath(); ctx.arc(p[0], p[1], 3.5, 0, 2 * Math.PI); ctx.fill(); });
+      if (isFinite(g0[0]) && isFinite(g1[0])) drawn += 2;
+    });
     ctx.fillStyle = '#222222'; ctx.font = '14px sans-serif';
     var when = it.mode >= 0 ? 'phase ' + Math.round(360 * f / MODE_FRAMES) + ' deg'
                             : 't = ' + it.set.t[f].toPrecision(5) + ' s';
     ctx.fillText(it.label, 12, 20);
     ctx.fillText(when + ',  displacements x ' + cur.scale.toPrecision(3), 12, 40);
+    if (spatial) ctx.fillText('view: azimuth ' + Math.round(cur.az) + ' deg, elevation ' + Math.round(cur.el) + ' deg', 12, 60);
     info.textContent = when;
     scrub.value = String(f);
     setState('frame', f); setState('ticks', ticks); setState('drawn', drawn);
+    if (spatial) setState('view', viewSel.value + ' ' + Math.round(cur.az) + ' ' + Math.round(cur.el));
   }
   function setScale() {
     cur.scale = cur.auto * Math.pow(10, Number(scaleIn.value));
@@ -279,6 +340,26 @@
   scaleIn.addEventListener('input', function () { setScale(); draw(); });
   viewSel.addEventListener('change', function () { setScale(); draw(); });
   scrub.addEventListener('input', function () { cur.frame = Number(scrub.value); draw(); });
+  if (spatial) {  /* drag: turn the view (horizontal: azimuth, vertical: elevation); wheel: zoom */
+    var drag = null;
+    canvas.style.touchAction = 'none';  /* pointer events: a mouse, a pen or a finger */
+    canvas.style.cursor = 'grab';
+    canvas.addEventListener('pointerdown', function (ev) { drag = [ev.clientX, ev.clientY]; ev.preventDefault(); });
+    window.addEventListener('pointerup', function () { drag = null; });
+    window.addEventListener('pointermove', function (ev) {
+      if (!drag) return;
+      cur.az -= 0.4 * (ev.clientX - drag[0]);
+      cur.el = Math.max(-90, Math.min(90, cur.el + 0.4 * (ev.clientY - drag[1])));
+      drag = [ev.clientX, ev.clientY];
+      viewSel.value = 'free';
+      setView(); computeBox(); draw();
+    });
+    canvas.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      cur.zoom = Math.max(0.1, Math.min(50, cur.zoom * Math.exp(-0.0015 * ev.deltaY)));
+      computeBox(); draw();
+    }, { passive: false });
+  }
   playBtn.addEventListener('click', function () {
     cur.playing = !cur.playing;
     playBtn.textContent = cur.playing ? 'Pause' : 'Play';
@@ -289,10 +370,36 @@
     ticks++;
     draw();
   }, 40);
-  /* report.html#item=N opens the N-th entry of the animation list (0-based). */
-  var first = /^#item=(\d+)$/.exec(window.location.hash || '');
-  var i0 = first && Number(first[1]) < items.length ? Number(first[1]) : 0;
+  /* report.html#item=N opens the N-th entry of the animation list (0-based); with
+   * &view=NAME (a spatial mechanism: front, top, side, iso) in that view, with &frame=N paused
+   * at that instant; &drag=DX,DY drags the drawing by DX, DY pixels (pointer events on the
+   * canvas, as a mouse would: automated checks of the rotation). */
+  var hash = {};
+  (window.location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
+    var m = /^(item|view|frame|drag)=([A-Za-z0-9,-]+)$/.exec(kv);
+    if (m) hash[m[1]] = m[2];
+  });
+  var i0 = /^\d+$/.test(hash.item || '') && Number(hash.item) < items.length ? Number(hash.item) : 0;
+  if (hash.view && Array.prototype.some.call(viewSel.options, function (o) { return o.value === hash.view; }))
+    viewSel.value = hash.view;
   itemSel.value = String(i0);
   selectItem(i0);
+  if (/^\d+$/.test(hash.frame || '')) {
+    cur.playing = false;
+    playBtn.textContent = 'Play';
+    cur.frame = Math.min(Number(hash.frame), cur.item.n - 1);
+    draw();
+  }
+  var dragBy = /^(-?\d+),(-?\d+)$/.exec(hash.drag || '');
+  if (spatial && dragBy) {
+    var rc = canvas.getBoundingClientRect(), x0 = rc.left + rc.width / 2, y0 = rc.top + rc.height / 2;
+    var pe = function (type, target, x, y) {
+      target.dispatchEvent(new PointerEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y }));
+    };
+    pe('pointerdown', canvas, x0, y0);
+    pe('pointermove', canvas, x0 + Number(dragBy[1]) / 2, y0 + Number(dragBy[2]) / 2);
+    pe('pointermove', canvas, x0 + Number(dragBy[1]), y0 + Number(dragBy[2]));
+    pe('pointerup', canvas, x0 + Number(dragBy[1]), y0 + Number(dragBy[2]));
+  }
   setState('status', 'running');
 })();
