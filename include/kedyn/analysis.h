@@ -47,7 +47,8 @@ void kd_campbell_free(kd_campbell* c);
  * on several threads at once), and add: the modes of speed i, given in speed order, tracked. */
 typedef struct kd_campbell_track {
     int n, count, extra;
-    double* prev;             /* (count x n) shapes followed at the previous speed */
+    double* prev;             /* (2 x count x n) shapes followed at the previous speed: real
+                                 parts, then imaginary parts */
     double* macs;
     int* pick;
 } kd_campbell_track;

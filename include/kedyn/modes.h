@@ -71,6 +71,9 @@ typedef struct kd_modes {
     int unstable;             /* state-space solver: 1 when an eigenvalue has a positive
                                  real part beyond its round-off bound (divergence or
                                  flutter; theory.md sec. 11.1) */
+    double* shape_im;         /* (count x neq) state-space solver: imaginary part of the complex
+                                 shape (same phase and scale as `shape`; a Coriolis-coupled DOF
+                                 in quadrature lives here only); NULL for the symmetric solvers */
 } kd_modes;
 
 /* Lowest `count` modes of K x = lambda M x. `count` is reduced to neq when

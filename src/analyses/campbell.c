@@ -17,20 +17,31 @@ void kd_campbell_free(kd_campbell* c) {
     memset(c, 0, sizeof(*c));
 }
 
-/* MAC(a, b) = (a.b)^2 / ((a.a)(b.b)) of two real mode shapes. */
-static double mac(const double* a, const double* b, int n) {
-    double ab = 0, aa = 0, bb = 0;
-    for (int i = 0; i < n; i++) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
-    return aa > 0 && bb > 0 ? ab * ab / (aa * bb) : 0.0;
+/* MAC(a, b) = |a^H b|^2 / ((a^H a)(b^H b)) of two complex mode shapes
+ * (re, im; im NULL: 0). A moving system's shape is complex: the Coriolis
+ * coupling puts some DOFs in quadrature (the axial motion of a blade
+ * spinning in its bending plane), and the real part alone can lose the
+ * very DOFs that identify the mode. */
+static double mac(const double* ar, const double* ai, const double* br, const double* bi, int n) {
+    double abr = 0, abi = 0, aa = 0, bb = 0;
+    for (int i = 0; i < n; i++) {
+        const double xi = ai ? ai[i] : 0.0, yi = bi ? bi[i] : 0.0;
+        abr += ar[i] * br[i] + xi * yi, abi += ar[i] * yi - xi * br[i];
+        aa += ar[i] * ar[i] + xi * xi, bb += br[i] * br[i] + yi * yi;
+    }
+    return aa > 0 && bb > 0 ? (abr * abr + abi * abi) / (aa * bb) : 0.0;
 }
 
-/* Assign each tracked curve k (shape prev[k]) one of the `next` new modes:
- * repeatedly the unassigned pair with the largest MAC. pick[k] = the new
- * mode, and the smallest MAC used is returned. */
-static double track(const double* prev, int count, const kd_modes* r, int n, double* macs, int* pick, int* used) {
+/* Assign each tracked curve k (shape prev[k] + i prev_im[k]) one of the
+ * `next` new modes: repeatedly the unassigned pair with the largest MAC.
+ * pick[k] = the new mode, and the smallest MAC used is returned. */
+static double track(const double* prev, const double* prev_im, int count, const kd_modes* r, int n, double* macs,
+                    int* pick, int* used) {
     const int next = r->count;
     for (int k = 0; k < count; k++)
-        for (int j = 0; j < next; j++) macs[(size_t)k * next + j] = mac(prev + (size_t)k * n, r->shape + (size_t)j * n, n);
+        for (int j = 0; j < next; j++)
+            macs[(size_t)k * next + j] = mac(prev + (size_t)k * n, prev_im + (size_t)k * n, r->shape + (size_t)j * n,
+                                             r->shape_im ? r->shape_im + (size_t)j * n : NULL, n);
     for (int k = 0; k < count; k++) pick[k] = -1;
     for (int j = 0; j < next; j++) used[j] = 0;
     double worst = 1.0;
@@ -68,7 +79,7 @@ kd_status kd_campbell_begin(const kd_model* m, const double* speeds, int nspeeds
     out->growth = calloc((size_t)nspeeds * (size_t)count + 1, sizeof(double));
     out->unstable = calloc((size_t)nspeeds + 1, sizeof(int));
     out->mac_min = calloc((size_t)nspeeds + 1, sizeof(double));
-    t->prev = malloc(sizeof(double) * ((size_t)count * (size_t)t->n + 1));
+    t->prev = calloc(2 * (size_t)count * (size_t)t->n + 1, sizeof(double)); /* re, then im */
     t->macs = malloc(sizeof(double) * ((size_t)count * (size_t)t->extra + 1));
     t->pick = malloc(sizeof(int) * (size_t)(count + t->extra + 1));
     if (!out->speed || !out->omega || !out->growth || !out->unstable || !out->mac_min || !t->prev || !t->macs ||
@@ -108,13 +119,16 @@ void kd_campbell_add(kd_campbell* out, kd_campbell_track* t, int i, const kd_mod
         for (int k = 0; k < nc; k++) pick[k] = k;
         out->mac_min[i] = 1.0;
     } else {
-        out->mac_min[i] = track(t->prev, count, r, n, t->macs, pick, pick + count);
+        out->mac_min[i] = track(t->prev, t->prev + (size_t)count * n, count, r, n, t->macs, pick, pick + count);
     }
     for (int k = 0; k < nc; k++) {
         const int j = pick[k];
         out->omega[(size_t)i * count + k] = r->omega[j];
         out->growth[(size_t)i * count + k] = r->growth[j];
         memcpy(t->prev + (size_t)k * n, r->shape + (size_t)j * n, sizeof(double) * (size_t)n);
+        double* im = t->prev + ((size_t)count + (size_t)k) * n;
+        if (r->shape_im) memcpy(im, r->shape_im + (size_t)j * n, sizeof(double) * (size_t)n);
+        else memset(im, 0, sizeof(double) * (size_t)n);
     }
     out->unstable[i] = r->unstable;
 }

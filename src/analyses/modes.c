@@ -15,6 +15,7 @@ void kd_modes_free(kd_modes* r) {
     free(r->shape);
     free(r->growth);
     free(r->error_estimate);
+    free(r->shape_im);
     memset(r, 0, sizeof(*r));
 }
 

@@ -41,7 +41,8 @@ kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out,
     out->omega = malloc(sizeof(double) * (size_t)count);
     out->growth = malloc(sizeof(double) * (size_t)count);
     out->shape = malloc(sizeof(double) * (size_t)count * (size_t)n);
-    if (!out->lambda || !out->omega || !out->growth || !out->shape) {
+    out->shape_im = malloc(sizeof(double) * (size_t)count * (size_t)n);
+    if (!out->lambda || !out->omega || !out->growth || !out->shape || !out->shape_im) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
         goto done;
     }
@@ -63,8 +64,11 @@ kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out,
         }
         /* rotate the phase so the largest entry is real and positive */
         const double complex rot = best > 0 ? conj(pr + I * pi) / best : 1.0;
-        double* x = out->shape + (size_t)k * n;
-        for (int i = 0; i < n; i++) x[i] = creal((vre[i] + I * vim[i]) * rot) / (best > 0 ? best : 1.0);
+        double *x = out->shape + (size_t)k * n, *y = out->shape_im + (size_t)k * n;
+        for (int i = 0; i < n; i++) {
+            const double complex z = (vre[i] + I * vim[i]) * rot / (best > 0 ? best : 1.0);
+            x[i] = creal(z), y[i] = cimag(z);
+        }
     }
 done:
     if (st) kd_modes_free(out);

@@ -32,6 +32,8 @@ static kd_status camp_compute(void* ctx, int i, const char* outdir, int remote, 
     run_buf_put_doubles(out, r.omega, (size_t)r.count);
     run_buf_put_doubles(out, r.growth, (size_t)r.count);
     run_buf_put_doubles(out, r.shape, (size_t)r.count * (size_t)r.neq);
+    run_buf_put_int(out, r.shape_im != NULL);
+    if (r.shape_im) run_buf_put_doubles(out, r.shape_im, (size_t)r.count * (size_t)r.neq);
     kd_modes_free(&r);
     return KD_OK;
 }
@@ -55,6 +57,14 @@ static kd_status camp_commit(void* ctx, int i, kd_status st, const char* msg, ru
     run_get_doubles(in, r.omega, (size_t)r.count);
     run_get_doubles(in, r.growth, (size_t)r.count);
     run_get_doubles(in, r.shape, (size_t)r.count * (size_t)r.neq);
+    if (run_get_int(in) && !in->bad) {  /* the imaginary parts of a moving system's shapes */
+        r.shape_im = malloc(sizeof(double) * ((size_t)r.count * (size_t)r.neq + 1));
+        if (!r.shape_im) {
+            kd_modes_free(&r);
+            return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the Campbell diagram");
+        }
+        run_get_doubles(in, r.shape_im, (size_t)r.count * (size_t)r.neq);
+    }
     kd_campbell_add(cc->out, &cc->t, i, &r);
     kd_modes_free(&r);
     return in->bad ? kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "campbell: a damaged result at speed %d", i + 1)

@@ -78,6 +78,7 @@ static void pack_report(run_buf* b, const kd_analysis_report* a) {
     put_array(b, mo->lambda, k * D);
     put_array(b, mo->omega, k * D);
     put_array(b, mo->shape, k * (size_t)mo->neq * D);
+    put_array(b, mo->shape_im, k * (size_t)mo->neq * D);
     put_array(b, mo->growth, k * D);
     const kd_campbell* c = &a->campbell;
     const size_t ns = (size_t)c->nspeeds, nc = ns * (size_t)c->count;
@@ -107,6 +108,7 @@ static void unpack_report(run_reader* r, kd_analysis_report* a) {
     mo->lambda = get_array(r, k * D);
     mo->omega = get_array(r, k * D);
     mo->shape = get_array(r, k * (size_t)mo->neq * D);
+    mo->shape_im = get_array(r, k * (size_t)mo->neq * D);
     mo->growth = get_array(r, k * D);
     kd_campbell* c = &a->campbell;
     const size_t ns = (size_t)c->nspeeds, nc = ns * (size_t)c->count;
