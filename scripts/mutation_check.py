@@ -123,7 +123,7 @@ MUTATIONS = [
     ("rigid body moment of inertia", "src/mechanism/model.c",
      "m->mass[3 * k + 2] = inertia;", "m->mass[3 * k + 2] = 2.0 * inertia;",
      "mech_inverse_test|mbs_test|formalism_mech_test"),
-    # plates in moving frames (theory.md sec. 11)
+    # plates in moving frames (theory.md sec. 14)
     ("gravity on a plate at rest (a = -R^T g)", "src/fe/prestress_rest.c",
      "a[k] = -(R[k] * g[0] + R[3 + k] * g[1] + R[6 + k] * g[2]);",
      "a[k] = -1.02 * (R[k] * g[0] + R[3 + k] * g[1] + R[6 + k] * g[2]);",

@@ -1,4 +1,4 @@
-/* Plates at rest under gravity (theory.md sec. 11.2): the in-plane pre-stress of gravity and
+/* Plates at rest under gravity (theory.md sec. 14.2): the in-plane pre-stress of gravity and
  * its geometric stiffness in the modes at rest, against the Rayleigh perturbation of the
  * hanging beam (independent of the plate code: an integral of the exact Euler-Bernoulli mode).
  *

@@ -1,4 +1,4 @@
-/* Stability maps of a rotating plate over its size and hub (theory.md sec. 11.4): for a Kirchhoff
+/* Stability maps of a rotating plate over its size and hub (theory.md sec. 14.4): for a Kirchhoff
  * plate every term of the energy scales exactly under a uniform scaling s of the plate (and of
  * its hub) but the rotary inertia: bending D / s^2, centrifugal softening and the stiffening of
  * N ~ rho t Omega^2 s^2 both Omega^2 s^2, so the divergence speed goes as 1 / s^2 up to terms

@@ -1,4 +1,4 @@
-/* Shells in dynamics (theory.md sec. 11.3): the drilling rotation theta_z has a small rotary
+/* Shells in dynamics (theory.md sec. 14.3): the drilling rotation theta_z has a small rotary
  * inertia, so M is regular and every integrator runs on a shell model by every formalism route.
  *
  *   - M of a shell cantilever is positive definite (Cholesky); the drilling inertia moves its

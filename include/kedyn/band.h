@@ -75,7 +75,7 @@ kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b);
 /* Implicit Newmark steps (parameters b = beta_N, gamma) of M a + C v + K q = f with constant K, M
  * (kd_csc, kept by reference) and Rayleigh damping C = alpha M + beta K: the iteration matrix
  * M + gamma h C + b h^2 K factored once by CHOLMOD at init, one solve and two sparse products per
- * step, no allocation in a step (theory.md sec. 11.4). */
+ * step, no allocation in a step (theory.md sec. 13.4). */
 typedef struct kd_newmark_csc kd_newmark_csc;
 kd_status kd_newmark_csc_init(const kd_csc* K, const kd_csc* M, double alpha, double beta, double h, double b,
                               double gamma, kd_newmark_csc** out);

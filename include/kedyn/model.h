@@ -109,7 +109,7 @@ typedef struct kd_model {
     double gravity[3];            /* m/s^2, global */
 
     /* the in-plane pre-stress of two-dimensional elements at rest under
-     * gravity (theory.md sec. 11.2), for their geometric stiffness in
+     * gravity (theory.md sec. 14.2), for their geometric stiffness in
      * kd_assemble_*: element e's symmetric tensors S (rule points x
      * KD_GRAD_MAX^2, as kd_element_geometric_stiffness takes them) from
      * rest_S + rest_adr[e]; rest_adr NULL or rest_adr[e] = -1: none. The
@@ -155,7 +155,7 @@ int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, 
 
 /* Fill m->rest_adr and m->rest_S when gravity has a component in the plane
  * of a flat 2D body with geometric stiffness (its membrane problem solved,
- * theory.md sec. 11.2); both NULL otherwise. KD_ERR_INPUT (err filled) when
+ * theory.md sec. 14.2); both NULL otherwise. KD_ERR_INPUT (err filled) when
  * such a body's in-plane supports cannot hold it. The caller frees both. */
 kd_status kd_model_rest_prestress(kd_model* m, kd_error* err);
 
@@ -163,7 +163,7 @@ kd_status kd_model_rest_prestress(kd_model* m, kd_error* err);
  * placed like its k): beams from the axial force of gravity and preload
  * (kd_model_elem_geometric with kd_model_rest_axial_acceleration), 2D
  * elements from their in-plane pre-stress under gravity (rest_S; theory.md
- * sec. 11.2). Returns 0 (kg untouched) when the element has none. */
+ * sec. 14.2). Returns 0 (kg untouched) when the element has none. */
 int kd_model_elem_rest_geometric(const kd_model* m, int e, double* kg);
 
 /* The axial frame acceleration body b feels at rest: -(R^T g)_x. */

@@ -70,7 +70,7 @@ typedef struct kd_modes {
                                  (> 0 grows); NULL for the symmetric solvers */
     int unstable;             /* state-space solver: 1 when an eigenvalue has a positive
                                  real part beyond its round-off bound (divergence or
-                                 flutter; theory.md sec. 11.1) */
+                                 flutter; theory.md sec. 14.1) */
     double* shape_im;         /* (count x neq) state-space solver: imaginary part of the complex
                                  shape (same phase and scale as `shape`; a Coriolis-coupled DOF
                                  in quadrature lives here only); NULL for the symmetric solvers */

@@ -139,7 +139,7 @@ static kd_status solve_factor(const kd_model* m, int count, kd_eigen_solver solv
                               kd_modes* out, kd_error* err);
 
 /* Plates and shells under gravity at rest: the modes of a shallow copy of the model that carries
- * their membrane pre-stress (kd_model_rest_prestress; theory.md sec. 11.2). */
+ * their membrane pre-stress (kd_model_rest_prestress; theory.md sec. 14.2). */
 kd_status kd_modes_solve_factor(const kd_model* m, int count, kd_eigen_solver solver, kd_eigen_factor factor,
                                 kd_modes* out, kd_error* err) {
     memset(out, 0, sizeof(*out));

@@ -1,6 +1,6 @@
 /* Stability map: the speed at which the effective stiffness of a spinning
  * beam or plate loses positive definiteness, over hub distances and lengths
- * (kedyn/analysis.h; theory.md sec. 5 and 11.4). */
+ * (kedyn/analysis.h; theory.md sec. 5 and 14.4). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +96,7 @@ kd_status kd_stability_point(const kd_desc* d, int body, double hub, double leng
     mo->hub = hub;
     b->length = length;
     /* a plate: `lengths` are its extent a along the body x axis; the mesh is scaled uniformly
-     * (b / a, the divisions, the supports and node sets kept; theory.md sec. 11.4) */
+     * (b / a, the divisions, the supports and node sets kept; theory.md sec. 14.4) */
     double* xs = NULL;
     if (b->type == KD_BODY_PLATE) {
         const double* x0 = b->mesh.node_x;

@@ -38,7 +38,7 @@ int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, 
 }
 
 /* At rest: beams by their axial force, 2D elements by the pre-stress of gravity stored at
- * compilation (kedyn/model.h; theory.md sec. 11.2). */
+ * compilation (kedyn/model.h; theory.md sec. 14.2). */
 int kd_model_elem_rest_geometric(const kd_model* m, int e, double* kg) {
     if (m->rest_adr && m->rest_adr[e] >= 0) {
         kd_element_geometric_stiffness(&m->prop[m->elem_prop[e]], m->rest_S + m->rest_adr[e], kg);

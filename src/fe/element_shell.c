@@ -14,7 +14,7 @@
  * element coordinates and nodes shared by elements of different planes
  * assemble directly. The in-plane rotation theta_z has a small drilling
  * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
- * rotations) and a small rotary inertia (theory.md sec. 11.3): a second
+ * rotations) and a small rotary inertia (theory.md sec. 14.3): a second
  * transverse coordinate s along e1 over which the point moves by
  * s theta_z e2 (the fibre of a dumbbell turning about the normal), with
  * int rho s^2 ds = rho t l^2, l^2 = 10^-3 A_e / 64 (A_e the element's
@@ -99,7 +99,7 @@ static kd_status shell_init(kd_element_props* p) {
     p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
     p->rho0 = c->rho * c->t;
     p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
-    p->rho2[1][1] = c->rho * c->t * DRILL_FACTOR * area / DRILL_KAPPA; /* drilling (theory.md sec. 11.3) */
+    p->rho2[1][1] = c->rho * c->t * DRILL_FACTOR * area / DRILL_KAPPA; /* drilling (theory.md sec. 14.3) */
     if (!quad) {
         /* the DKT's cubic w in the own axes (element_plate_dkt.c) */
         double xl[3][2];
@@ -219,7 +219,7 @@ const kd_element_family element_family_shell_tri = {
     .domain = KD_DOMAIN_TRIANGLE,
     .nnode = 3,
     .node_xi = node_xi_tri3,
-    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 11.3) */
+    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 14.3) */
     .trans_dir = {{0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}},  /* each element: its normal, e1 (p->trans_dir) */
     .node_dofs = shell_node_dofs,
     .init = shell_init,
@@ -233,7 +233,7 @@ const kd_element_family element_family_shell_q4 = {
     .domain = KD_DOMAIN_QUADRILATERAL,
     .nnode = 4,
     .node_xi = node_xi_quad4,
-    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 11.3) */
+    .ntrans = 2,  /* thickness z; the drilling fibre s (theory.md sec. 14.3) */
     .trans_dir = {{0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}},  /* each element: its normal, e1 (p->trans_dir) */
     .node_dofs = shell_node_dofs,
     .init = shell_init,

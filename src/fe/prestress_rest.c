@@ -1,5 +1,5 @@
 /* The in-plane pre-stress of two-dimensional bodies at rest under gravity
- * (kd_model_rest_prestress, kedyn/model.h; theory.md sec. 11.2): the unit inertia cases of the membrane problem
+ * (kd_model_rest_prestress, kedyn/model.h; theory.md sec. 14.2): the unit inertia cases of the membrane problem
  * (prestress_membrane.h) combined with the frame acceleration a body at rest
  * feels, a = -R^T g, and no rotation (M = E + W W = 0), as kd_system combines
  * them for a body without motion. */

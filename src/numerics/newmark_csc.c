@@ -1,6 +1,6 @@
 /* One implicit Newmark step of a linear structure in compressed columns (kedyn/band.h,
  * kd_newmark_csc): M a + C v + K q = f with Rayleigh damping C = alpha M + beta K, constant
- * matrices. The acceleration form (theory.md sec. 11.4)
+ * matrices. The acceleration form (theory.md sec. 13.4)
  *     (M + gamma h C + b h^2 K) a_{n+1} = f_{n+1} - C v* - K q*,
  *     q* = q_n + h v_n + h^2 (1/2 - b) a_n,  v* = v_n + h (1 - gamma) a_n,
  *     q_{n+1} = q* + b h^2 a_{n+1},  v_{n+1} = v* + gamma h a_{n+1}
