@@ -1,5 +1,5 @@
 /* The formalism routes on spatial mechanisms (include/kedyn/smech_formalism.h):
- *   - on the free RSSR loop (a spatial closed loop, mobility 1) and on the heavy symmetric top,
+ *   - on a free RSSR loop with the coupler as a body (a spatial closed loop, mobility 2) and on the heavy symmetric top,
  *     the accelerations of newton-euler, maggi, kane, gibbs-appell and lagrange at a moving state
  *     agree to round-off (1e-10 of their size);
  *   - integrated over a short run with one integrator, the routes that share a formulation agree
@@ -30,26 +30,47 @@ static void diag_inertia(double a, double b, double c, double J[9]) {
     assert_int_equal(kd_inertia_tensor(I6, J), 0);
 }
 
-/* the free RSSR loop of spatial_test.c, crank started at 6 rad/s, gravity oblique */
+/* A free RSSR loop whose coupler is a body (ball joints at both ends, so that it also spins about
+ * its own line: mobility 2) under oblique gravity, crank started at 6 rad/s and the coupler
+ * spinning at 20 rad/s. Products of inertia everywhere: the coupler turns about no fixed axis, so
+ * its gyroscopic moment w x J w works on the partial angular velocities (about a fixed joint axis
+ * it would not: (k x J k) . k = 0). */
 static kd_smech* rssr(void) {
     kd_smech* m = kd_smech_new();
-    double J[9], R[9];
-    diag_inertia(3e-4, 1e-3, 1.2e-3, J);
+    double J[9], Jc[9], R[9];
+    const double I6[6] = {3e-4, 1e-3, 1.2e-3, -1e-4, 5e-5, -8e-5};
+    const double I6c[6] = {2e-4, 1.5e-3, 1.6e-3, 1e-4, -5e-5, 8e-5};
+    assert_int_equal(kd_inertia_tensor(I6, J), 0);
+    assert_int_equal(kd_inertia_tensor(I6c, Jc), 0);
     const double yax[3] = {0, 1, 0}, zax[3] = {0, 0, 1};
     kd_rot_axis_angle(yax, 0.3, R);
     const double ccom[3] = {0.05, 0, 0}, rcom[3] = {0.1, 0, 0}, D[3] = {0.3, 0, 0.1};
+    const double B[3] = {0.1, 0, 0}, C[3] = {0.2, 0, 0};
+    const double Cg[3] = {D[0] + 0.2 * cos(0.3), 0, D[2] - 0.2 * sin(0.3)};
+    const double mid[3] = {0.5 * (B[0] + Cg[0]), 0.5 * (B[1] + Cg[1]), 0.5 * (B[2] + Cg[2])};
+    const double Bc[3] = {B[0] - mid[0], B[1] - mid[1], B[2] - mid[2]};
+    const double Cc[3] = {Cg[0] - mid[0], Cg[1] - mid[1], Cg[2] - mid[2]};
     kd_smech_add_body(m, "crank", 0.2, J, ccom, Z3, I3);
     kd_smech_add_body(m, "rocker", 0.4, J, rcom, D, R);
+    kd_smech_add_body(m, "coupler", 0.3, Jc, Z3, mid, I3);
     kd_smech_add_joint(m, "A", KD_SJOINT_REVOLUTE, -1, 0, Z3, Z3, zax, NULL, 0);
     kd_smech_add_joint(m, "D", KD_SJOINT_REVOLUTE, -1, 1, D, Z3, yax, NULL, 0);
-    const double B[3] = {0.1, 0, 0}, C[3] = {0.2, 0, 0};
-    kd_smech_add_joint(m, "BC", KD_SJOINT_DISTANCE, 0, 1, B, C, NULL, NULL, 0);
+    kd_smech_add_joint(m, "B", KD_SJOINT_SPHERICAL, 0, 2, B, Bc, NULL, NULL, 0);
+    kd_smech_add_joint(m, "C", KD_SJOINT_SPHERICAL, 1, 2, C, Cc, NULL, NULL, 0);
     m->g[0] = 3.0, m->g[2] = -9.81;
     kd_error err;
     assert_int_equal(kd_smech_finish(m, &err), KD_OK);
     const double w0[3] = {0, 0, 6.0};
     kd_smech_set_velocity(m, 0, Z3, w0);
+    const double l = sqrt(Cc[0] * Cc[0] + Cc[1] * Cc[1] + Cc[2] * Cc[2]);
+    const double ws[3] = {20.0 * Cc[0] / l, 20.0 * Cc[1] / l, 20.0 * Cc[2] / l};
+    kd_smech_set_velocity(m, 2, Z3, ws);
+    assert_int_equal(kd_smech_solve_position(m, 0, m->q0, NULL, &err), KD_OK);
     assert_int_equal(kd_smech_solve_velocity(m, 0, m->q0, m->qd0, 1, &err), KD_OK);
+    kd_smech_mobility mob;
+    assert_int_equal(kd_smech_mobility_at(m, 0, m->q0, &mob, &err), KD_OK);
+    assert_int_equal(mob.dof, 2);
+    assert_int_equal(mob.nredundant, 0);
     return m;
 }
 
