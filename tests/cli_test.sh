@@ -458,5 +458,14 @@ sed 's/^analyses:/forces:\n  - {type: spring, bodies: [ground, slider], points: 
 check "two-way with a spring exits 1" test $code -eq 1
 check "two-way with a spring: located error" grep -q "scf_spring.yaml:[0-9]*:[0-9]*: error: two-way coupling takes gravity only" "$tmp/scf_spring.txt"
 
+# kedyn compare on a spatial mechanism: the five routes on the heavy top (kedyn/smech_formalism.h)
+"$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp" --t-end 0.02 >"$tmp/scmp.txt" 2>&1; code=$?
+check "spatial compare exits 0" test $code -eq 0
+check "spatial compare rows" test "$(wc -l <"$tmp/scmp/compare.csv")" -eq 6
+check "spatial compare agreement" awk -F, 'NR > 1 && !($9 < 1e-5 && $8 == "ok") { bad = 1 } END { exit bad }' "$tmp/scmp/compare.csv"
+check "spatial compare summary" grep -q '"system": "spatial mechanism"' "$tmp/scmp/summary.json"
+"$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp2" --bodies 3 >"$tmp/scmp2.txt" 2>&1; code=$?
+check "spatial compare --bodies exits 2" test $code -eq 2
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0
