@@ -137,6 +137,17 @@ MUTATIONS = [
     ("plate stability map: side scaling", "src/analyses/stability.c",
      "const double s = lengths[j] / a0;", "const double s = sqrt(lengths[j] / a0);",
      "plate_stability_test"),
+    # the formalism routes on spatial mechanisms (theory.md sec. 11.1): the gyroscopic terms of
+    # Kane and Gibbs-Appell, and dT/dq in Lagrange's h
+    ("spatial Kane gyroscopic moment", "src/formalisms/smech_routes.c",
+     "- dot3(Ja0, wr) - dot3(gyro, wr);", "- dot3(Ja0, wr) - 0.5 * dot3(gyro, wr);",
+     "smech_routes_test"),
+    ("spatial Appell gyroscopic term", "src/formalisms/smech_routes.c",
+     "*S = hd_add(*S, hd_scale(g[i], al[i]));", "*S = hd_add(*S, hd_scale(0.5 * g[i], al[i]));",
+     "smech_routes_test"),
+    ("spatial Lagrange dT/dq", "src/formalisms/smech_routes.c",
+     "h[i] = mixed - kinetic_hd(J, m->mass[b], x).e1;", "h[i] = mixed - 0.5 * kinetic_hd(J, m->mass[b], x).e1;",
+     "smech_routes_test"),
 ]
 
 # Tests that need more than the build (a browser) or check the build itself: not run here.

@@ -472,6 +472,20 @@ sed 's/output_every: 20}/output_every: 20, coupling: two-way}/' "$examples/wiper
 "$kedyn" run "$tmp/wse2.yaml" -o "$tmp/wse2" >"$tmp/wse2.txt" 2>&1; code=$?
 check "spatial two-way exits 1" test $code -eq 1
 check "spatial two-way: located error" grep -q "wse2.yaml:[0-9]*:[0-9]*: error: elastic links of a spatial mechanism are one-way" "$tmp/wse2.txt"
+# kedyn compare on a spatial mechanism: the five routes on the heavy top (kedyn/smech_formalism.h)
+"$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp" --t-end 0.02 >"$tmp/scmp.txt" 2>&1; code=$?
+check "spatial compare exits 0" test $code -eq 0
+check "spatial compare rows" test "$(wc -l <"$tmp/scmp/compare.csv")" -eq 6
+check "spatial compare agreement" awk -F, 'NR > 1 && !($9 < 1e-5 && $8 == "ok") { bad = 1 } END { exit bad }' "$tmp/scmp/compare.csv"
+check "spatial compare summary" grep -q '"system": "spatial mechanism"' "$tmp/scmp/summary.json"
+sed 's/t_end: 0.3/t_end: 0.01/' "$examples/spatial_top.yaml" >"$tmp/stop.yaml"
+for f in kane gibbs-appell lagrange; do
+  "$kedyn" run "$tmp/stop.yaml" -o "$tmp/stop_$f" --formalism $f --quiet; code=$?
+  check "spatial run --formalism $f exits 0" test $code -eq 0
+  check "spatial run --formalism $f in summary" grep -q "\"formalism\": \"$f\"" "$tmp/stop_$f/summary.json"
+done
+"$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp2" --bodies 3 >"$tmp/scmp2.txt" 2>&1; code=$?
+check "spatial compare --bodies exits 2" test $code -eq 2
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

@@ -46,6 +46,7 @@
 #include "kedyn/formalism.h"
 #include "kedyn/hamilton.h"
 #include "kedyn/mech_formalism.h"
+#include "kedyn/smech_formalism.h"
 /* analyses: modes, Campbell, stability, dynamics */
 #include "kedyn/modes.h"
 #include "kedyn/modes_speed.h"

@@ -8,7 +8,9 @@
  *     motion at the initial state; the fastest of several batches' means) and of the integration;
  *   - the floating-point work of one evaluation and of the integration: counted kernel calls
  *     times their known costs (kd_mbs_stats.flops), and the evaluations, steps, factorisations.
- * The model is compared as given: mechanisms have no element count to vary.
+ * The model is compared as given: mechanisms have no element count to vary. A spatial mechanism
+ * (`spatial: true`) runs the routes of kedyn/smech_formalism.h from its assembled position and its
+ * initial velocities projected onto the velocity constraints.
  */
 #ifndef KEDYN_MECH_COMPARE_H
 #define KEDYN_MECH_COMPARE_H
@@ -41,6 +43,8 @@ typedef struct kd_mech_compare {
     int nrows;
     kd_mech_compare_row* rows;
     double t_end;
+    int spatial;                  /* a spatial mechanism (kedyn/smech_formalism.h): started from its
+                                     initial velocities, projected; planar ones start at rest */
 } kd_mech_compare;
 
 typedef void (*kd_mech_compare_progress)(void* ctx, int done, int total, kd_mech_formalism f);

@@ -120,6 +120,8 @@ typedef struct kd_smech {
     double length_scale;          /* largest point distance, m */
     double* jl_work;              /* (14 nc) local Jacobian rows: a workspace of the callbacks, so
                                      that one kd_smech serves one solver at a time */
+    double* qa_work;              /* (n) applied forces: a workspace of the formalism routes'
+                                     callbacks (kedyn/smech_formalism.h), same rule */
 } kd_smech;
 
 kd_smech* kd_smech_new(void);
@@ -174,6 +176,9 @@ void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac
 void kd_smech_phi_t(const kd_smech* m, double t, const double* q, double* phi_t);
 void kd_smech_gamma(const kd_smech* m, double t, const double* q, const double* qd, double* gamma);
 void kd_smech_force(const kd_smech* m, double t, const double* q, const double* qd, double* Q);
+/* The applied forces only (gravity, torques, point forces, springs; kd_smech_force without its
+ * quadratic-velocity terms). */
+void kd_smech_applied(const kd_smech* m, double t, const double* q, const double* qd, double* Q);
 void kd_smech_mass_blocks(const kd_smech* m, const double* q, double* blocks);
 /* Dense Phi_q rows [0, nrow) into A (column-major, leading dimension ld). */
 void kd_smech_jac_dense(const kd_smech* m, const double* jac, int nrow, double* A, int ld);

@@ -168,17 +168,15 @@ int cmd_compare(int argc, char** argv) {
         cli_default_outdir(model, defdir, (int)sizeof(defdir));
         outdir = defdir;
     }
-    if (d->spatial) {  /* the formalism routes of src/formalisms are planar */
-        fprintf(stderr, "kedyn: compare takes planar mechanisms and elastic bodies; %s is a spatial mechanism (run "
-                        "its dynamics with each formulation instead)\n", model);
-        kd_desc_free(&d);
-        return EXIT_USAGE;
-    }
-    /* a mechanism: the formalisms of systems with joints, on the model as given */
-    if (kd_desc_is_mechanism(d)) {
+    /* a mechanism (planar, or spatial: kedyn/smech_formalism.h): the formalisms of systems with
+     * joints, on the model as given */
+    if (kd_desc_is_mechanism(d) || d->spatial) {
         int code = EXIT_USAGE;
         if (elements_given)
             fprintf(stderr, "kedyn: --elements applies to elastic bodies; a mechanism is compared as given\n");
+        else if (d->spatial && bodies_arg)
+            fprintf(stderr, "kedyn: --bodies generates planar chains; %s is a spatial mechanism, compared as given\n",
+                    model);
         else
             code = cmd_compare_mech(d, analysis, model, outdir, forms_arg, bodies_arg, t_end, quiet);
         kd_desc_free(&d);

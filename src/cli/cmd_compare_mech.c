@@ -42,7 +42,7 @@ static void write_json(FILE* fp, const char* model, const kd_mech_compare* c, in
     fprintf(fp,
             ",\n  \"complete\": %s,\n  \"system\": \"%s\",\n  \"t_end\": %.12g,\n  \"files\": "
             "[\"compare.csv\"],\n  \"rows\": [",
-            complete ? "true" : "false", c->n < 0 ? "generated chains" : "mechanism", c->t_end);
+            complete ? "true" : "false", c->n < 0 ? "generated chains" : c->spatial ? "spatial mechanism" : "mechanism", c->t_end);
     for (int i = 0; i < c->nrows; i++) {
         const kd_mech_compare_row* r = &c->rows[i];
         fprintf(fp,
@@ -151,6 +151,7 @@ int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const ch
     all.rows = calloc((size_t)nsizes * nforms, sizeof(kd_mech_compare_row));
     if (!all.rows) return cli_report_error(&(kd_error){.status = KD_ERR_NOMEM, .msg = "out of memory"});
     all.n = bodies_arg ? -1 : 0;
+    all.spatial = d->spatial;
     const double t_run = t_end > 0 ? t_end : d->analyses[analysis].dynamics.t_end;
     all.t_end = t_run;
     const int progress = !quiet && isatty(fileno(stderr));
@@ -165,8 +166,8 @@ int cmd_compare_mech(const kd_desc* d, int analysis, const char* model, const ch
         kd_desc_free(&chain);
         if (progress) fprintf(stderr, "\r%60s\r", "");
         if (st) break;
-        printf("compare: %s%s, mechanism of %d coordinates, %d constraint equations, %d DOF; t_end = %g s\n", model,
-               sizes[s] > 0 ? " (generated chain)" : "", c.n, c.nc, c.dof, c.t_end);
+        printf("compare: %s%s, %smechanism of %d coordinates, %d constraint equations, %d DOF; t_end = %g s\n", model,
+               sizes[s] > 0 ? " (generated chain)" : "", c.spatial ? "spatial " : "", c.n, c.nc, c.dof, c.t_end);
         printf("  %-13s  %-14s  %-6s  %12s  %10s  %11s  %11s  %7s  %8s  %11s  %11s\n", "formalism", "formulation",
                "method", "max_rel_diff", "max_drift", "build [s]", "integ. [s]", "steps", "evals", "flops/eval", "flops");
         for (int i = 0; i < c.nrows; i++) {

@@ -29,7 +29,7 @@ kd_status kd_mbs_evaluator_new(const kd_cms* sys, const kd_mbs_opts* opts, doubl
                                kd_mbs_stats* stats, kd_mbs_evaluator** out, kd_error* err) {
     kd_error_clear(err);
     *out = NULL;
-    if (!sys || sys->n <= 0 || !sys->mass || !sys->force || (sys->nc > 0 && (!sys->jacobian || !sys->gamma)))
+    if (!sys || sys->n <= 0 || (!sys->mass && !sys->mass_blocks) || !sys->force || (sys->nc > 0 && (!sys->jacobian || !sys->gamma)))
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "evaluator: incomplete system");
     kd_mbs_evaluator* e = calloc(1, sizeof(*e));
     if (!e) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");

@@ -196,7 +196,7 @@ static int maggi_rhs(void* ctx, double t, const double* y, double* yd) {
     mbs_flops(w, 2.0 * g->lu_nz * (f + 3) + 3.0 * nc);
     if (w->opts->reduced) {
         /* a route of its own (Kane's): A = [I; -C] and b = (0, b_d) by coordinate */
-        if (w->blocked) return mbs_fail(w, t, "this formalism's own route takes a diagonal mass matrix (rigid bodies) only");
+        /* the route forms its own inertia terms: M (diagonal or blocks) is not used here */
         memset(g->A, 0, sizeof(double) * (size_t)n * f);
         memset(g->b, 0, sizeof(double) * n);
         for (int k = 0; k < f; k++) {

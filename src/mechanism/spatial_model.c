@@ -20,6 +20,7 @@ void kd_smech_free(kd_smech** pm) {
     free(m->joint), free(m->driver), free(m->force);
     free(m->jac_rowptr), free(m->jac_col), free(m->jac_slot), free(m->row_owner), free(m->block_start);
     free(m->jl_work);
+    free(m->qa_work);
     free(m);
     *pm = NULL;
 }
@@ -267,7 +268,9 @@ kd_status kd_smech_finish(kd_smech* m, kd_error* err) {
     m->jac_slot = malloc(sizeof(int) * (size_t)(2 * KD_SPOSE * m->nc + 1));
     m->block_start = malloc(sizeof(int) * (size_t)(m->nbody + 1));
     m->jl_work = malloc(sizeof(double) * (size_t)(SP_SLOTS * m->nc + 1));
-    if (!m->row_owner || !m->jac_rowptr || !m->jac_col || !m->jac_slot || !m->block_start || !m->jl_work)
+    m->qa_work = malloc(sizeof(double) * (size_t)(m->n + 1));
+    if (!m->row_owner || !m->jac_rowptr || !m->jac_col || !m->jac_slot || !m->block_start || !m->jl_work ||
+        !m->qa_work)
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int k = 0; k < m->njoint; k++)
         for (int i = 0; i < m->joint[k].nrow; i++) m->row_owner[m->joint[k].row + i] = k;
@@ -355,24 +358,13 @@ static void add_point_force(const sp_vterm* a, const double F[3], double* Q) {
     for (int k = 0; k < 4; k++) x[3 + k] += a->J[0][k] * F[0] + a->J[1][k] * F[1] + a->J[2][k] * F[2];
 }
 
-void kd_smech_force(const kd_smech* m, double t, const double* q, const double* qd, double* Q) {
+/* The applied forces alone (gravity, torques, point forces, springs) as generalised forces on the
+ * coordinates, without the quadratic-velocity terms of kd_smech_force: the formalism routes that
+ * form their own inertia forces (src/formalisms/smech_routes.c) start from these. */
+void kd_smech_applied(const kd_smech* m, double t, const double* q, const double* qd, double* Q) {
     memset(Q, 0, sizeof(double) * (size_t)m->n);
-    for (int b = 0; b < m->nbody; b++) {
-        double* x = Q + KD_SPOSE * b;
-        for (int i = 0; i < 3; i++) x[i] += m->mass[b] * m->g[i];
-        /* quadratic velocity 8 G(p')^T J G(p') p - c p (p'.p') (S7) */
-        const double* p = q + KD_SPOSE * b + 3;
-        const double* pd = qd + KD_SPOSE * b + 3;
-        const double* J = m->J + 9 * b;
-        double Gd[3][4], w[3], Jw[3];
-        sp_G(pd, Gd);
-        for (int i = 0; i < 3; i++) w[i] = Gd[i][0] * p[0] + Gd[i][1] * p[1] + Gd[i][2] * p[2] + Gd[i][3] * p[3];
-        for (int i = 0; i < 3; i++) Jw[i] = J[3 * i] * w[0] + J[3 * i + 1] * w[1] + J[3 * i + 2] * w[2];
-        const double pdpd = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
-        const double c = norm_mass(J);
-        for (int k = 0; k < 4; k++)
-            x[3 + k] += 8.0 * (Gd[0][k] * Jw[0] + Gd[1][k] * Jw[1] + Gd[2][k] * Jw[2]) - c * p[k] * pdpd;
-    }
+    for (int b = 0; b < m->nbody; b++)
+        for (int i = 0; i < 3; i++) Q[KD_SPOSE * b + i] += m->mass[b] * m->g[i];
     for (int f = 0; f < m->nforce; f++) {
         const kd_sforce* F = m->force + f;
         double v[3] = {0, 0, 0};
@@ -406,6 +398,25 @@ void kd_smech_force(const kd_smech* m, double t, const double* q, const double* 
             add_point_force(&a, Fa, Q);
             add_point_force(&b, Fb, Q);
         }
+    }
+}
+
+void kd_smech_force(const kd_smech* m, double t, const double* q, const double* qd, double* Q) {
+    kd_smech_applied(m, t, q, qd, Q);
+    for (int b = 0; b < m->nbody; b++) {
+        double* x = Q + KD_SPOSE * b;
+        /* quadratic velocity 8 G(p')^T J G(p') p - c p (p'.p') (S7) */
+        const double* p = q + KD_SPOSE * b + 3;
+        const double* pd = qd + KD_SPOSE * b + 3;
+        const double* J = m->J + 9 * b;
+        double Gd[3][4], w[3], Jw[3];
+        sp_G(pd, Gd);
+        for (int i = 0; i < 3; i++) w[i] = Gd[i][0] * p[0] + Gd[i][1] * p[1] + Gd[i][2] * p[2] + Gd[i][3] * p[3];
+        for (int i = 0; i < 3; i++) Jw[i] = J[3 * i] * w[0] + J[3 * i + 1] * w[1] + J[3 * i + 2] * w[2];
+        const double pdpd = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
+        const double c = norm_mass(J);
+        for (int k = 0; k < 4; k++)
+            x[3 + k] += 8.0 * (Gd[0][k] * Jw[0] + Gd[1][k] * Jw[1] + Gd[2][k] * Jw[2]) - c * p[k] * pdpd;
     }
 }
 

@@ -11,6 +11,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/mbs.h"
 #include "kedyn/mech_formalism.h"
+#include "kedyn/smech_formalism.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 #include "output/anim_spatial.h"
@@ -206,21 +207,16 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
                             kd_dynamics_route_integrators(KD_ROUTE_MECHANISM));
     kd_mbs_opts o;
     kd_mbs_opts_from_dynamics(&o, &dy, dy.t_end);
-    /* newton-euler (the multipliers of the formulation) or maggi; the other formalism routes
-     * (src/formalisms) are planar */
+    /* the formalism (kedyn/smech_formalism.h) decides the formulation, the reduced equations of
+     * kane and gibbs-appell, and lagrange's own system */
     const char* form = kd_dynamics_formalism_name(dy.formalism);
     const int fm = kd_mech_formalism_parse(form);
-    if (fm >= 0) {
-        const int given =
-            kd_mech_formalism_formulation((kd_mech_formalism)fm, (int)o.formulation) >= 0 ? (int)o.formulation : -1;
-        o.formulation = (kd_mbs_formulation)kd_mech_formalism_formulation((kd_mech_formalism)fm, given);
-    }
-    if (fm < 0 || fm == KD_MECH_KANE || fm == KD_MECH_LAGRANGE ||
-        (fm == KD_MECH_GIBBS_APPELL && o.formulation == KD_MBS_MAGGI))
+    if (fm < 0)
         return kd_error_set(err, KD_ERR_INPUT, d->file, an->loc,
-                            "a spatial mechanism takes the formalisms newton-euler, maggi and gibbs-appell (as "
-                            "udwadia-kalaba), not %s%s",
-                            form, fm == KD_MECH_GIBBS_APPELL ? " with maggi" : "");
+                            "a spatial mechanism takes the formalisms newton-euler, maggi, kane, gibbs-appell and "
+                            "lagrange, not %s",
+                            form);
+    kd_smech_formalism_opts((kd_mech_formalism)fm, m, &o);
     a->t_end = dy.t_end;
     a->integrator = dy.integrator;
     double* qd = malloc(sizeof(double) * (size_t)m->n);
@@ -243,7 +239,7 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
         reaction_header(f.fp, m);
         fprintf(f.fp, ",drift_position,drift_velocity,E_kinetic,E_potential,E_total\n");
         kd_cms cms;
-        kd_smech_cms(m, &cms);
+        kd_smech_formalism_cms((kd_mech_formalism)fm, m, &cms);
         kd_mbs_stats ms;
         st = kd_mbs_forward(&cms, &o, q0, qd, dyn_row, &k, &ms, err);
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
