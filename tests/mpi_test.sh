@@ -44,8 +44,23 @@ check "kedyn is not linked with libmpi" bash -c "! ldd '$kedyn' | grep -q libmpi
 # a sweep of plate modes: more files per run (VTK) than the report lists, all shipped to rank 0
 sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
   "$examples/plate_simply_supported.yaml" >"$tmp/plate_sweep.yaml"
+# modes along the motion of an elastic link, over the crank speed: a sweep of modes_along_motion
+python3 - "$examples/wind_pump_elastic.yaml" "$tmp/pump_sweep.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("analyses:")
+k = s.find("\noutput:", i)
+s = s[:i] + """analyses:
+  - type: sweep
+    set: analysis.speed
+    values: [10.472, 12.566, 14.661, 16.755]
+    analysis: {type: modes_along_motion, speed: 10.472, steps: 60, count: 6, settle: 3.0}
+""" + (s[k + 1:] if k > 0 else "")
+open(sys.argv[2], "w").write(s)
+PY
 for model in "$examples/rotating_bar_studies.yaml" "$examples/rotating_blade.yaml" \
-             "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml" "$tmp/plate_sweep.yaml"; do
+             "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml" "$tmp/plate_sweep.yaml" \
+             "$tmp/pump_sweep.yaml"; do
   name=$(basename "$model" .yaml)
   "$kedyn" run "$model" -o "$tmp/$name.serial" --jobs 1 --quiet >/dev/null 2>&1
   check "$name serial exits 0" test $? -eq 0

@@ -45,7 +45,21 @@ check "KEDYN_JOBS=0 writes nothing" test ! -e "$tmp/bad"
 # a sweep of plate modes by the Lanczos solver (ARPACK: one solve at a time in the process)
 sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
   "$examples/plate_simply_supported.yaml" >"$tmp/plate_sweep.yaml"
-for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/plate_sweep"; do
+# modes along the motion of an elastic link, over the crank speed: a sweep of modes_along_motion
+python3 - "$examples/wind_pump_elastic.yaml" "$tmp/pump_sweep.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("analyses:")
+k = s.find("\noutput:", i)
+s = s[:i] + """analyses:
+  - type: sweep
+    set: analysis.speed
+    values: [10.472, 12.566, 14.661, 16.755]
+    analysis: {type: modes_along_motion, speed: 10.472, steps: 60, count: 6, settle: 3.0}
+""" + (s[k + 1:] if k > 0 else "")
+open(sys.argv[2], "w").write(s)
+PY
+for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/plate_sweep" "$tmp/pump_sweep"; do
   case $model in /*) ;; *) model=$examples/$model ;; esac
   "$kedyn" run "$model.yaml" -o "$tmp/$(basename "$model").1" --jobs 1 --quiet >/dev/null 2>&1
   check "$(basename "$model") --jobs 1 exits 0" test $? -eq 0
