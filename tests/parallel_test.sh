@@ -100,6 +100,20 @@ kept=$(comm -12 "$tmp/before.txt" "$tmp/after.txt" | wc -l)
 # a run killed between its file and its record is computed again: at most one (one thread)
 check "--resume kept the runs recorded complete ($kept of $nbefore)" test "$kept" -ge $((nbefore - 1))
 
+# SIGINT with 2 threads: the runs in flight stop at their next row (kept, marked failed, not
+# recorded); --resume computes them again
+"$kedyn" run "$sweep" -o "$tmp/int" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+  [ "$(ls "$tmp/int" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 6 ] && break
+  sleep 0.05
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+check "SIGINT mid-sweep with 2 threads exits 130" test $? -eq 130
+"$kedyn" run "$sweep" -o "$tmp/int" --resume --quiet >/dev/null 2>&1
+check "--resume after SIGINT = an uninterrupted run, byte for byte" same_results "$tmp/ref" "$tmp/int"
+
 # a record cut short (a kill in the middle of writing it) is not trusted
 "$kedyn" run "$sweep" -o "$tmp/cut" --jobs 2 --quiet >/dev/null 2>&1 &
 pid=$!

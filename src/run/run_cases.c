@@ -155,9 +155,10 @@ static int journal_open(const char* outdir, int index, int ncases, uint64_t key,
     return fd;
 }
 
-/* One record in one write: a kill leaves it whole or cut (and then not trusted). */
+/* One record in one write: a kill leaves it whole or cut (and then not trusted). Nothing once a
+ * stop was asked: a case that ran then may have stopped short (a sweep run at its next row). */
 static int journal_append(int fd, int i, const unsigned char* data, size_t size) {
-    if (fd < 0) return 0;
+    if (fd < 0 || kd_interrupted()) return 0;
     const journal_rec r = {JOURNAL_MAGIC, i, size};
     const uint64_t sum = fnv1a(fnv1a(14695981039346656037ull, &r, sizeof(r)), data, size);
     unsigned char* all = malloc(sizeof(r) + size + sizeof(sum));
