@@ -74,6 +74,15 @@ done
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/loud" >"$tmp/loud.out" 2>&1)
 check "mpirun -n 2: one 'results:' line (rank 0)" test "$(grep -c '^results: ' "$tmp/loud.out")" -eq 1
 check "the ranks removed their private directories" test -z "$(ls -A "$tmp/rtmp")"
+# runs that fail on a rank (a forcing of 1e308 N overflows) are reported, the others kept
+sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
+  "$src/bench/parallel_sweep64.yaml" >"$tmp/fail.yaml"
+"$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.serial" --jobs 1 --quiet >/dev/null 2>&1
+(cd "$tmp" && $mpi -n 3 "$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.mpi" --quiet >/dev/null 2>"$tmp/fail.err")
+check "failing runs under mpirun -n 3: exit non-zero" test $? -ne 0
+check "failing runs under mpirun -n 3: says how many" grep -q "(2 of 5 runs failed; the others are complete)" "$tmp/fail.err"
+check "failing runs under mpirun -n 3 = serial, byte for byte" same_results "$tmp/fail.serial" "$tmp/fail.mpi"
+
 # a model with no study: rank 0 runs it and says so
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/cantilever.yaml" -o "$tmp/cant" --quiet >"$tmp/cant.out" 2>&1)
 check "no study: exits 0" test $? -eq 0

@@ -75,6 +75,20 @@ check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/m
 check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601
 check "no journal left after a complete run" test ! -e "$tmp/map.2/.kedyn-cases"
 
+# runs that fail (a forcing of 1e308 N overflows) do not stop the others, on any number of threads
+sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
+  "$src/bench/parallel_sweep64.yaml" >"$tmp/fail.yaml"
+for j in 1 2 3; do
+  "$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.$j" --jobs $j --quiet >/dev/null 2>"$tmp/fail.$j.err"
+  check "failing runs, --jobs $j: exit 3" test $? -eq 3
+  check "failing runs, --jobs $j: says how many" grep -q "(2 of 5 runs failed; the others are complete)" "$tmp/fail.$j.err"
+  check "failing runs, --jobs $j: statuses in summary.json" \
+    test "$(grep -o '"status": "[a-z]*"' "$tmp/fail.$j/summary.json" | tr '\n' ' ')" = \
+    '"status": "numeric" "status": "ok" "status": "numeric" "status": "ok" "status": "numeric" "status": "ok" '
+done
+check "failing runs: --jobs 2 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.2"
+check "failing runs: --jobs 3 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.3"
+
 # --resume after kill -9: 64 runs of the seed 001 bar
 sweep=$src/bench/parallel_sweep64.yaml
 "$kedyn" run "$sweep" -o "$tmp/ref" --jobs 2 --quiet >/dev/null 2>&1
