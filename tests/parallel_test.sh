@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Parallel studies (docs/cli.md, "Parallel studies"): --jobs and KEDYN_JOBS checked; the results
-# of a sweep, a Campbell diagram and stability maps by 2 and 3 threads identical, byte for byte,
-# to those of one thread (summary.json but for its wall times); --resume after a kill -9 takes
-# the cases recorded complete as they are, distrusts a record cut short, ignores the records of
-# another model, and ends with the files of an uninterrupted run.
+# of a sweep, a Campbell diagram, stability maps and the instants of modes_along_motion by 2 and
+# 3 threads identical, byte for byte, to those of one thread (summary.json but for its wall
+# times); --resume after a kill -9 takes the cases recorded complete as they are, distrusts a
+# record cut short, ignores the records of another model, and ends with the files of an
+# uninterrupted run.
 # usage: parallel_test.sh KEDYN SOURCE_DIR
 set -u
 kedyn=$1
@@ -69,6 +70,29 @@ for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/p
     check "$model --jobs $j = --jobs 1, byte for byte" same_results "$tmp/$(basename "$model").1" "$tmp/$(basename "$model").$j"
   done
 done
+# the instants of one modes_along_motion (each computed by a thread's own copy of the link's
+# model, the modes followed in instant order): the examples with elastic links as written
+# (the refined gyroscopic route), the symmetric route and the dense state-space route, every
+# file byte for byte; 1 thread against 2 and 3
+sed 's/count: 4}/count: 4, gyroscopic: dense}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_dense.yaml"
+sed 's/count: 4}/count: 4, gyroscopic: false}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_sym.yaml"
+grep -q 'gyroscopic: dense' "$tmp/crank_dense.yaml" && grep -q 'gyroscopic: false' "$tmp/crank_sym.yaml"
+check "modes_along_motion route variants made" test $? -eq 0
+for model in "$examples/wind_pump_elastic" "$examples/wiper_elastic" "$examples/slider_crank_elastic" \
+             "$tmp/crank_dense" "$tmp/crank_sym"; do
+  b=along_$(basename "$model")
+  "$kedyn" run "$model.yaml" -o "$tmp/$b.1" --jobs 1 --quiet >/dev/null 2>&1
+  check "$b --jobs 1 exits 0" test $? -eq 0
+  check "$b has modes_along_motion.csv" test -s "$tmp/$b.1/modes_along_motion.csv"
+  for j in 2 3; do
+    "$kedyn" run "$model.yaml" -o "$tmp/$b.$j" --jobs $j --quiet >/dev/null 2>&1
+    check "$b --jobs $j exits 0" test $? -eq 0
+    check "$b --jobs $j = --jobs 1, byte for byte" same_results "$tmp/$b.1" "$tmp/$b.$j"
+    check "$b --jobs $j: no journal left" test ! -e "$tmp/$b.$j/.kedyn-cases"
+  done
+done
+check "dense route differs from the symmetric one" bash -c "! cmp -s '$tmp/along_crank_dense.1/modes_along_motion.csv' '$tmp/along_crank_sym.1/modes_along_motion.csv'"
+
 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >/dev/null 2>&1
 KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2" --quiet >/dev/null 2>&1
 check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/map.1" "$tmp/map.2"

@@ -118,7 +118,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
 /* Runs one analysis: elastic links of a mechanism (run_links.c) and rigid mechanisms
  * (run_mechanism.c) first, then the runner of its type. */
 static kd_status run_one(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
-    if (run_links_handles(c->d, ad)) return run_links_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
+    if (run_links_handles(c->d, ad)) return run_links_analysis(c, ad, a, err);
     if (run_mechanism_handles(c->d, ad))
         return run_mechanism_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
     const run_analysis* r = runner_of(ad->type);
