@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPI ranks over the cases of a study (docs/cli.md, "Parallel studies"): `mpirun -n 2` and `-n 3`
 # give the files of a serial run, byte for byte (summary.json but for its wall times), rank 0
-# alone writing them; a model without a sweep, campbell or stability runs on rank 0 and says so;
+# alone writing them (studies, and the instants of modes_along_motion); a model without a sweep,
+# campbell, stability or modes_along_motion runs on rank 0 and says so;
 # the kedyn executable itself is not linked with libmpi. Skipped (77) without mpirun or
 # kedyn_mpi.so (-DKEDYN_MPI=ON). usage: mpi_test.sh KEDYN SOURCE_DIR
 set -u
@@ -58,9 +59,12 @@ s = s[:i] + """analyses:
 """ + (s[k + 1:] if k > 0 else "")
 open(sys.argv[2], "w").write(s)
 PY
+# the instants of one modes_along_motion over the ranks (each rank solves the rigid motion
+# itself), the refined and the dense gyroscopic routes
+sed 's/count: 4}/count: 4, gyroscopic: dense}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_dense.yaml"
 for model in "$examples/rotating_bar_studies.yaml" "$examples/rotating_blade.yaml" \
              "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml" "$tmp/plate_sweep.yaml" \
-             "$tmp/pump_sweep.yaml"; do
+             "$tmp/pump_sweep.yaml" "$examples/slider_crank_elastic.yaml" "$tmp/crank_dense.yaml"; do
   name=$(basename "$model" .yaml)
   "$kedyn" run "$model" -o "$tmp/$name.serial" --jobs 1 --quiet >/dev/null 2>&1
   check "$name serial exits 0" test $? -eq 0
@@ -86,7 +90,7 @@ check "failing runs under mpirun -n 3 = serial, byte for byte" same_results "$tm
 # a model with no study: rank 0 runs it and says so
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/cantilever.yaml" -o "$tmp/cant" --quiet >"$tmp/cant.out" 2>&1)
 check "no study: exits 0" test $? -eq 0
-check "no study: says it runs on rank 0" grep -q "has no sweep, campbell or stability analysis: it runs on rank 0 alone" "$tmp/cant.out"
+check "no study: says it runs on rank 0" grep -q "has no sweep, campbell, stability or modes_along_motion analysis: it runs on rank 0 alone" "$tmp/cant.out"
 check "no study: modes.csv written" test -s "$tmp/cant/modes.csv"
 # --jobs 0 under mpirun: the same usage error on every rank
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs 0 >"$tmp/bad.out" 2>&1)

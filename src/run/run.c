@@ -220,6 +220,7 @@ static void checkpoint_summary(void* ctx, int done, int n) {
 }
 
 static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
+    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_links_handles(d, ad);  /* its instants */
     return (ad->type == KD_ANALYSIS_SWEEP || ad->type == KD_ANALYSIS_CAMPBELL || ad->type == KD_ANALYSIS_STABILITY) &&
            !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
 }
@@ -235,7 +236,7 @@ static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_r
         memset(&a, 0, sizeof(a));
         a.type = ad->type;
         const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, 0, NULL, NULL};
-        st = runner_of(ad->type)->run(&c, ad, &a, err);
+        st = run_one(&c, ad, &a, err);
         analysis_report_free(&a);
     }
     return st;
