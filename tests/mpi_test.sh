@@ -124,5 +124,32 @@ check "a rank killed: the journal is kept" test -s "$tmp/s256/.kedyn-cases/analy
 check "mpirun --resume exits 0" test $? -eq 0
 check "mpirun --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/s256"
 
+# a rank killed mid-study under `mpirun --enable-recovery`: the others finish the sweep; the
+# lost runs are failed runs in summary.json and named on stderr; no partial file under a final
+# name; --resume computes the lost runs only: the files of an uninterrupted serial run
+rm -rf "$tmp/rtmp" && mkdir -p "$tmp/rtmp"
+(cd "$tmp" && $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet >"$tmp/rec.out" 2>"$tmp/rec.err") &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$tmp/rec" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/rec" | sort -n | tail -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $launcher
+nlost=$(grep -o '"message": "forces.1.value.sine.omega = [0-9.e+-]*: lost: MPI rank[^"]*"' "$tmp/rec/summary.json" | grep -vc 'runs failed')
+nrec=$(ls "$tmp/rec" | grep -c '^sweep_v.*csv$')
+check "recovery: a rank was killed (pid $victim)" test -n "$victim"
+check "recovery: stderr names the rank and its lost cases" grep -q "ended without a word; [0-9]* cases\? it held" "$tmp/rec.err"
+check "recovery: stderr gives the sweep's failure" grep -q "lost: MPI rank .* runs failed; the others are complete)" "$tmp/rec.err"
+check "recovery: $nlost lost runs (1 to 3) in summary.json" test "$nlost" -ge 1 -a "$nlost" -le 3
+check "recovery: every other run written ($nrec = 256 - $nlost)" test "$nrec" -eq $((256 - nlost))
+check "recovery: summary.json lists all 256 runs" test "$(grep -c '"status": ' "$tmp/rec/summary.json")" -eq 257
+check "recovery: no partial file under a final name" test -z "$(ls -A "$tmp/rec" | grep -v '^sweep_v[0-9]*_dynamics.csv$' | grep -v '^summary.json$' | grep -v '^.kedyn.lock$' | grep -v '^.kedyn-cases$')"
+check "recovery: the journal is kept" test -s "$tmp/rec/.kedyn-cases/analysis1.journal"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet --resume >/dev/null 2>&1)
+check "recovery: mpirun --resume exits 0" test $? -eq 0
+check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/rec"
+
 echo "mpi_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -307,7 +307,8 @@ static void* serve_main(void* arg) {
     return NULL;
 }
 
-/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps. */
+/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps (0: no
+ * record, the case failed as a case, e.g. lost with an MPI rank: --resume computes it again). */
 static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* err) {
     *record = s->size[i];
     if (!s->data[i]) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for case %d", i + 1);
@@ -321,6 +322,7 @@ static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* er
     if (r.bad) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "case %d: a damaged result", i + 1);
     const kd_status st = s->set->commit(s->set->ctx, i, cst, msg, &r, err);
     if (r.record && r.record <= s->size[i]) *record = r.record;
+    if (cst) *record = 0;
     return st;
 }
 
@@ -409,7 +411,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
             size_t rec = 0;
             if (!st) st = commit_case(&s, i, &rec, err);
             /* the record after the case's files and rows: complete on disk */
-            if (!st && s.done[i] == 1 && journal_append(jfd, i, s.data[i], rec))
+            if (!st && s.done[i] == 1 && rec && journal_append(jfd, i, s.data[i], rec))
                 st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
             free(s.data[i]), s.data[i] = NULL;
             s.committed = i + 1;
@@ -441,7 +443,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                     size_t rec = 0;
                     cst = commit_case(&s, i, &rec, err);
                     /* the record after the case's files and rows: complete on disk */
-                    if (!cst && fresh && journal_append(jfd, i, s.data[i], rec))
+                    if (!cst && fresh && rec && journal_append(jfd, i, s.data[i], rec))
                         cst = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
                 }
                 progress(&s);
