@@ -3,7 +3,9 @@
 # give the files of a serial run, byte for byte (summary.json but for its wall times), rank 0
 # alone writing them (studies, and the instants of modes_along_motion); a model without a sweep,
 # campbell, stability or modes_along_motion runs on rank 0 and says so;
-# the kedyn executable itself is not linked with libmpi. Skipped (77) without mpirun or
+# a rank killed mid-study, without and with `mpirun --enable-recovery` (then the others finish
+# and the lost cases are reported), and --resume after it; the kedyn executable itself is not
+# linked with libmpi. Skipped (77) without mpirun or
 # kedyn_mpi.so (-DKEDYN_MPI=ON). usage: mpi_test.sh KEDYN SOURCE_DIR
 set -u
 kedyn=$1
@@ -150,6 +152,23 @@ check "recovery: the journal is kept" test -s "$tmp/rec/.kedyn-cases/analysis1.j
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet --resume >/dev/null 2>&1)
 check "recovery: mpirun --resume exits 0" test $? -eq 0
 check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/rec"
+
+# rank 0 killed under --enable-recovery: the other ranks see it gone and stop (no job left hanging)
+(cd "$tmp" && timeout 120 $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet >/dev/null 2>"$tmp/r0.err") &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$tmp/r0" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/r0" | sort -n | head -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $launcher
+code=$?
+check "rank 0 killed: the job ends (not the 120 s timeout: $code)" test $code -ne 124
+check "rank 0 killed: the others say why they stop" grep -q "rank 0 (process $victim) ended without a word; this rank stops" "$tmp/r0.err"
+check "rank 0 killed: no rank left" test -z "$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/r0")"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet --resume >/dev/null 2>&1)
+check "rank 0 killed: --resume = an uninterrupted serial run" same_results "$tmp/s256.serial" "$tmp/r0"
 
 echo "mpi_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -35,6 +35,7 @@ static struct {
     int* pid;    /* (size) each rank's process id */
     char* local; /* (size) 1: the rank runs on this process's machine (its process can be checked) */
     char* dead;  /* (size) rank 0: ranks found gone */
+    int orphan;  /* rank 0 found gone: no MPI_Finalize (it would wait for rank 0) */
 } self;
 
 /* Is rank r's process still there? Known only for ranks on this machine (kill(pid, 0), and not a
@@ -209,7 +210,9 @@ static int wait_rank0(MPI_Status* stt, double spin_us) {
         const int w = wait_message_for(0, stt, spin_us, 1000, 1.0);
         if (w <= 0) return w;
         if (!alive(0)) {
-            fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n", self.pid[0]);
+            if (!self.orphan)
+                fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n", self.pid[0]);
+            self.orphan = 1;
             return -1;
         }
     }
@@ -239,7 +242,26 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         if (size) memcpy(out + 2 * sizeof(int), data, size);
         free(data);
         /* an empty result (out of memory on this rank): rank 0 reports the case as failed */
-        const int rc = MPI_Send(out, (int)(2 * sizeof(int) + size), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        /* sent without blocking, so that a rank 0 gone (a large result waits for its receiver)
+         * does not hold this rank forever */
+        MPI_Request req;
+        int rc = MPI_Isend(out, (int)(2 * sizeof(int) + size), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &req);
+        double t_check = MPI_Wtime();
+        for (int sent = 0; rc == MPI_SUCCESS && !sent;) {
+            rc = MPI_Test(&req, &sent, MPI_STATUS_IGNORE);
+            if (sent || rc != MPI_SUCCESS) break;
+            const struct timespec ts = {0, 200000};
+            nanosleep(&ts, NULL);
+            if (MPI_Wtime() - t_check > 1.0) {
+                t_check = MPI_Wtime();
+                if (!alive(0)) {
+                    fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n",
+                            self.pid[0]);
+                    self.orphan = 1;
+                    return -1;  /* out stays with the request (the process ends without MPI) */
+                }
+            }
+        }
         free(out);
         if (rc != MPI_SUCCESS) return -1;
     }
@@ -301,7 +323,7 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
 }
 
 void kedyn_mpi_close(kd_case_backend* b) {
-    if (b->rank > 0 && b->size > 1 && !self.finished) {  /* rank 0 says when the run is over */
+    if (b->rank > 0 && b->size > 1 && !self.finished && !self.orphan) {  /* rank 0 says when the run is over */
         MPI_Status stt;
         int msg[2];
         while (!wait_rank0(&stt, 0.0)) {
@@ -312,5 +334,5 @@ void kedyn_mpi_close(kd_case_backend* b) {
     free(self.early);
     free(self.pid), free(self.local), free(self.dead);
     self.early = NULL, self.pid = NULL, self.local = NULL, self.dead = NULL;
-    MPI_Finalize();
+    if (!self.orphan) MPI_Finalize();
 }
