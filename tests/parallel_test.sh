@@ -92,6 +92,20 @@ for model in "$examples/wind_pump_elastic" "$examples/wiper_elastic" "$examples/
   done
 done
 check "dense route differs from the symmetric one" bash -c "! cmp -s '$tmp/along_crank_dense.1/modes_along_motion.csv' '$tmp/along_crank_sym.1/modes_along_motion.csv'"
+# --resume after kill -9 in the middle of the instants of the second modes_along_motion: the
+# first is committed from its journal, the second's recorded instants are taken as they are
+"$kedyn" run "$examples/wind_pump_elastic.yaml" -o "$tmp/pump_killed" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ "$(stat -c %s "$tmp/pump_killed/.kedyn-cases/analysis2.journal" 2>/dev/null || echo 0)" -gt 100000 ] && break
+  sleep 0.02
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "wind pump killed in its second modes_along_motion" test -s "$tmp/pump_killed/.kedyn-cases/analysis2.journal" -a ! -e "$tmp/pump_killed/modes_along_motion_2.csv"
+"$kedyn" run "$examples/wind_pump_elastic.yaml" -o "$tmp/pump_killed" --resume --jobs 2 --quiet >/dev/null 2>&1
+check "wind pump --resume exits 0" test $? -eq 0
+check "wind pump --resume = an uninterrupted run, byte for byte" same_results "$tmp/along_wind_pump_elastic.1" "$tmp/pump_killed"
 
 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >/dev/null 2>&1
 KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2" --quiet >/dev/null 2>&1
