@@ -35,7 +35,8 @@ static struct {
     int* pid;    /* (size) each rank's process id */
     char* local; /* (size) 1: the rank runs on this process's machine (its process can be checked) */
     char* dead;  /* (size) rank 0: ranks found gone */
-    int orphan;  /* rank 0 found gone: no MPI_Finalize (it would wait for rank 0) */
+    int orphan;  /* a rank found gone (rank 0 by the others; any by rank 0, which says so in
+                    FINISH): no MPI_Finalize, whose collective end would wait for it */
 } self;
 
 /* Is rank r's process still there? Known only for ranks on this machine (kill(pid, 0), and not a
@@ -227,7 +228,10 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         if (wait_rank0(&stt, 100.0) ||
             MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
-        if (stt.MPI_TAG == TAG_FINISH) return self.finished = 1;
+        if (stt.MPI_TAG == TAG_FINISH) {
+            self.orphan |= msg[1] == 1;  /* a rank died: no MPI_Finalize */
+            return self.finished = 1;
+        }
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set) return -1;
         if (msg[1] < 0) return 0;
         unsigned char* data = NULL;
@@ -271,7 +275,10 @@ static void finish(void* impl) {
     (void)impl;
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int none[2] = {-1, -1};
+    int gone = 0;
+    for (int r = 1; r < size && self.dead; r++) gone |= self.dead[r];
+    const int none[2] = {-1, gone};
+    self.orphan |= gone;
     for (int r = 1; r < size; r++)
         if (!(self.dead && self.dead[r])) MPI_Send(none, 2, MPI_INT, r, TAG_FINISH, MPI_COMM_WORLD);
 }
@@ -328,7 +335,10 @@ void kedyn_mpi_close(kd_case_backend* b) {
         int msg[2];
         while (!wait_rank0(&stt, 0.0)) {
             MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (stt.MPI_TAG == TAG_FINISH) break;
+            if (stt.MPI_TAG == TAG_FINISH) {
+                self.orphan |= msg[1] == 1;
+                break;
+            }
         }
     }
     free(self.early);
