@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # MPI ranks over the cases of a study (docs/cli.md, "Parallel studies"): `mpirun -n 2` and `-n 3`
 # give the files of a serial run, byte for byte (summary.json but for its wall times), rank 0
-# alone writing them; a model without a sweep, campbell or stability runs on rank 0 and says so;
-# the kedyn executable itself is not linked with libmpi. Skipped (77) without mpirun or
+# alone writing them (studies, and the instants of modes_along_motion); a model without a sweep,
+# campbell, stability or modes_along_motion runs on rank 0 and says so;
+# a rank killed mid-study, without and with `mpirun --enable-recovery` (then the others finish
+# and the lost cases are reported), and --resume after it; the kedyn executable itself is not
+# linked with libmpi. Skipped (77) without mpirun or
 # kedyn_mpi.so (-DKEDYN_MPI=ON). usage: mpi_test.sh KEDYN SOURCE_DIR
 set -u
 kedyn=$1
@@ -44,8 +47,26 @@ check "kedyn is not linked with libmpi" bash -c "! ldd '$kedyn' | grep -q libmpi
 # a sweep of plate modes: more files per run (VTK) than the report lists, all shipped to rank 0
 sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
   "$examples/plate_simply_supported.yaml" >"$tmp/plate_sweep.yaml"
+# modes along the motion of an elastic link, over the crank speed: a sweep of modes_along_motion
+python3 - "$examples/wind_pump_elastic.yaml" "$tmp/pump_sweep.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("analyses:")
+k = s.find("\noutput:", i)
+s = s[:i] + """analyses:
+  - type: sweep
+    set: analysis.speed
+    values: [10.472, 12.566, 14.661, 16.755]
+    analysis: {type: modes_along_motion, speed: 10.472, steps: 60, count: 6, settle: 3.0}
+""" + (s[k + 1:] if k > 0 else "")
+open(sys.argv[2], "w").write(s)
+PY
+# the instants of one modes_along_motion over the ranks (each rank solves the rigid motion
+# itself), the refined and the dense gyroscopic routes
+sed 's/count: 4}/count: 4, gyroscopic: dense}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_dense.yaml"
 for model in "$examples/rotating_bar_studies.yaml" "$examples/rotating_blade.yaml" \
-             "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml" "$tmp/plate_sweep.yaml"; do
+             "$examples/rotating_cantilever_hub.yaml" "$src/bench/parallel_stability40.yaml" "$tmp/plate_sweep.yaml" \
+             "$tmp/pump_sweep.yaml" "$examples/slider_crank_elastic.yaml" "$tmp/crank_dense.yaml"; do
   name=$(basename "$model" .yaml)
   "$kedyn" run "$model" -o "$tmp/$name.serial" --jobs 1 --quiet >/dev/null 2>&1
   check "$name serial exits 0" test $? -eq 0
@@ -59,10 +80,19 @@ done
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/loud" >"$tmp/loud.out" 2>&1)
 check "mpirun -n 2: one 'results:' line (rank 0)" test "$(grep -c '^results: ' "$tmp/loud.out")" -eq 1
 check "the ranks removed their private directories" test -z "$(ls -A "$tmp/rtmp")"
+# runs that fail on a rank (a forcing of 1e308 N overflows) are reported, the others kept
+sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
+  "$src/bench/parallel_sweep64.yaml" >"$tmp/fail.yaml"
+"$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.serial" --jobs 1 --quiet >/dev/null 2>&1
+(cd "$tmp" && $mpi -n 3 "$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.mpi" --quiet >/dev/null 2>"$tmp/fail.err")
+check "failing runs under mpirun -n 3: exit non-zero" test $? -ne 0
+check "failing runs under mpirun -n 3: says how many" grep -q "(2 of 5 runs failed; the others are complete)" "$tmp/fail.err"
+check "failing runs under mpirun -n 3 = serial, byte for byte" same_results "$tmp/fail.serial" "$tmp/fail.mpi"
+
 # a model with no study: rank 0 runs it and says so
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/cantilever.yaml" -o "$tmp/cant" --quiet >"$tmp/cant.out" 2>&1)
 check "no study: exits 0" test $? -eq 0
-check "no study: says it runs on rank 0" grep -q "has no sweep, campbell or stability analysis: it runs on rank 0 alone" "$tmp/cant.out"
+check "no study: says it runs on rank 0" grep -q "has no sweep, campbell, stability or modes_along_motion analysis: it runs on rank 0 alone" "$tmp/cant.out"
 check "no study: modes.csv written" test -s "$tmp/cant/modes.csv"
 # --jobs 0 under mpirun: the same usage error on every rank
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs 0 >"$tmp/bad.out" 2>&1)
@@ -95,6 +125,50 @@ check "a rank killed: the journal is kept" test -s "$tmp/s256/.kedyn-cases/analy
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/s256" --quiet --resume >/dev/null 2>&1)
 check "mpirun --resume exits 0" test $? -eq 0
 check "mpirun --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/s256"
+
+# a rank killed mid-study under `mpirun --enable-recovery`: the others finish the sweep; the
+# lost runs are failed runs in summary.json and named on stderr; no partial file under a final
+# name; --resume computes the lost runs only: the files of an uninterrupted serial run
+rm -rf "$tmp/rtmp" && mkdir -p "$tmp/rtmp"
+(cd "$tmp" && $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet >"$tmp/rec.out" 2>"$tmp/rec.err") &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$tmp/rec" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/rec" | sort -n | tail -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $launcher
+nlost=$(grep -o '"message": "forces.1.value.sine.omega = [0-9.e+-]*: lost: MPI rank[^"]*"' "$tmp/rec/summary.json" | grep -vc 'runs failed')
+nrec=$(ls "$tmp/rec" | grep -c '^sweep_v.*csv$')
+check "recovery: a rank was killed (pid $victim)" test -n "$victim"
+check "recovery: stderr names the rank and its lost cases" grep -q "ended without a word; [0-9]* cases\? it held" "$tmp/rec.err"
+check "recovery: stderr gives the sweep's failure" grep -q "lost: MPI rank .* runs failed; the others are complete)" "$tmp/rec.err"
+check "recovery: $nlost lost runs (1 to 3) in summary.json" test "$nlost" -ge 1 -a "$nlost" -le 3
+check "recovery: every other run written ($nrec = 256 - $nlost)" test "$nrec" -eq $((256 - nlost))
+check "recovery: summary.json lists all 256 runs" test "$(grep -c '"status": ' "$tmp/rec/summary.json")" -eq 257
+check "recovery: no partial file under a final name" test -z "$(ls -A "$tmp/rec" | grep -v '^sweep_v[0-9]*_dynamics.csv$' | grep -v '^summary.json$' | grep -v '^.kedyn.lock$' | grep -v '^.kedyn-cases$')"
+check "recovery: the journal is kept" test -s "$tmp/rec/.kedyn-cases/analysis1.journal"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet --resume >/dev/null 2>&1)
+check "recovery: mpirun --resume exits 0" test $? -eq 0
+check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/rec"
+
+# rank 0 killed under --enable-recovery: the other ranks see it gone and stop (no job left hanging)
+(cd "$tmp" && timeout 120 $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet >/dev/null 2>"$tmp/r0.err") &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$tmp/r0" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/r0" | sort -n | head -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $launcher
+code=$?
+check "rank 0 killed: the job ends (not the 120 s timeout: $code)" test $code -ne 124
+check "rank 0 killed: the others say why they stop" grep -q "rank 0 (process $victim) ended without a word; this rank stops" "$tmp/r0.err"
+check "rank 0 killed: no rank left" test -z "$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/r0")"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet --resume >/dev/null 2>&1)
+check "rank 0 killed: --resume = an uninterrupted serial run" same_results "$tmp/s256.serial" "$tmp/r0"
 
 echo "mpi_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

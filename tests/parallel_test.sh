@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Parallel studies (docs/cli.md, "Parallel studies"): --jobs and KEDYN_JOBS checked; the results
-# of a sweep, a Campbell diagram and stability maps by 2 and 3 threads identical, byte for byte,
-# to those of one thread (summary.json but for its wall times); --resume after a kill -9 takes
-# the cases recorded complete as they are, distrusts a record cut short, ignores the records of
-# another model, and ends with the files of an uninterrupted run.
+# of a sweep, a Campbell diagram, stability maps and the instants of modes_along_motion by 2 and
+# 3 threads identical, byte for byte, to those of one thread (summary.json but for its wall
+# times); --resume after a kill -9 takes the cases recorded complete as they are, distrusts a
+# record cut short, ignores the records of another model, and ends with the files of an
+# uninterrupted run.
 # usage: parallel_test.sh KEDYN SOURCE_DIR
 set -u
 kedyn=$1
@@ -45,7 +46,21 @@ check "KEDYN_JOBS=0 writes nothing" test ! -e "$tmp/bad"
 # a sweep of plate modes by the Lanczos solver (ARPACK: one solve at a time in the process)
 sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
   "$examples/plate_simply_supported.yaml" >"$tmp/plate_sweep.yaml"
-for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/plate_sweep"; do
+# modes along the motion of an elastic link, over the crank speed: a sweep of modes_along_motion
+python3 - "$examples/wind_pump_elastic.yaml" "$tmp/pump_sweep.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("analyses:")
+k = s.find("\noutput:", i)
+s = s[:i] + """analyses:
+  - type: sweep
+    set: analysis.speed
+    values: [10.472, 12.566, 14.661, 16.755]
+    analysis: {type: modes_along_motion, speed: 10.472, steps: 60, count: 6, settle: 3.0}
+""" + (s[k + 1:] if k > 0 else "")
+open(sys.argv[2], "w").write(s)
+PY
+for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/plate_sweep" "$tmp/pump_sweep"; do
   case $model in /*) ;; *) model=$examples/$model ;; esac
   "$kedyn" run "$model.yaml" -o "$tmp/$(basename "$model").1" --jobs 1 --quiet >/dev/null 2>&1
   check "$(basename "$model") --jobs 1 exits 0" test $? -eq 0
@@ -55,11 +70,62 @@ for model in rotating_bar_studies rotating_blade rotating_cantilever_hub "$tmp/p
     check "$model --jobs $j = --jobs 1, byte for byte" same_results "$tmp/$(basename "$model").1" "$tmp/$(basename "$model").$j"
   done
 done
+# the instants of one modes_along_motion (each computed by a thread's own copy of the link's
+# model, the modes followed in instant order): the examples with elastic links as written
+# (the refined gyroscopic route), the symmetric route and the dense state-space route, every
+# file byte for byte; 1 thread against 2 and 3
+sed 's/count: 4}/count: 4, gyroscopic: dense}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_dense.yaml"
+sed 's/count: 4}/count: 4, gyroscopic: false}/' "$examples/slider_crank_elastic.yaml" >"$tmp/crank_sym.yaml"
+grep -q 'gyroscopic: dense' "$tmp/crank_dense.yaml" && grep -q 'gyroscopic: false' "$tmp/crank_sym.yaml"
+check "modes_along_motion route variants made" test $? -eq 0
+for model in "$examples/wind_pump_elastic" "$examples/wiper_elastic" "$examples/slider_crank_elastic" \
+             "$tmp/crank_dense" "$tmp/crank_sym"; do
+  b=along_$(basename "$model")
+  "$kedyn" run "$model.yaml" -o "$tmp/$b.1" --jobs 1 --quiet >/dev/null 2>&1
+  check "$b --jobs 1 exits 0" test $? -eq 0
+  check "$b has modes_along_motion.csv" test -s "$tmp/$b.1/modes_along_motion.csv"
+  for j in 2 3; do
+    "$kedyn" run "$model.yaml" -o "$tmp/$b.$j" --jobs $j --quiet >/dev/null 2>&1
+    check "$b --jobs $j exits 0" test $? -eq 0
+    check "$b --jobs $j = --jobs 1, byte for byte" same_results "$tmp/$b.1" "$tmp/$b.$j"
+    check "$b --jobs $j: no journal left" test ! -e "$tmp/$b.$j/.kedyn-cases"
+  done
+done
+check "dense route differs from the symmetric one" bash -c "! cmp -s '$tmp/along_crank_dense.1/modes_along_motion.csv' '$tmp/along_crank_sym.1/modes_along_motion.csv'"
+# --resume after kill -9 in the middle of the instants of the second modes_along_motion: the
+# first is committed from its journal, the second's recorded instants are taken as they are
+"$kedyn" run "$examples/wind_pump_elastic.yaml" -o "$tmp/pump_killed" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ "$(stat -c %s "$tmp/pump_killed/.kedyn-cases/analysis2.journal" 2>/dev/null || echo 0)" -gt 100000 ] && break
+  sleep 0.02
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "wind pump killed in its second modes_along_motion" test -s "$tmp/pump_killed/.kedyn-cases/analysis2.journal" -a ! -e "$tmp/pump_killed/modes_along_motion_2.csv"
+"$kedyn" run "$examples/wind_pump_elastic.yaml" -o "$tmp/pump_killed" --resume --jobs 2 --quiet >/dev/null 2>&1
+check "wind pump --resume exits 0" test $? -eq 0
+check "wind pump --resume = an uninterrupted run, byte for byte" same_results "$tmp/along_wind_pump_elastic.1" "$tmp/pump_killed"
+
 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >/dev/null 2>&1
 KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2" --quiet >/dev/null 2>&1
 check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/map.1" "$tmp/map.2"
 check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601
 check "no journal left after a complete run" test ! -e "$tmp/map.2/.kedyn-cases"
+
+# runs that fail (a forcing of 1e308 N overflows) do not stop the others, on any number of threads
+sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
+  "$src/bench/parallel_sweep64.yaml" >"$tmp/fail.yaml"
+for j in 1 2 3; do
+  "$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.$j" --jobs $j --quiet >/dev/null 2>"$tmp/fail.$j.err"
+  check "failing runs, --jobs $j: exit 3" test $? -eq 3
+  check "failing runs, --jobs $j: says how many" grep -q "(2 of 5 runs failed; the others are complete)" "$tmp/fail.$j.err"
+  check "failing runs, --jobs $j: statuses in summary.json" \
+    test "$(grep -o '"status": "[a-z]*"' "$tmp/fail.$j/summary.json" | tr '\n' ' ')" = \
+    '"status": "numeric" "status": "ok" "status": "numeric" "status": "ok" "status": "numeric" "status": "ok" '
+done
+check "failing runs: --jobs 2 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.2"
+check "failing runs: --jobs 3 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.3"
 
 # --resume after kill -9: 64 runs of the seed 001 bar
 sweep=$src/bench/parallel_sweep64.yaml
@@ -85,6 +151,20 @@ stat -c '%n %Y %i' "$tmp/killed"/sweep_v*.csv | sort >"$tmp/after.txt"
 kept=$(comm -12 "$tmp/before.txt" "$tmp/after.txt" | wc -l)
 # a run killed between its file and its record is computed again: at most one (one thread)
 check "--resume kept the runs recorded complete ($kept of $nbefore)" test "$kept" -ge $((nbefore - 1))
+
+# SIGINT with 2 threads: the runs in flight stop at their next row (kept, marked failed, not
+# recorded); --resume computes them again
+"$kedyn" run "$sweep" -o "$tmp/int" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+  [ "$(ls "$tmp/int" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 6 ] && break
+  sleep 0.05
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+check "SIGINT mid-sweep with 2 threads exits 130" test $? -eq 130
+"$kedyn" run "$sweep" -o "$tmp/int" --resume --quiet >/dev/null 2>&1
+check "--resume after SIGINT = an uninterrupted run, byte for byte" same_results "$tmp/ref" "$tmp/int"
 
 # a record cut short (a kill in the middle of writing it) is not trusted
 "$kedyn" run "$sweep" -o "$tmp/cut" --jobs 2 --quiet >/dev/null 2>&1 &

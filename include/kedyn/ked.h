@@ -40,6 +40,8 @@
 #ifndef KEDYN_KED_H
 #define KEDYN_KED_H
 
+#include <stddef.h>
+
 #include "kedyn/analysis.h"
 #include "kedyn/desc.h"
 #include "kedyn/mech.h"
@@ -188,6 +190,30 @@ enum {
 kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
                                         kd_error* err);
 void kd_ked_modes_free(kd_ked_modes* m);
+
+/* The same in two steps, for computing the instants in parallel (src/run): the instants are
+ * independent (each one's preload and frame motion come from the rigid solution at its time),
+ * the following of the modes is not. A workspace (kd_ked_along: its own copy of the link's
+ * model, system and eigensolver workspace; one per thread) turns instant i into bytes; a
+ * follower (kd_ked_follow) takes those bytes in instant order 0, 1, 2... and fills out.
+ * kd_ked_modes_along_motion_opt is exactly these calls on one thread, so any schedule gives
+ * the same bits. On the refined route every one of the count + 2 symmetric modes is refined
+ * (and the dense solver run when one of them fails), since the modes followed are known only
+ * in order. The bytes of an instant: O(count n) doubles, for a link of n equations. */
+typedef struct kd_ked_along kd_ked_along;
+typedef struct kd_ked_follow kd_ked_follow;
+kd_status kd_ked_along_new(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_along** out,
+                           kd_error* err);
+/* Instant i (0 <= i < k->rigid.nsamples) into the workspace's bytes; KD_ERR_NUMERIC (time,
+ * cause) when the symmetric eigensolver fails. */
+kd_status kd_ked_along_instant(kd_ked_along* w, int i, kd_error* err);
+const void* kd_ked_along_bytes(const kd_ked_along* w, size_t* size);
+void kd_ked_along_free(kd_ked_along** w);
+/* out: nsamples x count, filled as instants are added (KD_ERR_USAGE: the gyroscopic limit). */
+kd_status kd_ked_follow_begin(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
+                              kd_ked_follow** f, kd_error* err);
+kd_status kd_ked_follow_add(kd_ked_follow* f, int i, const void* bytes, size_t size, kd_error* err);
+void kd_ked_follow_free(kd_ked_follow** f);
 
 #ifdef __cplusplus
 }

@@ -124,8 +124,9 @@ typedef struct kd_run_options {
     void* progress_ctx;
     int animation;                          /* 1: also write OUTDIR/animation.json
                                                (kedyn/report.h) */
-    int jobs;                               /* threads over the cases of a sweep, campbell or
-                                               stability (0 or 1: one) */
+    int jobs;                               /* threads over the cases of a sweep, campbell,
+                                               stability or the instants of a
+                                               modes_along_motion (0 or 1: one) */
     int resume;                             /* 1: skip the cases recorded complete in OUTDIR */
     const kd_case_backend* backend;         /* MPI ranks over the cases, NULL: this process */
 } kd_run_options;

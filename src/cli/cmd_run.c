@@ -224,7 +224,7 @@ static void* mpi_module(char* why, size_t n) {
 static int has_study(const kd_desc* d) {
     for (int k = 0; k < d->nanalyses; k++)
         if (d->analyses[k].type == KD_ANALYSIS_SWEEP || d->analyses[k].type == KD_ANALYSIS_CAMPBELL ||
-            d->analyses[k].type == KD_ANALYSIS_STABILITY)
+            d->analyses[k].type == KD_ANALYSIS_STABILITY || d->analyses[k].type == KD_ANALYSIS_MODES_ALONG_MOTION)
             return 1;
     return 0;
 }
@@ -251,7 +251,7 @@ static int run_mpi(const kd_desc* d, const char* model, const char* outdir, cli_
     int code = 0;
     if (b.size > 1 && !has_study(d)) {
         if (b.rank == 0) {
-            fprintf(stderr, "kedyn: note: %s has no sweep, campbell or stability analysis: it runs on rank 0 alone "
+            fprintf(stderr, "kedyn: note: %s has no sweep, campbell, stability or modes_along_motion analysis: it runs on rank 0 alone "
                             "(the other %d rank%s nothing to do)\n", model, b.size - 1, b.size > 2 ? "s have" : " has");
             code = cli_run_desc_with(d, model, outdir, o, NULL);
         }

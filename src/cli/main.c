@@ -44,10 +44,11 @@ static int help_command(const char* cmd) {
                "Models estimated beyond the resource limits (elements, time steps, CSV size: docs/cli.md)\n"
                "are refused with the estimate, exit 1; --force (or `force: true` in the model) runs them.\n"
                "SIGINT/SIGTERM stop at the next output row: rows kept, \"complete\": false, exit 128+N.\n"
-               "--jobs N (or KEDYN_JOBS; default: the cores) computes the cases of a sweep, campbell or\n"
-               "stability on N threads, the results identical to --jobs 1; under `mpirun -n P` the ranks\n"
-               "share them and rank 0 writes. --resume skips the cases a killed run recorded complete in\n"
-               "OUTDIR (docs/cli.md, \"Parallel studies\").\n");
+               "--jobs N (or KEDYN_JOBS; default: the cores) computes the cases of a sweep, campbell,\n"
+               "stability or the instants of a modes_along_motion on N threads, the results identical\n"
+               "to --jobs 1; under `mpirun -n P` the ranks share them and rank 0 writes. --resume\n"
+               "skips the cases a killed run recorded complete in OUTDIR (docs/cli.md, \"Parallel\n"
+               "studies\").\n");
     else if (strcmp(cmd, "compare") == 0)
         printf("usage: kedyn compare MODEL.yaml [-o OUTDIR] [--elements N,N,...] [--formalisms NAME,...]\n"
                "                    [--bodies N,N,...] [--t-end T] [--quiet]\n\n"

@@ -4,6 +4,7 @@
 #include <complex.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,215 +219,430 @@ static void follow_modes(int n, int count, int nev, const double* prev, const do
     }
 }
 
-kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
-                                        kd_error* err) {
-    memset(out, 0, sizeof(*out));
-    kd_ked_link* L = &k->link[link];
+
+/* ---- one instant (any thread): kd_ked_along ------------------------------------------------
+ * Its bytes: a head, then doubles: w (nev), the symmetric shapes Z and M Z (n x nev each); on
+ * the refined route every mode refined: ok, omega, growth (nev each), Z, Zi, M Z, M Zi (n x nev
+ * each); where the dense solver ran: omega, growth, Z, Zi, M Z, M Zi. */
+typedef struct instant_head {
+    double t;
+    int32_t gyro, refine, dense;  /* dense: 0 not run, 1 solved, 2 failed (dense_st, msg) */
+    int32_t dense_st;
+    char msg[200];
+} instant_head;
+
+struct kd_ked_along {
+    const kd_ked* k;
+    int link, count, nev, gyroscopic, n, kd, dense;
+    kd_model* model;  /* the link's model: its own copy (the instant's preload is set in it) */
     kd_system s;
+    int s_ready;
+    kd_gband C, K;
+    double *buf, *Ud, *work_d, *A, *B, *M, *Q, *work, *w, *Z;
+    lapack_int *iwork, lwork_d, liwork_d;
+    refine_ws rf;
+    kd_gyro_ws gw;
+    unsigned char* out;
+    size_t out_size;
+};
+
+/* Doubles after the head of the largest instant. */
+static size_t instant_doubles(int n, int nev) { return (size_t)nev * (6 + 10 * (size_t)n); }
+
+void kd_ked_along_free(kd_ked_along** wp) {
+    kd_ked_along* a = wp ? *wp : NULL;
+    if (!a) return;
+    refine_free(&a->rf);
+    kd_gyro_free(&a->gw);
+    free(a->buf);
+    free(a->iwork);
+    free(a->Ud);
+    free(a->work_d);
+    free(a->out);
+    kd_gband_free(&a->C);
+    kd_gband_free(&a->K);
+    if (a->s_ready) kd_system_free(&a->s);
+    kd_model_free(&a->model);
+    free(a);
+    *wp = NULL;
+}
+
+kd_status kd_ked_along_new(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_along** out,
+                           kd_error* err) {
+    *out = NULL;
+    const kd_ked_link* L = &k->link[link];
+    kd_ked_along* a = calloc(1, sizeof(*a));
+    if (!a) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    a->k = k, a->link = link, a->gyroscopic = gyroscopic;
+    kd_status st = kd_model_compile(L->desc, &a->model, err);
+    if (!st) st = kd_system_init(&a->s, a->model, err);
+    if (st) {
+        kd_ked_along_free(&a);
+        return st;
+    }
+    a->s_ready = 1;
+    const int n = a->s.n, kd = a->s.kd;
+    if (count > n) count = n;
+    const int nev = count + 2 < n ? count + 2 : n;  /* two more, so a mode entering from above is followed */
+    a->n = n, a->kd = kd, a->count = count, a->nev = nev;
+    const size_t nb = (size_t)(kd + 1) * (size_t)n, nn = (size_t)n * (size_t)n;
+    a->buf = malloc(sizeof(double) * (3 * nb + nn + 7 * (size_t)n + (size_t)n + (size_t)n * (size_t)nev + 1));
+    a->iwork = malloc(sizeof(lapack_int) * 12 * (size_t)n);
+    a->out = malloc(sizeof(instant_head) + sizeof(double) * instant_doubles(n, nev));
+    a->dense = n <= KED_DENSE_MAX;
+    if (a->dense) a->Ud = malloc(sizeof(double) * 2 * nn);  /* U (factor of M), then the reduced K */
+    if (a->dense && a->Ud) {
+        /* workspaces of dsytrd, dstemr and dormtr, asked once */
+        double wq[3];
+        lapack_int iq = 0, mq = 0, tz = 0;
+        LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, a->Ud, n, NULL, NULL, NULL, &wq[0], -1);
+        LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, NULL, NULL, 0.0, 0.0, 1, nev, &mq, NULL, NULL, n, nev, NULL,
+                            &tz, &wq[1], -1, &iq, -1);
+        LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, a->Ud, n, NULL, NULL, n, &wq[2], -1);
+        a->lwork_d = (lapack_int)fmax(wq[0], fmax(wq[1], wq[2])), a->liwork_d = iq;
+        /* + the tridiagonal (d, e) and the reflectors' tau */
+        a->work_d = malloc(sizeof(double) * ((size_t)a->lwork_d + 3 * (size_t)n + 1));
+        if (a->liwork_d > 10 * n) a->liwork_d = 10 * n;
+    }
+    st = kd_gband_init(&a->C, n, kd, kd);
+    if (!st) st = kd_gband_init(&a->K, n, kd, kd);
+    if (!st && (!a->buf || !a->iwork || !a->out || (a->dense && (!a->Ud || !a->work_d))))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    else if (st == KD_ERR_NOMEM)
+        kd_error_set(err, st, "", KD_LOC_NONE, "out of memory");
+    if (!st) {
+        a->A = a->buf, a->B = a->A + nb, a->M = a->B + nb, a->Q = a->M + nb, a->work = a->Q + nn;
+        a->w = a->work + 7 * (size_t)n, a->Z = a->w + n;
+        band_to_sym(&a->s.M, kd, a->M);
+    }
+    if (!st && a->dense) {
+        band_to_dense(&a->s.M, a->Ud);
+        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a->Ud, n) != 0)
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "link '%s': the mass matrix is not positive definite",
+                              L->name);
+    }
+    if (!st && gyroscopic) st = kd_gyro_init(&a->gw, n, err);
+    if (!st && gyroscopic && refine_init(&a->rf, n, kd))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (st) {
+        kd_ked_along_free(&a);
+        return st;
+    }
+    *out = a;
+    return KD_OK;
+}
+
+const void* kd_ked_along_bytes(const kd_ked_along* a, size_t* size) {
+    *size = a->out_size;
+    return a->out;
+}
+
+/* The dense state-space solution of the instant into (om, gr, Z, Zi, MZ, MZi) (theory.md sec. 3,
+ * [c] and [k(eps)]); KD_OK or the failure with its message. */
+static kd_status instant_dense(kd_ked_along* a, double t, double* om, double* gr, double* Z, double* Zi, double* MZ,
+                               double* MZi, kd_error* err) {
+    const int n = a->n, nev = a->nev;
+    const char* name = a->k->link[a->link].name;
+    kd_status st = kd_gyro_solve(&a->gw, &a->s.M, &a->C, &a->K, t, err);
+    if (st) {
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        return kd_error_set(err, st, "", KD_LOC_NONE, "modes of link '%s': %s", name, why);
+    }
+    if (a->gw.nent < nev)
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "modes of link '%s' at t = %g s: %d eigenvalue pairs, %d wanted",
+                            name, t, a->gw.nent, nev);
+    for (int c = 0; c < nev; c++) {
+        double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
+        kd_gyro_shape(&a->gw, c, zr, zi);
+        normalise_shape(&a->s.M, zr, zi, MZ + (size_t)c * n, MZi + (size_t)c * n);
+        om[c] = a->gw.ent[c].omega;
+        gr[c] = a->gw.ent[c].growth;
+    }
+    return KD_OK;
+}
+
+kd_status kd_ked_along_instant(kd_ked_along* a, int i, kd_error* err) {
+    const kd_ked_link* L = &a->k->link[a->link];
+    const int n = a->n, nev = a->nev, kd = a->kd;
+    const size_t nn = (size_t)n * (size_t)n, nb = (size_t)(kd + 1) * (size_t)n, sh = (size_t)n * (size_t)nev;
+    const double t = a->k->rigid.t[i];
+    double N, dN, d2N;
+    kd_law_eval(&L->preload, t, &N, &dN, &d2N);
+    a->model->body[0].preload = N;
+    kd_system_invalidate(&a->s);
+    int changed;
+    kd_system_matrices(&a->s, t, &a->C, &a->K, &changed);
+    lapack_int info = 0, m_found = 0;
+    double *w = a->w, *Z = a->Z;
+    if (a->dense) {
+        const double* Ud = a->Ud;
+        double* Kd = a->Ud + nn;
+        band_to_dense(&a->K, Kd);
+        for (int c = 0; c < n; c++)  /* both triangles */
+            for (int r = c + 1; r < n; r++) Kd[r + (size_t)c * n] = Kd[c + (size_t)r * n];
+        /* U^-T K U^-1 by two triangular solves (level 3) */
+        cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
+        /* lowest nev eigenpairs of the reduced K: Householder tridiagonal form (dsytrd), MRRR on
+         * the index range (dstemr; dsyevr would take bisection and inverse iteration for a
+         * subset), back-transformation of the nev vectors only (dormtr) */
+        double *d = a->work_d + a->lwork_d, *e = d + n, *tau = e + n;
+        lapack_int tryrac = 1;
+        info = LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, Kd, n, d, e, tau, a->work_d, a->lwork_d);
+        if (info == 0)
+            info = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, d, e, 0.0, 0.0, 1, nev, &m_found, w, Z, n, nev,
+                                       a->iwork + 10 * (size_t)n, &tryrac, a->work_d, a->lwork_d, a->iwork, a->liwork_d);
+        if (info == 0)
+            info = LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, Kd, n, tau, Z, n, a->work_d, a->lwork_d);
+        if (info == 0)  /* z = U^-1 y: mass-normalised */
+            cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nev, 1.0, Ud, n, Z, n);
+    } else {
+        band_to_sym(&a->K, kd, a->A);
+        memcpy(a->B, a->M, sizeof(double) * nb);
+        info = LAPACKE_dsbgvx_work(LAPACK_COL_MAJOR, 'V', 'I', 'U', n, kd, kd, a->A, kd + 1, a->B, kd + 1, a->Q, n, 0.0,
+                                   0.0, 1, nev, 0.0, &m_found, w, Z, n, a->work, a->iwork, a->iwork + 5 * (size_t)n);
+    }
+    if (info != 0 || m_found < nev)
+        return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                            "modes of link '%s' at t = %g s: the eigensolver failed (LAPACK info %d)", L->name, t,
+                            (int)info);
+    instant_head h;
+    memset(&h, 0, sizeof(h));
+    h.t = t;
+    h.gyro = a->gyroscopic && !instant_is_symmetric(&a->C, &a->K);
+    h.refine = h.gyro && a->gyroscopic == KD_KED_GYRO_REFINE;
+    double* p = (double*)(void*)(a->out + sizeof(h));
+    memcpy(p, w, sizeof(double) * (size_t)nev);
+    double *Zs = p + nev, *MZs = Zs + sh, *q = MZs + sh;
+    memcpy(Zs, Z, sizeof(double) * sh);
+    /* the symmetric route's shapes: real, M x for the MAC */
+    for (int c = 0; c < nev; c++) kd_gband_matvec(&a->s.M, Zs + (size_t)c * n, MZs + (size_t)c * n);
+    int refined_all = 1;
+    if (h.refine) {
+        /* every symmetric mode refined into the quadratic problem's (the followed ones are
+         * known only in instant order) */
+        double *ok = q, *om = ok + nev, *gr = om + nev, *Zr = gr + nev, *Zi = Zr + sh, *MZr = Zi + sh, *MZi = MZr + sh;
+        memset(ok, 0, sizeof(double) * (3 * (size_t)nev + 4 * sh));
+        memcpy(Zr, Zs, sizeof(double) * sh);
+        memcpy(MZr, MZs, sizeof(double) * sh);
+        for (int c = 0; c < nev; c++) {
+            ok[c] = refine_mode(&a->rf, c, nev, &a->s.M, &a->C, &a->K, w, Zr, Zi, MZr, MZi, om, gr);
+            refined_all &= ok[c] != 0.0;
+        }
+        q = MZi + sh;
+    }
+    if (h.gyro && (!h.refine || !refined_all)) {  /* the dense solver: asked for, or where refining fails */
+        double *om = q, *gr = om + nev, *Zd = gr + nev, *Zdi = Zd + sh, *MZd = Zdi + sh, *MZdi = MZd + sh;
+        memset(q, 0, sizeof(double) * (2 * (size_t)nev + 4 * sh));
+        kd_error derr;
+        kd_error_clear(&derr);
+        const kd_status dst = instant_dense(a, t, om, gr, Zd, Zdi, MZd, MZdi, &derr);
+        h.dense = dst ? 2 : 1, h.dense_st = (int32_t)dst;
+        if (dst) memcpy(h.msg, derr.msg, strnlen(derr.msg, sizeof(h.msg) - 1));  /* h zeroed: terminated */
+        q = MZdi + sh;
+    }
+    memcpy(a->out, &h, sizeof(h));
+    a->out_size = sizeof(h) + sizeof(double) * (size_t)(q - p);
+    return KD_OK;
+}
+
+/* ---- following the modes (in instant order): kd_ked_follow ------------------------------- */
+
+struct kd_ked_follow {
+    int n, count, nev, gyroscopic;
+    kd_ked_modes* out;
+    double *prev, *previ, *G, *Gi, *zero, *in;
+    int *perm, *used;
+    size_t in_cap;
+};
+
+void kd_ked_follow_free(kd_ked_follow** fp) {
+    kd_ked_follow* f = fp ? *fp : NULL;
+    if (!f) return;
+    free(f->prev);
+    free(f->perm);
+    free(f->used);
+    free(f->in);
+    free(f);
+    *fp = NULL;
+}
+
+kd_status kd_ked_follow_begin(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
+                              kd_ked_follow** fp, kd_error* err) {
+    memset(out, 0, sizeof(*out));
+    *fp = NULL;
+    const kd_ked_link* L = &k->link[link];
     if (gyroscopic && L->model->neq > KD_GYRO_MAX)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "link '%s': the gyroscopic modes use a dense state-space solver limited to %d equations "
                             "(the link has %d; gyroscopic: false takes the symmetric problem)",
                             L->name, KD_GYRO_MAX, L->model->neq);
-    kd_status st = kd_system_init(&s, L->model, err);
-    if (st) return st;
-    const int n = s.n, ns = k->rigid.nsamples;
+    const int n = L->model->neq, ns = k->rigid.nsamples;
     if (count > n) count = n;
-    const int nev = count + 2 < n ? count + 2 : n;  /* two more, so a mode entering from above is followed */
-    const int kd = s.kd;
-    const size_t nb = (size_t)(kd + 1) * (size_t)n, nn = (size_t)n * (size_t)n;
-    kd_gband C = {0}, K = {0};
-    double* buf = malloc(sizeof(double) * (3 * nb + nn + 7 * (size_t)n + (size_t)n * (3 * (size_t)nev + 1) +
-                                           (size_t)(count * nev) + 1));
-    lapack_int* iwork = malloc(sizeof(lapack_int) * 12 * (size_t)n);
-    const int dense = n <= KED_DENSE_MAX;
-    double* Ud = dense ? malloc(sizeof(double) * 2 * nn) : NULL;  /* U (factor of M), then the reduced K */
-    lapack_int lwork_d = 0, liwork_d = 0;
-    double* work_d = NULL;
-    if (dense && Ud) {
-        /* workspaces of dsytrd, dstemr and dormtr, asked once */
-        double wq[3];
-        lapack_int iq = 0, mq = 0, tz = 0;
-        LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, Ud, n, NULL, NULL, NULL, &wq[0], -1);
-        LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, NULL, NULL, 0.0, 0.0, 1, nev, &mq, NULL, NULL, n, nev, NULL,
-                            &tz, &wq[1], -1, &iq, -1);
-        LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, Ud, n, NULL, NULL, n, &wq[2], -1);
-        lwork_d = (lapack_int)fmax(wq[0], fmax(wq[1], wq[2])), liwork_d = iq;
-        /* + the tridiagonal (d, e) and the reflectors' tau */
-        work_d = malloc(sizeof(double) * ((size_t)lwork_d + 3 * (size_t)n + 1));
-        if (liwork_d > 10 * n) liwork_d = 10 * n;
+    const int nev = count + 2 < n ? count + 2 : n;
+    kd_ked_follow* f = calloc(1, sizeof(*f));
+    if (f) {
+        f->n = n, f->count = count, f->nev = nev, f->gyroscopic = gyroscopic, f->out = out;
+        const size_t sh = (size_t)n * (size_t)count;
+        f->prev = malloc(sizeof(double) * (2 * sh + 2 * (size_t)count * (size_t)nev + (size_t)n + 1));
+        f->perm = calloc((size_t)nev, sizeof(int));
+        f->used = calloc((size_t)(nev + count), sizeof(int));
     }
-    out->t = malloc(sizeof(double) * (size_t)ns);
-    out->omega = malloc(sizeof(double) * (size_t)ns * (size_t)count);
-    if (!st) st = kd_gband_init(&C, n, s.kd, s.kd);
-    if (!st) st = kd_gband_init(&K, n, s.kd, s.kd);
-    if (!st && (!buf || !iwork || !out->t || !out->omega)) st = KD_ERR_NOMEM;
-    /* banded throughout: the cost of an instant grows linearly with the link's size */
-    double *A = buf, *B = A + nb, *M = B + nb, *Q = M + nb, *work = Q + nn, *w = work + 7 * (size_t)n, *Z = w + n,
-           *MZ = Z + (size_t)n * nev, *prev = MZ + (size_t)n * nev, *G = prev + (size_t)n * nev;
-    lapack_int *ifail = iwork + 5 * (size_t)n, m_found = 0;
-    if (!st && dense && (!Ud || !work_d)) st = KD_ERR_NOMEM;
-    if (!st && dense) {
-        band_to_dense(&s.M, Ud);
-        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, Ud, n) != 0)
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "link '%s': the mass matrix is not positive definite",
-                              L->name);
+    out->t = malloc(sizeof(double) * (size_t)(ns ? ns : 1));
+    out->omega = malloc(sizeof(double) * (size_t)(ns ? ns : 1) * (size_t)(count ? count : 1));
+    if (!f || !f->prev || !f->perm || !f->used || !out->t || !out->omega) {
+        kd_ked_follow_free(&f);
+        kd_ked_modes_free(out);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    if (!st) {
-        band_to_sym(&s.M, kd, M);
-        out->nsamples = ns, out->count = count;
-        out->mac_min = 1.0;
-    }
-    int* perm = calloc((size_t)nev, sizeof(int));
-    int* used = calloc((size_t)(nev + count), sizeof(int));
-    /* complex shapes of the state-space route (theory.md sec. 3, [c] and
-     * [k(eps)]): real and imaginary parts of the new and followed shapes */
-    double* cx = malloc(sizeof(double) * (size_t)n * (4 * (size_t)nev + 2 * (size_t)count + 2));
-    double *Zi = cx, *MZi = Zi + (size_t)n * nev, *previ = MZi + (size_t)n * nev, *Gi = previ + (size_t)n * nev,
-           *wgyro = Gi + (size_t)count * nev, *wgrowth = wgyro + nev;
-    kd_gyro_ws gw = {0};
-    if (!st && gyroscopic) st = kd_gyro_init(&gw, n, err);
-    refine_ws rf = {0};
-    if (!st && gyroscopic) st = refine_init(&rf, n, kd);
-    if (!st && (!perm || !used || !cx)) st = KD_ERR_NOMEM;
-    if (st == KD_ERR_NOMEM) kd_error_set(err, st, "", KD_LOC_NONE, "out of memory");
-    for (int i = 0; i < ns && !st; i++) {
-        const double t = k->rigid.t[i];
-        double N, dN, d2N;
-        kd_law_eval(&L->preload, t, &N, &dN, &d2N);
-        L->model->body[0].preload = N;
-        kd_system_invalidate(&s);
-        int changed;
-        kd_system_matrices(&s, t, &C, &K, &changed);
-        lapack_int info = 0;
-        const int gyro = gyroscopic && !instant_is_symmetric(&C, &K);
-        if (dense) {
-            double* Kd = Ud + nn;
-            band_to_dense(&K, Kd);
-            for (int c = 0; c < n; c++)  /* both triangles */
-                for (int r = c + 1; r < n; r++) Kd[r + (size_t)c * n] = Kd[c + (size_t)r * n];
-            /* U^-T K U^-1 by two triangular solves (level 3) */
-            cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
-            cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n, n, 1.0, Ud, n, Kd, n);
-            /* lowest nev eigenpairs of the reduced K: Householder tridiagonal
-             * form (dsytrd), MRRR on the index range (dstemr; dsyevr would take
-             * bisection and inverse iteration for a subset), back-transformation
-             * of the nev vectors only (dormtr) */
-            double *d = work_d + lwork_d, *e = d + n, *tau = e + n;
-            lapack_int tryrac = 1;
-            info = LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'U', n, Kd, n, d, e, tau, work_d, lwork_d);
-            if (info == 0)
-                info = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'I', n, d, e, 0.0, 0.0, 1, nev, &m_found, w, Z, n, nev,
-                                           iwork + 10 * (size_t)n, &tryrac, work_d, lwork_d, iwork, liwork_d);
-            if (info == 0)
-                info = LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'U', 'N', n, nev, Kd, n, tau, Z, n, work_d, lwork_d);
-            if (info == 0)  /* z = U^-1 y: mass-normalised */
-                cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, nev, 1.0, Ud, n, Z, n);
-        } else {
-            band_to_sym(&K, kd, A);
-            memcpy(B, M, sizeof(double) * nb);
-            info = LAPACKE_dsbgvx_work(LAPACK_COL_MAJOR, 'V', 'I', 'U', n, kd, kd, A, kd + 1, B, kd + 1, Q, n, 0.0, 0.0, 1,
-                                       nev, 0.0, &m_found, w, Z, n, work, iwork, ifail);
+    const size_t sh = (size_t)n * (size_t)count;
+    f->previ = f->prev + sh, f->G = f->previ + sh, f->Gi = f->G + (size_t)count * nev, f->zero = f->Gi + (size_t)count * nev;
+    memset(f->zero, 0, sizeof(double) * (size_t)n);
+    out->nsamples = ns, out->count = count;
+    out->mac_min = 1.0;
+    *fp = f;
+    return KD_OK;
+}
+
+/* prev^H M Z of the followed shapes against real shapes (M Z in MZ, imaginary part zero). */
+static void follow_real(const kd_ked_follow* f, const double* MZ, int* perm) {
+    const int n = f->n, count = f->count, nev = f->nev;
+    for (int p = 0; p < count; p++)
+        for (int c = 0; c < nev; c++)
+            overlap(n, f->prev + (size_t)p * n, f->previ + (size_t)p * n, MZ + (size_t)c * n, f->zero,
+                    &f->G[p + (size_t)c * count], &f->Gi[p + (size_t)c * count]);
+    /* the assignment of follow_modes, from these overlaps */
+    int* used = f->used;
+    memset(used, 0, sizeof(int) * (size_t)(nev + count));
+    int* assigned = used + nev;
+    for (int step = 0; step < count; step++) {
+        double best = -1.0;
+        int bp = 0, bc = 0;
+        for (int p = 0; p < count; p++) {
+            if (assigned[p]) continue;
+            for (int c = 0; c < nev; c++) {
+                const double mac = f->G[p + (size_t)c * count] * f->G[p + (size_t)c * count] +
+                                   f->Gi[p + (size_t)c * count] * f->Gi[p + (size_t)c * count];
+                if (!used[c] && mac > best) best = mac, bp = p, bc = c;
+            }
         }
-        if (info != 0 || m_found < nev) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "modes of link '%s' at t = %g s: the eigensolver failed (LAPACK info %d)", L->name,
-                              t, (int)info);
+        assigned[bp] = 1;
+        used[bc] = 1;
+        perm[bp] = bc;
+    }
+}
+
+kd_status kd_ked_follow_add(kd_ked_follow* f, int i, const void* bytes, size_t size, kd_error* err) {
+    const int n = f->n, count = f->count, nev = f->nev;
+    const size_t sh = (size_t)n * (size_t)nev;
+    kd_ked_modes* out = f->out;
+    instant_head h;
+    if (size < sizeof(h) || (size - sizeof(h)) % sizeof(double) || i < 0 || i >= out->nsamples)
+        return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "modes along the motion: a damaged instant %d", i + 1);
+    memcpy(&h, bytes, sizeof(h));
+    const size_t nd = (size - sizeof(h)) / sizeof(double);
+    const size_t want = (size_t)nev + 2 * sh + (h.refine ? 3 * (size_t)nev + 4 * sh : 0) +
+                        (h.dense ? 2 * (size_t)nev + 4 * sh : 0);
+    if (nd != want)
+        return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "modes along the motion: a damaged instant %d", i + 1);
+    if (nd > f->in_cap) {  /* aligned doubles (the bytes may come from anywhere) */
+        double* q = realloc(f->in, sizeof(double) * nd);
+        if (!q) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        f->in = q, f->in_cap = nd;
+    }
+    memcpy(f->in, (const unsigned char*)bytes + sizeof(h), sizeof(double) * nd);
+    const double *w = f->in, *Zs = w + nev, *MZs = Zs + sh, *q = MZs + sh;
+    const double *ok = NULL, *rom = NULL, *rgr = NULL, *Zr = NULL, *Zri = NULL, *MZr = NULL, *MZri = NULL;
+    if (h.refine) {
+        ok = q, rom = ok + nev, rgr = rom + nev, Zr = rgr + nev, Zri = Zr + sh, MZr = Zri + sh, MZri = MZr + sh;
+        q = MZri + sh;
+    }
+    const double *dom = q, *dgr = dom + nev, *Zd = dgr + nev, *Zdi = Zd + sh, *MZd = Zdi + sh, *MZdi = MZd + sh;
+    const int gyro = h.gyro;
+    int* perm = f->perm;
+    /* the set of shapes the followed modes take: symmetric, refined or dense */
+    const double *Z = Zs, *Zi = NULL, *om = NULL, *gr = NULL;
+    if (gyro) out->state_space++;
+    int dense_ss = gyro && f->gyroscopic == KD_KED_GYRO_DENSE;
+    for (int pass = 0; pass < 2; pass++) {
+        if (dense_ss) {
+            if (h.dense != 1) {
+                h.msg[sizeof(h.msg) - 1] = '\0';
+                return kd_error_set(err, h.dense == 2 && h.dense_st ? (kd_status)h.dense_st : KD_ERR_IO, "", KD_LOC_NONE,
+                                    "%s", h.dense == 2 ? h.msg : "modes along the motion: no dense solution");
+            }
+            out->dense_instants++;
+            Z = Zd, Zi = Zdi, om = dom, gr = dgr;
+        }
+        if (i == 0)
+            for (int c = 0; c < nev; c++) perm[c] = c;
+        else if (dense_ss)
+            follow_modes(n, count, nev, f->prev, f->previ, MZd, MZdi, f->G, f->Gi, f->used, perm);
+        else
+            follow_real(f, MZs, perm);
+        if (!gyro || dense_ss) break;
+        /* the followed modes of the symmetric route, refined into the quadratic problem's; the
+         * dense solver where that fails */
+        int good = 1;
+        for (int p = 0; p < count && good; p++) good = ok[perm[p]] != 0.0;
+        if (good) {
+            Z = Zr, Zi = Zri, om = rom, gr = rgr;
+            for (int p = 0; p < count && i > 0; p++) {  /* overlaps of the refined shapes */
+                const size_t o = (size_t)perm[p] * n;
+                overlap(n, f->prev + (size_t)p * n, f->previ + (size_t)p * n, MZr + o, MZri + o,
+                        &f->G[p + (size_t)perm[p] * count], &f->Gi[p + (size_t)perm[p] * count]);
+            }
             break;
         }
-        if (gyro) out->state_space++;
-        /* the symmetric route's shapes: real, M x for the MAC */
-        memset(Zi, 0, sizeof(double) * (size_t)n * nev);
-        memset(MZi, 0, sizeof(double) * (size_t)n * nev);
-        for (int c = 0; c < nev; c++) kd_gband_matvec(&s.M, Z + (size_t)c * n, MZ + (size_t)c * n);
-        int dense_ss = gyro && gyroscopic == KD_KED_GYRO_DENSE;
-        for (int pass = 0; pass < 2; pass++) {
-            if (dense_ss) {
-                /* (s^2 M + s C + K) x = 0 in state-space form (kedyn/modes.h) */
-                if ((st = kd_gyro_solve(&gw, &s.M, &C, &K, t, err))) {
-                    char why[sizeof(err->msg)];
-                    snprintf(why, sizeof(why), "%s", err->msg);
-                    kd_error_set(err, st, "", KD_LOC_NONE, "modes of link '%s': %s", L->name, why);
-                    break;
-                }
-                if (gw.nent < nev) {
-                    st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                      "modes of link '%s' at t = %g s: %d eigenvalue pairs, %d wanted", L->name, t,
-                                      gw.nent, nev);
-                    break;
-                }
-                out->dense_instants++;
-                for (int c = 0; c < nev; c++) {
-                    double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
-                    kd_gyro_shape(&gw, c, zr, zi);
-                    normalise_shape(&s.M, zr, zi, MZ + (size_t)c * n, MZi + (size_t)c * n);
-                    wgyro[c] = gw.ent[c].omega;
-                    wgrowth[c] = gw.ent[c].growth;
-                }
-            }
-            if (i == 0)
-                for (int c = 0; c < nev; c++) perm[c] = c;
-            else
-                follow_modes(n, count, nev, prev, previ, MZ, MZi, G, Gi, used, perm);
-            if (!gyro || dense_ss) break;
-            /* the followed modes of the symmetric route, refined into the
-             * quadratic problem's; the dense solver where that fails */
-            int ok = 1;
-            for (int p = 0; p < count && ok; p++)
-                ok = refine_mode(&rf, perm[p], nev, &s.M, &C, &K, w, Z, Zi, MZ, MZi, wgyro, wgrowth);
-            if (ok) {
-                for (int p = 0; p < count && i > 0; p++) {  /* overlaps of the refined shapes */
-                    const size_t o = (size_t)perm[p] * n;
-                    overlap(n, prev + (size_t)p * n, previ + (size_t)p * n, MZ + o, MZi + o,
-                            &G[p + (size_t)perm[p] * count], &Gi[p + (size_t)perm[p] * count]);
-                }
-                break;
-            }
-            dense_ss = 1;
-        }
-        if (st) break;
-        out->t[i] = t;
-        if (i > 0) {
-            int swapped = 0;
-            for (int p = 0; p < count; p++) {
-                const double gr = G[p + (size_t)perm[p] * count], gi = Gi[p + (size_t)perm[p] * count];
-                if (gr * gr + gi * gi < out->mac_min) out->mac_min = gr * gr + gi * gi;
-                swapped |= perm[p] != p;
-            }
-            out->swaps += swapped;
-        }
-        /* keep the followed shapes, phase (sign) aligned with the previous
-         * instant: multiplied by conj(G) / |G| */
-        for (int p = 0; p < count; p++) {
-            const int c = perm[p];
-            double cr = 1.0, ci = 0.0;
-            if (i > 0) {
-                const double gr = G[p + (size_t)c * count], gi = Gi[p + (size_t)c * count], ga = hypot(gr, gi);
-                if (ga > 0) cr = gr / ga, ci = -gi / ga;
-            }
-            const double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
-            double *pr = prev + (size_t)p * n, *pi = previ + (size_t)p * n;
-            for (int r = 0; r < n; r++) {
-                const double xi = zi[r];
-                pr[r] = cr * zr[r] - ci * xi;
-                pi[r] = cr * xi + ci * zr[r];
-            }
-            out->omega[(size_t)i * count + p] = gyro ? wgyro[c] : sqrt(fmax(w[c], 0.0));
-            if (gyro && wgrowth[c] > out->growth_max) out->growth_max = wgrowth[c];
-        }
+        dense_ss = 1;
     }
-    free(perm);
-    free(used);
-    free(cx);
-    kd_gyro_free(&gw);
-    refine_free(&rf);
-    free(buf);
-    free(iwork);
-    free(Ud);
-    free(work_d);
-    kd_gband_free(&C);
-    kd_gband_free(&K);
-    kd_system_free(&s);
+    out->t[i] = h.t;
+    if (i > 0) {
+        int swapped = 0;
+        for (int p = 0; p < count; p++) {
+            const double gr2 = f->G[p + (size_t)perm[p] * count], gi = f->Gi[p + (size_t)perm[p] * count];
+            if (gr2 * gr2 + gi * gi < out->mac_min) out->mac_min = gr2 * gr2 + gi * gi;
+            swapped |= perm[p] != p;
+        }
+        out->swaps += swapped;
+    }
+    /* keep the followed shapes, phase (sign) aligned with the previous instant: multiplied by
+     * conj(G) / |G| */
+    for (int p = 0; p < count; p++) {
+        const int c = perm[p];
+        double cr = 1.0, ci = 0.0;
+        if (i > 0) {
+            const double gr2 = f->G[p + (size_t)c * count], gi = f->Gi[p + (size_t)c * count], ga = hypot(gr2, gi);
+            if (ga > 0) cr = gr2 / ga, ci = -gi / ga;
+        }
+        const double *zr = Z + (size_t)c * n, *zi = Zi ? Zi + (size_t)c * n : f->zero;
+        double *pr = f->prev + (size_t)p * n, *pi = f->previ + (size_t)p * n;
+        for (int r = 0; r < n; r++) {
+            const double xi = zi[r];
+            pr[r] = cr * zr[r] - ci * xi;
+            pi[r] = cr * xi + ci * zr[r];
+        }
+        out->omega[(size_t)i * count + p] = gyro ? om[c] : sqrt(fmax(w[c], 0.0));
+        if (gyro && gr[c] > out->growth_max) out->growth_max = gr[c];
+    }
+    return KD_OK;
+}
+
+kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
+                                        kd_error* err) {
+    kd_ked_follow* f = NULL;
+    kd_ked_along* a = NULL;
+    kd_status st = kd_ked_follow_begin(k, link, count, gyroscopic, out, &f, err);
+    if (!st) st = kd_ked_along_new(k, link, count, gyroscopic, &a, err);
+    for (int i = 0; i < k->rigid.nsamples && !st; i++) {
+        st = kd_ked_along_instant(a, i, err);
+        size_t size = 0;
+        const void* b = st ? NULL : kd_ked_along_bytes(a, &size);
+        if (!st) st = kd_ked_follow_add(f, i, b, size, err);
+    }
+    kd_ked_along_free(&a);
+    kd_ked_follow_free(&f);
     if (st) kd_ked_modes_free(out);
     return st;
 }

@@ -8,13 +8,17 @@
  * bytes...]), CASE (0 -> rank: [set, case], case -1: this study is over), FINISH (0 -> rank: the
  * run is over). Only one thread of a process calls MPI at a time (MPI_THREAD_SERIALIZED): on rank 0
  * the serving thread during a study, the main thread outside. */
+#include <errno.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kedyn/run.h"
 
@@ -28,18 +32,41 @@ void kedyn_mpi_close(kd_case_backend* b);
 static struct {
     int* early;  /* (size) the set a rank is ready for, -1: none */
     int finished;
+    int* pid;    /* (size) each rank's process id */
+    char* local; /* (size) 1: the rank runs on this process's machine (its process can be checked) */
+    char* dead;  /* (size) rank 0: ranks found gone */
+    int orphan;  /* a rank found gone (rank 0 by the others; any by rank 0, which says so in
+                    FINISH): no MPI_Finalize, whose collective end would wait for it */
 } self;
+
+/* Is rank r's process still there? Known only for ranks on this machine (kill(pid, 0), and not a
+ * zombie); a rank on another machine counts as alive (docs/cli.md, "A rank that dies"). */
+static int alive(int r) {
+    if (!self.pid || !self.local || !self.local[r]) return 1;
+    if (kill((pid_t)self.pid[r], 0) != 0 && errno == ESRCH) return 0;
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%d/stat", self.pid[r]);
+    FILE* fp = fopen(path, "r");
+    if (!fp) return 1;
+    const size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    const char* rp = strrchr(buf, ')');  /* "pid (comm) S ..." */
+    return !(rp && (rp[2] == 'Z' || rp[2] == 'X'));
+}
 
 /* A message from src (MPI_ANY_SOURCE) is there: waits by polling, first spinning (yielding the
  * core) for spin_us, then with sleeps growing from 10 us to max_us, rather than in a blocking
- * call, which would keep a core busy that the cases need. */
-static int wait_message(int src, MPI_Status* stt, double spin_us, long max_us) {
+ * call, which would keep a core busy that the cases need; for at most limit_s seconds (< 0: no
+ * limit). 1 when nothing came. */
+static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_us, double limit_s) {
     const double t0 = MPI_Wtime();
     long ns = 10000;
     for (;;) {
         int flag = 0;
         if (MPI_Iprobe(src, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, stt) != MPI_SUCCESS) return -1;
         if (flag) return 0;
+        if (limit_s >= 0 && MPI_Wtime() - t0 > limit_s) return 1;
         if ((MPI_Wtime() - t0) * 1e6 < spin_us) {
             sched_yield();
             continue;
@@ -54,12 +81,53 @@ static int wait_message(int src, MPI_Status* stt, double spin_us, long max_us) {
  * waits for rank 0 (whose serving thread sleeps between messages). */
 enum { DEPTH = 3 };
 
-/* Sends rank r its next case (or the end of the study: -1). */
-static void send_next(int set, int r, void* sched, int (*next)(void* sched), int* out, int* ended, int* active) {
+/* Sends rank r its next case (or the end of the study: -1); fl[r * DEPTH ...]: its cases in flight. */
+static void send_next(int set, int r, void* sched, int (*next)(void* sched), int* out, int* ended, int* active,
+                      int* fl) {
     int reply[2] = {set, next(sched)};
     MPI_Send(reply, 2, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
-    if (reply[1] < 0) ended[r] = 1, (*active)--;
-    else out[r]++;
+    if (reply[1] < 0) {
+        ended[r] = 1, (*active)--;
+        return;
+    }
+    for (int k = 0; k < DEPTH; k++)
+        if (fl[r * DEPTH + k] < 0) {
+            fl[r * DEPTH + k] = reply[1];
+            break;
+        }
+    out[r]++;
+}
+
+/* Rank r is gone (its process ended without a word: killed, crashed): each case it held is
+ * delivered as a failed case with the reason, so that the study reports it and goes on
+ * (kedyn's scheduler never records a failed case: --resume computes it again). */
+static void lose_rank(int r, void* sched, void (*deliver)(void* sched, int i, const unsigned char* data,
+                                                                    size_t size), int* out, int* ended, int* active,
+                      int* fl) {
+    self.dead[r] = 1;
+    int nlost = 0;
+    char list[128] = "";
+    for (int k = 0; k < DEPTH; k++) {
+        const int i = fl[r * DEPTH + k];
+        if (i < 0) continue;
+        char msg[160];
+        const int len = snprintf(msg, sizeof(msg), "lost: MPI rank %d (process %d) ended before returning case %d", r,
+                                 self.pid[r], i + 1);
+        unsigned char buf[2 * sizeof(int) + sizeof(msg)];
+        const int st = KD_ERR_IO;
+        memcpy(buf, &st, sizeof(int));
+        memcpy(buf + sizeof(int), &len, sizeof(int));
+        memcpy(buf + 2 * sizeof(int), msg, (size_t)len);
+        deliver(sched, i, buf, 2 * sizeof(int) + (size_t)len);
+        const size_t at = strlen(list);
+        snprintf(list + at, sizeof(list) - at, "%s%d", nlost ? ", " : "", i + 1);
+        nlost++;
+        fl[r * DEPTH + k] = -1;
+    }
+    fprintf(stderr, "kedyn: MPI: rank %d (process %d) ended without a word; %d case%s it held %s lost%s%s\n", r,
+            self.pid[r], nlost, nlost == 1 ? "" : "s", nlost == 1 ? "is" : "are", nlost ? ": case " : "", list);
+    out[r] = 0;
+    if (!ended[r]) ended[r] = 1, (*active)--;
 }
 
 static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
@@ -67,15 +135,20 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     (void)impl;
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int active = size - 1;  /* ranks not yet told that the study is over */
     int* out = calloc((size_t)size, sizeof(int));    /* cases in flight per rank */
-    int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over */
+    int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over (or gone) */
+    int* fl = malloc(sizeof(int) * (size_t)size * DEPTH);  /* the cases in flight */
     unsigned char* buf = NULL;
-    int cap = 0, rc = 0;
-    if (!out || !ended) rc = -1;
+    int cap = 0, rc = 0, active = 0;  /* ranks not yet told that the study is over */
+    if (!out || !ended || !fl) rc = -1;
+    for (int r = 0; r < size * DEPTH && fl; r++) fl[r] = -1;
+    for (int r = 1; r < size && !rc; r++) {
+        if (self.dead && self.dead[r]) ended[r] = 1;
+        else active++;
+    }
     for (int r = 1; r < size && self.early && !rc; r++)  /* ranks that were ready for this study first */
-        if (self.early[r] == set) {
-            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active);
+        if (self.early[r] == set && !ended[r]) {
+            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
             self.early[r] = -1;
         }
     for (;;) {
@@ -83,9 +156,15 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
         for (int r = 1; r < size && out; r++) busy += out[r];
         if (rc || (active == 0 && busy == 0)) break;
         MPI_Status stt;
-        if (wait_message(MPI_ANY_SOURCE, &stt, 50.0, 200)) {
+        const int w = wait_message_for(MPI_ANY_SOURCE, &stt, 50.0, 200, 0.5);
+        if (w < 0) {
             rc = -1;
             break;
+        }
+        if (w > 0) {  /* nothing for half a second: is every rank still there? */
+            for (int r = 1; r < size; r++)
+                if (!ended[r] && self.dead && !alive(r)) lose_rank(r, sched, deliver, out, ended, &active, fl);
+            continue;
         }
         int count;
         MPI_Get_count(&stt, MPI_BYTE, &count);
@@ -108,18 +187,36 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
             if (stt.MPI_TAG == TAG_READY && self.early) self.early[r] = head[0];
             continue;
         }
+        if (self.dead && self.dead[r]) continue;  /* its cases were reported lost */
         if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int)) {
             deliver(sched, head[1], buf + 2 * sizeof(int), (size_t)count - 2 * sizeof(int));
+            for (int k = 0; k < DEPTH; k++)
+                if (fl[r * DEPTH + k] == head[1]) fl[r * DEPTH + k] = -1;
             out[r]--;
-            if (!ended[r]) send_next(set, r, sched, next, out, ended, &active);
+            if (!ended[r]) send_next(set, r, sched, next, out, ended, &active, fl);
         } else if (stt.MPI_TAG == TAG_READY) {
-            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active);
+            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
         }
     }
     free(buf);
     free(out);
     free(ended);
+    free(fl);
     return rc;
+}
+
+/* A message from rank 0, while rank 0 is there (-1: gone, or an error). */
+static int wait_rank0(MPI_Status* stt, double spin_us) {
+    for (;;) {
+        const int w = wait_message_for(0, stt, spin_us, 1000, 1.0);
+        if (w <= 0) return w;
+        if (!alive(0)) {
+            if (!self.orphan)
+                fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n", self.pid[0]);
+            self.orphan = 1;
+            return -1;
+        }
+    }
 }
 
 static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size)) {
@@ -128,10 +225,13 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
     for (;;) {
         MPI_Status stt;
         int msg[2] = {-1, -1};
-        if (wait_message(0, &stt, 100.0, 1000) ||
+        if (wait_rank0(&stt, 100.0) ||
             MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
-        if (stt.MPI_TAG == TAG_FINISH) return self.finished = 1;
+        if (stt.MPI_TAG == TAG_FINISH) {
+            self.orphan |= msg[1] == 1;  /* a rank died: no MPI_Finalize */
+            return self.finished = 1;
+        }
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set) return -1;
         if (msg[1] < 0) return 0;
         unsigned char* data = NULL;
@@ -146,7 +246,26 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         if (size) memcpy(out + 2 * sizeof(int), data, size);
         free(data);
         /* an empty result (out of memory on this rank): rank 0 reports the case as failed */
-        const int rc = MPI_Send(out, (int)(2 * sizeof(int) + size), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        /* sent without blocking, so that a rank 0 gone (a large result waits for its receiver)
+         * does not hold this rank forever */
+        MPI_Request req;
+        int rc = MPI_Isend(out, (int)(2 * sizeof(int) + size), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &req);
+        double t_check = MPI_Wtime();
+        for (int sent = 0; rc == MPI_SUCCESS && !sent;) {
+            rc = MPI_Test(&req, &sent, MPI_STATUS_IGNORE);
+            if (sent || rc != MPI_SUCCESS) break;
+            const struct timespec ts = {0, 200000};
+            nanosleep(&ts, NULL);
+            if (MPI_Wtime() - t_check > 1.0) {
+                t_check = MPI_Wtime();
+                if (!alive(0)) {
+                    fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n",
+                            self.pid[0]);
+                    self.orphan = 1;
+                    return -1;  /* out stays with the request (the process ends without MPI) */
+                }
+            }
+        }
         free(out);
         if (rc != MPI_SUCCESS) return -1;
     }
@@ -156,8 +275,12 @@ static void finish(void* impl) {
     (void)impl;
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int none[2] = {-1, -1};
-    for (int r = 1; r < size; r++) MPI_Send(none, 2, MPI_INT, r, TAG_FINISH, MPI_COMM_WORLD);
+    int gone = 0;
+    for (int r = 1; r < size && self.dead; r++) gone |= self.dead[r];
+    const int none[2] = {-1, gone};
+    self.orphan |= gone;
+    for (int r = 1; r < size; r++)
+        if (!(self.dead && self.dead[r])) MPI_Send(none, 2, MPI_INT, r, TAG_FINISH, MPI_COMM_WORLD);
 }
 
 int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_t n) {
@@ -174,6 +297,27 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
     MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &b->size);
     self.finished = 0;
+    /* every rank's process and machine, to rank 0 (and rank 0's to every rank): whether a rank is
+     * still there can then be checked on this machine */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    char host[MPI_MAX_PROCESSOR_NAME + 1];
+    memset(host, 0, sizeof(host));
+    int hlen = 0;
+    MPI_Get_processor_name(host, &hlen);
+    const int me = (int)getpid();
+    char* hosts = malloc((size_t)b->size * sizeof(host));
+    self.pid = malloc(sizeof(int) * (size_t)b->size);
+    self.local = calloc((size_t)b->size, 1);
+    self.dead = calloc((size_t)b->size, 1);
+    if (hosts && self.pid && self.local && self.dead) {
+        MPI_Allgather(&me, 1, MPI_INT, self.pid, 1, MPI_INT, MPI_COMM_WORLD);
+        MPI_Allgather(host, (int)sizeof(host), MPI_CHAR, hosts, (int)sizeof(host), MPI_CHAR, MPI_COMM_WORLD);
+        for (int r = 0; r < b->size; r++) self.local[r] = strcmp(hosts + (size_t)r * sizeof(host), host) == 0;
+    } else {
+        free(self.pid), free(self.local), free(self.dead);
+        self.pid = NULL, self.local = NULL, self.dead = NULL;
+    }
+    free(hosts);
     if (b->rank == 0) {
         self.early = malloc(sizeof(int) * (size_t)b->size);
         for (int r = 0; self.early && r < b->size; r++) self.early[r] = -1;
@@ -186,15 +330,19 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
 }
 
 void kedyn_mpi_close(kd_case_backend* b) {
-    if (b->rank > 0 && b->size > 1 && !self.finished) {  /* rank 0 says when the run is over */
+    if (b->rank > 0 && b->size > 1 && !self.finished && !self.orphan) {  /* rank 0 says when the run is over */
         MPI_Status stt;
         int msg[2];
-        while (!wait_message(0, &stt, 0.0, 1000)) {
+        while (!wait_rank0(&stt, 0.0)) {
             MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (stt.MPI_TAG == TAG_FINISH) break;
+            if (stt.MPI_TAG == TAG_FINISH) {
+                self.orphan |= msg[1] == 1;
+                break;
+            }
         }
     }
     free(self.early);
-    self.early = NULL;
-    MPI_Finalize();
+    free(self.pid), free(self.local), free(self.dead);
+    self.early = NULL, self.pid = NULL, self.local = NULL, self.dead = NULL;
+    if (!self.orphan) MPI_Finalize();
 }

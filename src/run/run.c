@@ -123,7 +123,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
  * (run_mechanism.c) first, then the runner of its type. */
 static kd_status run_one(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
     if (run_spatial_handles(c->d)) return run_spatial_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
-    if (run_links_handles(c->d, ad)) return run_links_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
+    if (run_links_handles(c->d, ad)) return run_links_analysis(c, ad, a, err);
     if (run_mechanism_handles(c->d, ad))
         return run_mechanism_analysis(c->d, ad, c->outdir, c->ordinal, c->anim, a, err);
     const run_analysis* r = runner_of(ad->type);
@@ -233,6 +233,7 @@ static void checkpoint_summary(void* ctx, int done, int n) {
 }
 
 static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
+    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_links_handles(d, ad);  /* its instants */
     return (ad->type == KD_ANALYSIS_SWEEP || ad->type == KD_ANALYSIS_CAMPBELL || ad->type == KD_ANALYSIS_STABILITY) &&
            !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
 }
@@ -248,7 +249,7 @@ static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_r
         memset(&a, 0, sizeof(a));
         a.type = ad->type;
         const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, NULL, 0, NULL, NULL};
-        st = runner_of(ad->type)->run(&c, ad, &a, err);
+        st = run_one(&c, ad, &a, err);
         analysis_report_free(&a);
     }
     return st;

@@ -155,9 +155,10 @@ static int journal_open(const char* outdir, int index, int ncases, uint64_t key,
     return fd;
 }
 
-/* One record in one write: a kill leaves it whole or cut (and then not trusted). */
+/* One record in one write: a kill leaves it whole or cut (and then not trusted). Nothing once a
+ * stop was asked: a case that ran then may have stopped short (a sweep run at its next row). */
 static int journal_append(int fd, int i, const unsigned char* data, size_t size) {
-    if (fd < 0) return 0;
+    if (fd < 0 || kd_interrupted()) return 0;
     const journal_rec r = {JOURNAL_MAGIC, i, size};
     const uint64_t sum = fnv1a(fnv1a(14695981039346656037ull, &r, sizeof(r)), data, size);
     unsigned char* all = malloc(sizeof(r) + size + sizeof(sum));
@@ -306,7 +307,8 @@ static void* serve_main(void* arg) {
     return NULL;
 }
 
-/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps. */
+/* Commit case i from its wrapped bytes; *record: how many of them its journal record keeps (0: no
+ * record, the case failed as a case, e.g. lost with an MPI rank: --resume computes it again). */
 static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* err) {
     *record = s->size[i];
     if (!s->data[i]) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for case %d", i + 1);
@@ -320,6 +322,7 @@ static kd_status commit_case(const sched* s, int i, size_t* record, kd_error* er
     if (r.bad) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "case %d: a damaged result", i + 1);
     const kd_status st = s->set->commit(s->set->ctx, i, cst, msg, &r, err);
     if (r.record && r.record <= s->size[i]) *record = r.record;
+    if (cst) *record = 0;
     return st;
 }
 
@@ -408,7 +411,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
             size_t rec = 0;
             if (!st) st = commit_case(&s, i, &rec, err);
             /* the record after the case's files and rows: complete on disk */
-            if (!st && s.done[i] == 1 && journal_append(jfd, i, s.data[i], rec))
+            if (!st && s.done[i] == 1 && rec && journal_append(jfd, i, s.data[i], rec))
                 st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
             free(s.data[i]), s.data[i] = NULL;
             s.committed = i + 1;
@@ -440,7 +443,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                     size_t rec = 0;
                     cst = commit_case(&s, i, &rec, err);
                     /* the record after the case's files and rows: complete on disk */
-                    if (!cst && fresh && journal_append(jfd, i, s.data[i], rec))
+                    if (!cst && fresh && rec && journal_append(jfd, i, s.data[i], rec))
                         cst = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
                 }
                 progress(&s);

@@ -6,9 +6,12 @@
  * kedyn/ffr.h) by run_two_way below. Taken before the table of runners (run.c). */
 #include "run_links.h"
 
+#include "run_cases.h"
+
 #include "output/anim_links.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,8 +365,66 @@ static kd_status run_one_way(const kd_desc* d, const kd_analysis_desc* ad, const
 
 /* ---- modes along the motion ------------------------------------------------------ */
 
-static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* an, const char* outdir, int ordinal,
-                                 kd_analysis_report* a, kd_error* err) {
+/* The instants of every link are the cases of one study (run_cases.h): case l ns + i is
+ * instant i of the l-th link, computed by a workspace of the thread (its own copy of the
+ * link's model, kd_ked_along) and followed (MAC) in instant order on the committing thread. */
+#define ALONG_SLOTS 64
+
+typedef struct along_cases {
+    const kd_ked* k;
+    int count, route, ns, nl;
+    const int* links;       /* (nl) the links analysed */
+    kd_ked_follow** follow; /* (nl) */
+    pthread_mutex_t mu;     /* the workspaces: one per thread computing, reused case after case */
+    kd_ked_along* ws[ALONG_SLOTS];
+    int ws_link[ALONG_SLOTS], busy[ALONG_SLOTS];
+} along_cases;
+
+static kd_status along_compute(void* ctx, int idx, const char* outdir, int remote, run_buf* out, kd_error* err) {
+    (void)outdir, (void)remote;
+    along_cases* ac = ctx;
+    const int link = ac->links[idx / ac->ns], i = idx % ac->ns;
+    int slot = -1;
+    kd_ked_along* w = NULL;
+    pthread_mutex_lock(&ac->mu);
+    for (int s = 0; s < ALONG_SLOTS && slot < 0; s++)
+        if (!ac->busy[s] && ac->ws[s] && ac->ws_link[s] == link) slot = s;
+    for (int s = 0; s < ALONG_SLOTS && slot < 0; s++)
+        if (!ac->busy[s]) slot = s;
+    if (slot >= 0) {
+        ac->busy[slot] = 1;
+        if (ac->ws[slot] && ac->ws_link[slot] == link) w = ac->ws[slot];
+        else kd_ked_along_free(&ac->ws[slot]);
+    }
+    pthread_mutex_unlock(&ac->mu);
+    kd_status st = w ? KD_OK : kd_ked_along_new(ac->k, link, ac->count, ac->route, &w, err);
+    if (!st) st = kd_ked_along_instant(w, i, err);
+    if (!st) {
+        size_t size = 0;
+        const void* b = kd_ked_along_bytes(w, &size);
+        run_buf_put(out, b, size);
+    }
+    if (slot < 0) {
+        kd_ked_along_free(&w);
+        return st;
+    }
+    pthread_mutex_lock(&ac->mu);
+    ac->ws[slot] = w, ac->ws_link[slot] = link, ac->busy[slot] = 0;
+    pthread_mutex_unlock(&ac->mu);
+    return st;
+}
+
+static kd_status along_commit(void* ctx, int idx, kd_status cst, const char* msg, run_reader* in, kd_error* err) {
+    along_cases* ac = ctx;
+    if (cst) return kd_error_set(err, cst, "", KD_LOC_NONE, "%s", msg);
+    const kd_status st = kd_ked_follow_add(ac->follow[idx / ac->ns], idx % ac->ns, in->p, in->left, err);
+    in->p += in->left, in->left = 0;
+    return st;
+}
+
+static kd_status run_modes_along(const run_context* c, const kd_analysis_desc* an, kd_analysis_report* a,
+                                 kd_error* err) {
+    const kd_desc* d = c->d;
     kd_modes_along_motion_desc ma = an->modes_along_motion;  /* defaults for what is unset */
     kd_modes_along_motion_resolve(&ma);
     const kd_modes_along_motion_desc* ad = &ma;
@@ -375,44 +436,63 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* an, c
     s->samples = k->rigid.nsamples, s->forward = k->rigid.forward, s->speed = ad->speed, s->count = ad->count;
     s->mac_min = 1.0;
     a->t_end = ad->t_end;
-    int nl = 0;
+    const int route = ad->gyroscopic == KD_GYROSCOPIC_FALSE   ? KD_KED_GYRO_OFF
+                      : ad->gyroscopic == KD_GYROSCOPIC_DENSE ? KD_KED_GYRO_DENSE
+                                                              : KD_KED_GYRO_REFINE;
     kd_ked_modes* res = calloc((size_t)k->nlinks, sizeof(kd_ked_modes));
-    if (!res) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    int* links = calloc((size_t)k->nlinks + 1, sizeof(int));
+    kd_ked_follow** follow = calloc((size_t)k->nlinks + 1, sizeof(*follow));
+    int nl = 0;
+    if (!res || !links || !follow) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int l = 0; l < k->nlinks && !st; l++) {
         if (ad->body >= 0 && k->link[l].body != ad->body) continue;
-        const int route = ad->gyroscopic == KD_GYROSCOPIC_FALSE   ? KD_KED_GYRO_OFF
-                          : ad->gyroscopic == KD_GYROSCOPIC_DENSE ? KD_KED_GYRO_DENSE
-                                                                  : KD_KED_GYRO_REFINE;
-        st = kd_ked_modes_along_motion_opt(k, l, ad->count, route, &res[l], err);
-        if (st) break;
+        st = kd_ked_follow_begin(k, l, ad->count, route, &res[l], &follow[nl], err);
+        links[nl++] = l;
+    }
+    if (!st) {
+        along_cases ac;
+        memset(&ac, 0, sizeof(ac));
+        ac.k = k, ac.count = ad->count, ac.route = route, ac.ns = k->rigid.nsamples, ac.nl = nl;
+        ac.links = links, ac.follow = follow;
+        pthread_mutex_init(&ac.mu, NULL);
+        const run_case_set set = {"modes_along_motion", nl * ac.ns, &ac, along_compute, along_commit};
+        st = run_cases(c, &set, err);
+        for (int w = 0; w < ALONG_SLOTS; w++) kd_ked_along_free(&ac.ws[w]);
+        pthread_mutex_destroy(&ac.mu);
+    }
+    for (int l = 0; follow && l < nl; l++) kd_ked_follow_free(&follow[l]);
+    free(follow);
+    const int worker = run_cases_worker(c);
+    for (int j = 0; j < nl && !st && !worker; j++) {
+        const int l = links[j];
         s->swaps += res[l].swaps;
         s->mac_min = fmin(s->mac_min, res[l].mac_min);
-        if (nl < KD_KED_REPORT_LINKS) {
-            snprintf(s->link_name[nl], sizeof(s->link_name[0]), "%s", k->link[l].name);
-            for (int c = 0; c < res[l].count && c < KD_KED_REPORT_MODES; c++) {
+        if (j < KD_KED_REPORT_LINKS) {
+            snprintf(s->link_name[j], sizeof(s->link_name[0]), "%s", k->link[l].name);
+            for (int m = 0; m < res[l].count && m < KD_KED_REPORT_MODES; m++) {
                 double lo = INFINITY, hi = -INFINITY;
                 for (int i = 0; i < res[l].nsamples; i++) {
-                    const double w = res[l].omega[(size_t)i * res[l].count + c];
+                    const double w = res[l].omega[(size_t)i * res[l].count + m];
                     lo = fmin(lo, w), hi = fmax(hi, w);
                 }
-                s->omega_min[nl][c] = lo, s->omega_max[nl][c] = hi;
+                s->omega_min[j][m] = lo, s->omega_max[j][m] = hi;
             }
         }
-        nl++;
     }
+    free(links);
     s->links = nl;
     kd_atomic_file f;
-    if (!st) st = io_open_result(&f, outdir, "modes_along_motion", ordinal, a, err);
-    if (!st) {
+    if (!st && !worker) st = io_open_result(&f, c->outdir, "modes_along_motion", c->ordinal, a, err);
+    if (!st && !worker) {
         FILE* fp = f.fp;
         fprintf(fp, "t");
         for (int l = 0; l < k->nlinks; l++)
-            for (int c = 1; c <= res[l].count; c++) fprintf(fp, ",%s.omega_%d", k->link[l].name, c);
+            for (int m = 1; m <= res[l].count; m++) fprintf(fp, ",%s.omega_%d", k->link[l].name, m);
         fprintf(fp, "\n");
         for (int i = 0; i < k->rigid.nsamples; i++) {
             fprintf(fp, "%.10g", k->rigid.t[i]);
             for (int l = 0; l < k->nlinks; l++)
-                for (int c = 0; c < res[l].count; c++) fprintf(fp, ",%.10e", res[l].omega[(size_t)i * res[l].count + c]);
+                for (int m = 0; m < res[l].count; m++) fprintf(fp, ",%.10e", res[l].omega[(size_t)i * res[l].count + m]);
             fprintf(fp, "\n");
         }
         st = io_finish_file(&f, KD_OK, a, err);
@@ -425,9 +505,12 @@ static kd_status run_modes_along(const kd_desc* d, const kd_analysis_desc* an, c
 
 /* ---- dispatch -------------------------------------------------------------------- */
 
-kd_status run_links_analysis(const kd_desc* d, const kd_analysis_desc* ad, const char* outdir, int ordinal,
-                              kd_anim_recorder* rec, kd_analysis_report* a, kd_error* err) {
-    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_modes_along(d, ad, outdir, ordinal, a, err);
+kd_status run_links_analysis(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
+    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_modes_along(c, ad, a, err);
+    const kd_desc* d = c->d;
+    const char* outdir = c->outdir;
+    const int ordinal = c->ordinal;
+    kd_anim_recorder* rec = c->anim;
     if (ad->dynamics.coupling == KD_COUPLING_TWO_WAY) return run_two_way(d, ad, outdir, ordinal, rec, a, err);
     return run_one_way(d, ad, outdir, ordinal, rec, a, err);
 }

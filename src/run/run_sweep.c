@@ -226,8 +226,18 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
 static kd_status sweep_commit(void* ctx, int i, kd_status st, const char* msg, run_reader* in, kd_error* err) {
     sweep_cases* sc = ctx;
     const kd_sweep_desc* sw = &sc->ad->sweep;
-    if (st) return kd_error_set(err, st, "", KD_LOC_NONE, "%s", msg);
     kd_analysis_report* r = &sc->a->sub[i];
+    if (st) {  /* the case itself failed (lost with an MPI rank that died, out of memory): a failed run */
+        memset(r, 0, sizeof(*r));
+        r->type = sw->inner->type;
+        r->sweep = sc->ad;
+        r->value = sw->values + (size_t)i * sw->nset;
+        r->status = st;
+        snprintf(r->message, sizeof(r->message), "%s = %g%s: %s", sw->set[0], r->value[0], sw->nset > 1 ? ", ..." : "",
+                 msg);
+        sc->a->nsub = i + 1;
+        return KD_OK;
+    }
     unpack_report(in, r);
     r->sweep = sc->ad;
     r->value = sw->values + (size_t)i * sw->nset;
