@@ -162,6 +162,13 @@ static int sparse_route(const kd_model* m, const kd_dynamics_desc* ad) {
     return m->neq >= threshold || band_bytes > KD_DYNAMICS_BAND_BYTES;
 }
 
+int kd_dynamics_sparse_route(const kd_model* m, const kd_analysis_desc* a) {
+    if (a->type != KD_ANALYSIS_DYNAMICS) return 0;
+    kd_dynamics_desc r = a->dynamics;
+    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
+    return sparse_route(m, &r);
+}
+
 /* f(t): the constant inertia load at rest plus the nodal loads with their laws (kd_system_force). */
 static void sparse_force(const sparse_dyn* d, double t, double* f) {
     memcpy(f, d->f_rest, sizeof(double) * (size_t)d->K.n);
