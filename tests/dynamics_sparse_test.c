@@ -147,6 +147,15 @@ static void test_matches_band_gravity_static(void** state) {
             1);
 }
 
+/* The model file's default integrator (generalized-alpha, rho_inf = 0.9) and HHT-alpha. */
+static void test_matches_band_alpha_family(void** state) {
+    (void)state;
+    const char* load = "forces:\n  - {type: nodal, body: plate, nodes: centre, dof: w, value: {sine: {amplitude: 1.0, omega: 3000}}}\n"
+                       "damping:\n  - {body: plate, rayleigh: {alpha: 3.0, beta: 2.0e-6}}\n";
+    compare(load, "{type: dynamics, t_end: 0.004, dt: 2e-5, energy: true, initial: {qdot: [{body: plate, node: 50, dof: w, value: 0.01}]}}", 1);
+    compare(load, "{type: dynamics, t_end: 0.004, dt: 2e-5, integrator: hht, alpha: -0.1, energy: true}", 1);
+}
+
 static double omega11(void) {
     const double D = E * T * T * T / (12 * (1 - NU * NU));
     return PI * PI * (1 / (A * A) + 1 / (B * B)) * sqrt(D / (RHO * T));
@@ -218,6 +227,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_band_damped),
         cmocka_unit_test(test_matches_band_gravity_static),
+        cmocka_unit_test(test_matches_band_alpha_family),
         cmocka_unit_test(test_free_vibration),
         cmocka_unit_test(test_step_settles_on_navier),
     };

@@ -120,9 +120,10 @@ static kd_status initial_state(kd_system* s, const kd_dynamics_desc* ad, double*
     return st;
 }
 
-/* ---- Sparse route (theory.md sec. 11.4; docs/architecture.md): a model whose bodies are at rest,
- * integrated by Newmark on one CHOLMOD factorisation (kd_newmark_csc) instead of the band storage of
- * kd_system, whose five band matrices do not fit for the large plates. Taken above
+/* ---- Sparse route (theory.md sec. 11.4, 11.5; docs/architecture.md): a model whose bodies are at
+ * rest, integrated by Newmark or the alpha family on one CHOLMOD factorisation (kd_newmark_csc)
+ * instead of the band storage of kd_system, whose five band matrices do not fit for the large
+ * plates. Taken above
  * KD_DYNAMICS_SPARSE_DOF equations or when those band matrices would exceed KD_DYNAMICS_BAND_BYTES;
  * the environment variable KEDYN_DYNAMICS_SPARSE_MIN_DOF lowers the threshold (tests only). */
 #define KD_DYNAMICS_SPARSE_DOF 20000
@@ -138,11 +139,13 @@ typedef struct sparse_dyn {
     double e0, work, p_prev, t_prev;
 } sparse_dyn;
 
-/* Does the sparse route apply: Newmark, invariants, every body at rest, elements in body axes, one
+/* Does the sparse route apply: Newmark, HHT or generalized-alpha, invariants, every body at rest, elements in body axes, one
  * Rayleigh damping, no stiffness-proportional damping of a gravity-stiffened structure (the band
  * route damps with the elastic stiffness only), and a model large enough. */
 static int sparse_route(const kd_model* m, const kd_dynamics_desc* ad) {
-    if (ad->integrator != KD_INTEGRATOR_NEWMARK || ad->formalism != KD_DYN_FORMALISM_INVARIANTS || m->elem_rot ||
+    const kd_dynamics_integrator in = ad->integrator;
+    if ((in != KD_INTEGRATOR_NEWMARK && in != KD_INTEGRATOR_HHT && in != KD_INTEGRATOR_GENERALIZED_ALPHA) ||
+        ad->formalism != KD_DYN_FORMALISM_INVARIANTS || m->elem_rot ||
         m->neq <= 0)
         return 0;
     int first = 1;
@@ -265,7 +268,19 @@ static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dy
     /* the steps of kd_integrate (step_alpha.c): a whole number, the last on t_end */
     const long nsteps = lround(ad->t_end / ad->dt) > 0 ? lround(ad->t_end / ad->dt) : 1;
     const double dt = ad->t_end / (double)nsteps;
-    const double beta = ad->newmark_beta, gamma = ad->newmark_gamma;
+    /* the alpha family's parameters (step_alpha.c) */
+    double am = 0, af = 0, beta = ad->newmark_beta, gamma = ad->newmark_gamma;
+    if (ad->integrator == KD_INTEGRATOR_HHT) {
+        af = -ad->hht_alpha;
+        gamma = 0.5 - ad->hht_alpha;
+        beta = 0.25 * (1 - ad->hht_alpha) * (1 - ad->hht_alpha);
+    } else if (ad->integrator == KD_INTEGRATOR_GENERALIZED_ALPHA) {
+        const double r = ad->rho_inf;
+        am = (2 * r - 1) / (r + 1);
+        af = r / (r + 1);
+        gamma = 0.5 - am + af;
+        beta = 0.25 * (1 - am + af) * (1 - am + af);
+    }
     if (!st && !(ad->dt > 0 && ad->t_end > 0)) st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dt and t_end must be positive");
     memset(stats, 0, sizeof(*stats));
     if (!st) {  /* M a0 = f(0) - C v0 - K q0 */
@@ -281,7 +296,7 @@ static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dy
         if (st) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = 0 s: the mass matrix is singular");
         stats->rhs_evals++;
     }
-    if (!st && kd_newmark_csc_init(&d.K, &d.M, d.alpha, d.beta, dt, beta, gamma, &w))
+    if (!st && kd_newmark_csc_init_alpha(&d.K, &d.M, d.alpha, d.beta, dt, beta, gamma, am, af, &w))
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "the iteration matrix is not positive definite");
     if (!st) stats->factorizations = 1;
     double e[4];
@@ -291,8 +306,8 @@ static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dy
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = 0 s: output stopped the integration");
     }
     for (long step = 1; step <= nsteps && !st; step++) {
-        const double t1 = step == nsteps ? ad->t_end : (double)step * dt;
-        sparse_force(&d, t1, d.f);  /* no allocation in a step */
+        const double t1 = step == nsteps ? ad->t_end : (double)step * dt, t = (double)(step - 1) * dt;
+        sparse_force(&d, t1 - af * (t1 - t), d.f);  /* at t_{n+1-af}; no allocation in a step */
         stats->rhs_evals++;
         if (kd_newmark_csc_step(w, d.f, q, v, a)) {
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the solve failed", t1);
