@@ -265,8 +265,14 @@ static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dy
         if (e < 0) st = kd_error_set(err, KD_ERR_INPUT, "", iv->loc, "initial value on a fixed DOF");
         else (iv->velocity ? v : q)[e] = iv->value;
     }
-    /* the steps of kd_integrate (step_alpha.c): a whole number, the last on t_end */
-    const long nsteps = lround(ad->t_end / ad->dt) > 0 ? lround(ad->t_end / ad->dt) : 1;
+    /* the checks and steps of kd_integrate (step_alpha.c): a whole number, the last on t_end */
+    if (!st && !(ad->t_end > 0))
+        st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "t_end (%g) must be later than t0 (0)", ad->t_end);
+    if (!st && !(ad->dt > 0)) st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dt must be positive (got %g)", ad->dt);
+    if (!st && ad->output_every < 1)
+        st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "output_every must be >= 1");
+    const double ratio = st ? 1.0 : ad->t_end / ad->dt;
+    const long nsteps = ratio < 1e15 && lround(ratio) > 0 ? lround(ratio) : 1;
     const double dt = ad->t_end / (double)nsteps;
     /* the alpha family's parameters (step_alpha.c) */
     double am = 0, af = 0, beta = ad->newmark_beta, gamma = ad->newmark_gamma;
@@ -281,7 +287,6 @@ static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dy
         gamma = 0.5 - am + af;
         beta = 0.25 * (1 - am + af) * (1 - am + af);
     }
-    if (!st && !(ad->dt > 0 && ad->t_end > 0)) st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dt and t_end must be positive");
     memset(stats, 0, sizeof(*stats));
     if (!st) {  /* M a0 = f(0) - C v0 - K q0 */
         sparse_force(&d, 0.0, a);
