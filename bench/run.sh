@@ -71,3 +71,6 @@ echo "# the same plate, Newmark on the sparse factorisation (kd_newmark_csc): om
 for s in "30 24" "100 80" "300 240"; do
   "$build/bench/bench_plate" $s mitc4 2 sparse-step
 done
+echo "# the 300 x 240 plate's dynamics analysis from a model file (sparse route of kd_dynamics_run)"
+echo "# neq sparse_route compile_s setup_s best_step_s median_step_s steps w_centre_end peak_rss_kib"
+"$build/bench/bench_plate_dynamics" bench/models/plate_300x240_dynamics.yaml
