@@ -88,3 +88,6 @@ echo "# case N n nc steps total_s per_step_s per_body_step_us drift energy_rel p
 for n in 10 100 1000 10000; do
   "$build/bench/bench_spatial" chain "$n"
 done
+echo "# the 300 x 240 plate's dynamics analysis from a model file (sparse route of kd_dynamics_run)"
+echo "# neq sparse_route compile_s setup_s best_step_s median_step_s steps w_centre_end peak_rss_kib"
+"$build/bench/bench_plate_dynamics" bench/models/plate_300x240_dynamics.yaml

@@ -79,6 +79,11 @@ kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b);
 typedef struct kd_newmark_csc kd_newmark_csc;
 kd_status kd_newmark_csc_init(const kd_csc* K, const kd_csc* M, double alpha, double beta, double h, double b,
                               double gamma, kd_newmark_csc** out);
+/* The generalized-alpha family on the same factorisation (step_alpha.c): the equation at
+ * t_{n+1-af}, M a_{n+1-am} + C v_{n+1-af} + K q_{n+1-af} = f, so kd_newmark_csc_step then takes f at
+ * t_{n+1} - af h; HHT-alpha: am = 0; Newmark: am = af = 0 (kd_newmark_csc_init). */
+kd_status kd_newmark_csc_init_alpha(const kd_csc* K, const kd_csc* M, double alpha, double beta, double h, double b,
+                                    double gamma, double am, double af, kd_newmark_csc** out);
 /* (q, v, a) at t_n -> t_n + h in place, f = the load at t_n + h. Nonzero on failure. */
 int kd_newmark_csc_step(kd_newmark_csc* w, const double* f, double* q, double* v, double* a);
 void kd_newmark_csc_free(kd_newmark_csc** w);

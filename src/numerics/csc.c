@@ -78,10 +78,11 @@ kd_status kd_csc_from_triplet(const kd_triplet* t, int n, kd_csc* out) {
     }
     out->p[n] = (int)nz;
     free(count), free(mark);
-    out->i = realloc(row, sizeof(int) * (nz ? nz : 1));
-    out->x = realloc(val, sizeof(double) * (nz ? nz : 1));
-    if (!out->i) out->i = row;
-    if (!out->x) out->x = val;
+    int* ri = realloc(row, sizeof(int) * (nz ? nz : 1));  /* shrink; on failure keep the larger block */
+    if (!ri) ri = row;
+    double* vx = realloc(val, sizeof(double) * (nz ? nz : 1));
+    if (!vx) vx = val;
+    out->i = ri, out->x = vx;
     return KD_OK;
 }
 

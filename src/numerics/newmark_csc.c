@@ -16,11 +16,11 @@
 
 struct kd_newmark_csc {
     const kd_csc *K, *M;
-    double h, b, gamma, alpha, beta;
+    double h, b, gamma, alpha, beta, am, af;
     cholmod_common cc;
     cholmod_factor* L;
     cholmod_dense *rhs, *X, *Y, *E;
-    double *qs, *vs, *w1;
+    double *qs, *vs, *w1, *w2;
 };
 
 static cholmod_sparse view(const kd_csc* a) {
@@ -51,20 +51,25 @@ void kd_newmark_csc_free(kd_newmark_csc** pw) {
 
 kd_status kd_newmark_csc_init(const kd_csc* K, const kd_csc* M, double alpha, double beta, double h, double b,
                               double gamma, kd_newmark_csc** out) {
+    return kd_newmark_csc_init_alpha(K, M, alpha, beta, h, b, gamma, 0.0, 0.0, out);
+}
+
+kd_status kd_newmark_csc_init_alpha(const kd_csc* K, const kd_csc* M, double alpha, double beta, double h, double b,
+                                    double gamma, double am, double af, kd_newmark_csc** out) {
     *out = NULL;
     kd_newmark_csc* w = calloc(1, sizeof(*w));
     if (!w) return KD_ERR_NOMEM;
     const int n = K->n;
-    w->K = K, w->M = M, w->h = h, w->b = b, w->gamma = gamma, w->alpha = alpha, w->beta = beta;
+    w->K = K, w->M = M, w->h = h, w->b = b, w->gamma = gamma, w->alpha = alpha, w->beta = beta, w->am = am, w->af = af;
     cholmod_start(&w->cc);
     w->cc.print = 0;
     w->cc.error_handler = NULL;
-    w->qs = malloc(sizeof(double) * 3 * (size_t)(n ? n : 1));
+    w->qs = malloc(sizeof(double) * 4 * (size_t)(n ? n : 1));
     kd_status st = w->qs ? KD_OK : KD_ERR_NOMEM;
-    if (!st) w->vs = w->qs + n, w->w1 = w->vs + n;
-    /* S = (1 + gamma h alpha) M + (gamma h beta + b h^2) K, upper */
+    if (!st) w->vs = w->qs + n, w->w1 = w->vs + n, w->w2 = w->w1 + n;
+    /* S = (1 - am + (1 - af) gamma h alpha) M + (1 - af)(gamma h beta + b h^2) K, upper */
     cholmod_sparse Kv = view(K), Mv = view(M);
-    double cm[2] = {1 + gamma * h * alpha, 0}, ck[2] = {gamma * h * beta + b * h * h, 0};
+    double cm[2] = {(1 - am) + (1 - af) * gamma * h * alpha, 0}, ck[2] = {(1 - af) * (gamma * h * beta + b * h * h), 0};
     cholmod_sparse* S = st ? NULL : cholmod_add(&Mv, &Kv, cm, ck, 1, 1, &w->cc);
     if (!st && S) {
         if (n >= 20000) {  /* nested dissection alone, as the large modal problems (eigen_cholmod.c) */
@@ -98,13 +103,16 @@ int kd_newmark_csc_step(kd_newmark_csc* w, const double* f, double* q, double* v
         qs[i] = q[i] + h * v[i] + h * h * (0.5 - b) * a[i];
         vs[i] = v[i] + h * (1 - g) * a[i];
     }
-    /* r = f - K (q* + beta v*) - alpha M v* */
-    for (int i = 0; i < n; i++) w->w1[i] = qs[i] + w->beta * vs[i];
+    /* r = f - K (q~ + beta v~) - M (am a_n + alpha v~), x~ = (1 - af) x* + af x_n (alpha family,
+     * step_alpha.c; Newmark: am = af = 0) */
+    const double am = w->am, af = w->af;
+    for (int i = 0; i < n; i++) w->w1[i] = (1 - af) * qs[i] + af * q[i] + w->beta * ((1 - af) * vs[i] + af * v[i]);
     kd_csc_matvec(w->K, w->w1, r);
     for (int i = 0; i < n; i++) r[i] = f[i] - r[i];
-    if (w->alpha != 0) {
-        kd_csc_matvec(w->M, vs, w->w1);
-        for (int i = 0; i < n; i++) r[i] -= w->alpha * w->w1[i];
+    if (w->alpha != 0 || am != 0) {
+        for (int i = 0; i < n; i++) w->w2[i] = am * a[i] + w->alpha * ((1 - af) * vs[i] + af * v[i]);
+        kd_csc_matvec(w->M, w->w2, w->w1);
+        for (int i = 0; i < n; i++) r[i] -= w->w1[i];
     }
     if (!cholmod_solve2(CHOLMOD_A, w->L, w->rhs, NULL, &w->X, NULL, &w->Y, &w->E, &w->cc)) return -1;
     const double* an = w->X->x;
