@@ -664,6 +664,103 @@ static void test_correlate_uff55(void** state) {
     kd_desc_free(&d);
 }
 
+/* Correlation with the modes at one instant of the motion: a slider-crank driven slowly (1 rad/s,
+ * so the rod's axial preload and inertia fields are negligible) whose aluminium rod (L = 0.30 m,
+ * d = 8 mm, 10 elements) is pinned-pinned in its chord frame. The measured side: the closed-form
+ * shapes sin(n pi x / L) at the 9 interior nodes (sensors along the chord frame's y) written as a
+ * dataset 55 record, with frequencies f_n + delta_n (f_n = (n pi / L)^2 sqrt(EI / rho A) / (2 pi),
+ * delta = +1.5 Hz, -3 Hz); correlated at t = 0.2 s of the motion: each paired with its own mode
+ * (MAC > 0.99) and the difference delta_n within 0.1 % of f_n. An instant outside the motion and
+ * computed: modes_along_motion without instant are errors at the key's (the analysis') line. */
+static void test_correlate_along_instant(void** state) {
+    (void)state;
+    const double L = 0.30, dd = 0.008, EI = 70e9 * M_PI * pow(dd, 4) / 64, rhoA = 2700 * M_PI * dd * dd / 4;
+    const double delta[2] = {1.5, -3.0};
+    double f[2];
+    kd_record* r = kd_record_new();
+    for (int k = 0; k < 2; k++) {
+        const int n = k + 1;
+        f[k] = pow(n * M_PI / L, 2) * sqrt(EI / rhoA) / (2 * M_PI);
+        kd_record_mode* md = kd_record_add_mode(r, 9, 3);
+        md->number = n, md->frequency_hz = f[k] + delta[k];
+        for (int j = 0; j < 9; j++) {
+            md->node[j] = j + 2; /* x = (node - 1) L / 10 */
+            md->value[3 * j + 1] = sin(n * M_PI * (j + 1) / 10.0);
+        }
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/rod_shapes.uff", tmpdir);
+    kd_error err;
+    if (kd_uff_write(path, r, 0, &err)) fail_msg("%s", err.msg);
+    kd_record_free(&r);
+    char head[4096];
+    snprintf(head, sizeof head,
+             "kedyn: 1\n"
+             "materials:\n  aluminium: {E: 70e9, rho: 2700, nu: 0.33}\n"
+             "sections:\n  rod: {shape: circle, d: 0.008}\n"
+             "bodies:\n"
+             "  - {name: ground, type: ground, points: {O: [0, 0], S: [0, 0]}}\n"
+             "  - {name: crank, type: rigid, mass: 0.2, inertia: 4.0e-4, com: [0.075, 0], points: {O: [0, 0], A: [0.15, 0]}}\n"
+             "  - {name: rod, type: beam, material: aluminium, section: rod, elements: 10, points: {A: [0.15, 0], B: [0.45, 0]}}\n"
+             "  - {name: slider, type: rigid, mass: 0.03, inertia: 1.0e-6, points: {B: [0, 0]}, position: [0.45, 0]}\n"
+             "joints:\n"
+             "  - {name: jO, type: revolute, bodies: [ground, crank], points: [O, O]}\n"
+             "  - {name: jA, type: revolute, bodies: [crank, rod], points: [A, A]}\n"
+             "  - {name: jB, type: revolute, bodies: [rod, slider], points: [B, B]}\n"
+             "  - {name: jS, type: prismatic, bodies: [ground, slider], points: [S, B], axis: [1, 0]}\n"
+             "drivers:\n  - {joint: jO, law: {speed: 1.0}}\n"
+             "records:\n  - {name: shapes, file: rod_shapes.uff}\n"
+             "sensors:\n");
+    for (int j = 0; j < 9; j++)
+        snprintf(head + strlen(head), sizeof head - strlen(head), "  - {name: s%d, body: rod, node: %d, direction: [0, 1]}\n", j, j + 2);
+    snprintf(head + strlen(head), sizeof head - strlen(head),
+             "analyses:\n  - {type: modes_along_motion, t_end: 0.5, steps: 10, count: 3}\n"
+             "  - type: correlate\n    measured: record\n    record: shapes\n    computed: modes_along_motion\n");
+    int lines = 0;
+    for (const char* q = head; *q; q++) lines += *q == '\n';
+    char model[300], text[4300];
+    snprintf(model, sizeof model, "%s/along_mac.yaml", tmpdir);
+    /* the load-time errors first */
+    const struct {
+        const char* tail;
+        int line;
+        const char* msg;
+    } bad[] = {{"    instant: 0.9\n", lines + 1, "outside the motion"}, {"", lines - 3, "needs instant"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[i].tail);
+        kd_desc* d = NULL;
+        assert_int_equal(kd_load_yaml_string(text, strlen(text), model, &d, &err), KD_ERR_INPUT);
+        assert_null(d);
+        if (err.loc.line != bad[i].line || !strstr(err.msg, bad[i].msg))
+            fail_msg("case %d: line %d (want %d): %s", i, err.loc.line, bad[i].line, err.msg);
+    }
+    snprintf(text, sizeof text, "%s    instant: 0.2\n", head);
+    write_text(model, text);
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    if (kd_load_yaml_file(model, &d, &err)) fail_msg("%s:%d: %s", err.file, err.loc.line, err.msg);
+    if (kd_model_compile(d, &m, &err)) fail_msg("%s", err.msg);
+    char out[400];
+    snprintf(out, sizeof out, "%s/along_mac", tmpdir);
+    kd_run_report rep;
+    if (kd_run(d, m, model, out, &rep, &err)) fail_msg("%s", err.msg);
+    const kd_measure_result* c = rep.analyses[1].measure;
+    assert_non_null(c);
+    assert_int_equal(c->npairs, 2);
+    for (int p = 0; p < 2; p++) {
+        assert_int_equal(c->pair_m[p], p);
+        assert_int_equal(c->pair_c[p], p);
+        const double diff = c->pair_f_m[p] - c->pair_f_c[p];
+        printf("at t = 0.2 s: measured %d - computed %d: MAC %.6f, difference %.4f Hz (set %.2f), f %.3f Hz\n", p + 1,
+               c->pair_c[p] + 1, c->pair_mac[p], diff, delta[p], c->pair_f_c[p]);
+        if (!(c->pair_mac[p] > 0.99)) fail_msg("pair %d: MAC %.6f", p + 1, c->pair_mac[p]);
+        if (fabs(diff - delta[p]) > 1e-3 * f[p]) fail_msg("pair %d: difference %.6g Hz, set %.6g", p + 1, diff, delta[p]);
+    }
+    kd_run_report_free(&rep);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+}
+
 /* The keys of order tracking and of shapes from a record: misuse is an error at the key's line. */
 static void test_new_key_errors(void** state) {
     (void)state;
@@ -684,7 +781,8 @@ static void test_new_key_errors(void** state) {
         {"  - {type: spectrum, record: k, columns: [x], orders: true, angle: nope}\n", "the record has no column 'nope'"},
         {"  - {type: correlate, measured: record, record: k}\n", "holds no mode shapes"},
         {"  - {type: correlate, measured: record}\n", "needs record"},
-        {"  - {type: correlate, measured: record, record: k, computed: modes_along_motion}\n", "goes with computed: modes"},
+        {"  - {type: correlate, measured: record, record: k, computed: modes_along_motion}\n", "needs instant"},
+        {"  - {type: correlate, measured: record, record: k, instant: 0.1}\n", "instant goes with computed: modes_along_motion"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(text, sizeof text, "%s%s", base, cases[i].analysis);
@@ -702,7 +800,8 @@ int main(void) {
         cmocka_unit_test(test_uff_errors),     cmocka_unit_test(test_gauss),            cmocka_unit_test(test_hammer_chain),
         cmocka_unit_test(test_peaks_along_motion), cmocka_unit_test(test_sensor_places),
         cmocka_unit_test(test_orders), cmocka_unit_test(test_waterfall), cmocka_unit_test(test_peak_picking),
-        cmocka_unit_test(test_correlate_uff55), cmocka_unit_test(test_new_key_errors),
+        cmocka_unit_test(test_correlate_uff55), cmocka_unit_test(test_correlate_along_instant),
+        cmocka_unit_test(test_new_key_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -550,6 +550,8 @@ typedef struct kd_correlate_desc {
     char record[KD_NAME_MAX];     /* measured: record: a name of `records` ("" otherwise) */
     int computed;                 /* 0: the latest modes analysis, 1: the latest modes_along_motion */
     double min_mac;               /* pairs below are dropped */
+    double instant;               /* computed: modes_along_motion with identified or recorded shapes:
+                                     the time of the motion (s) of the computed modes; -1: unset */
 } kd_correlate_desc;
 
 typedef struct kd_virtual_test_desc {

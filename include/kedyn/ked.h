@@ -209,6 +209,13 @@ kd_status kd_ked_along_new(const kd_ked* k, int link, int count, int gyroscopic,
 kd_status kd_ked_along_instant(kd_ked_along* w, int i, kd_error* err);
 const void* kd_ked_along_bytes(const kd_ked_along* w, size_t* size);
 void kd_ked_along_free(kd_ked_along** w);
+/* After kd_ked_along_instant: the instant's time and its lowest modes on the symmetric route
+ * (K + k_g + k(omega)) x = omega^2 M x of the workspace (gyroscopic terms left out): *count
+ * eigenvalues omega^2 (ascending, rad^2/s^2) and their M-normalised shapes (n x *count, column
+ * k at shape + k n, in the equations of the link's model k->link[link].model). Pointers into
+ * the workspace, valid until its next instant. */
+void kd_ked_along_symmetric(const kd_ked_along* w, double* t, int* n, int* count, const double** omega2,
+                            const double** shape);
 /* out: nsamples x count, filled as instants are added (KD_ERR_USAGE: the gyroscopic limit). */
 kd_status kd_ked_follow_begin(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
                               kd_ked_follow** f, kd_error* err);

@@ -219,6 +219,8 @@ static const kd_field correlate_fields[] = {
            .doc = "modes (the latest modes analysis) or modes_along_motion (frequencies along the cycle)"),
     NUMBER("min_mac", kd_correlate_desc, min_mac, .range = KD_RANGE_CLOSED, .lo = 0, .hi = 1, .def = 0.5,
            .doc = "pairs with a smaller MAC are dropped"),
+    NUMBER("instant", kd_correlate_desc, instant, .range = KD_RANGE_CLOSED, .lo = 0, .hi = INFINITY, .def = -1,
+           .doc = "computed: modes_along_motion with measured: identify or record: the time of the motion, s, whose modes are compared"),
 };
 
 static const kd_field virtual_test_fields[] = {

@@ -337,6 +337,16 @@ const void* kd_ked_along_bytes(const kd_ked_along* a, size_t* size) {
     return a->out;
 }
 
+void kd_ked_along_symmetric(const kd_ked_along* a, double* t, int* n, int* count, const double** omega2,
+                            const double** shape) {
+    instant_head h;
+    memcpy(&h, a->out, sizeof(h));
+    const double* p = (const double*)(const void*)(a->out + sizeof(h));  /* the bytes' layout above */
+    *t = h.t, *n = a->n, *count = a->count;
+    *omega2 = p;
+    *shape = p + a->nev;
+}
+
 /* The dense state-space solution of the instant into (om, gr, Z, Zi, MZ, MZi) (theory.md sec. 3,
  * [c] and [k(eps)]); KD_OK or the failure with its message. */
 static kd_status instant_dense(kd_ked_along* a, double t, double* om, double* gr, double* Z, double* Zi, double* MZ,

@@ -249,8 +249,23 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
     case KD_ANALYSIS_CORRELATE:
         if ((x = field_value(f, "record")) && a->correlate.measured != 2)
             return fail(ld, x, "correlate: record goes with measured: record");
-        if (a->correlate.measured == 2) {  /* the mode shapes of a record file, with computed: modes */
-            if (a->correlate.computed != 0) return fail(ld, v, "correlate: measured: record goes with computed: modes");
+        node_t* in = field_value(f, "instant");
+        if (in && (a->correlate.measured == 1 || a->correlate.computed != 1))
+            return fail(ld, in, "correlate: instant goes with computed: modes_along_motion and measured: identify or record");
+        if (a->correlate.measured != 1 && a->correlate.computed == 1) {  /* shapes at one instant of the motion */
+            if (!in) return fail(ld, v, "correlate: computed: modes_along_motion with measured shapes needs instant (s)");
+            int ma = -1;
+            for (int i = 0; i + 1 < ld->d->nanalyses; i++)
+                if (ld->d->analyses[i].type == KD_ANALYSIS_MODES_ALONG_MOTION) ma = i;
+            if (ma < 0) return fail(ld, v, "correlate needs an earlier modes_along_motion analysis");
+            kd_modes_along_motion_desc md = ld->d->analyses[ma].modes_along_motion;
+            kd_modes_along_motion_resolve(&md);
+            const double t0 = md.settle, t1 = md.settle + md.t_end, tol = 1e-9 * (t1 > 1 ? t1 : 1);
+            if (md.t_end > 0 && (a->correlate.instant < t0 - tol || a->correlate.instant > t1 + tol))
+                return fail(ld, in, "correlate: instant %g s is outside the motion [%g, %g] s of the modes_along_motion analysis",
+                            a->correlate.instant, t0, t1);
+        }
+        if (a->correlate.measured == 2) {  /* the mode shapes of a record file */
             if (!x) return fail(ld, v, "correlate: measured: record needs record (a name of records)");
             if ((st = get_name(ld, x, "record", a->correlate.record))) break;
             if (kd_desc_find_record(ld->d, a->correlate.record) < 0)
@@ -264,11 +279,9 @@ kd_status yaml_measure_keys(loader* ld, const node_t* v, field* f, kd_analysis_d
                 st = fail(ld, v, "correlate: measured: record reads the shapes at the sensors; there are none");
                 break;
             }
-            st = earlier(ld, v, KD_ANALYSIS_MODES, "correlate");
+            if (a->correlate.computed == 0) st = earlier(ld, v, KD_ANALYSIS_MODES, "correlate");
             break;
         }
-        if (a->correlate.measured == 0 && a->correlate.computed == 1)
-            return fail(ld, v, "correlate: identified modes go with computed: modes; spectral peaks with modes_along_motion");
         if (!(st = earlier(ld, v, a->correlate.measured ? KD_ANALYSIS_SPECTRUM : KD_ANALYSIS_IDENTIFY, "correlate")))
             st = earlier(ld, v, a->correlate.computed ? KD_ANALYSIS_MODES_ALONG_MOTION : KD_ANALYSIS_MODES, "correlate");
         break;

@@ -584,16 +584,50 @@ static kd_status record_shapes(const run_context* c, const kd_analysis_desc* ad,
     return st;
 }
 
+/* The computed side at one instant of the motion: the modes of the sensors' link at the sample
+ * of the latest modes_along_motion analysis nearest to `instant`, on the symmetric route
+ * (K + k_g + k(omega)) x = omega^2 M x of the per-instant workspace (theory.md, "Modes along the
+ * motion"), shapes in the link's model (its frame). *k, *w: free them. */
+static kd_status along_instant_modes(const run_context* c, const kd_analysis_desc* ad, int body, kd_ked** k,
+                                     kd_ked_along** w, const kd_model** model, double* t, int* neq, int* count,
+                                     const double** omega2, const double** shape, kd_error* err) {
+    const kd_analysis_desc* md = NULL;
+    for (const kd_analysis_desc* p = c->d->analyses; p < ad; p++)
+        if (p->type == KD_ANALYSIS_MODES_ALONG_MOTION) md = p;
+    if (!md)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate needs an earlier modes_along_motion analysis");
+    kd_modes_along_motion_desc ma = md->modes_along_motion;
+    kd_modes_along_motion_resolve(&ma);
+    kd_ked_opts o = {ma.t_end, ma.steps, ma.speed, ma.cond_max};
+    kd_status st = kd_ked_new_settled(c->d, &o, ma.settle, k, err);
+    if (st) return st;
+    int l = -1;
+    for (int j = 0; j < (*k)->nlinks; j++)
+        if ((*k)->link[j].body == body) l = j;
+    if (l < 0)
+        return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: body '%s' of the sensors is not an elastic link",
+                            c->d->bodies[body].name);
+    int i = 0;  /* the sample nearest to the instant */
+    for (int j = 1; j < (*k)->rigid.nsamples; j++)
+        if (fabs((*k)->rigid.t[j] - ad->correlate.instant) < fabs((*k)->rigid.t[i] - ad->correlate.instant)) i = j;
+    if ((st = kd_ked_along_new(*k, l, ma.count, KD_KED_GYRO_OFF, w, err)) || (st = kd_ked_along_instant(*w, i, err)))
+        return st;
+    kd_ked_along_symmetric(*w, t, neq, count, omega2, shape);
+    *model = (*k)->link[l].model;
+    return KD_OK;
+}
+
 static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad, kd_analysis_report* a, kd_error* err) {
     if (ad->correlate.measured == 1) return run_correlate_along(c, ad, a, err);
     const int from_record = ad->correlate.measured == 2;
     const kd_analysis_report* ia = from_record ? NULL : latest(c, KD_ANALYSIS_IDENTIFY);
-    const kd_analysis_report* ma = latest(c, KD_ANALYSIS_MODES);
-    if ((!from_record && (!ia || !ia->measure)) || !ma)
+    const int along = ad->correlate.computed == 1;  /* the modes at one instant of the motion */
+    const kd_analysis_report* ma = along ? NULL : latest(c, KD_ANALYSIS_MODES);
+    if ((!from_record && (!ia || !ia->measure)) || (!ma && !along))
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: needs an identify and a modes analysis before it");
     const kd_measure_result* id = ia ? ia->measure : NULL;
-    const kd_modes* modes = &ma->modes;
-    if (modes->growth)
+    const kd_modes* modes = ma ? &ma->modes : NULL;
+    if (modes && modes->growth)
         return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: the modes are of a moving frame (state space)");
     kd_measure_result* r = result_of(a, err);
     if (!r) return KD_ERR_NOMEM;
@@ -608,20 +642,49 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
             return kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: response '%s' has no sensor", id->resp[j]);
         sensors[j] = id->sensor[j];
     }
+    /* the computed modes: omega (rad/s) and shapes (neq x nc) */
+    const kd_model* cm = c->m;
+    const double *cshape = modes ? modes->shape : NULL, *w2 = NULL;
+    int neq = modes ? modes->neq : 0, nc = modes ? modes->count : 0;
+    double t_at = 0, *comega = NULL;
+    kd_ked* ked = NULL;
+    kd_ked_along* w = NULL;
+    kd_status st = KD_OK;
+    if (along) {
+        const int body = ns > 0 ? c->d->sensors[sensors[0]].body : -1;
+        for (int j = 1; j < ns; j++)
+            if (c->d->sensors[sensors[j]].body != body)
+                st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc,
+                                  "correlate: with computed: modes_along_motion the sensors are on one link ('%s' is not)",
+                                  c->d->sensors[sensors[j]].name);
+        if (!st && body < 0) st = kd_error_set(err, KD_ERR_INPUT, c->d->file, ad->loc, "correlate: no sensors");
+        if (!st) st = along_instant_modes(c, ad, body, &ked, &w, &cm, &t_at, &neq, &nc, &w2, &cshape, err);
+        if (!st && !(comega = malloc(sizeof(double) * (size_t)(nc ? nc : 1))))
+            st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        for (int j = 0; j < nc && !st; j++) comega[j] = sqrt(fmax(w2[j], 0.0));
+    } else
+        comega = NULL;
+    const double* omega = along ? comega : (modes ? modes->omega : NULL);
     kd_sensor_place place;
-    kd_status st = kd_sensors_place(c->d, c->m, sensors, ns, &place, err);
-    if (st) return st;
+    memset(&place, 0, sizeof place);
+    if (!st) st = kd_sensors_place(c->d, cm, sensors, ns, &place, err);
+    if (st) {
+        free(comega);
+        kd_ked_along_free(&w);
+        kd_ked_free(&ked);
+        return st;
+    }
+    (void)t_at;
     double *meas = NULL, *f_meas = NULL;  /* measured shapes (real, from a record) and frequencies */
     int nm = from_record ? 0 : id->fit.nmodes;
     if (from_record) st = record_shapes(c, ad, &place, sensors, ns, &meas, &f_meas, &nm, err);
-    const int nc = modes->count;
     double* comp = malloc(sizeof(double) * (size_t)(nc ? nc : 1) * (size_t)(ns ? ns : 1));
     r->mac = malloc(sizeof(double) * (size_t)(nm ? nm : 1) * (size_t)(nc ? nc : 1));
     int* pair = malloc(sizeof(int) * (size_t)(nm ? nm : 1));
     if (!st && (!comp || !r->mac || !pair)) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const double* fm = from_record ? f_meas : (id ? id->fit.f_hz : NULL);
     /* the computed shapes at the sensors (theory.md, "Correlation with the model") */
-    for (int k = 0; k < nc && !st; k++) kd_sensors_read(&place, modes->shape + (size_t)k * modes->neq, comp + (size_t)k * ns);
+    for (int q = 0; q < nc && !st; q++) kd_sensors_read(&place, cshape + (size_t)q * neq, comp + (size_t)q * ns);
     r->nm = nm, r->nc = nc;
     if (!st && nm > 0 && nc > 0)
         st = from_record ? kd_mac_matrix(meas, 0, nm, comp, 0, nc, ns, r->mac) : kd_mac_matrix(id->fit.shape, 1, nm, comp, 0, nc, ns, r->mac);
@@ -631,7 +694,7 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
         if (pair[i] >= 0 && r->npairs < 2 * KD_COLUMNS_MAX) {
             const int p = r->npairs++;
             r->pair_m[p] = i, r->pair_c[p] = pair[i], r->pair_mac[p] = r->mac[(size_t)i * nc + pair[i]];
-            r->pair_f_m[p] = fm[i], r->pair_f_c[p] = modes->omega[pair[i]] / (2 * PI);
+            r->pair_f_m[p] = fm[i], r->pair_f_c[p] = omega[pair[i]] / (2 * PI);
         }
     kd_atomic_file f;
     char path[1200];
@@ -663,6 +726,9 @@ static kd_status run_correlate(const run_context* c, const kd_analysis_desc* ad,
     free(pair);
     free(meas);
     free(f_meas);
+    free(comega);
+    kd_ked_along_free(&w);
+    kd_ked_free(&ked);
     kd_sensor_place_free(&place);
     return st;
 }
