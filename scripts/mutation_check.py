@@ -135,7 +135,7 @@ MUTATIONS = [
      "tol_mu = 1e-5 * tnorm", "tol_mu = 1e-11 * tnorm",
      "gyro_pencil_test|rotating_test"),
     ("plate stability map: side scaling", "src/analyses/stability.c",
-     "const double s = lengths[j] / a0;", "const double s = sqrt(lengths[j] / a0);",
+     "const double s = length / (hi - lo);", "const double s = sqrt(length / (hi - lo));",
      "plate_stability_test"),
     # the formalism routes on spatial mechanisms (theory.md sec. 11.1): the gyroscopic terms of
     # Kane and Gibbs-Appell, and dT/dq in Lagrange's h
