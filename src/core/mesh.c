@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "kedyn/desc.h"
 
 void kd_mesh_clear(kd_mesh_desc* m) {
@@ -119,7 +120,31 @@ int kd_mesh_check_elements(const kd_mesh_desc* m) {
         for (int k = 0; k < 2; k++) lo[k] = fmin(lo[k], m->node_x[3 * i + k]), hi[k] = fmax(hi[k], m->node_x[3 * i + k]);
     const double size = fmax(hi[0] - lo[0], hi[1] - lo[1]);
     const int nc = corners(m->elem_nnode);
-    for (int e = 0; e < m->nelems; e++) {
+    /* a shell's mesh off the plane z = 0: det J at each corner along the element's own normal
+     * (the diagonals' cross product; a triangle's edges), positive for a convex element */
+    int spatial = 0;
+    for (int i = 0; i < m->nnodes; i++) spatial |= m->node_x[3 * i + 2] != 0.0;
+    const double size3 = spatial ? kd_mesh_size(m) : 0.0;
+    for (int e = 0; e < m->nelems && spatial; e++) {
+        const int* c = m->elem + (size_t)e * m->elem_nnode;
+        double a[3], b[3], n[3];
+        const double* p0 = &m->node_x[3 * c[0]];
+        for (int k = 0; k < 3; k++) {
+            a[k] = m->node_x[3 * c[nc == 4 ? 2 : 1] + k] - p0[k];
+            b[k] = m->node_x[3 * c[nc == 4 ? 3 : 2] + k] - m->node_x[3 * c[nc == 4 ? 1 : 0] + k];
+        }
+        util_cross3(n, a, b);
+        for (int k = 0; k < nc; k++) {
+            const double* x0 = &m->node_x[3 * c[k]];
+            const double* x1 = &m->node_x[3 * c[(k + 1) % nc]];
+            const double* x2 = &m->node_x[3 * c[(k + nc - 1) % nc]];
+            double e1[3], e2[3], j[3];
+            for (int i = 0; i < 3; i++) e1[i] = x1[i] - x0[i], e2[i] = x2[i] - x0[i];
+            util_cross3(j, e1, e2);
+            if (!(util_dot3(j, n) > 1e-12 * size3 * size3 * sqrt(util_dot3(n, n)))) return e;
+        }
+    }
+    for (int e = 0; e < m->nelems && !spatial; e++) {
         const int* c = m->elem + (size_t)e * m->elem_nnode;
         /* det J at each corner: the cross product of its two edges (theory.md: x_xi x x_eta) */
         for (int k = 0; k < nc; k++) {

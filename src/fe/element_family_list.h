@@ -20,6 +20,12 @@ extern const kd_element_family element_family_plate_mitc4; /* element_plate_mitc
 extern const kd_element_family element_family_shell_q4;    /* element_shell.c: Q4 + MITC4 */
 extern const kd_element_family element_family_shell_tri;   /* element_shell.c: CST + DKT */
 
+/* Warping of a 4-node shell (element_shell.c; theory.md sec. 14.5): max |h_a| / sqrt(A), the
+ * nodes' offsets from the mean plane over the root of its area; above the limit the element is
+ * rejected. */
+#define SHELL_WARP_LIMIT 0.1
+double shell_quad_warping(const double x[4][3]);
+
 /* Quadrature rules (quadrature.c). */
 extern const kd_quadrature quadrature_line_gauss6;       /* 6-point Gauss-Legendre on [0, 1] */
 extern const kd_quadrature quadrature_tri3;              /* reference triangle, degree 2 */

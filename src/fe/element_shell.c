@@ -12,7 +12,10 @@
  * numbered counter-clockwise has the body axes. Everything is computed in
  * the own axes and rotated back, so the invariants, k and the DOFs are in
  * element coordinates and nodes shared by elements of different planes
- * assemble directly. The in-plane rotation theta_z has a small drilling
+ * assemble directly. A warped quadrilateral (theory.md sec. 14.5) is the flat
+ * element on its mean plane (normal from the diagonals, through the nodes'
+ * centroid) tied to its nodes by rigid links over the offsets h_a along the
+ * normal; beyond |h_a| / sqrt(A) = 0.1 it is rejected. The in-plane rotation theta_z has a small drilling
  * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
  * rotations) and a small rotary inertia (theory.md sec. 14.3): a second
  * transverse coordinate s along e1 over which the point moves by
@@ -29,12 +32,33 @@
 
 #define DRILL_FACTOR 1e-3  /* drilling stiffness / (G t) */
 #define DRILL_KAPPA 64.0   /* (drilling frequency sqrt(A_e) / c_s)^2: l^2 = DRILL_FACTOR A_e / DRILL_KAPPA */
+/* Warped quadrilaterals (theory.md sec. 14.5): p->aux[WARP_FLAG] = 1, the offsets h_a of the
+ * nodes from the mean plane at aux[WARP_H + a], the plane's distance from node 1 at aux[WARP_Z0]. */
+#define WARP_FLAG 0
+#define WARP_Z0 1
+#define WARP_H 2
 
 static int shell_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
     (void)kind, (void)node;
     static const kd_dof_name d[6] = {KD_DOF_U, KD_DOF_V, KD_DOF_W, KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ};
     memcpy(dofs, d, sizeof(d));
     return 6;
+}
+
+double shell_quad_warping(const double x[4][3]) {
+    double d1[3], d2[3], nrm[3], c[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) d1[k] = x[2][k] - x[0][k], d2[k] = x[3][k] - x[1][k];
+    nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
+    nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
+    nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
+    const double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    if (!(len > 0.0)) return 0.0;
+    for (int a = 0; a < 4; a++)
+        for (int k = 0; k < 3; k++) c[k] += 0.25 * x[a][k];
+    double hmax = 0.0;
+    for (int a = 0; a < 4; a++)
+        hmax = fmax(hmax, fabs(nrm[0] * (x[a][0] - c[0]) + nrm[1] * (x[a][1] - c[1]) + nrm[2] * (x[a][2] - c[2])) / len);
+    return hmax / sqrt(0.5 * len);
 }
 
 static void cross(const double a[3], const double b[3], double c[3]) {
@@ -57,12 +81,28 @@ static kd_status shell_frame(kd_element_props* p, double* area) {
     cross(a, b, nrm);
     const double len = norm3(nrm);
     if (!(len > 1e-12 * p->L * p->L)) return KD_ERR_INPUT;
-    *area = 0.5 * len;  /* triangle: |a x b| / 2; flat quadrilateral: |d1 x d2| / 2 */
+    *area = 0.5 * len;  /* triangle: |a x b| / 2; quadrilateral: |d1 x d2| / 2 (on the mean plane) */
     for (int k = 0; k < 3; k++) nrm[k] /= len;
-    /* flatness: every node in the plane through node 1 */
+    /* flatness: every node in the plane through node 1; else a warped quadrilateral on its mean
+     * plane, whose offsets h_a = n . (x_a - centroid) are +h, -h, +h, -h (n is normal to both
+     * diagonals) */
+    int flat = 1;
     for (int i = 1; i < n; i++) {
         const double h = nrm[0] * p->node_x[i][0] + nrm[1] * p->node_x[i][1] + nrm[2] * p->node_x[i][2];
-        if (fabs(h) > 1e-6 * p->L) return KD_ERR_INPUT;
+        if (fabs(h) > 1e-6 * p->L) flat = 0;
+    }
+    if (!flat) {
+        if (n != 4) return KD_ERR_INPUT;
+        double z0 = 0.0;
+        for (int i = 0; i < 4; i++)
+            z0 += 0.25 * (nrm[0] * p->node_x[i][0] + nrm[1] * p->node_x[i][1] + nrm[2] * p->node_x[i][2]);
+        p->aux[WARP_FLAG] = 1.0;
+        p->aux[WARP_Z0] = z0;
+        for (int i = 0; i < 4; i++) {
+            const double h = nrm[0] * p->node_x[i][0] + nrm[1] * p->node_x[i][1] + nrm[2] * p->node_x[i][2] - z0;
+            if (fabs(h) > SHELL_WARP_LIMIT * sqrt(*area)) return KD_ERR_INPUT;
+            p->aux[WARP_H + i] = h;
+        }
     }
     double e1[3] = {1.0 - nrm[0] * nrm[0], -nrm[0] * nrm[1], -nrm[0] * nrm[2]};  /* x - (x.n) n */
     if (norm3(e1) < 0.1) e1[0] = -nrm[1] * nrm[0], e1[1] = 1.0 - nrm[1] * nrm[1], e1[2] = -nrm[1] * nrm[2];
@@ -189,10 +229,27 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
                 for (int r = 0; r < 3; r++) B[3 + r][col] = Bb[r][c];
             }
     }
+    if (n == 4 && p->aux[WARP_FLAG] != 0.0) {
+        /* a warped quadrilateral: the flat element's node a sits at x_a - h_a n, tied to the node
+         * by a rigid link: u_bar = u - h theta_y, v_bar = v + h theta_x (theory.md sec. 14.5) */
+        double* rows[3 * 3 + KD_STRAIN_MAX + 2 * 3];
+        int nr = 0;
+        for (int i = 0; i < 3; i++) rows[nr++] = N0[i], rows[nr++] = Nt[i], rows[nr++] = Ns[i];
+        for (int r = 0; r < p->nstrain; r++) rows[nr++] = B[r];
+        for (int d = 0; d < 2; d++)
+            for (int c = 0; c < 3; c++) rows[nr++] = G[d][c];
+        for (int r = 0; r < nr; r++)
+            for (int a = 0; a < 4; a++) {
+                const double h = p->aux[WARP_H + a];
+                rows[r][6 * a + 3] += h * rows[r][6 * a + 1];
+                rows[r][6 * a + 4] -= h * rows[r][6 * a];
+            }
+    }
     /* rotate to element coordinates */
     memset(out, 0, sizeof(*out));
     out->measure = det;
-    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1];
+    const double z0 = n == 4 ? p->aux[WARP_Z0] : 0.0;  /* a warped quadrilateral's mean plane */
+    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1] + z0 * p->frame[2][k];
     double tmp[KD_ELEM_DOF_MAX];
     for (int i = 0; i < 3; i++) {
         /* components: u_body_c = sum_i T[i][c] u_local_i, then the columns */

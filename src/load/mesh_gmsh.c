@@ -406,9 +406,10 @@ kd_status yaml_read_gmsh(loader* ld, const node_t* at, const char* path, int ele
                           !have_format ? "$MeshFormat" : !have_nodes ? "$Nodes" : "$Elements");
     if (!st && m->nelems == 0)
         st = kd_error_set(ld->err, KD_ERR_INPUT, full, KD_LOC_START, "the mesh file has no 2D elements (triangles or quadrangles)");
-    /* a plate lies in the x-y plane of its mesh */
+    /* a plate lies in the x-y plane of its mesh; a shell anywhere (curved, folded, warped
+     * quadrilaterals: theory.md sec. 14.5) */
     const double size = st ? 0 : kd_mesh_size(m);
-    for (int i = 0; i < m->nnodes && !st; i++)
+    for (int i = 0; i < m->nnodes && !st && b->theory != KD_THEORY_SHELL; i++)
         if (fabs(m->node_x[3 * i + 2]) > 1e-9 * size)
             st = kd_error_set(ld->err, KD_ERR_INPUT, full, (kd_loc){g.z_loc[2 * i], g.z_loc[2 * i + 1]},
                               "node %d has z = %g: a plate's mesh lies in its x-y plane (z = 0)", m->node_tag[i], m->node_x[3 * i + 2]);
