@@ -232,6 +232,13 @@ msg=$("$kedyn" run "$models/plate_warped.yaml" -o "$tmp/badwarp" 2>&1 >/dev/null
 check "node off the plane exits 1" test $code -eq 1
 check "node off the plane located at its z in the .msh" grep -q "plate_warped.msh:17:5: error: node 5 has z = 0.02" <<<"$msg"
 check "node off the plane leaves no output" test ! -e "$tmp/badwarp"
+# shells leave the plane z = 0; a 4-node shell warped beyond the limit is located at the mesh key
+"$kedyn" run "$models/shell_warped.yaml" -o "$tmp/shellwarp" >/dev/null 2>&1; code=$?
+check "warped shell exits 0" test $code -eq 0
+msg=$("$kedyn" run "$models/shell_warped_limit.yaml" -o "$tmp/badshellwarp" 2>&1 >/dev/null); code=$?
+check "shell warped beyond the limit exits 1" test $code -eq 1
+check "shell warped beyond the limit located" grep -q "shell_warped_limit.yaml:6:12: error: body 'p': element 1 is warped beyond the limit" <<<"$msg"
+check "shell warped beyond the limit leaves no output" test ! -e "$tmp/badshellwarp"
 
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do

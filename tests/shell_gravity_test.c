@@ -1,4 +1,4 @@
-/* Shells at rest under gravity (theory.md sec. 14.6): the static shell problem under the
+/* Shells at rest under gravity (theory.md sec. 14.7): the static shell problem under the
  * weight, its in-plane resultants and their geometric stiffness in the modes at rest.
  *
  *  - A narrow strip folded lengthwise (its two halves at +-10 degrees to the x-y plane, so its

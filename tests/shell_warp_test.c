@@ -1,4 +1,4 @@
-/* Warped quadrilateral shells (src/fe/element_shell.c; theory.md sec. 14.5): the flat element on
+/* Warped quadrilateral shells (src/fe/element_shell.c; theory.md sec. 14.6): the flat element on
  * the mean plane tied to the nodes by rigid links.
  *
  *  - rigid motions of a warped element strain nothing (the links' purpose: without them a

@@ -157,7 +157,7 @@ int kd_model_elem_geometric(const kd_model* m, int e, double ax, double omega2, 
  * of a flat 2D body with geometric stiffness (its membrane problem solved,
  * theory.md sec. 14.2), or acts on a shell with geometric stiffness that is
  * not flat or is loaded normal to its plane (the static shell problem,
- * sec. 14.6); both NULL otherwise. KD_ERR_INPUT (err filled) when such a
+ * sec. 14.7); both NULL otherwise. KD_ERR_INPUT (err filled) when such a
  * body's supports cannot hold it. The caller frees both. */
 kd_status kd_model_rest_prestress(kd_model* m, kd_error* err);
 

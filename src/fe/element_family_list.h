@@ -20,7 +20,7 @@ extern const kd_element_family element_family_plate_mitc4; /* element_plate_mitc
 extern const kd_element_family element_family_shell_q4;    /* element_shell.c: Q4 + MITC4 */
 extern const kd_element_family element_family_shell_tri;   /* element_shell.c: CST + DKT */
 
-/* Warping of a 4-node shell (element_shell.c; theory.md sec. 14.5): max |h_a| / sqrt(A), the
+/* Warping of a 4-node shell (element_shell.c; theory.md sec. 14.6): max |h_a| / sqrt(A), the
  * nodes' offsets from the mean plane over the root of its area; above the limit the element is
  * rejected. */
 #define SHELL_WARP_LIMIT 0.1

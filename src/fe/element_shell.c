@@ -12,7 +12,7 @@
  * numbered counter-clockwise has the body axes. Everything is computed in
  * the own axes and rotated back, so the invariants, k and the DOFs are in
  * element coordinates and nodes shared by elements of different planes
- * assemble directly. A warped quadrilateral (theory.md sec. 14.5) is the flat
+ * assemble directly. A warped quadrilateral (theory.md sec. 14.6) is the flat
  * element on its mean plane (normal from the diagonals, through the nodes'
  * centroid) tied to its nodes by rigid links over the offsets h_a along the
  * normal; beyond |h_a| / sqrt(A) = 0.1 it is rejected. The in-plane rotation theta_z has a small drilling
@@ -32,7 +32,7 @@
 
 #define DRILL_FACTOR 1e-3  /* drilling stiffness / (G t) */
 #define DRILL_KAPPA 64.0   /* (drilling frequency sqrt(A_e) / c_s)^2: l^2 = DRILL_FACTOR A_e / DRILL_KAPPA */
-/* Warped quadrilaterals (theory.md sec. 14.5): p->aux[WARP_FLAG] = 1, the offsets h_a of the
+/* Warped quadrilaterals (theory.md sec. 14.6): p->aux[WARP_FLAG] = 1, the offsets h_a of the
  * nodes from the mean plane at aux[WARP_H + a], the plane's distance from node 1 at aux[WARP_Z0]. */
 #define WARP_FLAG 0
 #define WARP_Z0 1
@@ -231,7 +231,7 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
     }
     if (n == 4 && p->aux[WARP_FLAG] != 0.0) {
         /* a warped quadrilateral: the flat element's node a sits at x_a - h_a n, tied to the node
-         * by a rigid link: u_bar = u - h theta_y, v_bar = v + h theta_x (theory.md sec. 14.5) */
+         * by a rigid link: u_bar = u - h theta_y, v_bar = v + h theta_x (theory.md sec. 14.6) */
         double* rows[3 * 3 + KD_STRAIN_MAX + 2 * 3];
         int nr = 0;
         for (int i = 0; i < 3; i++) rows[nr++] = N0[i], rows[nr++] = Nt[i], rows[nr++] = Ns[i];

@@ -128,7 +128,7 @@ kd_status model_plate_build(const kd_desc* d, int b, kd_model* m, model_cursor* 
             for (int i = 0; i < 3; i++) x[a][i] = ms->node_x[3 * en[a] + i] - x0[i];
         const int prop = plate_prop(m, &at->prop_cap, first, kind, &c, (const double(*)[3])x, nn, &st);
         if (st == KD_ERR_INPUT && nn == 4 && bd->theory == KD_THEORY_SHELL &&
-            shell_quad_warping((const double(*)[3])x) > SHELL_WARP_LIMIT)  /* theory.md sec. 14.5 */
+            shell_quad_warping((const double(*)[3])x) > SHELL_WARP_LIMIT)  /* theory.md sec. 14.6 */
             return FAIL(ms->loc, "body '%s': element %d is warped beyond the limit of a flat shell (node offset from "
                         "the mean plane %.3g sqrt(A) > %g sqrt(A))", bd->name, e + 1,
                         shell_quad_warping((const double(*)[3])x), SHELL_WARP_LIMIT);

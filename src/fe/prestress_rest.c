@@ -4,7 +4,7 @@
  * feels, a = -R^T g, and no rotation (M = E + W W = 0), as kd_system combines
  * them for a body without motion. A shell not flat in its x-y plane, or flat with gravity
  * normal to it, takes the static shell problem under its weight instead (membrane and bending
- * coupled) and the in-plane resultants of its solution (theory.md sec. 14.6). */
+ * coupled) and the in-plane resultants of its solution (theory.md sec. 14.7). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static int rest_loaded(const kd_model* m, int b) {
 
 /* Does shell body b take the static shell problem: geometric stiffness, weight, and either not
  * flat in its x-y plane (curved, folded, warped) or flat with gravity normal to it (theory.md
- * sec. 14.6)? */
+ * sec. 14.7)? */
 static int rest_shell(const kd_model* m, int b) {
     const kd_body* body = &m->body[b];
     if (!body->geometric || body->elem_num == 0 || rest_loaded(m, b)) return 0;
@@ -56,7 +56,7 @@ static int node_dof(const kd_model* m, int n, kd_dof_name name) {
     return -1;
 }
 
-/* Shell body b under its weight at rest (theory.md sec. 14.6): K u = f with the body's own
+/* Shell body b under its weight at rest (theory.md sec. 14.7): K u = f with the body's own
  * supports, f = sum_c s_c (R^T g)_c per element (the element invariants, sec. 3), then at each
  * quadrature point of each element N = D_m B_m u_e in the element's own axes, written as the
  * tensors S of kd_element_geometric_stiffness from S + adr[e] (adr[e] already set). */
@@ -151,7 +151,7 @@ kd_status kd_model_rest_prestress(kd_model* m, kd_error* err) {
         mc.body[b].geometric = rest_loaded(m, b);
         any |= mc.body[b].geometric;
     }
-    /* the bodies of the static shell problem (theory.md sec. 14.6) */
+    /* the bodies of the static shell problem (theory.md sec. 14.7) */
     int shells = 0;
     int* shell = calloc((size_t)(m->nbody > 0 ? m->nbody : 1), sizeof(int));
     if (!shell) {

@@ -407,7 +407,7 @@ kd_status yaml_read_gmsh(loader* ld, const node_t* at, const char* path, int ele
     if (!st && m->nelems == 0)
         st = kd_error_set(ld->err, KD_ERR_INPUT, full, KD_LOC_START, "the mesh file has no 2D elements (triangles or quadrangles)");
     /* a plate lies in the x-y plane of its mesh; a shell anywhere (curved, folded, warped
-     * quadrilaterals: theory.md sec. 14.5) */
+     * quadrilaterals: theory.md sec. 14.6) */
     const double size = st ? 0 : kd_mesh_size(m);
     for (int i = 0; i < m->nnodes && !st && b->theory != KD_THEORY_SHELL; i++)
         if (fabs(m->node_x[3 * i + 2]) > 1e-9 * size)
