@@ -239,6 +239,11 @@ msg=$("$kedyn" run "$models/shell_warped_limit.yaml" -o "$tmp/badshellwarp" 2>&1
 check "shell warped beyond the limit exits 1" test $code -eq 1
 check "shell warped beyond the limit located" grep -q "shell_warped_limit.yaml:6:12: error: body 'p': element 1 is warped beyond the limit" <<<"$msg"
 check "shell warped beyond the limit leaves no output" test ! -e "$tmp/badshellwarp"
+# a plate's stability map with a thickness axis: a thickness_m column, Omega_cr ~ t (theory.md sec. 14.8)
+"$kedyn" run "$models/plate_stability_thickness.yaml" -o "$tmp/stabt" >/dev/null 2>&1; code=$?
+check "stability thickness axis exits 0" test $code -eq 0
+check "stability thickness axis header" bash -c "head -1 '$tmp/stabt/stability.csv' | grep -q '^hub_m,length_m,thickness_m,omega_cr_rad_s$'"
+check "stability thickness axis: doubling t doubles omega_cr" awk -F, 'NR == 2 { a = $4 } NR == 3 { r = $4 / a } END { exit !(r > 1.99 && r < 2.01) }' "$tmp/stabt/stability.csv"
 
 # bad models: FILE:LINE:COL: error: ..., exit 1, no output directory
 for f in "$models"/bad_*.yaml; do

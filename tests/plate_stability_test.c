@@ -4,7 +4,9 @@
  * N ~ rho t Omega^2 s^2 both Omega^2 s^2, so the divergence speed goes as 1 / s^2 up to terms
  * of order (t / a)^2. The map of kd_stability_run (lengths: the plate's side a, the mesh scaled
  * uniformly) must follow that law; the residual must shrink as (t / a)^2 (a convergence
- * rate, the second independent check). */
+ * rate, the second independent check). The thickness axis (`thicknesses`, theory.md sec. 14.8):
+ * bending D ~ t^3 against softening and stiffening ~ rho t Omega^2, so Omega_cr ~ t at a fixed
+ * side and hub, up to the rotary inertia's (t / a)^2. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,10 +93,46 @@ static void test_plate_hub_scaled_with_size(void** state) {
     kd_stability_free(&m);
 }
 
+/* The thickness axis of a map, from the model's `thicknesses`: Omega_cr ~ t (doubling t doubles
+ * it) for every hub, the residual of that law shrinking as (t / a)^2. */
+static void test_plate_thickness_axis(void** state) {
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof(text), model_text, 0.001);
+    strcat(text, "analyses:\n  - {type: stability, hubs: [0, 0.05], lengths: [0.2], thicknesses: [0.0005, 0.001, 0.002],"
+                 " omega_max: 1e7}\n");
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err)) fail_msg("%s", err.msg);
+    const kd_stability_desc* sd = &d->analyses[0].stability;
+    assert_int_equal(sd->nthicknesses, 3);
+    double w[2][3];
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++)
+            if (kd_stability_point_thickness(d, 0, sd->hubs[i], sd->lengths[0], sd->thicknesses[k], sd->omega_max, &w[i][k],
+                                             &err))
+                fail_msg("%s", err.msg);
+    for (int i = 0; i < 2; i++) {
+        const double r1 = w[i][1] / w[i][0], r2 = w[i][2] / w[i][1];
+        const double d1 = fabs(r1 - 2.0) / 2.0, d2 = fabs(r2 - 2.0) / 2.0;
+        print_message("hub %.2f: Omega_cr(t = 0.5, 1, 2 mm) = %.3f, %.3f, %.3f rad/s; ratios %.6f, %.6f (t: 2), "
+                      "residuals %.3e, %.3e (ratio %.3f, (t / a)^2: 4)\n",
+                      sd->hubs[i], w[i][0], w[i][1], w[i][2], r1, r2, d1, d2, d2 / d1);
+        assert_true(d1 < 2e-3 && d2 < 4e-3);
+        assert_true(d2 / d1 > 3.5 && d2 / d1 < 4.5);
+    }
+    /* the body's own thickness (1 mm) without the axis: the same point */
+    double own;
+    if (kd_stability_point(d, 0, 0.0, 0.2, 1e7, &own, &err)) fail_msg("%s", err.msg);
+    assert_true(own == w[0][1]);
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plate_size_and_hub_scaling),
         cmocka_unit_test(test_plate_hub_scaled_with_size),
+        cmocka_unit_test(test_plate_thickness_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

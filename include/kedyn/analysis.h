@@ -63,8 +63,11 @@ typedef struct kd_stability_map {
     int nhubs, nlengths;
     double* hub;              /* (nhubs) m */
     double* length;           /* (nlengths) m */
-    double* omega_cr;         /* (nhubs x nlengths) rad/s; INFINITY when stable up to omega_max */
+    double* omega_cr;         /* (nhubs x nlengths [x nthick]) rad/s, [hub][length][thickness];
+                                 INFINITY when stable up to omega_max */
     double omega_max;
+    int nthick;               /* plates: thicknesses of a third axis (0: none, the body's own) */
+    double* thickness;        /* (nthick) m, or NULL */
 } kd_stability_map;
 
 /* The critical speed of body `body` of description d for every (hub,
@@ -80,6 +83,12 @@ kd_status kd_stability_map_init(kd_stability_map* out, const double* hubs, int n
                                 int nlengths, double omega_max, kd_error* err);
 kd_status kd_stability_point(const kd_desc* d, int body, double hub, double length, double omega_max,
                              double* omega_cr, kd_error* err);
+/* The third axis of a plate's map (theory.md sec. 14.8): kd_stability_map_thicknesses sets it on a
+ * map from kd_stability_map_init (omega_cr resized to nhubs x nlengths x n); the point at a
+ * thickness t (> 0; 0 keeps the body's own) is kd_stability_point_thickness. */
+kd_status kd_stability_map_thicknesses(kd_stability_map* out, const double* t, int n, kd_error* err);
+kd_status kd_stability_point_thickness(const kd_desc* d, int body, double hub, double length, double thickness,
+                                       double omega_max, double* omega_cr, kd_error* err);
 
 /* Called at every output instant of a dynamics analysis with the state and,
  * when the analysis asks for it, energy = {kinetic 1/2 v^T M v, strain

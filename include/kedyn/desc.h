@@ -442,6 +442,8 @@ typedef struct kd_stability_desc {
     double hubs[KD_LIST_MAX];     /* hub distances, m */
     int nlengths;
     double lengths[KD_LIST_MAX];  /* beam lengths, m */
+    int nthicknesses;             /* plates: a third axis of thicknesses (0: the body's own) */
+    double thicknesses[KD_LIST_MAX]; /* m */
     double omega_max;             /* the largest speed searched, rad/s */
 } kd_stability_desc;
 

@@ -1,6 +1,6 @@
 /* Stability map: the speed at which the effective stiffness of a spinning
  * beam or plate loses positive definiteness, over hub distances and lengths
- * (kedyn/analysis.h; theory.md sec. 5 and 14.4). */
+ * (and a plate's thicknesses) (kedyn/analysis.h; theory.md sec. 5, 14.4 and 14.8). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@ void kd_stability_free(kd_stability_map* s) {
     free(s->hub);
     free(s->length);
     free(s->omega_cr);
+    free(s->thickness);
     memset(s, 0, sizeof(*s));
 }
 
@@ -75,6 +76,11 @@ static kd_status critical_speed(const kd_model* m, int body, double omega_max, d
  * several threads. */
 kd_status kd_stability_point(const kd_desc* d, int body, double hub, double length, double omega_max,
                              double* omega_cr, kd_error* err) {
+    return kd_stability_point_thickness(d, body, hub, length, 0.0, omega_max, omega_cr, err);
+}
+
+kd_status kd_stability_point_thickness(const kd_desc* d, int body, double hub, double length, double thickness,
+                                       double omega_max, double* omega_cr, kd_error* err) {
     kd_desc dc = *d;
     dc.bodies = malloc(sizeof(*dc.bodies) * (size_t)d->nbodies);
     dc.motions = malloc(sizeof(*dc.motions) * (size_t)(d->nmotions ? d->nmotions : 1));
@@ -95,6 +101,7 @@ kd_status kd_stability_point(const kd_desc* d, int body, double hub, double leng
         for (int k = 0; k < 3; k++) axis[k] = (b->points[b->npoints - 1].x[k] - b->points[0].x[k]) / L0;
     mo->hub = hub;
     b->length = length;
+    if (thickness > 0.0 && b->type == KD_BODY_PLATE) b->thickness = thickness;  /* theory.md sec. 14.8 */
     /* a plate: `lengths` are its extent a along the body x axis; the mesh is scaled uniformly
      * (b / a, the divisions, the supports and node sets kept; theory.md sec. 14.4) */
     double* xs = NULL;
@@ -150,5 +157,21 @@ kd_status kd_stability_map_init(kd_stability_map* out, const double* hubs, int n
     }
     memcpy(out->hub, hubs, sizeof(double) * (size_t)nhubs);
     memcpy(out->length, lengths, sizeof(double) * (size_t)nlengths);
+    return KD_OK;
+}
+
+kd_status kd_stability_map_thicknesses(kd_stability_map* out, const double* t, int n, kd_error* err) {
+    if (n <= 0) return KD_OK;
+    double* th = malloc(sizeof(double) * (size_t)n);
+    double* w = realloc(out->omega_cr, sizeof(double) * ((size_t)out->nhubs * (size_t)out->nlengths * (size_t)n + 1));
+    if (w) out->omega_cr = w;
+    if (!th || !w) {
+        free(th);
+        kd_stability_free(out);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the stability map");
+    }
+    memcpy(th, t, sizeof(double) * (size_t)n);
+    out->thickness = th;
+    out->nthick = n;
     return KD_OK;
 }

@@ -37,11 +37,16 @@ static void print_campbell(const kd_analysis_report* a) {
 
 static void print_stability(const kd_analysis_report* a) {
     const kd_stability_map* m = &a->stability;
-    printf("stability: critical speed [rad/s] (inf: stable up to %g), %.3f s\n  %10s  %10s  %16s\n", m->omega_max,
-           a->wall_s, "hub [m]", "length [m]", "omega_cr");
+    const int nt = m->nthick > 0 ? m->nthick : 1;  /* a plate's thickness axis */
+    printf("stability: critical speed [rad/s] (inf: stable up to %g), %.3f s\n  %10s  %10s%s  %16s\n", m->omega_max,
+           a->wall_s, "hub [m]", "length [m]", m->nthick > 0 ? "  thickness [m]" : "", "omega_cr");
     for (int i = 0; i < m->nhubs; i++)
         for (int j = 0; j < m->nlengths; j++)
-            printf("  %10.4g  %10.4g  %16.6g\n", m->hub[i], m->length[j], m->omega_cr[(size_t)i * m->nlengths + j]);
+            for (int k = 0; k < nt; k++) {
+                printf("  %10.4g  %10.4g", m->hub[i], m->length[j]);
+                if (m->nthick > 0) printf("  %13.4g", m->thickness[k]);
+                printf("  %16.6g\n", m->omega_cr[((size_t)i * m->nlengths + j) * nt + k]);
+            }
 }
 
 static void print_dynamics(const kd_analysis_report* a) {

@@ -411,6 +411,9 @@ static kd_status check_analysis(const kd_desc* d, const kd_analysis_desc* a, kd_
         const int body = a->type == KD_ANALYSIS_CAMPBELL ? a->campbell.body : a->stability.body;
         if (kd_desc_rotating_body(d, body) < 0)
             return FAIL(a->loc, "%s: needs %s rotating body (a motion with a rotation)", name, body >= 0 ? "a" : "exactly one");
+        if (a->type == KD_ANALYSIS_STABILITY && a->stability.nthicknesses > 0 &&
+            d->bodies[kd_desc_rotating_body(d, body)].type != KD_BODY_PLATE)  /* theory.md sec. 14.8 */
+            return FAIL(a->loc, "stability: thicknesses apply to a plate body (a beam's section is its own)");
         return KD_OK;
     }
     case KD_ANALYSIS_DYNAMICS: return check_dynamics(d, a, err);

@@ -76,6 +76,8 @@ static const kd_field stability_fields[] = {
     INT("count", kd_stability_desc, count, 1, .def = 6, .doc = "number of modes"),
     LIST("hubs", kd_stability_desc, hubs, nhubs, KD_RANGE_NONNEGATIVE, .required = 1, .doc = "hub distances, m"),
     LIST("lengths", kd_stability_desc, lengths, nlengths, KD_RANGE_POSITIVE, .required = 1, .doc = "beam lengths, m"),
+    LIST("thicknesses", kd_stability_desc, thicknesses, nthicknesses, KD_RANGE_POSITIVE,
+         .doc = "plate thicknesses, m (a third axis of the map)"),
     POSITIVE("omega_max", kd_stability_desc, omega_max, .required = 1, .doc = "the largest speed searched, rad/s"),
 };
 

@@ -48,13 +48,17 @@ kd_status kd_write_stability_csv(const char* path, const kd_stability_map* s, kd
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    fprintf(f.fp, "hub_m,length_m,omega_cr_rad_s\n");
+    /* a plate's thickness axis (theory.md sec. 14.8): a thickness_m column */
+    const int nt = s->nthick > 0 ? s->nthick : 1;
+    fprintf(f.fp, s->nthick > 0 ? "hub_m,length_m,thickness_m,omega_cr_rad_s\n" : "hub_m,length_m,omega_cr_rad_s\n");
     for (int i = 0; i < s->nhubs; i++)
-        for (int j = 0; j < s->nlengths; j++) {
-            const double w = s->omega_cr[(size_t)i * s->nlengths + j];
-            fprintf(f.fp, "%.10g,%.10g,", s->hub[i], s->length[j]);
-            if (isinf(w)) fprintf(f.fp, "inf\n");
-            else fprintf(f.fp, "%.10g\n", w);
-        }
+        for (int j = 0; j < s->nlengths; j++)
+            for (int k = 0; k < nt; k++) {
+                const double w = s->omega_cr[((size_t)i * s->nlengths + j) * nt + k];
+                fprintf(f.fp, "%.10g,%.10g,", s->hub[i], s->length[j]);
+                if (s->nthick > 0) fprintf(f.fp, "%.10g,", s->thickness[k]);
+                if (isinf(w)) fprintf(f.fp, "inf\n");
+                else fprintf(f.fp, "%.10g\n", w);
+            }
     return kd_atomic_commit(&f, err);
 }

@@ -296,19 +296,30 @@ static int count_distinct(const csv_table* t, int col, double* out) {
 kd_status plot_stability(gnuplot_script* g, const csv_table* t, const char* title, const char* stem, int analysis,
                             double omega_max, kd_error* err) {
     const int ch = csv_col(t, "hub_m"), cl = csv_col(t, "length_m"), cw = csv_col(t, "omega_cr_rad_s");
+    const int ct = csv_col(t, "thickness_m");  /* a plate's thickness axis (theory.md sec. 14.8), or -1 */
     if (ch < 0 || cl < 0 || cw < 0 || t->nrow == 0) {
         plot_note(g->res, "%s.csv: not in the stability.csv format; no critical speed map drawn", stem);
         return KD_OK;
     }
-    double* hubs = malloc(sizeof(double) * (size_t)t->nrow * 2);
+    double* hubs = malloc(sizeof(double) * (size_t)t->nrow * 5);
     if (!hubs) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    double* lens = hubs + t->nrow;
-    const int nh = count_distinct(t, ch, hubs), nl = count_distinct(t, cl, lens);
-    /* x: the parameter with more values; one curve per value of the other. */
-    const int by_length = nl >= nh;
-    const int cx = by_length ? cl : ch, cg = by_length ? ch : cl;
-    const double* groups = by_length ? hubs : lens;
-    const int ngroups = by_length ? nh : nl;
+    double *lens = hubs + t->nrow, *ths = lens + t->nrow, *gkey = ths + t->nrow;  /* gkey: 2 per group */
+    const int nh = count_distinct(t, ch, hubs), nl = count_distinct(t, cl, lens), nt = ct >= 0 ? count_distinct(t, ct, ths) : 0;
+    /* x: the parameter with the most values; one curve per value of the others (pairs with a
+     * thickness axis) */
+    const int by_length = nl >= nh, by_thick = nt > (by_length ? nl : nh);
+    const int cx = by_thick ? ct : by_length ? cl : ch, cg = by_thick ? ch : by_length ? ch : cl;
+    const int cg2 = ct < 0 ? -1 : by_thick ? cl : ct;
+    const char* gname = by_length || by_thick ? "hub" : "length";
+    const char* gname2 = by_thick ? "length" : "t";
+    int ngroups = 0;
+    for (int r = 0; r < t->nrow; r++) {
+        const double* v = t->val + (size_t)r * t->ncol;
+        const double k2 = cg2 >= 0 ? v[cg2] : 0.0;
+        int seen = 0;
+        for (int i = 0; i < ngroups && !seen; i++) seen = gkey[2 * i] == v[cg] && gkey[2 * i + 1] == k2;
+        if (!seen) gkey[2 * ngroups] = v[cg], gkey[2 * ngroups + 1] = k2, ngroups++;
+    }
     char path[1400];
     FILE* dp = gp_data(g, path, (int)sizeof(path));
     if (!dp) return free(hubs), data_error(g, path, err);
@@ -319,7 +330,7 @@ kd_status plot_stability(gnuplot_script* g, const csv_table* t, const char* titl
     for (int i = 0; i < ngroups; i++) {
         for (int r = 0; r < t->nrow; r++) {
             const double* v = t->val + (size_t)r * t->ncol;
-            if (v[cg] != groups[i]) continue;
+            if (v[cg] != gkey[2 * i] || (cg2 >= 0 && v[cg2] != gkey[2 * i + 1])) continue;
             if (isnan(v[cw])) fprintf(dp, "%.10g NaN %.10g\n", v[cx], omega_max), stable[i] = 1;
             else fprintf(dp, "%.10g %.10g NaN\n", v[cx], v[cw]), finite++;
         }
@@ -333,7 +344,7 @@ kd_status plot_stability(gnuplot_script* g, const csv_table* t, const char* titl
     if (fp) {
         set_title(fp, title, what, 0, 1, 1);
         fprintf(fp, "set xlabel '%s'\nset ylabel 'critical speed [rad/s]'\nset offsets graph 0.03, graph 0.03\n",
-                by_length ? "beam length [m]" : "hub distance [m]");
+                by_thick ? "plate thickness [m]" : by_length ? "beam length [m]" : "hub distance [m]");
         if (omega_max > 0) fprintf(fp, "set yrange [0:%.10g]\n", 1.08 * omega_max);
         else fprintf(fp, "set yrange [0:*]\n");
         if (!finite && !(omega_max > 0))
@@ -342,8 +353,10 @@ kd_status plot_stability(gnuplot_script* g, const csv_table* t, const char* titl
         for (int i = 0; i < ngroups; i++) {
             fprintf(fp, "%s", i ? ", " : "");
             gp_quote(fp, path);
-            fprintf(fp, " index %d using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc %d title '%s = %g m'", i, i + 1,
-                    by_length ? "hub" : "length", groups[i]);
+            fprintf(fp, " index %d using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc %d title '%s = %g m", i, i + 1, gname,
+                    gkey[2 * i]);
+            if (cg2 >= 0) fprintf(fp, ", %s = %g m", gname2, gkey[2 * i + 1]);
+            fprintf(fp, "'");
             if (stable[i] && omega_max > 0) {
                 fprintf(fp, ", ");
                 gp_quote(fp, path);

@@ -90,7 +90,8 @@ static void pack_report(run_buf* b, const kd_analysis_report* a) {
     const kd_stability_map* s = &a->stability;
     put_array(b, s->hub, (size_t)s->nhubs * D);
     put_array(b, s->length, (size_t)s->nlengths * D);
-    put_array(b, s->omega_cr, (size_t)s->nhubs * (size_t)s->nlengths * D);
+    put_array(b, s->thickness, (size_t)s->nthick * D);  /* a plate's thickness axis */
+    put_array(b, s->omega_cr, (size_t)s->nhubs * (size_t)s->nlengths * (size_t)(s->nthick > 0 ? s->nthick : 1) * D);
     put_str(b, a->mech.formalism);
     put_str(b, a->mech.formulation);
     put_str(b, a->mech.stabilization);
@@ -120,7 +121,8 @@ static void unpack_report(run_reader* r, kd_analysis_report* a) {
     kd_stability_map* s = &a->stability;
     s->hub = get_array(r, (size_t)s->nhubs * D);
     s->length = get_array(r, (size_t)s->nlengths * D);
-    s->omega_cr = get_array(r, (size_t)s->nhubs * (size_t)s->nlengths * D);
+    s->thickness = get_array(r, (size_t)s->nthick * D);  /* a plate's thickness axis */
+    s->omega_cr = get_array(r, (size_t)s->nhubs * (size_t)s->nlengths * (size_t)(s->nthick > 0 ? s->nthick : 1) * D);
     a->mech.formalism = get_str(r);
     a->mech.formulation = get_str(r);
     a->mech.stabilization = get_str(r);
