@@ -698,7 +698,7 @@ int kd_fields_check_only(const kd_field* f, int n, unsigned only, const void* ba
         }
         case KD_FIELD_LIST: {
             const int cnt = *(const int*)(b + f[i].count_offset);
-            if (cnt < 1 || cnt > KD_LIST_MAX) {
+            if ((cnt < 1 && f[i].required) || cnt > KD_LIST_MAX) {  /* an optional list may be absent */
                 snprintf(why, nwhy, "the list of %s is empty", f[i].key);
                 return -1;
             }
