@@ -163,12 +163,13 @@ static void test_folded_standing(void** state) {
     check_folded(-9.81, 0);
 }
 
-/* A flat square shell plate clamped along x = 0, gravity along its normal (and tilted out of
- * its plane with no in-plane part): the lowest 6 frequencies as without gravity. */
+/* A flat shell plate clamped along x = 0, gravity along its normal: the lowest 6 frequencies as
+ * without gravity (Q4 on 32 x 26: 5 346 equations, CHOLMOD's sparse Cholesky; triangles on
+ * 10 x 8: the band). */
 static void test_flat_normal_gravity(void** state) {
     (void)state;
-    const char* mesh = "rectangle: [0.2, 0.16], divisions: [10, 8]";
     for (int tri = 0; tri < 2; tri++) {
+        const char* mesh = tri ? "rectangle: [0.2, 0.16], divisions: [10, 8]" : "rectangle: [0.2, 0.16], divisions: [32, 26]";
         double w0[6], wg[6];
         const double zero[3] = {0, 0, 0}, g[3] = {0, 0, -9.81};
         omegas(mesh, zero, tri, 0, 6, w0);

@@ -57,7 +57,8 @@ static int node_dof(const kd_model* m, int n, kd_dof_name name) {
 }
 
 /* Shell body b under its weight at rest (theory.md sec. 14.7): K u = f with the body's own
- * supports, f = sum_c s_c (R^T g)_c per element (the element invariants, sec. 3), then at each
+ * supports, f = sum_c s_c (R^T g)_c per element (the element invariants, sec. 3), by a band
+ * Cholesky (CHOLMOD's sparse one from PRESTRESS_SPARSE_MIN equations on), then at each
  * quadrature point of each element N = D_m B_m u_e in the element's own axes, written as the
  * tensors S of kd_element_geometric_stiffness from S + adr[e] (adr[e] already set). */
 static kd_status shell_rest_body(const kd_model* m, int b, const int* adr, double* S, kd_error* err) {
@@ -87,9 +88,11 @@ static kd_status shell_rest_body(const kd_model* m, int b, const int* adr, doubl
     double gb[3];  /* gravity in body components, R^T g */
     for (int k = 0; k < 3; k++)
         gb[k] = body->rot[k] * m->gravity[0] + body->rot[3 + k] * m->gravity[1] + body->rot[6 + k] * m->gravity[2];
+    const int sparse = neq >= PRESTRESS_SPARSE_MIN;
     kd_band K = {0};
+    kd_triplet Kt = {0};
     double* u = calloc((size_t)(neq > 0 ? neq : 1), sizeof(double));
-    kd_status st = !u ? KD_ERR_NOMEM : neq > 0 ? kd_band_init(&K, neq, kd) : KD_OK;
+    kd_status st = !u ? KD_ERR_NOMEM : neq > 0 && !sparse ? kd_band_init(&K, neq, kd) : KD_OK;
     for (int e = e0; e < e0 + ne && !st && neq > 0; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const int* nodes;
@@ -99,13 +102,28 @@ static kd_status shell_rest_body(const kd_model* m, int b, const int* adr, doubl
             for (int c = 0; c < nd; c++) eqs[nd * a + c] = eq[nd * (nodes[a] - body->node_adr) + c];
         for (int i = 0; i < n; i++) {
             if (eqs[i] < 0) continue;
-            for (int j = 0; j < n; j++)
-                if (eqs[j] >= eqs[i]) K.ab[kd + eqs[i] - eqs[j] + (size_t)eqs[j] * (kd + 1)] += p->k[i * n + j];
+            for (int j = 0; j < n && !st; j++) {
+                if (eqs[j] < eqs[i]) continue;
+                if (!sparse) K.ab[kd + eqs[i] - eqs[j] + (size_t)eqs[j] * (kd + 1)] += p->k[i * n + j];
+                else st = kd_triplet_add(&Kt, eqs[i], eqs[j], p->k[i * n + j]);
+            }
             u[eqs[i]] += p->s_i[0][i] * gb[0] + p->s_i[1][i] * gb[1] + p->s_i[2][i] * gb[2];
         }
     }
+    int singular = 0;
+    if (!st && neq > 0 && !sparse) {
+        singular = LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', neq, kd, 1, K.ab, kd + 1, u, neq) != 0;
+    } else if (!st && neq > 0) {
+        kd_csc Kc;
+        st = kd_csc_from_triplet(&Kt, neq, &Kc);
+        if (!st) st = kd_csc_solve_spd(&Kc, 1, u);
+        kd_csc_free(&Kc);
+        singular = st == KD_ERR_NUMERIC;
+        if (singular) st = KD_OK;
+    }
+    kd_triplet_free(&Kt);
     if (st == KD_ERR_NOMEM) st = kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the pre-stress at rest");
-    if (!st && neq > 0 && LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', neq, kd, 1, K.ab, kd + 1, u, neq) != 0)
+    if (singular)
         st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                           "body '%s': its static problem under gravity is singular (its supports hold no rigid motion; "
                           "set geometric_stiffness: false)", body->name);
