@@ -79,6 +79,8 @@ typedef struct kd_sked_link {
     kd_law load[KD_KED_LINK_JOINTS][6];    /* joint wrench on the link, frame components */
     kd_law preload;               /* axial force the joints transmit, N */
     double c_y, c_z;              /* extreme fibre distances along y and z (0: generic section) */
+    int plain_step;               /* 1: every step assembled and factorised anew by the moving-frame
+                                     system (the reference of the affine step, theory.md sec. 12.7) */
 } kd_sked_link;
 
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,

@@ -12,8 +12,8 @@
 
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
-#include "kedyn/inertia.h"
 #include "kedyn/system.h"
+#include "link_ode.h"
 
 #define TWO_PI 6.28318530717958647692
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -303,21 +303,6 @@ static void rotvec_rates_inverse(const double phi[3], const double w[3], const d
 
 /* ---- one link ---------------------------------------------------------------------- */
 
-static kd_status add_support(kd_desc* d, int node, unsigned fix) {
-    kd_support_desc* s = kd_desc_add_support(d);
-    if (!s) return KD_ERR_NOMEM;
-    s->body = 0, s->node = node, s->fix = fix;
-    return KD_OK;
-}
-
-static kd_status add_nodal(kd_desc* d, int node, kd_dof_name dof, const kd_law* law) {
-    kd_load_desc* l = kd_desc_add_load(d);
-    if (!l) return KD_ERR_NOMEM;
-    l->type = KD_LOAD_NODAL, l->body = 0, l->node = node, l->dof = dof;
-    l->value = kd_law_constant(0.0), l->value_y = kd_law_constant(0.0);
-    return kd_law_copy(&l->value, law);
-}
-
 static kd_status link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) {
     const kd_sked_link_spec* sp = &L->spec;
     const double h = sp->length / sp->elements, *com = m->com + 3 * sp->body;
@@ -387,8 +372,8 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         b->planar = 0, b->geometric_stiffness = 1;
         const unsigned U = 1u << KD_DOF_U, V = 1u << KD_DOF_V, W = 1u << KD_DOF_W, RX = 1u << KD_DOF_RX,
                        RY = 1u << KD_DOF_RY, RZ = 1u << KD_DOF_RZ;
-        if (fnode) st = add_support(ld, fnode, U | V | W | RX | RY | RZ);
-        else if (!(st = add_support(ld, first, U | V | W | RX))) st = add_support(ld, last, V | W);
+        if (fnode) st = link_desc_support(ld, fnode, U | V | W | RX | RY | RZ);
+        else if (!(st = link_desc_support(ld, first, U | V | W | RX))) st = link_desc_support(ld, last, V | W);
         if (st) st = NOMEM();
     }
     /* the frame motion: a tabulated pose (kedyn/frame.h) */
@@ -438,19 +423,12 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         }
         static const kd_dof_name dofs[6] = {KD_DOF_U, KD_DOF_V, KD_DOF_W, KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ};
         for (int c = 0; c < 6 && !st; c++) st = kd_law_table(&L->load[j][c], ns, r->t, comp + c * ns, 0, err);
-        for (int c = 0; c < 6 && !st; c++) st = add_nodal(ld, L->joint_node[j], dofs[c], &L->load[j][c]);
+        for (int c = 0; c < 6 && !st; c++) st = link_desc_nodal(ld, L->joint_node[j], dofs[c], &L->load[j][c]);
     }
     /* axial force the joints transmit past the node whose u the frame holds */
-    for (int i = 0; i < ns && !st; i++) {
-        double N = 0.0;
-        for (int j = 0; j < L->njoint; j++) {
-            double f, df, d2f;
-            kd_law_eval(&L->load[j][0], r->t[i], &f, &df, &d2f);
-            N += L->joint_node[j] > L->node_u ? f : (L->joint_node[j] < L->node_u ? -f : 0.0);
-        }
-        buf[i] = N;
-    }
-    if (!st) st = kd_law_table(&L->preload, ns, r->t, buf, 0, err);
+    if (!st)
+        st = link_preload_table(&L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, L->node_u, ns, r->t, buf,
+                                err);
     free(buf);
     if (!st && (spec->g[0] != 0 || spec->g[1] != 0 || spec->g[2] != 0)) {
         kd_load_desc* g = kd_desc_add_load(ld);
@@ -495,106 +473,36 @@ void kd_sked_link_free(kd_sked_link** pl) {
 
 /* ---- integration --------------------------------------------------------------- */
 
-typedef struct link_ode {
-    kd_system s;
-    kd_sked_link* L;
-    double preload;
-} link_ode;
-
-static void set_preload(link_ode* lo, double t) {
-    double N, dN, d2N;
-    kd_law_eval(&lo->L->preload, t, &N, &dN, &d2N);
-    if (N != lo->preload) {
-        lo->L->model->body[0].preload = N;
-        lo->preload = N;
-        kd_system_invalidate(&lo->s);
-    }
-}
-
-static int lo_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
-    link_ode* lo = ctx;
-    set_preload(lo, t);
-    return kd_system_matrices(&lo->s, t, C, K, changed);
-}
-
-static int lo_force(void* ctx, double t, double* f) {
-    link_ode* lo = ctx;
-    return kd_system_force(&lo->s, t, f);
-}
-
-static kd_ode2 link_ode2(link_ode* lo) {
-    kd_ode2 ode = kd_system_ode(&lo->s);
-    ode.ctx = lo;
-    ode.matrices = lo_matrices;
-    ode.iteration = NULL;
-    ode.force = lo_force;
-    return ode;
-}
-
-typedef struct lout {
-    kd_ked_output out;
-    void* ctx;
-} lout;
-
-static int lo_output(void* ctx, double t, const double* q, const double* v, const double* a) {
-    lout* o = ctx;
-    return o->out(o->ctx, 0, t, q, v, a);
-}
-
 kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* err) {
     link_ode lo;
-    memset(&lo, 0, sizeof(lo));
-    lo.L = L, lo.preload = NAN;
-    kd_status st = kd_system_init(&lo.s, L->model, err);
-    if (st) return st;
-    const kd_ode2 ode = link_ode2(&lo);
-    st = kd_ode2_static(&ode, t, q, err);
-    kd_system_free(&lo.s);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
+    if (!st) st = link_ode_static(&lo, t, q, err);
+    link_ode_free(&lo);
     return st;
 }
 
-kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dyin, kd_ked_output out, void* ctx,
+kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_ked_output out, void* ctx,
                                 kd_integrate_stats* stats, kd_error* err) {
     link_ode lo;
-    memset(&lo, 0, sizeof(lo));
-    lo.L = L, lo.preload = NAN;
-    kd_status st = kd_system_init(&lo.s, L->model, err);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
     if (st) return st;
     const int n = lo.s.n;
     double* q0 = calloc(2 * (size_t)n + 1, sizeof(double));
     if (!q0) st = NOMEM();
-    const kd_ode2 ode = link_ode2(&lo);
-    if (!st) st = kd_ode2_static(&ode, L->t0, q0, err);  /* at rest relative to the frame */
-    if (!st) {
-        kd_integrate_opts o;
-        kd_integrate_opts_default(&o);
-        kd_dynamics_desc dy = *dyin;
-        kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
-        o.method = kd_dynamics_method(dy.integrator);
-        o.t0 = L->t0, o.t_end = L->t_end, o.dt = dy.dt;
-        o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
-        o.output_every = dy.output_every;
-        lout lo2 = {out, ctx};
-        st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lo2, stats, err);
-    }
+    if (!st) st = link_ode_static(&lo, L->t0, q0, err);  /* at rest relative to the frame */
+    if (!st) st = link_ode_integrate(&lo, dy, L->t0, L->t_end, q0, q0 + n, out, ctx, 0, stats, err);
     free(q0);
-    kd_system_free(&lo.s);
+    link_ode_free(&lo);
     return st;
 }
 
 /* ---- post-processing ----------------------------------------------------------- */
 
-static int node_dof(const kd_model* m, int n, kd_dof_name name) {
-    for (int i = 0; i < m->node_dof_num[n]; i++)
-        if (m->dof_name[m->node_dof_adr[n] + i] == name) return m->node_dof_adr[n] + i;
-    return -1;
-}
-
 void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* out) {
     const kd_model* m = L->model;
     for (int n = 0; n < m->nnode; n++)
         for (int c = 0; c < 6; c++) {
-            const int dof = node_dof(m, n, (kd_dof_name)(KD_DOF_U + c));
+            const int dof = link_node_dof(m, n, (kd_dof_name)(KD_DOF_U + c));
             out[6 * n + c] = dof >= 0 && m->dof_eq[dof] >= 0 ? q[m->dof_eq[dof]] : 0.0;
         }
 }
@@ -627,69 +535,16 @@ void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double*
                                     : 0.0;
 }
 
-static void elem_vals(const kd_model* m, int e, const double* x, double* de) {
-    int eqs[KD_ELEM_DOF_MAX];
-    const int nd = kd_model_elem_eqs(m, e, eqs);
-    for (int i = 0; i < nd; i++) de[i] = eqs[i] >= 0 ? x[eqs[i]] : 0.0;
-}
-
 /* As the planar kd_ked_link_reactions (theory.md sec. 7.3, 12): r = (m (a + alpha v) + c v +
  * k (q + beta v) + (k_g + k_eps + k_omega) q + q_inertia)_dof at each supported translation. */
 void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
                             double* out) {
-    kd_model* m = L->model;
-    const kd_body* body = &m->body[0];
+    const kd_body* body = &L->model->body[0];
     kd_frame f;
     kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
-    double acc[3];
-    for (int i = 0; i < 3; i++)
-        acc[i] = f.aO_L[i] - (f.R[i] * m->gravity[0] + f.R[3 + i] * m->gravity[1] + f.R[6 + i] * m->gravity[2]);
-    const double om2 = f.omega_L[1] * f.omega_L[1] + f.omega_L[2] * f.omega_L[2];
-    double P, dP, d2P;
-    kd_law_eval(&L->preload, t, &P, &dP, &d2P);
-    m->body[0].preload = P;  /* the joints' axial force of the instant (k_g) */
-    for (int j = 0; j < L->njoint; j++) {
-        const int node = L->joint_node[j] - 1;
-        int first_at_node = 1;
-        for (int jj = 0; jj < j; jj++) first_at_node &= L->joint_node[jj] != L->joint_node[j];
-        double R[3] = {0, 0, 0};
-        for (int c = 0; c < 3 && first_at_node; c++) {
-            const int dof = node_dof(m, node, (kd_dof_name)(KD_DOF_U + c));
-            if (dof < 0 || m->dof_eq[dof] >= 0) continue;  /* a free DOF carries no reaction */
-            double r = 0.0;
-            for (int e = 0; e < m->nelem; e++) {
-                const int* en;
-                const int enn = kd_model_elem_nodes(m, e, &en);
-                int row = -1;
-                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
-                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
-                if (row < 0) continue;
-                const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-                const int nd = pr->ndof;
-                double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
-                elem_vals(m, e, q, dq), elem_vals(m, e, v, dv), elem_vals(m, e, a, da);
-                kd_inertia_terms it;
-                kd_inertia_terms_eval(pr, m->elem_s0[e], f.omega_L, f.eps_L, acc, &it);
-                double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
-                kd_element_mass(pr, mm);
-                const int has_kg = kd_model_elem_geometric(m, e, acc[0], om2, kg);
-                r += it.q[row];
-                for (int b = 0; b < nd; b++) {
-                    const int x = row * nd + b;
-                    r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
-                         pr->k[x] * (dq[b] + body->damp_beta * dv[b]) +
-                         ((has_kg ? kg[x] : 0.0) + it.k_eps[x] + it.k_omega[x]) * dq[b];
-                }
-            }
-            double applied = 0.0;
-            for (int jj = 0; jj < L->njoint; jj++)
-                if (L->joint_node[jj] == L->joint_node[j]) {
-                    double fl, df, d2f;
-                    kd_law_eval(&L->load[jj][c], t, &fl, &df, &d2f);
-                    applied += fl;
-                }
-            R[c] = r - applied;
-        }
-        for (int i = 0; i < 3; i++) out[3 * j + i] = f.R[3 * i] * R[0] + f.R[3 * i + 1] * R[1] + f.R[3 * i + 2] * R[2];
-    }
+    double R[3 * KD_KED_LINK_JOINTS];  /* frame components */
+    link_support_reactions(L->model, &f, &L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, 3, t, q, v, a, R);
+    for (int j = 0; j < L->njoint; j++)
+        for (int i = 0; i < 3; i++)
+            out[3 * j + i] = f.R[3 * i] * R[3 * j] + f.R[3 * i + 1] * R[3 * j + 1] + f.R[3 * i + 2] * R[3 * j + 2];
 }
