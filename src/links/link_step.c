@@ -28,7 +28,8 @@ enum { NPK = 13, NPC = 3, NPF = 12 };  /* parameters of K (a, eps, ww, P), of C 
 #define SCALE_E 1e6  /* rad/s^2 */
 #define SCALE_W 1e3  /* rad/s */
 #define SCALE_P 1e6  /* N */
-#define MAX_ITERATES 5
+#define MAX_ITERATES 6
+#define REFACTOR_AFTER 3  /* iterates of a step beyond which the next step factorises anew */
 
 typedef struct part {
     int nnz;
@@ -39,19 +40,19 @@ typedef struct part {
 struct link_step {
     link_ode* lo;
     int n, kd, ld;                /* equations, half-bandwidth, ld = 2 kd + 1 of C, K */
-    kd_gband K0, C0;              /* at the zero state */
-    int damped;                   /* C0 nonzero */
-    int nk, nc;                   /* union patterns of the K and C parts */
-    int *krow, *kcol, *crow, *ccol;
-    part kp[NPK], cp[NPC];
+    size_t nab;                   /* band entries of C, K */
+    int c_any;                    /* C is not always zero */
+    part B[NPK + NPC];            /* parts of K (p) and C (omega) over the union pattern */
+    int nu, *urow, *ucol;         /* the union pattern: every band entry some part has, by columns */
     double* F[NPF];               /* (n) inertia-load parts (NULL: zero) */
-    double p[NPK], w[NPC];        /* the state of t_par */
+    double p[NPK + NPC];          /* the state of t_par: p, then omega */
     double t_par;
     int have_par;
-    double *dK, *dC;              /* (nk), (nc): sum_c p_c B_c, sum_k omega_k G_k at t_par */
-    double *dK_ref, *dC_ref;      /* the same at the factorised state */
-    double *Dk, *Dc;              /* ck (dK - dK_ref), cc (dC - dC_ref) */
-    kd_gband Cb, Kb, lu;          /* scratch C, K; the kept factor (LU band storage) */
+    kd_gband Cr, Kr;              /* C and K at the reference state (first the zero state, then
+                                     the factorised one) */
+    double p_ref[NPK + NPC];      /* its p and omega */
+    double *dk, *dc, *D;          /* (nu) K(t) - Kr, C(t) - Cr, cc dc + ck dk */
+    kd_gband lu;                  /* the factor of S_ref = cm M + cc Cr + ck Kr */
     int* piv;
     double coef[3];               /* cm, cc, ck of the factor */
     int have_lu, refactor;
@@ -81,59 +82,52 @@ static void probe(link_step* w, const double om[3], const double eps[3], const d
     memcpy(f, s->f_inertia, sizeof(double) * (size_t)w->n);
 }
 
-static void part_free(part* p) {
-    free(p->idx), free(p->val);
-    memset(p, 0, sizeof(*p));
-}
-
 void link_step_free(link_step** ps) {
     link_step* w = ps ? *ps : NULL;
     if (!w) return;
-    kd_gband_free(&w->K0), kd_gband_free(&w->C0), kd_gband_free(&w->Cb), kd_gband_free(&w->Kb), kd_gband_free(&w->lu);
-    free(w->krow), free(w->kcol), free(w->crow), free(w->ccol);
-    for (int c = 0; c < NPK; c++) part_free(&w->kp[c]);
-    for (int c = 0; c < NPC; c++) part_free(&w->cp[c]);
+    kd_gband_free(&w->Cr), kd_gband_free(&w->Kr), kd_gband_free(&w->lu);
+    for (int c = 0; c < NPK + NPC; c++) free(w->B[c].idx), free(w->B[c].val);
     for (int c = 0; c < NPF; c++) free(w->F[c]);
-    free(w->dK), free(w->dC), free(w->dK_ref), free(w->dC_ref), free(w->Dk), free(w->Dc);
+    free(w->urow), free(w->ucol), free(w->dk), free(w->dc), free(w->D);
     free(w->piv), free(w->r0), free(w->x), free(w->x1);
     free(w);
     *ps = NULL;
 }
 
-/* The union pattern of the dense band parts B[0..np) (band entries nonzero in any) and each part
- * as a sparse list over it. */
-static int sparsify(const link_step* w, double* const* B, int np, part* out, int* nu, int** row, int** col) {
+/* The union pattern of the dense band parts B[0..np) (entries nonzero in any, by columns) and
+ * each part as a sparse list over it. 1 when out of memory. */
+static int sparsify(link_step* w, double* const* B, int np) {
     const int n = w->n, kd = w->kd, ld = w->ld;
-    const size_t nab = (size_t)ld * (size_t)n;
-    int* map = malloc(sizeof(int) * nab);
+    int* map = malloc(sizeof(int) * w->nab);
     if (!map) return 1;
     int u = 0;
-    for (size_t e = 0; e < nab; e++) {
+    for (size_t e = 0; e < w->nab; e++) {  /* band order: column by column, rows down */
         int any = 0;
-        for (int c = 0; c < np && !any; c++) any = B[c] && B[c][e] != 0.0;
+        for (int c = 0; c < np && !any; c++) any = B[c][e] != 0.0;
         map[e] = any ? u++ : -1;
     }
-    *nu = u;
-    *row = malloc(sizeof(int) * (size_t)(u + 1)), *col = malloc(sizeof(int) * (size_t)(u + 1));
-    int bad = !*row || !*col;
+    w->nu = u;
+    w->urow = malloc(sizeof(int) * (size_t)(u + 1)), w->ucol = malloc(sizeof(int) * (size_t)(u + 1));
+    w->dk = calloc((size_t)u + 1, sizeof(double)), w->dc = calloc((size_t)u + 1, sizeof(double));
+    w->D = calloc((size_t)u + 1, sizeof(double));
+    int bad = !w->urow || !w->ucol || !w->dk || !w->dc || !w->D;
     for (int j = 0; j < n && !bad; j++)
         for (int i = j - kd > 0 ? j - kd : 0; i <= j + kd && i < n; i++) {
             const size_t e = (size_t)(kd + i - j) + (size_t)j * ld;  /* entry (i, j) */
-            if (map[e] >= 0) (*row)[map[e]] = i, (*col)[map[e]] = j;
+            if (map[e] >= 0) w->urow[map[e]] = i, w->ucol[map[e]] = j;
         }
     for (int c = 0; c < np && !bad; c++) {
-        int nnz = 0;
-        for (size_t e = 0; B[c] && e < nab; e++) nnz += B[c][e] != 0.0;
-        out[c].nnz = nnz;
-        if (!nnz) continue;
-        out[c].idx = malloc(sizeof(int) * (size_t)nnz), out[c].val = malloc(sizeof(double) * (size_t)nnz);
-        if (!out[c].idx || !out[c].val) {
+        part* q = &w->B[c];
+        for (size_t e = 0; e < w->nab; e++) q->nnz += B[c][e] != 0.0;
+        if (!q->nnz) continue;
+        q->idx = malloc(sizeof(int) * (size_t)q->nnz), q->val = malloc(sizeof(double) * (size_t)q->nnz);
+        if (!q->idx || !q->val) {
             bad = 1;
             break;
         }
-        nnz = 0;
-        for (size_t e = 0; e < nab; e++)
-            if (B[c][e] != 0.0) out[c].idx[nnz] = map[e], out[c].val[nnz++] = B[c][e];
+        int k = 0;
+        for (size_t e = 0; e < w->nab; e++)
+            if (B[c][e] != 0.0) q->idx[k] = map[e], q->val[k++] = B[c][e];
     }
     free(map);
     return bad;
@@ -148,59 +142,59 @@ kd_status link_step_new(link_ode* lo, link_step** out, kd_error* err) {
     w->lo = lo;
     const int n = w->n = lo->s.n, kd = w->kd = lo->s.kd;
     w->ld = 2 * kd + 1;
-    const size_t nab = (size_t)w->ld * (size_t)n, nv = (size_t)(n ? n : 1);
-    /* dense parts while probing: K (NPK), C (NPC), f (NPF), the raw K and f of the three
-     * single-axis omega probes, one probe's K, C, f */
+    const size_t nab = w->nab = (size_t)w->ld * (size_t)n, nv = (size_t)(n ? n : 1);
+    /* dense parts while probing: K (NPK), C (NPC), the raw K of the three single-axis omega
+     * probes and one probe's K; f (NPF), the raw f of the omega probes and one probe's f */
     double* buf = calloc((NPK + NPC + 4) * nab + (NPF + 4) * nv, sizeof(double));
     kd_status st = buf ? KD_OK : KD_ERR_NOMEM;
-    if (!st) st = kd_gband_init(&w->K0, n, kd, kd);
-    if (!st) st = kd_gband_init(&w->C0, n, kd, kd);
-    if (!st) st = kd_gband_init(&w->Cb, n, kd, kd);
-    if (!st) st = kd_gband_init(&w->Kb, n, kd, kd);
+    kd_gband Cs = {0};  /* scratch C of the probes */
+    if (!st) st = kd_gband_init(&w->Cr, n, kd, kd);
+    if (!st) st = kd_gband_init(&w->Kr, n, kd, kd);
+    if (!st) st = kd_gband_init(&Cs, n, kd, kd);
     if (!st) st = kd_gband_init(&w->lu, n, 2 * kd, kd);
     w->piv = malloc(sizeof(int) * nv);
     w->r0 = malloc(sizeof(double) * nv), w->x = malloc(sizeof(double) * nv), w->x1 = malloc(sizeof(double) * nv);
     if (!w->piv || !w->r0 || !w->x || !w->x1) st = KD_ERR_NOMEM;
     if (st) {
         free(buf);
+        kd_gband_free(&Cs);
         link_step_free(&w);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    double *B[NPK], *G[NPC], *Fd[NPF];
-    for (int c = 0; c < NPK; c++) B[c] = buf + (size_t)c * nab;
-    for (int c = 0; c < NPC; c++) G[c] = buf + (size_t)(NPK + c) * nab;
+    double *B[NPK + NPC], *Fd[NPF];
+    for (int c = 0; c < NPK + NPC; c++) B[c] = buf + (size_t)c * nab;
     double* Kw = buf + (size_t)(NPK + NPC) * nab;  /* raw K of the omega_k probes (3) */
     double* fbase = buf + (size_t)(NPK + NPC + 4) * nab;
     for (int c = 0; c < NPF; c++) Fd[c] = fbase + (size_t)c * nv;
     double *fw = fbase + (size_t)NPF * nv, *fp = fw + 3 * nv;  /* raw f of the omega_k probes; a probe's f */
-    kd_gband Kp = {n, kd, kd, buf + (size_t)(NPK + NPC + 3) * nab}, Cp = {n, kd, kd, G[0]};
+    kd_gband Kp = {n, kd, kd, buf + (size_t)(NPK + NPC + 3) * nab}, Cp = {n, kd, kd, NULL};
     double gsave[3];
     memcpy(gsave, m->gravity, sizeof(gsave));
     const double psave = m->body[0].preload;
     memset(m->gravity, 0, sizeof(gsave));
     const double z[3] = {0, 0, 0};
-    probe(w, z, z, z, 0.0, &w->C0, &w->K0, fp);
-    /* p = (a (3), eps (3), ww (xx, yy, zz, xy, xz, yz), P) */
+    probe(w, z, z, z, 0.0, &w->Cr, &w->Kr, fp);
+    /* p = (a (3), eps (3), ww (xx, yy, zz, xy, xz, yz), P), then omega */
     for (int k = 0; k < 3; k++) {
         double e[3] = {0, 0, 0};
         e[k] = SCALE_A;
-        probe(w, z, z, e, 0.0, &w->Cb, &Kp, Fd[k]);
-        for (size_t i = 0; i < nab; i++) B[k][i] = (Kp.ab[i] - w->K0.ab[i]) / SCALE_A;
+        probe(w, z, z, e, 0.0, &Cs, &Kp, Fd[k]);
+        for (size_t i = 0; i < nab; i++) B[k][i] = (Kp.ab[i] - w->Kr.ab[i]) / SCALE_A;
         for (int i = 0; i < n; i++) Fd[k][i] /= SCALE_A;
         e[k] = SCALE_E;
-        probe(w, z, e, z, 0.0, &w->Cb, &Kp, Fd[3 + k]);
-        for (size_t i = 0; i < nab; i++) B[3 + k][i] = (Kp.ab[i] - w->K0.ab[i]) / SCALE_E;
+        probe(w, z, e, z, 0.0, &Cs, &Kp, Fd[3 + k]);
+        for (size_t i = 0; i < nab; i++) B[3 + k][i] = (Kp.ab[i] - w->Kr.ab[i]) / SCALE_E;
         for (int i = 0; i < n; i++) Fd[3 + k][i] /= SCALE_E;
     }
     for (int k = 0; k < 3; k++) {
         double e[3] = {0, 0, 0};
         e[k] = SCALE_W;
-        Cp.ab = G[k];
+        Cp.ab = B[NPK + k];
         kd_gband Kk = {n, kd, kd, Kw + (size_t)k * nab};
         probe(w, e, z, z, 0.0, &Cp, &Kk, fw + (size_t)k * nv);
         for (size_t i = 0; i < nab; i++) {
-            G[k][i] = (G[k][i] - w->C0.ab[i]) / SCALE_W;
-            B[6 + k][i] = (Kk.ab[i] - w->K0.ab[i]) / (SCALE_W * SCALE_W);
+            Cp.ab[i] = (Cp.ab[i] - w->Cr.ab[i]) / SCALE_W;
+            B[6 + k][i] = (Kk.ab[i] - w->Kr.ab[i]) / (SCALE_W * SCALE_W);
         }
         for (int i = 0; i < n; i++) Fd[6 + k][i] = fw[(size_t)k * nv + i] / (SCALE_W * SCALE_W);
     }
@@ -209,34 +203,31 @@ kd_status link_step_new(link_ode* lo, link_step** out, kd_error* err) {
         const int i0 = pair[k][0], i1 = pair[k][1];
         double e[3] = {0, 0, 0};
         e[i0] = e[i1] = SCALE_W;
-        probe(w, e, z, z, 0.0, &w->Cb, &Kp, fp);
-        const double *K0 = w->K0.ab, *Ka = Kw + (size_t)i0 * nab, *Kb = Kw + (size_t)i1 * nab;
+        probe(w, e, z, z, 0.0, &Cs, &Kp, fp);
+        const double *K0 = w->Kr.ab, *Ka = Kw + (size_t)i0 * nab, *Kb = Kw + (size_t)i1 * nab;
         for (size_t i = 0; i < nab; i++) B[9 + k][i] = ((Kp.ab[i] - Ka[i]) - (Kb[i] - K0[i])) / (SCALE_W * SCALE_W);
         for (int i = 0; i < n; i++)
             Fd[9 + k][i] = (fp[i] - fw[(size_t)i0 * nv + i] - fw[(size_t)i1 * nv + i]) / (SCALE_W * SCALE_W);
     }
-    probe(w, z, z, z, SCALE_P, &w->Cb, &Kp, fp);
-    for (size_t i = 0; i < nab; i++) B[12][i] = (Kp.ab[i] - w->K0.ab[i]) / SCALE_P;
+    probe(w, z, z, z, SCALE_P, &Cs, &Kp, fp);
+    for (size_t i = 0; i < nab; i++) B[12][i] = (Kp.ab[i] - w->Kr.ab[i]) / SCALE_P;
     memcpy(m->gravity, gsave, sizeof(gsave));
     m->body[0].preload = psave;
     lo->s.have_frames = 0;
     kd_system_invalidate(&lo->s);
-    for (size_t i = 0; i < nab && !w->damped; i++) w->damped = w->C0.ab[i] != 0.0;
-    /* sparse parts; the load parts kept dense (n each) where nonzero */
-    int bad = sparsify(w, B, NPK, w->kp, &w->nk, &w->krow, &w->kcol) ||
-              sparsify(w, G, NPC, w->cp, &w->nc, &w->crow, &w->ccol);
+    /* the parts over their union pattern; the load parts kept dense (n each) where nonzero */
+    kd_gband_free(&Cs);
+    int bad = sparsify(w, B, NPK + NPC);
+    for (size_t i = 0; i < nab && !w->c_any; i++) w->c_any = w->Cr.ab[i] != 0.0;
+    for (int c = NPK; c < NPK + NPC; c++) w->c_any |= w->B[c].nnz > 0;
     for (int c = 0; c < NPF && !bad; c++) {
         int any = 0;
         for (int i = 0; i < n && !any; i++) any = Fd[c][i] != 0.0;
-        if (!any) continue;
-        if (!(w->F[c] = malloc(sizeof(double) * nv))) bad = 1;
-        else memcpy(w->F[c], Fd[c], sizeof(double) * (size_t)n);
+        if (any && !(w->F[c] = malloc(sizeof(double) * nv))) bad = 1;
+        else if (any) memcpy(w->F[c], Fd[c], sizeof(double) * (size_t)n);
     }
-    const size_t nk = (size_t)w->nk + 1, nc = (size_t)w->nc + 1;
-    w->dK = calloc(nk, sizeof(double)), w->dK_ref = calloc(nk, sizeof(double)), w->Dk = calloc(nk, sizeof(double));
-    w->dC = calloc(nc, sizeof(double)), w->dC_ref = calloc(nc, sizeof(double)), w->Dc = calloc(nc, sizeof(double));
     free(buf);
-    if (bad || !w->dK || !w->dK_ref || !w->Dk || !w->dC || !w->dC_ref || !w->Dc) {
+    if (bad) {
         link_step_free(&w);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
@@ -246,7 +237,8 @@ kd_status link_step_new(link_ode* lo, link_step** out, kd_error* err) {
 
 /* ---- a state ------------------------------------------------------------------------------ */
 
-/* p, omega and the combined dK, dC at t (the frame as the system evaluates it). */
+/* p, omega and dk = K(t) - Kr, dc = C(t) - Cr at t (the frame as the system evaluates it;
+ * theory.md sec. 12.7). */
 static void state_at(link_step* w, double t) {
     if (w->have_par && w->t_par == t) return;
     kd_system* s = &w->lo->s;
@@ -259,39 +251,35 @@ static void state_at(link_step* w, double t) {
         p[i] = f->aO_L[i] - (f->R[i] * g[0] + f->R[3 + i] * g[1] + f->R[6 + i] * g[2]);
         p[3 + i] = f->eps_L[i];
         p[6 + i] = om[i] * om[i];
-        w->w[i] = om[i];
+        p[NPK + i] = om[i];
     }
     p[9] = om[0] * om[1], p[10] = om[0] * om[2], p[11] = om[1] * om[2];
     double dN, d2N;
     kd_law_eval(w->lo->preload_law, t, &p[12], &dN, &d2N);
-    memset(w->dK, 0, sizeof(double) * (size_t)w->nk);
-    memset(w->dC, 0, sizeof(double) * (size_t)w->nc);
-    for (int c = 0; c < NPK; c++) {
-        const part* q = &w->kp[c];
-        if (p[c] == 0.0) continue;
-        for (int e = 0; e < q->nnz; e++) w->dK[q->idx[e]] += p[c] * q->val[e];
-    }
-    for (int c = 0; c < NPC; c++) {
-        const part* q = &w->cp[c];
-        if (w->w[c] == 0.0) continue;
-        for (int e = 0; e < q->nnz; e++) w->dC[q->idx[e]] += w->w[c] * q->val[e];
+    memset(w->dk, 0, sizeof(double) * (size_t)w->nu);
+    memset(w->dc, 0, sizeof(double) * (size_t)w->nu);
+    for (int c = 0; c < NPK + NPC; c++) {
+        const part* q = &w->B[c];
+        const double dp = p[c] - w->p_ref[c];
+        if (!q->nnz || dp == 0.0) continue;
+        double* d = c < NPK ? w->dk : w->dc;
+        for (int e = 0; e < q->nnz; e++) d[q->idx[e]] += dp * q->val[e];
     }
     w->t_par = t, w->have_par = 1;
 }
 
-/* C = C0 + dC and K = K0 + dK in band storage. */
-static void form(const link_step* w, kd_gband* C, kd_gband* K) {
-    const size_t nab = (size_t)w->ld * (size_t)w->n;
-    memcpy(C->ab, w->C0.ab, nab * sizeof(double));
-    memcpy(K->ab, w->K0.ab, nab * sizeof(double));
-    for (int u = 0; u < w->nk; u++) K->ab[(size_t)(w->kd + w->krow[u] - w->kcol[u]) + (size_t)w->kcol[u] * w->ld] += w->dK[u];
-    for (int u = 0; u < w->nc; u++) C->ab[(size_t)(w->kd + w->crow[u] - w->ccol[u]) + (size_t)w->ccol[u] * w->ld] += w->dC[u];
+/* A += d on the union pattern (A in band storage). */
+static void add_union(const link_step* w, const double* d, double* A) {
+    for (int u = 0; u < w->nu; u++) A[(size_t)(w->kd + w->urow[u] - w->ucol[u]) + (size_t)w->ucol[u] * w->ld] += d[u];
 }
 
 int link_step_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
     link_step* w = ctx;
     state_at(w, t);
-    form(w, C, K);
+    memcpy(C->ab, w->Cr.ab, sizeof(double) * w->nab);
+    memcpy(K->ab, w->Kr.ab, sizeof(double) * w->nab);
+    add_union(w, w->dc, C->ab);
+    add_union(w, w->dk, K->ab);
     *changed = 1;
     return 0;
 }
@@ -315,30 +303,32 @@ int link_step_force(void* ctx, double t, double* f) {
 
 /* ---- the step -------------------------------------------------------------------------------- */
 
-/* S = cm M + cc C + ck K at the current state, factorised and kept. 1 when singular. */
+/* The current state becomes the reference: S = cm M + cc C + ck K factorised and kept. 1 when
+ * singular. */
 static int refactor(link_step* w, double cm, double cc, double ck) {
-    const kd_gband* M = &w->lo->s.M;
-    form(w, &w->Cb, &w->Kb);
-    kd_gband_combine_lu(&w->lu, cm, M, cc, &w->Cb, ck, &w->Kb);
+    add_union(w, w->dc, w->Cr.ab);
+    add_union(w, w->dk, w->Kr.ab);
+    memcpy(w->p_ref, w->p, sizeof(w->p));
+    memset(w->dk, 0, sizeof(double) * (size_t)w->nu);
+    memset(w->dc, 0, sizeof(double) * (size_t)w->nu);
+    kd_gband_combine_lu(&w->lu, cm, &w->lo->s.M, cc, &w->Cr, ck, &w->Kr);
     if (kd_gband_lu_factor(w->lu.ab, w->n, w->kd, w->kd, w->piv, NULL)) return 1;
-    memcpy(w->dK_ref, w->dK, sizeof(double) * (size_t)w->nk);
-    memcpy(w->dC_ref, w->dC, sizeof(double) * (size_t)w->nc);
     w->coef[0] = cm, w->coef[1] = cc, w->coef[2] = ck;
     w->have_lu = 1, w->refactor = 0;
     return 0;
 }
-
 
 static void lu_solve(const link_step* w, double* b) {
     kd_gband_lu_forward(w->lu.ab, w->n, w->kd, w->kd, w->piv, b);
     kd_gband_lu_back(w->lu.ab, w->n, w->kd, w->kd, b);
 }
 
-/* z = r0 - (S(t) - S_ref) x. */
+/* z = r0 - D x on the union pattern. */
 static void split_rhs(const link_step* w, const double* x, double* z) {
     memcpy(z, w->r0, sizeof(double) * (size_t)w->n);
-    for (int u = 0; u < w->nk; u++) z[w->krow[u]] -= w->Dk[u] * x[w->kcol[u]];
-    for (int u = 0; u < w->nc; u++) z[w->crow[u]] -= w->Dc[u] * x[w->ccol[u]];
+    const int *row = w->urow, *col = w->ucol;
+    const double* D = w->D;
+    for (int u = 0; u < w->nu; u++) z[row[u]] -= D[u] * x[col[u]];
 }
 
 int link_step_solve(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
@@ -346,19 +336,22 @@ int link_step_solve(void* ctx, double t, double cm, double cc, double ck, double
     link_step* w = ctx;
     const int n = w->n;
     state_at(w, t);
-    /* r -= am M a + C x + K y */
-    kd_gband_residual3(&w->lo->s.M, am, a, w->damped ? &w->C0 : NULL, x, &w->K0, y, r);
-    for (int u = 0; u < w->nk; u++) r[w->krow[u]] -= w->dK[u] * y[w->kcol[u]];
-    for (int u = 0; u < w->nc; u++) r[w->crow[u]] -= w->dC[u] * x[w->ccol[u]];
     if (!w->have_lu || w->refactor || cm != w->coef[0] || cc != w->coef[1] || ck != w->coef[2]) {
         if (refactor(w, cm, cc, ck)) return 1;
         ++*factored;
+        kd_gband_residual3(&w->lo->s.M, am, a, w->c_any ? &w->Cr : NULL, x, &w->Kr, y, r);
         lu_solve(w, r);
         return 0;
     }
+    /* r -= am M a + C x + K y: the reference's band matrices, then the state's differences */
+    kd_gband_residual3(&w->lo->s.M, am, a, w->c_any ? &w->Cr : NULL, x, &w->Kr, y, r);
     int moved = 0;
-    for (int u = 0; u < w->nk; u++) moved |= (w->Dk[u] = ck * (w->dK[u] - w->dK_ref[u])) != 0.0;
-    for (int u = 0; u < w->nc; u++) moved |= (w->Dc[u] = cc * (w->dC[u] - w->dC_ref[u])) != 0.0;
+    const int *row = w->urow, *col = w->ucol;
+    for (int u = 0; u < w->nu; u++) {
+        r[row[u]] -= w->dc[u] * x[col[u]] + w->dk[u] * y[col[u]];
+        w->D[u] = cc * w->dc[u] + ck * w->dk[u];
+        moved |= w->D[u] != 0.0;
+    }
     if (!moved) {  /* the factorised state: exact at once */
         lu_solve(w, r);
         return 0;
@@ -371,18 +364,22 @@ int link_step_solve(void* ctx, double t, double cm, double cc, double ck, double
         split_rhs(w, xk, xn);
         lu_solve(w, xn);
         double d = 0.0, nrm = 0.0;
-        for (int i = 0; i < n; i++) d = fmax(d, fabs(xn[i] - xk[i])), nrm = fmax(nrm, fabs(xn[i]));
+        for (int i = 0; i < n; i++) {
+            const double di = fabs(xn[i] - xk[i]), ai = fabs(xn[i]);
+            d = di > d ? di : d;
+            nrm = ai > nrm ? ai : nrm;
+        }
         double* sw = xk;
         xk = xn, xn = sw;
         /* converged: the change at round-off, or the error left (rho times the change) below it */
         if (it >= 2 && (d <= 4 * DBL_EPSILON * nrm || (dprev > 0 && d / dprev * d <= DBL_EPSILON * nrm))) {
             memcpy(r, xk, sizeof(double) * (size_t)n);
-            if (it > 2) w->refactor = 1;  /* slower: a new factor at the next step */
+            if (it > REFACTOR_AFTER) w->refactor = 1;  /* slower: a new factor at the next step */
             return 0;
         }
         dprev = d;
     }
-    /* not converged: factorise at this state */
+    /* not converged: factorise at this state (its residual is r0) */
     if (refactor(w, cm, cc, ck)) return 1;
     ++*factored;
     memcpy(r, w->r0, sizeof(double) * (size_t)n);
