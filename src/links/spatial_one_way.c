@@ -73,38 +73,88 @@ static int lu_factor(const kd_smech* m, lu_work* w, double t, const double* q, d
     return 0;
 }
 
+/* Phi_q x = b ('N') or Phi_q^T x = b ('T') in place with dgetrf's factor P L U (column-major,
+ * 1-based pivots), written out: on these small systems the calls of dgetrs (row swaps and two
+ * dtrsv) cost more than their arithmetic. */
 static int lu_solve(const kd_smech* m, lu_work* w, char trans, double* x) {
-    return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans, m->n, 1, w->A, m->n, w->ipiv, x, m->n) != 0;
+    const int n = m->n;
+    const double* A = w->A;
+    if (trans == 'N') {
+        for (int i = 0; i < n; i++) {  /* P^T, then L y = b */
+            const int p = w->ipiv[i] - 1;
+            const double xi = x[p];
+            x[p] = x[i], x[i] = xi;
+        }
+        for (int j = 0; j < n; j++) {
+            const double xj = x[j], *col = A + (size_t)j * n;
+            for (int i = j + 1; i < n; i++) x[i] -= col[i] * xj;
+        }
+        for (int j = n - 1; j >= 0; j--) {  /* U x = y */
+            const double* col = A + (size_t)j * n;
+            const double xj = x[j] /= col[j];
+            for (int i = 0; i < j; i++) x[i] -= col[i] * xj;
+        }
+    } else {
+        for (int j = 0; j < n; j++) {  /* U^T z = b */
+            const double* col = A + (size_t)j * n;
+            double sum = x[j];
+            for (int i = 0; i < j; i++) sum -= col[i] * x[i];
+            x[j] = sum / col[j];
+        }
+        for (int j = n - 1; j >= 0; j--) {  /* L^T y = z */
+            const double* col = A + (size_t)j * n;
+            double sum = x[j];
+            for (int i = j + 1; i < n; i++) sum -= col[i] * x[i];
+            x[j] = sum;
+        }
+        for (int i = n - 1; i >= 0; i--) {  /* P */
+            const int p = w->ipiv[i] - 1;
+            const double xi = x[p];
+            x[p] = x[i], x[i] = xi;
+        }
+    }
+    return 0;
 }
 
+#define CHORD_MAX 8
+
 static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
-                          kd_smech_reactions* re, kd_error* err) {
+                          kd_smech_reactions* re, int* at_start, kd_error* err) {
     const int n = m->n;
     const size_t N = (size_t)n;
     lu_work w = {calloc((size_t)m->jac_nnz + 1, sizeof(double)), calloc(N * N, sizeof(double)),
                  calloc(N, sizeof(double)), calloc(N, sizeof(double)), calloc(49 * (size_t)m->nbody, sizeof(double)),
                  calloc(N, sizeof(double)), calloc(4 * N, sizeof(double)), calloc(N, sizeof(lapack_int)),
                  calloc(N, sizeof(lapack_int))};
-    double* q = calloc(3 * N, sizeof(double));
+    double* q = calloc(4 * N, sizeof(double));
     if (!w.jac || !w.A || !w.phi || !w.b || !w.Mb || !w.Q || !w.work || !w.ipiv || !w.iwork || !q) {
         lu_free(&w), free(q);
         return NOMEM();
     }
-    double *qd = q + N, *qdd = q + 2 * N;
+    double *qd = q + N, *qdd = q + 2 * N, *qdd0 = q + 3 * N;  /* qdd0: the previous instant's */
     memcpy(q, m->q0, N * sizeof(double));
-    const double tol = 1e-11 * fmax(1.0, m->length_scale), h = t_end / steps;
+    const double tol = 1e-11 * fmax(1.0, m->length_scale), tol_r = 1e-3 * tol, h = t_end / steps;
     kd_status st = KD_OK;
     for (int k = 0; k <= steps && !st; k++) {
         const double t = k * h;
-        for (int i = 0; k > 0 && i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];  /* Taylor predictor */
+        /* predictor: Taylor to the third order, the jerk from the last two accelerations */
+        for (int i = 0; k > 0 && i < n; i++)
+            q[i] += h * qd[i] + 0.5 * h * h * qdd[i] + (k > 1 ? h * h * (qdd[i] - qdd0[i]) / 6.0 : 0.0);
         int it = 0;
         double res = INFINITY, rcond = 0.0;
-        for (; it <= 50; it++) {  /* Newton on Phi(t, q) = 0 */
+        /* Newton on Phi(t, q) = 0; from the second instant on, the first iterates keep the factor
+         * of the previous instant's Phi_q (chord iterations: no Jacobian and no LU; they
+         * contract by about |Phi_q^-1 dPhi_q| ~ h), full Newton after CHORD_MAX of them */
+        double res_prev = INFINITY;
+        for (; it <= 50; it++) {
             kd_smech_phi(m, t, q, w.phi);
             res = 0.0;
             for (int i = 0; i < m->nc; i++) res = fmax(res, fabs(w.phi[i]));
-            if (res <= tol || !isfinite(res)) break;
-            if (lu_factor(m, &w, t, q, NULL)) break;
+            /* full Newton stops within tol, its last step having squared the error; the chord
+             * iterates, which contract linearly, go on to round-off (tol_r, or no more decrease) */
+            if (!isfinite(res) || (res <= tol && (k == 0 || res <= tol_r || res > 0.1 * res_prev))) break;
+            res_prev = res;
+            if ((k == 0 || it >= CHORD_MAX) && lu_factor(m, &w, t, q, NULL)) break;
             for (int i = 0; i < n; i++) w.b[i] = -w.phi[i];
             if (lu_solve(m, &w, 'N', w.b)) break;
             for (int i = 0; i < n; i++) q[i] += w.b[i];
@@ -114,12 +164,13 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
                               "singular position at t = %g s (|Phi| = %.3g after %d Newton iterations, condition "
                               "number of Phi_q %.3g)",
                               t, res, it, rcond > 0 ? 1.0 / rcond : INFINITY);
+            if (at_start) *at_start = k == 0;
             break;
         }
         kd_smech_phi_t(m, t, q, qd);
         for (int i = 0; i < n; i++) qd[i] = -qd[i];
-        kd_smech_gamma(m, t, q, qd, qdd);
         if (lu_solve(m, &w, 'N', qd)) st = KD_ERR_NUMERIC;
+        memcpy(qdd0, qdd, N * sizeof(double));
         kd_smech_gamma(m, t, q, qd, qdd);
         if (!st && lu_solve(m, &w, 'N', qdd)) st = KD_ERR_NUMERIC;
         /* multipliers: Phi_q^T lambda = Q - M q'' */
@@ -166,17 +217,31 @@ kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double
         kd_sked_rigid_free(r);
         return NOMEM();
     }
+    kd_status st = KD_OK;
+    int done = 0;
+    if (m->nc == m->n) {
+        /* a square Phi_q regular at the assembled start: fully driven, the LU route at once (its
+         * first instant is the Newton assembly from q0); otherwise the rank decides below */
+        int at_start = 0;
+        kd_error e1;
+        kd_error_clear(&e1);
+        st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, &at_start, &e1);
+        done = !st || !at_start;
+        if (st && !at_start) *err = e1;
+        if (!done) st = KD_OK, r->nsamples = 0;
+    }
     memcpy(q, m->q0, n * sizeof(double));
-    kd_status st = kd_smech_solve_position(m, 0.0, q, NULL, err);
     kd_smech_mobility mob;
-    if (!st) st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
-    if (!st && mob.dof_undriven > 0)
+    if (!done) st = kd_smech_solve_position(m, 0.0, q, NULL, err);
+    if (!done && !st) st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
+    if (!done && !st && mob.dof_undriven > 0)
         st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                           "elastic links of a spatial mechanism need every degree of freedom driven (%d undriven)",
                           mob.dof_undriven);
     double cmax = 0.0;
-    if (!st && m->nc == m->n && mob.rank_driven == m->n) st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, err);
-    else if (!st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
+    if (!done && !st && m->nc == m->n && mob.rank_driven == m->n)
+        st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, NULL, err);
+    else if (!done && !st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
     if (!st && s.st) st = s.st;
     if (!st && r->nsamples < 2)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "the rigid solution has fewer than 2 instants");
