@@ -10,6 +10,9 @@
  *     the quasi-static tip deflection against the cantilever under the
  *     linearly varying inertial load q(x) = rho A eps x,
  *     v_tip = -11 rho A eps L^5 / (120 E I) (nodally exact for cubic elements);
+ *   - the frequencies along the motion (kd_sked_modes_along_motion) at rest against the
+ *     cantilever's closed form, and at uniform rotation against the published rotating-cantilever
+ *     frequencies (flapwise) and omega_l^2 = omega_f^2 - Omega^2 (in-plane);
  *   - a link pinned at both ends in a driven spatial slider-crank (chord frame,
  *     joint forces as loads): the quasi-static frame supports carry nothing
  *     when the link's rigid mass is the beam's (the load set is the rigid
@@ -276,11 +279,90 @@ static void test_accelerated_tip_deflection(void** state) {
     kd_smech_free(&m);
 }
 
+/* (d) frequencies along the motion at rest: the cantilever's Euler-Bernoulli frequencies
+ * (beta_n L)^2 sqrt(EI / rho A) / L^2, beta_n L = 1.87510, 4.69409, 7.85476, each twice (the two
+ * bending planes of the circular section). */
+static void test_modes_at_rest(void** state) {
+    (void)state;
+    const double n[3] = {0, 0, 1}, g[3] = {0, 0, 0};
+    const kd_law law = kd_law_constant(0.0);
+    kd_smech* m = arm(n, &law, g);
+    kd_sked_rigid r;
+    kd_error err;
+    assert_int_equal(kd_sked_rigid_solve(m, 0.1, 4, 1e8, &r, &err), KD_OK);
+    kd_sked_link_spec sp = spec_rod(0);
+    kd_sked_link* L = NULL;
+    if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    kd_ked_modes md;
+    if (kd_sked_modes_along_motion(L, &r, 6, KD_KED_GYRO_REFINE, &md, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(md.nsamples, 5);
+    const double A = PI_ * D_ * D_ / 4, I = PI_ * pow(D_, 4) / 64, c = sqrt(E_ * I / (RHO * A)) / (L_ * L_);
+    static const double bl[3] = {1.87510407, 4.69409113, 7.85475744};
+    /* the 8 cubic elements' discretisation error grows with the mode (h^4) */
+    static const double tol[3] = {1e-5, 1e-4, 1e-3};
+    double worst[3] = {0, 0, 0};
+    for (int i = 0; i < md.nsamples; i++)
+        for (int k = 0; k < 6; k++) {
+            const double ref = bl[k / 2] * bl[k / 2] * c, w = md.omega[(size_t)i * 6 + k];
+            worst[k / 2] = fmax(worst[k / 2], fabs(w - ref) / ref);
+        }
+    printf("modes at rest: omega_1 %.5f rad/s (closed form %.5f); worst relative errors %.2e %.2e %.2e\n", md.omega[0],
+           bl[0] * bl[0] * c, worst[0], worst[1], worst[2]);
+    for (int k = 0; k < 3; k++) assert_true(worst[k] < tol[k]);
+    kd_ked_modes_free(&md);
+    kd_sked_link_free(&L);
+    kd_sked_rigid_free(&r);
+    kd_smech_free(&m);
+}
+
+/* (e) frequencies along a uniform rotation about z at the nondimensional speed
+ * lambda = Omega L^2 sqrt(rho A / EI) = 2: the flapwise (out-of-plane) fundamental of the rotating
+ * cantilever, omega L^2 sqrt(rho A / EI) = 4.1373 (Wright, Smith, Thompson and Worley 1982, J.
+ * Appl. Mech. 49:197, table 1; Southwell's estimate sqrt(3.5160^2 + 1.1933 lambda^2) = 4.1395), and
+ * the in-plane one, omega_l^2 = omega_f^2 - Omega^2 (the same equation with the in-plane
+ * centrifugal softening), on the symmetric route (no Coriolis); the flapwise one also on the
+ * gyroscopic route (Coriolis couples the in-plane and axial motions only); every instant alike. */
+static void test_modes_rotating(void** state) {
+    (void)state;
+    const double A = PI_ * D_ * D_ / 4, I = PI_ * pow(D_, 4) / 64, c = sqrt(E_ * I / (RHO * A)) / (L_ * L_);
+    const double Om = 2.0 * c, n[3] = {0, 0, 1}, g[3] = {0, 0, 0};
+    kd_law law = kd_law_constant(0.0);
+    law.type = KD_LAW_SPEED, law.value = Om;
+    kd_smech* m = arm(n, &law, g);
+    kd_sked_rigid r;
+    kd_error err;
+    assert_int_equal(kd_sked_rigid_solve(m, 0.2, 8, 1e8, &r, &err), KD_OK);
+    kd_sked_link_spec sp = spec_rod(0);
+    kd_sked_link* L = NULL;
+    if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    const double wf = 4.1373 * c, wl = sqrt(wf * wf - Om * Om);
+    for (int route = 0; route < 2; route++) {
+        kd_ked_modes md;
+        if (kd_sked_modes_along_motion(L, &r, 4, route ? KD_KED_GYRO_REFINE : KD_KED_GYRO_OFF, &md, &err))
+            fail_msg("%s", err.msg);
+        double el = 0, ef = 0;
+        for (int i = 0; i < md.nsamples; i++) {
+            el = fmax(el, fabs(md.omega[(size_t)i * 4] - wl) / wl);
+            ef = fmax(ef, fabs(md.omega[(size_t)i * 4 + 1] - wf) / wf);
+        }
+        printf("rotating (lambda 2, %s): in-plane %.4f (ref %.4f, worst %.2e), flapwise %.4f (ref %.4f, worst %.2e)\n",
+               route ? "gyroscopic" : "symmetric", md.omega[0], wl, el, md.omega[1], wf, ef);
+        assert_true(ef < 1e-3);
+        if (!route) assert_true(el < 1e-3);
+        kd_ked_modes_free(&md);
+    }
+    kd_sked_link_free(&L);
+    kd_sked_rigid_free(&r);
+    kd_smech_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_rotation_matches_rotation_motion),
         cmocka_unit_test(test_centrifugal_axial),
         cmocka_unit_test(test_accelerated_tip_deflection),
+        cmocka_unit_test(test_modes_at_rest),
+        cmocka_unit_test(test_modes_rotating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

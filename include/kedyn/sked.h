@@ -94,6 +94,14 @@ kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_
 /* Quasi-static state K(t) q = f(t) at t (reduced q). */
 kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* err);
 
+/* The natural frequencies of the link along the rigid motion r (theory.md sec. 12.9): at each
+ * instant the lowest count modes of the link in its moving frame, with the frame's omega, eps and
+ * the joints' preload of the instant, followed from instant to instant by the MAC; gyroscopic:
+ * KD_KED_GYRO_* (as kd_ked_modes_along_motion_opt, kedyn/ked.h). out: freed by
+ * kd_ked_modes_free. */
+kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
+                                     kd_ked_modes* out, kd_error* err);
+
 /* Every node's u, v, w, rx, ry, rz in the frame (6 x nnode). */
 void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* out);
 /* Every node's N = EA u', My = EIy ry', Mz = EIz rz', sigma = |N|/A + |My| c_z/Iy + |Mz| c_y/Iz

@@ -52,6 +52,25 @@ int link_step_force(void* ctx, double t, double* f);
 int link_step_solve(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
                     const double* x, const double* y, double* r, int* factored);
 
+/* ---- frequencies along the motion (src/links/modes_along_motion.c) ----------------------- */
+
+/* What the frequencies of a link along the motion need: its description in its moving frame,
+ * its preload law, its name, the instants (ns) and its equations. */
+typedef struct along_source {
+    const kd_desc* desc;
+    const kd_law* preload;
+    const char* name;
+    const double* t;
+    int ns, neq;
+} along_source;
+
+/* kd_ked_along_new, kd_ked_follow_begin and kd_ked_modes_along_motion_opt (kedyn/ked.h) for any
+ * link's source. */
+kd_status link_along_new(along_source src, int count, int gyroscopic, kd_ked_along** out, kd_error* err);
+kd_status link_follow_begin(along_source src, int count, int gyroscopic, kd_ked_modes* out, kd_ked_follow** f,
+                            kd_error* err);
+kd_status link_modes_along_motion(along_source src, int count, int gyroscopic, kd_ked_modes* out, kd_error* err);
+
 /* ---- the link's description and post-processing ------------------------------------------ */
 
 /* A support of body 0 at node (1-based) holding the DOFs of mask fix. */

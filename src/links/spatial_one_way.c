@@ -561,6 +561,12 @@ kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_
     return st;
 }
 
+kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
+                                     kd_ked_modes* out, kd_error* err) {
+    const along_source src = {L->desc, &L->preload, L->spec.name, r->t, r->nsamples, L->model->neq};
+    return link_modes_along_motion(src, count, gyroscopic, out, err);
+}
+
 /* ---- post-processing ----------------------------------------------------------- */
 
 void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* out) {
