@@ -472,6 +472,10 @@ sed 's/output_every: 20}/output_every: 20, coupling: two-way}/' "$examples/wiper
 "$kedyn" run "$tmp/wse2.yaml" -o "$tmp/wse2" >"$tmp/wse2.txt" 2>&1; code=$?
 check "spatial two-way exits 1" test $code -eq 1
 check "spatial two-way: located error" grep -q "wse2.yaml:[0-9]*:[0-9]*: error: elastic links of a spatial mechanism are one-way" "$tmp/wse2.txt"
+# a spatial link on a mechanism with a free degree of freedom: the rigid motion by forward dynamics
+"$kedyn" run "$examples/spatial_pendulum_elastic.yaml" -o "$tmp/spe" >"$tmp/spe.txt" 2>&1; code=$?
+check "spatial free pendulum with an elastic rod runs" test $code -eq 0
+check "spatial free pendulum: forward dynamics" test "$(grep -c '"rigid_route": "forward_dynamics"' "$tmp/spe/summary.json")" -eq 2
 # spatial modes along the motion: the rods' frequencies, the planar analysis' file; settle refused
 "$kedyn" run "$examples/wiper_spatial_modes.yaml" -o "$tmp/wsm" >"$tmp/wsm.txt" 2>&1; code=$?
 check "spatial modes_along_motion runs" test $code -eq 0

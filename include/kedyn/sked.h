@@ -1,7 +1,7 @@
 /* kedyn: one-way kineto-elastodynamics of elastic links on a spatial mechanism
  * (theory.md sec. 12). The rigid spatial mechanism (kedyn/smech.h) is solved
- * by kinematics at steps + 1 instants with the joint reactions of the
- * multipliers (kd_sked_rigid). A link is a 3D beam (6 DOF per node) laid along
+ * by kinematics (or, with undriven degrees of freedom, forward dynamics) at
+ * steps + 1 instants with the joint reactions of the multipliers (kd_sked_rigid). A link is a 3D beam (6 DOF per node) laid along
  * the x axis of one rigid body, from a point P1 of that body; it is solved in
  * its floating frame (the body's axes, origin at P1) by the moving-frame engine
  * (kd_system) with
@@ -39,13 +39,15 @@ extern "C" {
 
 typedef struct kd_sked_rigid {
     int nsamples, n, njoint;
+    int forward;                  /* 1: by forward dynamics (undriven degrees of freedom) */
     double* t;                    /* (nsamples) */
     double *q, *qd, *qdd;         /* (nsamples x n) */
     double* F;                    /* (nsamples x 6 njoint) force and moment each joint applies on its second body */
 } kd_sked_rigid;
 
-/* Kinematics of a fully driven spatial mechanism over [0, t_end] at steps + 1 instants and the
- * reactions by the multipliers; KD_ERR_INPUT when a degree of freedom is not driven. */
+/* The rigid motion over [0, t_end] at steps + 1 instants and the reactions by the multipliers:
+ * kinematics when every degree of freedom is driven, else forward dynamics from the assembled
+ * position and the given velocities (theory.md sec. 12.10). */
 kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
                               kd_error* err);
 void kd_sked_rigid_free(kd_sked_rigid* r);

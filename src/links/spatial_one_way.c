@@ -12,6 +12,7 @@
 
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
+#include "kedyn/mbs.h"
 #include "kedyn/system.h"
 #include "link_ode.h"
 
@@ -199,6 +200,35 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
     return st;
 }
 
+static int fwd_store(void* ctx, const kd_mbs_sample* smp) { return rstore(ctx, smp->t, smp->q, smp->qd, smp->qdd, NULL); }
+
+/* Runge-Kutta steps per sample of a rigid solution by forward dynamics (as the planar route). */
+#define SKED_RK_SUBSTEPS 3
+
+/* Forward dynamics of a mechanism with undriven degrees of freedom from the assembled q (its
+ * given velocities projected on the velocity constraints): augmented Newton-Euler form with
+ * Baumgarte stabilisation, classical Runge-Kutta with SKED_RK_SUBSTEPS steps per sample; each
+ * sample's joint wrenches by the multipliers (theory.md sec. 12.10). */
+static kd_status rigid_forward(const kd_smech* m, double t_end, int steps, double* q, rsink* s, kd_error* err) {
+    double* qd = malloc(sizeof(double) * (size_t)m->n + 1);
+    if (!qd) return NOMEM();
+    memcpy(qd, m->qd0, sizeof(double) * (size_t)m->n);
+    kd_status st = kd_smech_solve_velocity(m, 0.0, q, qd, 1, err);
+    if (!st) {
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.t_end = t_end;
+        o.dt = t_end / steps / SKED_RK_SUBSTEPS;
+        o.output_every = SKED_RK_SUBSTEPS;
+        kd_cms cms;
+        kd_smech_cms(m, &cms);
+        st = kd_mbs_forward(&cms, &o, q, qd, fwd_store, s, NULL, err);
+        if (st && s->st) st = s->st;
+    }
+    free(qd);
+    return st;
+}
+
 kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
                               kd_error* err) {
     memset(r, 0, sizeof(*r));
@@ -234,12 +264,11 @@ kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double
     kd_smech_mobility mob;
     if (!done) st = kd_smech_solve_position(m, 0.0, q, NULL, err);
     if (!done && !st) st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
-    if (!done && !st && mob.dof_undriven > 0)
-        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
-                          "elastic links of a spatial mechanism need every degree of freedom driven (%d undriven)",
-                          mob.dof_undriven);
     double cmax = 0.0;
-    if (!done && !st && m->nc == m->n && mob.rank_driven == m->n)
+    if (!done && !st && mob.dof_undriven > 0) {
+        r->forward = 1;
+        st = rigid_forward(m, t_end, steps, q, &s, err);
+    } else if (!done && !st && m->nc == m->n && mob.rank_driven == m->n)
         st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, NULL, err);
     else if (!done && !st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
     if (!st && s.st) st = s.st;

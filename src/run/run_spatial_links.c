@@ -104,7 +104,7 @@ static kd_status run_spatial_modes(const kd_desc* d, const kd_analysis_desc* an,
         mb++;
     }
     kd_ked_run_stats* s = &a->ked;
-    s->links = nl, s->samples = r.nsamples, s->forward = 0, s->count = md.count, s->mac_min = 1.0;
+    s->links = nl, s->samples = r.nsamples, s->forward = r.forward, s->count = md.count, s->mac_min = 1.0;
     a->t_end = md.t_end;
     for (int l = 0; l < nl && !st; l++) {
         s->swaps += res[l].swaps;
@@ -265,7 +265,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
             fprintf(fp, "\n");
         }
         free(u), free(sf), free(dF);
-        a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = 0, a->ked.coupling = "one-way";
+        a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = r.forward, a->ked.coupling = "one-way";
         a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = dFmax;
         a->dynamics.t_reached = rows ? S[0].t[rows - 1] : 0;
         st = io_finish_file(&f, st, a, err);
