@@ -86,7 +86,7 @@ kd_status link_preload_table(kd_law* preload, const kd_law* load, int stride, in
 int link_node_dof(const kd_model* m, int n, kd_dof_name name);
 /* Element DOF values of element e from the reduced state x (fixed DOFs 0; x NULL: all 0). */
 int link_elem_values(const kd_model* m, int e, const double* x, double* de);
-/* The reactions of the frame supports at the joints' nodes (theory.md sec. 7.3, 12.6): at each
+/* The reactions of the frame supports at the joints' nodes (theory.md sec. 7.3, 12): at each
  * supported translation c < ncomp of a joint's node, the residual of the elements there
  * (m (a + alpha v) + c v + k (q + beta v) + (k_g + k(eps) + k(omega)) q + q_inertia, gravity in
  * the frame acceleration) less the joint loads applied there (load[j * stride + c]); frame

@@ -47,7 +47,7 @@ static int rstore(void* ctx, double t, const double* q, const double* qd, const 
 
 /* A fully driven mechanism without redundant rows has a square, regular Phi_q (nc = n): one LU
  * per Newton iterate and one at the solution serve velocity (Phi_q q' = -Phi_t), acceleration
- * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11), with
+ * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11, 12.8), with
  * the condition number estimated from the LU (1-norm, dgecon) for singular positions. The
  * workspace is allocated once; no allocation inside the instants. */
 typedef struct lu_work {
