@@ -40,15 +40,7 @@ static int elastic(const kd_desc* d, const kd_smech* m, const kd_sked_rigid* r, 
         if (B->ground) continue;
         if (B->beam) {
             kd_sked_link_spec sp;
-            memset(&sp, 0, sizeof(sp));
-            snprintf(sp.name, sizeof(sp.name), "%s", B->name);
-            sp.body = mb;
-            memcpy(sp.p1, B->p1, sizeof(sp.p1));
-            sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory;
-            sp.frame_node = B->frame_node;
-            sp.material = d->materials[B->material], sp.section = d->sections[B->section];
-            for (int i = 0; i < sd->nforces; i++)
-                if (sd->forces[i].kind == KD_SF_GRAVITY) memcpy(sp.g, sd->forces[i].g, sizeof(sp.g));
+            kd_sked_link_spec_of(d, b, mb, &sp);
             kd_sked_link* L = NULL;
             if (kd_sked_link_new(m, r, &sp, &L, &err)) {
                 fprintf(stderr, "%s\n", err.msg);

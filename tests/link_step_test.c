@@ -72,19 +72,6 @@ static void assert_round_off(const double da[3], const double du[3]) {
     for (int p = 0; p < 3; p++) assert_true(da[p] <= 10 * du[p] + 1e-14);
 }
 
-static kd_sked_link_spec spec_of(const kd_desc* d, const kd_sbody_desc* B, int mb) {
-    kd_sked_link_spec sp;
-    memset(&sp, 0, sizeof(sp));
-    snprintf(sp.name, sizeof(sp.name), "%s", B->name);
-    sp.body = mb;
-    memcpy(sp.p1, B->p1, sizeof(sp.p1));
-    sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory, sp.frame_node = B->frame_node;
-    sp.material = d->materials[B->material], sp.section = d->sections[B->section];
-    for (int i = 0; i < d->sdesc->nforces; i++)
-        if (d->sdesc->forces[i].kind == KD_SF_GRAVITY) memcpy(sp.g, d->sdesc->forces[i].g, sizeof(sp.g));
-    return sp;
-}
-
 /* One link integrated over the cycle, plain or affine step, preload law scaled by pscale. */
 static void run_spatial(kd_sked_link* L, int plain, double pscale, hist* h, kd_integrate_stats* is) {
     kd_error err;
@@ -122,7 +109,8 @@ static void test_spatial_wiper(void** state) {
         const kd_sbody_desc* B = &d->sdesc->bodies[b];
         if (B->ground) continue;
         if (B->beam) {
-            const kd_sked_link_spec sp = spec_of(d, B, mb);
+            kd_sked_link_spec sp;
+            kd_sked_link_spec_of(d, b, mb, &sp);
             kd_sked_link* L = NULL;
             if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);
             const int neq = L->model->neq, cap = 200;

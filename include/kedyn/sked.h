@@ -85,6 +85,11 @@ typedef struct kd_sked_link {
                                      system (the reference of the affine step, theory.md sec. 12.7) */
 } kd_sked_link;
 
+/* The spec of beam body b of d's spatial description (kd_sdesc.bodies[b]), moving body mb of the
+ * compiled mechanism: its points, length, elements, theory, frame, material, section and the
+ * model's gravity (the sum of its gravity forces); no damping. */
+void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* spec);
+
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,
                            kd_sked_link** out, kd_error* err);
 void kd_sked_link_free(kd_sked_link** L);

@@ -13,6 +13,7 @@
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/mbs.h"
+#include "kedyn/sdesc.h"
 #include "kedyn/system.h"
 #include "link_ode.h"
 
@@ -425,6 +426,20 @@ static kd_status link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) 
     if (L->njoint == 0)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "elastic link '%s' is in no joint", sp->name);
     return KD_OK;
+}
+
+void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp) {
+    const kd_sdesc* sd = d->sdesc;
+    const kd_sbody_desc* B = &sd->bodies[b];
+    memset(sp, 0, sizeof(*sp));
+    snprintf(sp->name, sizeof(sp->name), "%s", B->name);
+    sp->body = mb;
+    memcpy(sp->p1, B->p1, sizeof(sp->p1));
+    sp->length = B->length, sp->elements = B->elements, sp->theory = B->theory, sp->frame_node = B->frame_node;
+    sp->material = d->materials[B->material], sp->section = d->sections[B->section];
+    for (int i = 0; i < sd->nforces; i++)
+        if (sd->forces[i].kind == KD_SF_GRAVITY)
+            for (int c = 0; c < 3; c++) sp->g[c] += sd->forces[i].g[c];
 }
 
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,

@@ -50,22 +50,13 @@ static void rigid_F(const kd_sked_rigid* r, double t, int j, double F[6]) {
     for (int c = 0; c < 6; c++) F[c] = (1 - w) * a[c] + w * b[c];
 }
 
-/* The link of beam body B (moving body index mb) on the rigid solution r. */
-static kd_status new_link(const kd_desc* d, const kd_sbody_desc* B, int mb, const kd_smech* m, const kd_sked_rigid* r,
+/* The link of beam body b (moving body index mb) on the rigid solution r (errors located at the body). */
+static kd_status new_link(const kd_desc* d, int b, int mb, const kd_smech* m, const kd_sked_rigid* r,
                           kd_sked_link** L, kd_error* err) {
-    const kd_sdesc* sd = d->sdesc;
     kd_sked_link_spec sp;
-    memset(&sp, 0, sizeof(sp));
-    snprintf(sp.name, sizeof(sp.name), "%s", B->name);
-    sp.body = mb;
-    memcpy(sp.p1, B->p1, sizeof(sp.p1));
-    sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory, sp.frame_node = B->frame_node;
-    sp.material = d->materials[B->material], sp.section = d->sections[B->section];
-    for (int i = 0; i < sd->nforces; i++)
-        if (sd->forces[i].kind == KD_SF_GRAVITY)
-            for (int c = 0; c < 3; c++) sp.g[c] += sd->forces[i].g[c];
+    kd_sked_link_spec_of(d, b, mb, &sp);
     const kd_status st = kd_sked_link_new(m, r, &sp, L, err);
-    if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+    if (st && err->loc.line == 0) err->loc = d->sdesc->bodies[b].loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     return st;
 }
 
@@ -96,7 +87,7 @@ static kd_status run_spatial_modes(const kd_desc* d, const kd_analysis_desc* an,
         if (B->ground) continue;
         if (B->beam) {
             kd_sked_link* L = NULL;
-            st = new_link(d, B, mb, m, &r, &L, err);
+            st = new_link(d, b, mb, m, &r, &L, err);
             if (!st) st = kd_sked_modes_along_motion(L, &r, md.count, route, &res[l], err);
             snprintf(names[l++], KD_NAME_MAX, "%s", B->name);
             kd_sked_link_free(&L);
@@ -172,7 +163,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         const kd_sbody_desc* B = &sd->bodies[b];
         if (B->ground) continue;
         if (B->beam) {
-            st = new_link(d, B, mb, m, &r, &L[l], err);
+            st = new_link(d, b, mb, m, &r, &L[l], err);
             if (!st) {
                 const int nsteps = (int)ceil((r.t[r.nsamples - 1] - r.t[0]) / dy.dt - 1e-9);
                 S[l].cap = nsteps / (dy.output_every > 0 ? dy.output_every : 1) + 3;
