@@ -6,13 +6,14 @@
  * (a_eff = a_O,L - R^T g; the gyroscopic [c] linear in omega, [k(eps)] in eps, [k(omega)] and the
  * centrifugal k_g quadratic in omega, the k_g of the axial acceleration and the preload linear).
  * The parts are taken once from the system itself (kd_system at unit frame states, scaled so that
- * the differences lose nothing at the states of a motion) and kept as sparse lists; each step
- * combines them. The step's iteration matrix S(t) = cm M + cc C(t) + ck K(t) is factorised at
+ * the differences lose nothing at the states of a motion) and kept as sparse lists over their
+ * union pattern; each step combines them. The step's iteration matrix S(t) = cm M + cc C(t) + ck K(t) is factorised at
  * some state S_ref and kept: S(t) a = r is solved by the splitting iteration
  *     a_{k+1} = S_ref^-1 (r - (S(t) - S_ref) a_k)
  * from the previous step's acceleration, to round-off (the error after an iterate is about rho
- * times its change, rho = |a_{k+1} - a_k| / |a_k - a_{k-1}|); when more than two iterates are
- * needed the next step factorises anew. No allocation in the steps. */
+ * times its change, rho = |a_{k+1} - a_k| / |a_k - a_{k-1}|); when more than REFACTOR_AFTER
+ * iterates are needed the next step factorises anew, after MAX_ITERATES this one. No allocation
+ * in the steps. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
