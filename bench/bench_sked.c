@@ -1,8 +1,9 @@
 /* Benchmark of the wiper cycle of a spatial mechanism (docs/performance.md): the rigid cycle
  * (kinematics and the joint reactions by the multipliers at STEPS + 1 instants) and the one-way
- * elastic links (the rigid cycle, each beam body's link built and integrated over the cycle with
- * dt, generalized-alpha). Best of REPEATS wall-clock times.
- * usage: bench_sked MODEL T_END STEPS DT REPEATS */
+ * elastic links (on that rigid cycle, each beam body's link built and integrated over the cycle
+ * with dt, generalized-alpha), by the affine step and by the plain moving-frame system's step in
+ * the same run (kd_sked_link.plain_step). Best of REPEATS wall-clock times.
+ * usage: bench_sked MODEL T_END STEPS DT REPEATS (DT = 0: the rigid cycle alone) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,42 @@ static int sink(void* ctx, int link, double t, const double* q, const double* v,
     return 0;
 }
 
+/* Build and integrate every beam body's link over the rigid cycle r; plain: the moving-frame
+ * system's step (every step assembled and factorised), else the affine step. Returns 0 or 1. */
+static int elastic(const kd_desc* d, const kd_smech* m, const kd_sked_rigid* r, double dt, int plain, double* dummy,
+                   int* nlinks, int* neq, long* isteps, long* nfact) {
+    const kd_sdesc* sd = d->sdesc;
+    kd_error err;
+    *nlinks = *neq = 0, *isteps = *nfact = 0;
+    for (int b = 0, mb = 0; b < sd->nbodies; b++) {
+        const kd_sbody_desc* B = &sd->bodies[b];
+        if (B->ground) continue;
+        if (B->beam) {
+            kd_sked_link_spec sp;
+            kd_sked_link_spec_of(d, b, mb, &sp);
+            kd_sked_link* L = NULL;
+            if (kd_sked_link_new(m, r, &sp, &L, &err)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            L->plain_step = plain;
+            kd_analysis_desc ad;
+            kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);
+            ad.dynamics.dt = dt, ad.dynamics.output_every = 1000000;
+            kd_integrate_stats is;
+            memset(&is, 0, sizeof(is));
+            if (kd_sked_link_dynamics(L, &ad.dynamics, sink, dummy, &is, &err)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            *isteps += is.steps, *nfact += is.factorizations, ++*nlinks, *neq += L->model->neq;
+            kd_sked_link_free(&L);
+        }
+        mb++;
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     app_blas_threads_default();
     if (argc < 6) {
@@ -42,9 +79,8 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    const kd_sdesc* sd = d->sdesc;
-    double best_rigid = INFINITY, best_elastic = INFINITY, dummy = 0;
-    long isteps = 0;
+    double best_rigid = INFINITY, best_elastic = INFINITY, best_plain = INFINITY, dummy = 0;
+    long isteps = 0, nfact = 0, nfact_plain = 0;
     int nlinks = 0, neq = 0;
     for (int k = 0; k < rep; k++) {
         kd_sked_rigid r;
@@ -54,48 +90,21 @@ int main(int argc, char** argv) {
             return 1;
         }
         best_rigid = fmin(best_rigid, now() - t0);
-        kd_sked_rigid_free(&r);
-        t0 = now();
-        if (kd_sked_rigid_solve(m, t_end, steps, 1e8, &r, &err)) return 1;
-        nlinks = neq = 0, isteps = 0;
-        for (int b = 0, mb = 0; b < sd->nbodies; b++) {
-            const kd_sbody_desc* B = &sd->bodies[b];
-            if (B->ground) continue;
-            if (B->beam) {
-                kd_sked_link_spec sp;
-                memset(&sp, 0, sizeof(sp));
-                snprintf(sp.name, sizeof(sp.name), "%s", B->name);
-                sp.body = mb;
-                memcpy(sp.p1, B->p1, sizeof(sp.p1));
-                sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory;
-                sp.frame_node = B->frame_node;
-                sp.material = d->materials[B->material], sp.section = d->sections[B->section];
-                for (int i = 0; i < sd->nforces; i++)
-                    if (sd->forces[i].kind == KD_SF_GRAVITY) memcpy(sp.g, sd->forces[i].g, sizeof(sp.g));
-                kd_sked_link* L = NULL;
-                if (kd_sked_link_new(m, &r, &sp, &L, &err)) {
-                    fprintf(stderr, "%s\n", err.msg);
-                    return 1;
-                }
-                kd_analysis_desc ad;
-                kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);
-                ad.dynamics.dt = dt, ad.dynamics.output_every = 1000000;
-                kd_integrate_stats is;
-                memset(&is, 0, sizeof(is));
-                if (kd_sked_link_dynamics(L, &ad.dynamics, sink, &dummy, &is, &err)) {
-                    fprintf(stderr, "%s\n", err.msg);
-                    return 1;
-                }
-                isteps += is.steps, nlinks++, neq += L->model->neq;
-                kd_sked_link_free(&L);
-            }
-            mb++;
+        /* the links alone (the rigid cycle above), the affine and the plain step in turn */
+        for (int plain = 0; plain < 2 && dt > 0; plain++) {
+            long is = 0, nf = 0;
+            t0 = now();
+            if (elastic(d, m, &r, dt, plain, &dummy, &nlinks, &neq, &is, &nf)) return 1;
+            const double el = now() - t0;
+            if (plain) best_plain = fmin(best_plain, el), nfact_plain = nf;
+            else best_elastic = fmin(best_elastic, el), nfact = nf, isteps = is;
         }
-        best_elastic = fmin(best_elastic, now() - t0);
         kd_sked_rigid_free(&r);
     }
-    /* model coordinates steps rigid_s links equations link_steps dt elastic_s */
-    printf("wiper %d %d %.6f %d %d %ld %.2e %.6f\n", m->n, steps, best_rigid, nlinks, neq, isteps, dt, best_elastic);
+    /* model coordinates steps rigid_s links equations link_steps dt elastic_s factorisations,
+     * then the plain step's elastic_s and factorisations, and the ratio plain / affine */
+    printf("wiper %d %d %.6f %d %d %ld %.2e %.6f %ld plain %.6f %ld ratio %.2f\n", m->n, steps, best_rigid, nlinks, neq,
+           isteps, dt, best_elastic, nfact, best_plain, nfact_plain, best_plain / best_elastic);
     kd_smech_free(&m);
     kd_desc_free(&d);
     return dummy == 12345.0;

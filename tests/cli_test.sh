@@ -484,6 +484,19 @@ sed 's/output_every: 20}/output_every: 20, coupling: two-way}/' "$examples/wiper
 "$kedyn" run "$tmp/wse2.yaml" -o "$tmp/wse2" >"$tmp/wse2.txt" 2>&1; code=$?
 check "spatial two-way exits 1" test $code -eq 1
 check "spatial two-way: located error" grep -q "wse2.yaml:[0-9]*:[0-9]*: error: elastic links of a spatial mechanism are one-way" "$tmp/wse2.txt"
+# a spatial link on a mechanism with a free degree of freedom: the rigid motion by forward dynamics
+"$kedyn" run "$examples/spatial_pendulum_elastic.yaml" -o "$tmp/spe" >"$tmp/spe.txt" 2>&1; code=$?
+check "spatial free pendulum with an elastic rod runs" test $code -eq 0
+check "spatial free pendulum: forward dynamics" test "$(grep -c '"rigid_route": "forward_dynamics"' "$tmp/spe/summary.json")" -eq 2
+# spatial modes along the motion: the rods' frequencies, the planar analysis' file; settle refused
+"$kedyn" run "$examples/wiper_spatial_modes.yaml" -o "$tmp/wsm" >"$tmp/wsm.txt" 2>&1; code=$?
+check "spatial modes_along_motion runs" test $code -eq 0
+check "spatial modes_along_motion: columns" bash -c "head -1 '$tmp/wsm/modes_along_motion.csv' | grep -q '^t,rod1.omega_1,.*,rod2.omega_4$'"
+check "spatial modes_along_motion: 121 instants" test "$(wc -l <"$tmp/wsm/modes_along_motion.csv")" -eq 122
+sed 's/count: 4}/count: 4, settle: 0.1}/' "$examples/wiper_spatial_modes.yaml" >"$tmp/wsm2.yaml"
+"$kedyn" run "$tmp/wsm2.yaml" -o "$tmp/wsm2" >"$tmp/wsm2.txt" 2>&1; code=$?
+check "spatial modes_along_motion with settle exits 1" test $code -eq 1
+check "spatial modes_along_motion with settle: located error" grep -q "wsm2.yaml:[0-9]*:[0-9]*: error: speed, settle and body are not taken" "$tmp/wsm2.txt"
 # kedyn compare on a spatial mechanism: the five routes on the heavy top (kedyn/smech_formalism.h)
 "$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp" --t-end 0.02 >"$tmp/scmp.txt" 2>&1; code=$?
 check "spatial compare exits 0" test $code -eq 0

@@ -10,6 +10,12 @@
  *     the quasi-static tip deflection against the cantilever under the
  *     linearly varying inertial load q(x) = rho A eps x,
  *     v_tip = -11 rho A eps L^5 / (120 E I) (nodally exact for cubic elements);
+ *   - the frequencies along the motion (kd_sked_modes_along_motion) at rest against the
+ *     cantilever's closed form, and at uniform rotation against the published rotating-cantilever
+ *     frequencies (flapwise) and omega_l^2 = omega_f^2 - Omega^2 (in-plane);
+ *   - a pendulum with one free degree of freedom (no driver): its rigid motion by forward
+ *     dynamics conserves T + V, and the link's response equals that of a driven run that
+ *     prescribes the recorded motion;
  *   - a link pinned at both ends in a driven spatial slider-crank (chord frame,
  *     joint forces as loads): the quasi-static frame supports carry nothing
  *     when the link's rigid mass is the beam's (the load set is the rigid
@@ -276,11 +282,175 @@ static void test_accelerated_tip_deflection(void** state) {
     kd_smech_free(&m);
 }
 
+/* (d) frequencies along the motion at rest: the cantilever's Euler-Bernoulli frequencies
+ * (beta_n L)^2 sqrt(EI / rho A) / L^2, beta_n L = 1.87510, 4.69409, 7.85476, each twice (the two
+ * bending planes of the circular section). */
+static void test_modes_at_rest(void** state) {
+    (void)state;
+    const double n[3] = {0, 0, 1}, g[3] = {0, 0, 0};
+    const kd_law law = kd_law_constant(0.0);
+    kd_smech* m = arm(n, &law, g);
+    kd_sked_rigid r;
+    kd_error err;
+    assert_int_equal(kd_sked_rigid_solve(m, 0.1, 4, 1e8, &r, &err), KD_OK);
+    kd_sked_link_spec sp = spec_rod(0);
+    kd_sked_link* L = NULL;
+    if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    kd_ked_modes md;
+    if (kd_sked_modes_along_motion(L, &r, 6, KD_KED_GYRO_REFINE, &md, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(md.nsamples, 5);
+    const double A = PI_ * D_ * D_ / 4, I = PI_ * pow(D_, 4) / 64, c = sqrt(E_ * I / (RHO * A)) / (L_ * L_);
+    static const double bl[3] = {1.87510407, 4.69409113, 7.85475744};
+    /* the 8 cubic elements' discretisation error grows with the mode (h^4) */
+    static const double tol[3] = {1e-5, 1e-4, 1e-3};
+    double worst[3] = {0, 0, 0};
+    for (int i = 0; i < md.nsamples; i++)
+        for (int k = 0; k < 6; k++) {
+            const double ref = bl[k / 2] * bl[k / 2] * c, w = md.omega[(size_t)i * 6 + k];
+            worst[k / 2] = fmax(worst[k / 2], fabs(w - ref) / ref);
+        }
+    printf("modes at rest: omega_1 %.5f rad/s (closed form %.5f); worst relative errors %.2e %.2e %.2e\n", md.omega[0],
+           bl[0] * bl[0] * c, worst[0], worst[1], worst[2]);
+    for (int k = 0; k < 3; k++) assert_true(worst[k] < tol[k]);
+    kd_ked_modes_free(&md);
+    kd_sked_link_free(&L);
+    kd_sked_rigid_free(&r);
+    kd_smech_free(&m);
+}
+
+/* (e) frequencies along a uniform rotation about z at the nondimensional speed
+ * lambda = Omega L^2 sqrt(rho A / EI) = 2: the flapwise (out-of-plane) fundamental of the rotating
+ * cantilever, omega L^2 sqrt(rho A / EI) = 4.1373 (Wright, Smith, Thompson and Worley 1982, J.
+ * Appl. Mech. 49:197, table 1; Southwell's estimate sqrt(3.5160^2 + 1.1933 lambda^2) = 4.1395), and
+ * the in-plane one, omega_l^2 = omega_f^2 - Omega^2 (the same equation with the in-plane
+ * centrifugal softening), on the symmetric route (no Coriolis); the flapwise one also on the
+ * gyroscopic route (Coriolis couples the in-plane and axial motions only); every instant alike. */
+static void test_modes_rotating(void** state) {
+    (void)state;
+    const double A = PI_ * D_ * D_ / 4, I = PI_ * pow(D_, 4) / 64, c = sqrt(E_ * I / (RHO * A)) / (L_ * L_);
+    const double Om = 2.0 * c, n[3] = {0, 0, 1}, g[3] = {0, 0, 0};
+    kd_law law = kd_law_constant(0.0);
+    law.type = KD_LAW_SPEED, law.value = Om;
+    kd_smech* m = arm(n, &law, g);
+    kd_sked_rigid r;
+    kd_error err;
+    assert_int_equal(kd_sked_rigid_solve(m, 0.2, 8, 1e8, &r, &err), KD_OK);
+    kd_sked_link_spec sp = spec_rod(0);
+    kd_sked_link* L = NULL;
+    if (kd_sked_link_new(m, &r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    const double wf = 4.1373 * c, wl = sqrt(wf * wf - Om * Om);
+    for (int route = 0; route < 2; route++) {
+        kd_ked_modes md;
+        if (kd_sked_modes_along_motion(L, &r, 4, route ? KD_KED_GYRO_REFINE : KD_KED_GYRO_OFF, &md, &err))
+            fail_msg("%s", err.msg);
+        double el = 0, ef = 0;
+        for (int i = 0; i < md.nsamples; i++) {
+            el = fmax(el, fabs(md.omega[(size_t)i * 4] - wl) / wl);
+            ef = fmax(ef, fabs(md.omega[(size_t)i * 4 + 1] - wf) / wf);
+        }
+        printf("rotating (lambda 2, %s): in-plane %.4f (ref %.4f, worst %.2e), flapwise %.4f (ref %.4f, worst %.2e)\n",
+               route ? "gyroscopic" : "symmetric", md.omega[0], wl, el, md.omega[1], wf, ef);
+        assert_true(ef < 1e-3);
+        if (!route) assert_true(el < 1e-3);
+        kd_ked_modes_free(&md);
+    }
+    kd_sked_link_free(&L);
+    kd_sked_rigid_free(&r);
+    kd_smech_free(&m);
+}
+
+/* (f) a mechanism with a free degree of freedom: the rod as a pendulum on a horizontal revolute
+ * axis (y), released from rest horizontal under gravity, no driver. Its rigid motion comes from
+ * forward dynamics (r.forward); the energy T + V of the samples stays that of the release, and
+ * the link's response equals that of a driven run whose driver prescribes the recorded motion
+ * (the joint angle, rate and acceleration at the same instants, quintic Hermite between them). */
+static int keep_q(void* ctx, int link, double t, const double* q, const double* v, const double* a) {
+    return record(ctx, link, t, q, v, a);
+}
+
+static void test_free_pendulum_matches_driven(void** state) {
+    (void)state;
+    const double n[3] = {0, 1, 0}, g[3] = {0, 0, -9.81};
+    kd_smech* mf = kd_smech_new();
+    const double A = PI_ * D_ * D_ / 4, mass = RHO * A * L_;
+    const double J[9] = {0.5 * mass * D_ * D_ / 4, 0, 0, 0, mass * L_ * L_ / 12, 0, 0, 0, mass * L_ * L_ / 12};
+    const double com[3] = {0.5 * L_, 0, 0}, O[3] = {0, 0, 0}, I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    assert_int_equal(kd_smech_add_body(mf, "rod", mass, J, com, O, I), 0);
+    assert_int_equal(kd_smech_add_joint(mf, "A", KD_SJOINT_REVOLUTE, -1, 0, O, O, n, n, 0), 0);
+    memcpy(mf->g, g, sizeof(mf->g));
+    kd_error err;
+    assert_int_equal(kd_smech_finish(mf, &err), KD_OK);
+    enum { STEPS = 200 };
+    const double t_end = 0.4;
+    kd_sked_rigid rf;
+    if (kd_sked_rigid_solve(mf, t_end, STEPS, 1e8, &rf, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(rf.forward, 1);
+    assert_int_equal(rf.nsamples, STEPS + 1);
+    /* energy of the samples, and the joint angle, rate and acceleration (rotation about y) */
+    const int nq = mf->n;
+    const double E0 = kd_smech_kinetic(mf, rf.q, rf.qd) + kd_smech_potential(mf, rf.q);
+    double dE = 0, th[STEPS + 1], dth[STEPS + 1], d2th[STEPS + 1];
+    for (int i = 0; i < rf.nsamples; i++) {
+        const double *q = rf.q + (size_t)i * nq, *qd = rf.qd + (size_t)i * nq, *qdd = rf.qdd + (size_t)i * nq;
+        dE = fmax(dE, fabs(kd_smech_kinetic(mf, q, qd) + kd_smech_potential(mf, q) - E0));
+        double R[9], w[3], e[3];
+        kd_rot_from_quat(q + 3, R);
+        kd_smech_omega(mf, 0, q, qd, w);
+        kd_smech_omega(mf, 0, q, qdd, e);
+        th[i] = atan2(R[2], R[0]), dth[i] = w[1], d2th[i] = e[1];
+        if (i > 0 && th[i] < th[i - 1] - PI_) th[i] += 2 * PI_;  /* continuous */
+    }
+    const double Eref = mass * 9.81 * L_ / 2;  /* the drop of the centre of mass scale */
+    printf("free pendulum: swings to %.4f rad in %.2f s, |T + V - E0| <= %.2e J (of m g L / 2 = %.3f J)\n",
+           th[STEPS], t_end, dE, Eref);
+    assert_true(th[STEPS] > 0.5);  /* it falls: angle about y positive downwards from x */
+    assert_true(dE < 1e-6 * Eref);
+    /* the driven arm with the recorded motion */
+    kd_law law = kd_law_constant(0.0);
+    assert_int_equal(kd_law_hermite(&law, rf.nsamples, rf.t, th, dth, d2th, &err), KD_OK);
+    kd_smech* md = arm(n, &law, g);
+    kd_sked_rigid rd;
+    if (kd_sked_rigid_solve(md, t_end, STEPS, 1e8, &rd, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(rd.forward, 0);
+    double dq = 0, qs = 0;
+    for (size_t i = 0; i < (size_t)rf.nsamples * nq; i++) dq = fmax(dq, fabs(rf.q[i] - rd.q[i])), qs = fmax(qs, fabs(rf.q[i]));
+    printf("  driven with the recorded angle: rigid coordinates agree to %.2e (of %.2f)\n", dq, qs);
+    assert_true(dq < 1e-8 * qs);
+    /* the link on both */
+    kd_sked_link_spec sp = spec_rod(0);
+    memcpy(sp.g, g, sizeof(sp.g));
+    kd_sked_link *Lf = NULL, *Ld = NULL;
+    if (kd_sked_link_new(mf, &rf, &sp, &Lf, &err) || kd_sked_link_new(md, &rd, &sp, &Ld, &err)) fail_msg("%s", err.msg);
+    kd_analysis_desc ad;
+    kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);
+    ad.dynamics.dt = 2e-4, ad.dynamics.output_every = 20;
+    const int neq = Lf->model->neq;
+    hist hf = {0, 200, neq, calloc(200 * (size_t)neq, sizeof(double)), calloc(200, sizeof(double))};
+    hist hd = {0, 200, neq, calloc(200 * (size_t)neq, sizeof(double)), calloc(200, sizeof(double))};
+    if (kd_sked_link_dynamics(Lf, &ad.dynamics, keep_q, &hf, NULL, &err) ||
+        kd_sked_link_dynamics(Ld, &ad.dynamics, keep_q, &hd, NULL, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(hf.n, hd.n);
+    double d = 0, mx = 0;
+    for (size_t i = 0; i < (size_t)hf.n * neq; i++) d = fmax(d, fabs(hf.q[i] - hd.q[i])), mx = fmax(mx, fabs(hf.q[i]));
+    printf("  link response: largest displacement %.3e, free - driven %.2e\n", mx, d);
+    assert_true(mx > 1e-6);  /* gravity and the swing bend it */
+    assert_true(d < 1e-6 * mx);
+    free(hf.q), free(hf.t), free(hd.q), free(hd.t);
+    kd_sked_link_free(&Lf), kd_sked_link_free(&Ld);
+    kd_sked_rigid_free(&rf), kd_sked_rigid_free(&rd);
+    kd_law_free(&law);
+    kd_smech_free(&mf), kd_smech_free(&md);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_rotation_matches_rotation_motion),
         cmocka_unit_test(test_centrifugal_axial),
         cmocka_unit_test(test_accelerated_tip_deflection),
+        cmocka_unit_test(test_modes_at_rest),
+        cmocka_unit_test(test_modes_rotating),
+        cmocka_unit_test(test_free_pendulum_matches_driven),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

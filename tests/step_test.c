@@ -70,7 +70,7 @@ static kd_ode2 lin_ode(lin* s) {
     s->cap = 200000;
     s->t = malloc(sizeof(double) * (size_t)s->cap);
     s->x = malloc(sizeof(double) * (size_t)s->cap * (size_t)s->n);
-    kd_ode2 o = {s->n, s->n - 1, s->n - 1, &s->Mb, s, lin_matrices, lin_force, NULL};
+    kd_ode2 o = {s->n, s->n - 1, s->n - 1, &s->Mb, s, lin_matrices, lin_force, NULL, NULL};
     return o;
 }
 

@@ -105,6 +105,13 @@ typedef struct kd_ode2 {
      * when S is not symmetric (a symmetric S is left to banded Cholesky). */
     int (*iteration)(void* ctx, double t, double cm, double cc, double ck, double am, const double* a, const double* x,
                      const double* y, kd_gband* S, double* r, int* piv, int* changed);
+    /* Optional (NULL when absent): the whole linear step of the fixed-step integrators, for a
+     * system that keeps its own factorisation. r holds f(t); overwrite it with the solution of
+     * S a_new = r - am M a - C(t) x - K(t) y, S = cm M + cc C(t) + ck K(t), to round-off. When
+     * set, `iteration` is not called and `matrices` only for the initial acceleration; *factored
+     * += the factorisations it did. */
+    int (*step)(void* ctx, double t, double cm, double cc, double ck, double am, const double* a, const double* x,
+                const double* y, double* r, int* factored);
 } kd_ode2;
 
 typedef enum kd_integrator {

@@ -84,6 +84,8 @@ typedef struct kd_ked_link {
     kd_model* model;              /* compiled from desc (owned; preload set per instant) */
     kd_law load[KD_KED_LINK_JOINTS][3];   /* joint force on the link, frame components u, v, rz */
     kd_law preload;               /* axial force the joints transmit, N (tension > 0) */
+    int plain_step;               /* 1: every step assembled and factorised anew by the moving-frame
+                                     system (the reference of the affine step, theory.md sec. 12.7) */
     double c_y;                   /* distance of the extreme fibre from the neutral axis, m
                                      (0 for a generic section: no stresses) */
 } kd_ked_link;

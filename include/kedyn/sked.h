@@ -1,7 +1,7 @@
 /* kedyn: one-way kineto-elastodynamics of elastic links on a spatial mechanism
  * (theory.md sec. 12). The rigid spatial mechanism (kedyn/smech.h) is solved
- * by kinematics at steps + 1 instants with the joint reactions of the
- * multipliers (kd_sked_rigid). A link is a 3D beam (6 DOF per node) laid along
+ * by kinematics (or, with undriven degrees of freedom, forward dynamics) at
+ * steps + 1 instants with the joint reactions of the multipliers (kd_sked_rigid). A link is a 3D beam (6 DOF per node) laid along
  * the x axis of one rigid body, from a point P1 of that body; it is solved in
  * its floating frame (the body's axes, origin at P1) by the moving-frame engine
  * (kd_system) with
@@ -39,13 +39,15 @@ extern "C" {
 
 typedef struct kd_sked_rigid {
     int nsamples, n, njoint;
+    int forward;                  /* 1: by forward dynamics (undriven degrees of freedom) */
     double* t;                    /* (nsamples) */
     double *q, *qd, *qdd;         /* (nsamples x n) */
     double* F;                    /* (nsamples x 6 njoint) force and moment each joint applies on its second body */
 } kd_sked_rigid;
 
-/* Kinematics of a fully driven spatial mechanism over [0, t_end] at steps + 1 instants and the
- * reactions by the multipliers; KD_ERR_INPUT when a degree of freedom is not driven. */
+/* The rigid motion over [0, t_end] at steps + 1 instants and the reactions by the multipliers:
+ * kinematics when every degree of freedom is driven, else forward dynamics from the assembled
+ * position and the given velocities (theory.md sec. 12.10). */
 kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
                               kd_error* err);
 void kd_sked_rigid_free(kd_sked_rigid* r);
@@ -79,7 +81,14 @@ typedef struct kd_sked_link {
     kd_law load[KD_KED_LINK_JOINTS][6];    /* joint wrench on the link, frame components */
     kd_law preload;               /* axial force the joints transmit, N */
     double c_y, c_z;              /* extreme fibre distances along y and z (0: generic section) */
+    int plain_step;               /* 1: every step assembled and factorised anew by the moving-frame
+                                     system (the reference of the affine step, theory.md sec. 12.7) */
 } kd_sked_link;
+
+/* The spec of beam body b of d's spatial description (kd_sdesc.bodies[b]), moving body mb of the
+ * compiled mechanism: its points, length, elements, theory, frame, material, section and the
+ * model's gravity (the sum of its gravity forces); no damping. */
+void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* spec);
 
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,
                            kd_sked_link** out, kd_error* err);
@@ -91,6 +100,14 @@ kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_
                                 kd_integrate_stats* stats, kd_error* err);
 /* Quasi-static state K(t) q = f(t) at t (reduced q). */
 kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* err);
+
+/* The natural frequencies of the link along the rigid motion r (theory.md sec. 12.9): at each
+ * instant the lowest count modes of the link in its moving frame, with the frame's omega, eps and
+ * the joints' preload of the instant, followed from instant to instant by the MAC; gyroscopic:
+ * KD_KED_GYRO_* (as kd_ked_modes_along_motion_opt, kedyn/ked.h). out: freed by
+ * kd_ked_modes_free. */
+kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
+                                     kd_ked_modes* out, kd_error* err);
 
 /* Every node's u, v, w, rx, ry, rz in the frame (6 x nnode). */
 void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* out);

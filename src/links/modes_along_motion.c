@@ -12,6 +12,7 @@
 #include "kedyn/ked.h"
 #include "kedyn/modes.h"
 #include "kedyn/system.h"
+#include "link_ode.h"
 
 void kd_ked_modes_free(kd_ked_modes* m) {
     if (!m) return;
@@ -232,8 +233,8 @@ typedef struct instant_head {
 } instant_head;
 
 struct kd_ked_along {
-    const kd_ked* k;
-    int link, count, nev, gyroscopic, n, kd, dense;
+    along_source src;             /* the link: its description, preload and instants */
+    int count, nev, gyroscopic, n, kd, dense;
     kd_model* model;  /* the link's model: its own copy (the instant's preload is set in it) */
     kd_system s;
     int s_ready;
@@ -267,14 +268,24 @@ void kd_ked_along_free(kd_ked_along** wp) {
     *wp = NULL;
 }
 
+/* The planar link's source. */
+static along_source ked_source(const kd_ked* k, int link) {
+    const kd_ked_link* L = &k->link[link];
+    const along_source src = {L->desc, &L->preload, L->name, k->rigid.t, k->rigid.nsamples, L->model->neq};
+    return src;
+}
+
 kd_status kd_ked_along_new(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_along** out,
                            kd_error* err) {
+    return link_along_new(ked_source(k, link), count, gyroscopic, out, err);
+}
+
+kd_status link_along_new(along_source src, int count, int gyroscopic, kd_ked_along** out, kd_error* err) {
     *out = NULL;
-    const kd_ked_link* L = &k->link[link];
     kd_ked_along* a = calloc(1, sizeof(*a));
     if (!a) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    a->k = k, a->link = link, a->gyroscopic = gyroscopic;
-    kd_status st = kd_model_compile(L->desc, &a->model, err);
+    a->src = src, a->gyroscopic = gyroscopic;
+    kd_status st = kd_model_compile(src.desc, &a->model, err);
     if (!st) st = kd_system_init(&a->s, a->model, err);
     if (st) {
         kd_ked_along_free(&a);
@@ -319,7 +330,7 @@ kd_status kd_ked_along_new(const kd_ked* k, int link, int count, int gyroscopic,
         band_to_dense(&a->s.M, a->Ud);
         if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a->Ud, n) != 0)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "link '%s': the mass matrix is not positive definite",
-                              L->name);
+                              src.name);
     }
     if (!st && gyroscopic) st = kd_gyro_init(&a->gw, n, err);
     if (!st && gyroscopic && refine_init(&a->rf, n, kd))
@@ -352,7 +363,7 @@ void kd_ked_along_symmetric(const kd_ked_along* a, double* t, int* n, int* count
 static kd_status instant_dense(kd_ked_along* a, double t, double* om, double* gr, double* Z, double* Zi, double* MZ,
                                double* MZi, kd_error* err) {
     const int n = a->n, nev = a->nev;
-    const char* name = a->k->link[a->link].name;
+    const char* name = a->src.name;
     kd_status st = kd_gyro_solve(&a->gw, &a->s.M, &a->C, &a->K, t, err);
     if (st) {
         char why[sizeof(err->msg)];
@@ -373,12 +384,11 @@ static kd_status instant_dense(kd_ked_along* a, double t, double* om, double* gr
 }
 
 kd_status kd_ked_along_instant(kd_ked_along* a, int i, kd_error* err) {
-    const kd_ked_link* L = &a->k->link[a->link];
     const int n = a->n, nev = a->nev, kd = a->kd;
     const size_t nn = (size_t)n * (size_t)n, nb = (size_t)(kd + 1) * (size_t)n, sh = (size_t)n * (size_t)nev;
-    const double t = a->k->rigid.t[i];
+    const double t = a->src.t[i];
     double N, dN, d2N;
-    kd_law_eval(&L->preload, t, &N, &dN, &d2N);
+    kd_law_eval(a->src.preload, t, &N, &dN, &d2N);
     a->model->body[0].preload = N;
     kd_system_invalidate(&a->s);
     int changed;
@@ -415,7 +425,7 @@ kd_status kd_ked_along_instant(kd_ked_along* a, int i, kd_error* err) {
     }
     if (info != 0 || m_found < nev)
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                            "modes of link '%s' at t = %g s: the eigensolver failed (LAPACK info %d)", L->name, t,
+                            "modes of link '%s' at t = %g s: the eigensolver failed (LAPACK info %d)", a->src.name, t,
                             (int)info);
     instant_head h;
     memset(&h, 0, sizeof(h));
@@ -480,15 +490,19 @@ void kd_ked_follow_free(kd_ked_follow** fp) {
 
 kd_status kd_ked_follow_begin(const kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
                               kd_ked_follow** fp, kd_error* err) {
+    return link_follow_begin(ked_source(k, link), count, gyroscopic, out, fp, err);
+}
+
+kd_status link_follow_begin(along_source src, int count, int gyroscopic, kd_ked_modes* out, kd_ked_follow** fp,
+                            kd_error* err) {
     memset(out, 0, sizeof(*out));
     *fp = NULL;
-    const kd_ked_link* L = &k->link[link];
-    if (gyroscopic && L->model->neq > KD_GYRO_MAX)
+    if (gyroscopic && src.neq > KD_GYRO_MAX)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "link '%s': the gyroscopic modes use a dense state-space solver limited to %d equations "
                             "(the link has %d; gyroscopic: false takes the symmetric problem)",
-                            L->name, KD_GYRO_MAX, L->model->neq);
-    const int n = L->model->neq, ns = k->rigid.nsamples;
+                            src.name, KD_GYRO_MAX, src.neq);
+    const int n = src.neq, ns = src.ns;
     if (count > n) count = n;
     const int nev = count + 2 < n ? count + 2 : n;
     kd_ked_follow* f = calloc(1, sizeof(*f));
@@ -641,11 +655,15 @@ kd_status kd_ked_follow_add(kd_ked_follow* f, int i, const void* bytes, size_t s
 
 kd_status kd_ked_modes_along_motion_opt(kd_ked* k, int link, int count, int gyroscopic, kd_ked_modes* out,
                                         kd_error* err) {
+    return link_modes_along_motion(ked_source(k, link), count, gyroscopic, out, err);
+}
+
+kd_status link_modes_along_motion(along_source src, int count, int gyroscopic, kd_ked_modes* out, kd_error* err) {
     kd_ked_follow* f = NULL;
     kd_ked_along* a = NULL;
-    kd_status st = kd_ked_follow_begin(k, link, count, gyroscopic, out, &f, err);
-    if (!st) st = kd_ked_along_new(k, link, count, gyroscopic, &a, err);
-    for (int i = 0; i < k->rigid.nsamples && !st; i++) {
+    kd_status st = link_follow_begin(src, count, gyroscopic, out, &f, err);
+    if (!st) st = link_along_new(src, count, gyroscopic, &a, err);
+    for (int i = 0; i < src.ns && !st; i++) {
         st = kd_ked_along_instant(a, i, err);
         size_t size = 0;
         const void* b = st ? NULL : kd_ked_along_bytes(a, &size);

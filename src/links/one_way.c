@@ -12,9 +12,9 @@
 
 #include "kedyn/analysis.h"
 #include "kedyn/element.h"
-#include "kedyn/inertia.h"
 #include "kedyn/mbs.h"
 #include "kedyn/system.h"
+#include "link_ode.h"
 
 #define FAIL(loc, ...) kd_error_set(err, KD_ERR_INPUT, d->file, (loc), __VA_ARGS__)
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -156,21 +156,6 @@ static void link_sample_pose(const kd_ked* k, const kd_ked_link* L, double len, 
     p[2] = q[3 * L->mbody + 2], v[2] = qd[3 * L->mbody + 2], a[2] = qdd[3 * L->mbody + 2];
 }
 
-static kd_status add_support(kd_desc* d, int node, unsigned fix) {
-    kd_support_desc* s = kd_desc_add_support(d);
-    if (!s) return KD_ERR_NOMEM;
-    s->body = 0, s->node = node, s->fix = fix;
-    return KD_OK;
-}
-
-static kd_status add_nodal(kd_desc* d, int node, kd_dof_name dof, const kd_law* law) {
-    kd_load_desc* l = kd_desc_add_load(d);
-    if (!l) return KD_ERR_NOMEM;
-    l->type = KD_LOAD_NODAL, l->body = 0, l->node = node, l->dof = dof;
-    l->value = kd_law_constant(0.0), l->value_y = kd_law_constant(0.0);
-    return kd_law_copy(&l->value, law);
-}
-
 /* The link's joints: which, at which node, on which side. */
 static kd_status link_joints(const kd_desc* d, const kd_ked* k, kd_ked_link* L, kd_error* err) {
     const kd_body_desc* bd = &d->bodies[L->body];
@@ -226,8 +211,8 @@ static kd_status build_link(const kd_desc* d, kd_ked* k, kd_ked_link* L, kd_erro
     b->frame_node = 0;
     /* supports of the floating frame (kedyn/ked.h) */
     const unsigned U = 1u << KD_DOF_U, V = 1u << KD_DOF_V, RZ = 1u << KD_DOF_RZ;
-    if (L->frame_node) st = add_support(ld, L->frame_node, U | V | RZ);
-    else if (!(st = add_support(ld, first, U | V))) st = add_support(ld, last, V);
+    if (L->frame_node) st = link_desc_support(ld, L->frame_node, U | V | RZ);
+    else if (!(st = link_desc_support(ld, first, U | V))) st = link_desc_support(ld, last, V);
     if (st) return NOMEM();
     /* the motion of node 1: quintic Hermite through the samples */
     double* buf = malloc(sizeof(double) * 10 * (size_t)ns);
@@ -259,21 +244,14 @@ static kd_status build_link(const kd_desc* d, kd_ked* k, kd_ked_link* L, kd_erro
             comp[2][i] = sg * F[2];
         }
         for (int c = 0; c < 3 && !st; c++) st = kd_law_table(&L->load[j][c], ns, r->t, comp[c], 0, err);
-        if (!st) st = add_nodal(ld, L->joint_node[j], KD_DOF_U, &L->load[j][0]);
-        if (!st) st = add_nodal(ld, L->joint_node[j], KD_DOF_V, &L->load[j][1]);
-        if (!st && mj->type == KD_JOINT_FIXED) st = add_nodal(ld, L->joint_node[j], KD_DOF_RZ, &L->load[j][2]);
+        if (!st) st = link_desc_nodal(ld, L->joint_node[j], KD_DOF_U, &L->load[j][0]);
+        if (!st) st = link_desc_nodal(ld, L->joint_node[j], KD_DOF_V, &L->load[j][1]);
+        if (!st && mj->type == KD_JOINT_FIXED) st = link_desc_nodal(ld, L->joint_node[j], KD_DOF_RZ, &L->load[j][2]);
     }
     /* axial force the joints transmit past the node whose u is held */
-    for (int i = 0; i < ns && !st; i++) {
-        double N = 0.0;
-        for (int j = 0; j < L->njoint; j++) {
-            double f, df, d2f;
-            kd_law_eval(&L->load[j][0], r->t[i], &f, &df, &d2f);
-            N += (L->joint_node[j] > L->node_u ? f : (L->joint_node[j] < L->node_u ? -f : 0.0));
-        }
-        tmp[i] = N;
-    }
-    if (!st) st = kd_law_table(&L->preload, ns, r->t, tmp, 0, err);
+    if (!st)
+        st = link_preload_table(&L->preload, &L->load[0][0], 3, L->njoint, L->joint_node, L->node_u, ns, r->t, tmp,
+                                err);
     free(buf);
     /* gravity and the body's damping */
     for (int i = 0; i < d->nloads && !st; i++) {
@@ -396,76 +374,11 @@ void kd_ked_link_pose(const kd_ked* k, int link, double t, double pose[3]) {
 
 /* ---- integration of a link ------------------------------------------------------ */
 
-/* The link's system with the joints' axial force as a preload of the instant. */
-typedef struct link_ode {
-    kd_system s;
-    kd_ked_link* L;
-    double preload;               /* the value the system's matrices were built with */
-} link_ode;
-
-static void set_preload(link_ode* lo, double t) {
-    double N, dN, d2N;
-    kd_law_eval(&lo->L->preload, t, &N, &dN, &d2N);
-    if (N != lo->preload) {
-        lo->L->model->body[0].preload = N;
-        lo->preload = N;
-        kd_system_invalidate(&lo->s);
-    }
-}
-
-static int lo_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
-    link_ode* lo = ctx;
-    set_preload(lo, t);
-    return kd_system_matrices(&lo->s, t, C, K, changed);
-}
-
-static int lo_force(void* ctx, double t, double* f) {
-    link_ode* lo = ctx;
-    return kd_system_force(&lo->s, t, f);
-}
-
-typedef struct link_out {
-    kd_ked_output out;
-    void* ctx;
-    int link;
-} link_out;
-
-static int lo_output(void* ctx, double t, const double* q, const double* v, const double* a) {
-    link_out* o = ctx;
-    return o->out(o->ctx, o->link, t, q, v, a);
-}
-
-/* The link's kd_ode2: matrices through lo_matrices, which keeps the joints' axial force (a
- * time-varying preload) current; the fused step knows nothing of it. */
-static kd_ode2 link_ode2(link_ode* lo) {
-    kd_ode2 ode = kd_system_ode(&lo->s);
-    ode.ctx = lo;
-    ode.matrices = lo_matrices;
-    ode.iteration = NULL;
-    ode.force = lo_force;
-    return ode;
-}
-
-/* Quasi-static state at t: K(t) q = f(t). */
-static kd_status static_state(link_ode* lo, double t, double* q, kd_error* err) {
-    const kd_ode2 ode = link_ode2(lo);
-    const kd_status st = kd_ode2_static(&ode, t, q, err);
-    if (st == KD_ERR_NUMERIC) {
-        char msg[sizeof(err->msg) + 2 * KD_NAME_MAX];
-        snprintf(msg, sizeof(msg), "link '%s' (buckled by the joints' axial force?): %s", lo->L->name, err->msg);
-        memcpy(err->msg, msg, sizeof(err->msg) - 1);  /* a long message is cut */
-        err->msg[sizeof(err->msg) - 1] = '\0';
-    }
-    return st;
-}
-
 kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, kd_ked_output out, void* ctx,
                                kd_integrate_stats* stats, kd_error* err) {
+    kd_ked_link* L = &k->link[link];
     link_ode lo;
-    memset(&lo, 0, sizeof(lo));
-    lo.L = &k->link[link];
-    lo.preload = NAN;
-    kd_status st = kd_system_init(&lo.s, lo.L->model, err);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->name, !L->plain_step, err);
     if (st) return st;
     const int n = lo.s.n;
     /* start on the quasi-static path: at t = 0 at rest relative to the frame (the moving-frame system's
@@ -475,37 +388,18 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
     double* q0 = calloc(3 * (size_t)n, sizeof(double));
     const double t0 = k->rigid.t[0], eps = 1e-2 * (k->rigid.t[1] - k->rigid.t[0]);
     if (!q0) st = NOMEM();
-    if (!st) st = static_state(&lo, t0, q0, err);
-    if (!st && t0 > 0) st = static_state(&lo, t0 + eps, q0 + 2 * n, err);
+    if (!st) st = link_ode_static(&lo, t0, q0, err);
+    if (!st && t0 > 0) st = link_ode_static(&lo, t0 + eps, q0 + 2 * n, err);
     for (int i = 0; i < n && !st && t0 > 0; i++) q0[n + i] = (q0[2 * n + i] - q0[i]) / eps;
-    if (!st) {
-        const kd_ode2 ode = link_ode2(&lo);
-        kd_integrate_opts o;
-        kd_integrate_opts_default(&o);
-        kd_dynamics_desc dy = ad->dynamics;  /* UNSET: the one-way defaults */
-        kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
-        o.method = kd_dynamics_method(dy.integrator);
-        o.t0 = t0;
-        o.t_end = k->rigid.t[k->rigid.nsamples - 1];
-        o.dt = dy.dt;
-        o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
-        o.output_every = dy.output_every;
-        link_out lout = {out, ctx, link};
-        st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lout, stats, err);
-    }
+    if (!st)
+        st = link_ode_integrate(&lo, &ad->dynamics, t0, k->rigid.t[k->rigid.nsamples - 1], q0, q0 + n, out, ctx, link,
+                                stats, err);
     free(q0);
-    kd_system_free(&lo.s);
+    link_ode_free(&lo);
     return st;
 }
 
 /* ---- post-processing ------------------------------------------------------------ */
-
-/* Index of DOF `name` at node n of model m in the all-DOF numbering, or -1. */
-static int node_dof(const kd_model* m, int n, kd_dof_name name) {
-    for (int i = 0; i < m->node_dof_num[n]; i++)
-        if (m->dof_name[m->node_dof_adr[n] + i] == name) return m->node_dof_adr[n] + i;
-    return -1;
-}
 
 static double dof_value(const kd_model* m, const double* q, int dof) {
     return dof >= 0 && m->dof_eq[dof] >= 0 ? q[m->dof_eq[dof]] : 0.0;
@@ -515,15 +409,7 @@ void kd_ked_link_displacements(const kd_ked* k, int link, const double* q, doubl
     const kd_model* m = k->link[link].model;
     static const kd_dof_name names[3] = {KD_DOF_U, KD_DOF_V, KD_DOF_RZ};
     for (int n = 0; n < m->nnode; n++)
-        for (int c = 0; c < 3; c++) out[3 * n + c] = dof_value(m, q, node_dof(m, n, names[c]));
-}
-
-/* Element DOF values from the reduced state (fixed DOFs 0). */
-static int elem_values(const kd_model* m, int e, const double* q, double* de) {
-    int eqs[KD_ELEM_DOF_MAX];
-    const int nd = kd_model_elem_eqs(m, e, eqs);
-    for (int a = 0; a < nd; a++) de[a] = eqs[a] >= 0 && q ? q[eqs[a]] : 0.0;
-    return nd;
+        for (int c = 0; c < 3; c++) out[3 * n + c] = dof_value(m, q, link_node_dof(m, n, names[c]));
 }
 
 void kd_ked_link_section_forces(const kd_ked* k, int link, const double* q, double* out) {
@@ -533,7 +419,7 @@ void kd_ked_link_section_forces(const kd_ked* k, int link, const double* q, doub
     for (int e = 0; e < m->nelem; e++) {
         const kd_element_props* pr = &m->prop[m->elem_prop[e]];
         double de[KD_ELEM_DOF_MAX];
-        const int nd = elem_values(m, e, q, de);
+        const int nd = link_elem_values(m, e, q, de);
         for (int end = 0; end < 2; end++) {
             double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
             kd_element_shape(pr->kind, &pr->c, pr->L, (double)end, N, dN);
@@ -555,70 +441,13 @@ void kd_ked_link_section_forces(const kd_ked* k, int link, const double* q, doub
 void kd_ked_link_reactions(kd_ked* k, int link, double t, const double* q, const double* v, const double* a,
                            double* out) {
     kd_ked_link* L = &k->link[link];
-    kd_model* m = L->model;
-    const kd_body* body = &m->body[0];
+    const kd_body* body = &L->model->body[0];
     kd_frame f;
     kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
-    double acc[3];
-    for (int i = 0; i < 3; i++)
-        acc[i] = f.aO_L[i] - (f.R[i] * m->gravity[0] + f.R[3 + i] * m->gravity[1] + f.R[6 + i] * m->gravity[2]);
-    double P, dP, d2P;
-    kd_law_eval(&L->preload, t, &P, &dP, &d2P);
-    const double om2 = f.omega_L[1] * f.omega_L[1] + f.omega_L[2] * f.omega_L[2];
-    static const kd_dof_name names[2] = {KD_DOF_U, KD_DOF_V};
-    for (int j = 0; j < L->njoint; j++) {
-        const int node = L->joint_node[j] - 1;
-        double R[2] = {0.0, 0.0};  /* frame components */
-        for (int c = 0; c < 2; c++) {
-            const int dof = node_dof(m, node, names[c]);
-            if (dof < 0 || m->dof_eq[dof] >= 0) continue;  /* a free DOF carries no reaction */
-            /* residual of the elements at this DOF: (m a + c v + (k + k_g + k_eps + k_w) d + q_inertia)_dof */
-            double r = 0.0;
-            for (int e = 0; e < m->nelem; e++) {
-                const int* en;
-                const int enn = kd_model_elem_nodes(m, e, &en);
-                int row = -1;  /* the DOF's row in the element: after the DOFs of the nodes before it */
-                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
-                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
-                if (row < 0) continue;
-                const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-                const int nd = pr->ndof;
-                double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
-                elem_values(m, e, q, dq);
-                elem_values(m, e, v, dv);
-                elem_values(m, e, a, da);
-                kd_inertia_terms it;
-                kd_inertia_terms_eval(pr, m->elem_s0[e], f.omega_L, f.eps_L, acc, &it);
-                double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
-                kd_element_mass(pr, mm);
-                const double* pc = &m->elem_axial[6 * e];
-                const double pk[3] = {acc[0] * pc[0] + om2 * pc[3] + P, acc[0] * pc[1] + om2 * pc[4],
-                                      acc[0] * pc[2] + om2 * pc[5]};
-                r += it.q[row];
-                for (int b = 0; b < nd; b++) {
-                    const int x = row * nd + b;
-                    const double kg = body->geometric ? pk[0] * pr->g_k[0][x] + pk[1] * pr->g_k[1][x] + pk[2] * pr->g_k[2][x]
-                                                      : 0.0;
-                    r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
-                         pr->k[x] * (dq[b] + body->damp_beta * dv[b]) + (kg + it.k_eps[x] + it.k_omega[x]) * dq[b];
-                }
-            }
-            /* minus the joint force applied at this DOF: what remains is the support's share */
-            double fl, df, d2f;
-            kd_law_eval(&L->load[j][c], t, &fl, &df, &d2f);
-            double applied = 0.0;
-            for (int jj = 0; jj < L->njoint; jj++)
-                if (L->joint_node[jj] == L->joint_node[j]) {
-                    kd_law_eval(&L->load[jj][c], t, &fl, &df, &d2f);
-                    applied += fl;
-                }
-            /* several joints at one node share its reaction; the first one reports it */
-            int first_at_node = 1;
-            for (int jj = 0; jj < j; jj++) first_at_node &= L->joint_node[jj] != L->joint_node[j];
-            R[c] = first_at_node ? r - applied : 0.0;
-        }
-        /* to global components */
-        out[2 * j] = f.R[0] * R[0] + f.R[1] * R[1];
-        out[2 * j + 1] = f.R[3] * R[0] + f.R[4] * R[1];
+    double R[2 * KD_KED_LINK_JOINTS];  /* frame components */
+    link_support_reactions(L->model, &f, &L->preload, &L->load[0][0], 3, L->njoint, L->joint_node, 2, t, q, v, a, R);
+    for (int j = 0; j < L->njoint; j++) {  /* to global components */
+        out[2 * j] = f.R[0] * R[2 * j] + f.R[1] * R[2 * j + 1];
+        out[2 * j + 1] = f.R[3] * R[2 * j] + f.R[4] * R[2 * j + 1];
     }
 }

@@ -12,8 +12,10 @@
 
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
-#include "kedyn/inertia.h"
+#include "kedyn/mbs.h"
+#include "kedyn/sdesc.h"
 #include "kedyn/system.h"
+#include "link_ode.h"
 
 #define TWO_PI 6.28318530717958647692
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -46,7 +48,7 @@ static int rstore(void* ctx, double t, const double* q, const double* qd, const 
 
 /* A fully driven mechanism without redundant rows has a square, regular Phi_q (nc = n): one LU
  * per Newton iterate and one at the solution serve velocity (Phi_q q' = -Phi_t), acceleration
- * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11), with
+ * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11, 12.8), with
  * the condition number estimated from the LU (1-norm, dgecon) for singular positions. The
  * workspace is allocated once; no allocation inside the instants. */
 typedef struct lu_work {
@@ -73,38 +75,88 @@ static int lu_factor(const kd_smech* m, lu_work* w, double t, const double* q, d
     return 0;
 }
 
+/* Phi_q x = b ('N') or Phi_q^T x = b ('T') in place with dgetrf's factor P L U (column-major,
+ * 1-based pivots), written out: on these small systems the calls of dgetrs (row swaps and two
+ * dtrsv) cost more than their arithmetic. */
 static int lu_solve(const kd_smech* m, lu_work* w, char trans, double* x) {
-    return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans, m->n, 1, w->A, m->n, w->ipiv, x, m->n) != 0;
+    const int n = m->n;
+    const double* A = w->A;
+    if (trans == 'N') {
+        for (int i = 0; i < n; i++) {  /* P^T, then L y = b */
+            const int p = w->ipiv[i] - 1;
+            const double xi = x[p];
+            x[p] = x[i], x[i] = xi;
+        }
+        for (int j = 0; j < n; j++) {
+            const double xj = x[j], *col = A + (size_t)j * n;
+            for (int i = j + 1; i < n; i++) x[i] -= col[i] * xj;
+        }
+        for (int j = n - 1; j >= 0; j--) {  /* U x = y */
+            const double* col = A + (size_t)j * n;
+            const double xj = x[j] /= col[j];
+            for (int i = 0; i < j; i++) x[i] -= col[i] * xj;
+        }
+    } else {
+        for (int j = 0; j < n; j++) {  /* U^T z = b */
+            const double* col = A + (size_t)j * n;
+            double sum = x[j];
+            for (int i = 0; i < j; i++) sum -= col[i] * x[i];
+            x[j] = sum / col[j];
+        }
+        for (int j = n - 1; j >= 0; j--) {  /* L^T y = z */
+            const double* col = A + (size_t)j * n;
+            double sum = x[j];
+            for (int i = j + 1; i < n; i++) sum -= col[i] * x[i];
+            x[j] = sum;
+        }
+        for (int i = n - 1; i >= 0; i--) {  /* P */
+            const int p = w->ipiv[i] - 1;
+            const double xi = x[p];
+            x[p] = x[i], x[i] = xi;
+        }
+    }
+    return 0;
 }
 
+#define CHORD_MAX 8
+
 static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
-                          kd_smech_reactions* re, kd_error* err) {
+                          kd_smech_reactions* re, int* at_start, kd_error* err) {
     const int n = m->n;
     const size_t N = (size_t)n;
     lu_work w = {calloc((size_t)m->jac_nnz + 1, sizeof(double)), calloc(N * N, sizeof(double)),
                  calloc(N, sizeof(double)), calloc(N, sizeof(double)), calloc(49 * (size_t)m->nbody, sizeof(double)),
                  calloc(N, sizeof(double)), calloc(4 * N, sizeof(double)), calloc(N, sizeof(lapack_int)),
                  calloc(N, sizeof(lapack_int))};
-    double* q = calloc(3 * N, sizeof(double));
+    double* q = calloc(4 * N, sizeof(double));
     if (!w.jac || !w.A || !w.phi || !w.b || !w.Mb || !w.Q || !w.work || !w.ipiv || !w.iwork || !q) {
         lu_free(&w), free(q);
         return NOMEM();
     }
-    double *qd = q + N, *qdd = q + 2 * N;
+    double *qd = q + N, *qdd = q + 2 * N, *qdd0 = q + 3 * N;  /* qdd0: the previous instant's */
     memcpy(q, m->q0, N * sizeof(double));
-    const double tol = 1e-11 * fmax(1.0, m->length_scale), h = t_end / steps;
+    const double tol = 1e-11 * fmax(1.0, m->length_scale), tol_r = 1e-3 * tol, h = t_end / steps;
     kd_status st = KD_OK;
     for (int k = 0; k <= steps && !st; k++) {
         const double t = k * h;
-        for (int i = 0; k > 0 && i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];  /* Taylor predictor */
+        /* predictor: Taylor to the third order, the jerk from the last two accelerations */
+        for (int i = 0; k > 0 && i < n; i++)
+            q[i] += h * qd[i] + 0.5 * h * h * qdd[i] + (k > 1 ? h * h * (qdd[i] - qdd0[i]) / 6.0 : 0.0);
         int it = 0;
         double res = INFINITY, rcond = 0.0;
-        for (; it <= 50; it++) {  /* Newton on Phi(t, q) = 0 */
+        /* Newton on Phi(t, q) = 0; from the second instant on, the first iterates keep the factor
+         * of the previous instant's Phi_q (chord iterations: no Jacobian and no LU; they
+         * contract by about |Phi_q^-1 dPhi_q| ~ h), full Newton after CHORD_MAX of them */
+        double res_prev = INFINITY;
+        for (; it <= 50; it++) {
             kd_smech_phi(m, t, q, w.phi);
             res = 0.0;
             for (int i = 0; i < m->nc; i++) res = fmax(res, fabs(w.phi[i]));
-            if (res <= tol || !isfinite(res)) break;
-            if (lu_factor(m, &w, t, q, NULL)) break;
+            /* full Newton stops within tol, its last step having squared the error; the chord
+             * iterates, which contract linearly, go on to round-off (tol_r, or no more decrease) */
+            if (!isfinite(res) || (res <= tol && (k == 0 || res <= tol_r || res > 0.1 * res_prev))) break;
+            res_prev = res;
+            if ((k == 0 || it >= CHORD_MAX) && lu_factor(m, &w, t, q, NULL)) break;
             for (int i = 0; i < n; i++) w.b[i] = -w.phi[i];
             if (lu_solve(m, &w, 'N', w.b)) break;
             for (int i = 0; i < n; i++) q[i] += w.b[i];
@@ -114,12 +166,13 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
                               "singular position at t = %g s (|Phi| = %.3g after %d Newton iterations, condition "
                               "number of Phi_q %.3g)",
                               t, res, it, rcond > 0 ? 1.0 / rcond : INFINITY);
+            if (at_start) *at_start = k == 0;
             break;
         }
         kd_smech_phi_t(m, t, q, qd);
         for (int i = 0; i < n; i++) qd[i] = -qd[i];
-        kd_smech_gamma(m, t, q, qd, qdd);
         if (lu_solve(m, &w, 'N', qd)) st = KD_ERR_NUMERIC;
+        memcpy(qdd0, qdd, N * sizeof(double));
         kd_smech_gamma(m, t, q, qd, qdd);
         if (!st && lu_solve(m, &w, 'N', qdd)) st = KD_ERR_NUMERIC;
         /* multipliers: Phi_q^T lambda = Q - M q'' */
@@ -148,6 +201,35 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
     return st;
 }
 
+static int fwd_store(void* ctx, const kd_mbs_sample* smp) { return rstore(ctx, smp->t, smp->q, smp->qd, smp->qdd, NULL); }
+
+/* Runge-Kutta steps per sample of a rigid solution by forward dynamics (as the planar route). */
+#define SKED_RK_SUBSTEPS 3
+
+/* Forward dynamics of a mechanism with undriven degrees of freedom from the assembled q (its
+ * given velocities projected on the velocity constraints): augmented Newton-Euler form with
+ * Baumgarte stabilisation, classical Runge-Kutta with SKED_RK_SUBSTEPS steps per sample; each
+ * sample's joint wrenches by the multipliers (theory.md sec. 12.10). */
+static kd_status rigid_forward(const kd_smech* m, double t_end, int steps, double* q, rsink* s, kd_error* err) {
+    double* qd = malloc(sizeof(double) * (size_t)m->n + 1);
+    if (!qd) return NOMEM();
+    memcpy(qd, m->qd0, sizeof(double) * (size_t)m->n);
+    kd_status st = kd_smech_solve_velocity(m, 0.0, q, qd, 1, err);
+    if (!st) {
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.t_end = t_end;
+        o.dt = t_end / steps / SKED_RK_SUBSTEPS;
+        o.output_every = SKED_RK_SUBSTEPS;
+        kd_cms cms;
+        kd_smech_cms(m, &cms);
+        st = kd_mbs_forward(&cms, &o, q, qd, fwd_store, s, NULL, err);
+        if (st && s->st) st = s->st;
+    }
+    free(qd);
+    return st;
+}
+
 kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double cond_max, kd_sked_rigid* r,
                               kd_error* err) {
     memset(r, 0, sizeof(*r));
@@ -166,17 +248,30 @@ kd_status kd_sked_rigid_solve(const kd_smech* m, double t_end, int steps, double
         kd_sked_rigid_free(r);
         return NOMEM();
     }
+    kd_status st = KD_OK;
+    int done = 0;
+    if (m->nc == m->n) {
+        /* a square Phi_q regular at the assembled start: fully driven, the LU route at once (its
+         * first instant is the Newton assembly from q0); otherwise the rank decides below */
+        int at_start = 0;
+        kd_error e1;
+        kd_error_clear(&e1);
+        st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, &at_start, &e1);
+        done = !st || !at_start;
+        if (st && !at_start) *err = e1;
+        if (!done) st = KD_OK, r->nsamples = 0;
+    }
     memcpy(q, m->q0, n * sizeof(double));
-    kd_status st = kd_smech_solve_position(m, 0.0, q, NULL, err);
     kd_smech_mobility mob;
-    if (!st) st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
-    if (!st && mob.dof_undriven > 0)
-        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
-                          "elastic links of a spatial mechanism need every degree of freedom driven (%d undriven)",
-                          mob.dof_undriven);
+    if (!done) st = kd_smech_solve_position(m, 0.0, q, NULL, err);
+    if (!done && !st) st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
     double cmax = 0.0;
-    if (!st && m->nc == m->n && mob.rank_driven == m->n) st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, err);
-    else if (!st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
+    if (!done && !st && mob.dof_undriven > 0) {
+        r->forward = 1;
+        st = rigid_forward(m, t_end, steps, q, &s, err);
+    } else if (!done && !st && m->nc == m->n && mob.rank_driven == m->n)
+        st = rigid_lu(m, t_end, steps, cond_max, r, &s.re, NULL, err);
+    else if (!done && !st) st = kd_smech_kinematics(m, t_end, steps, cond_max, rstore, &s, &cmax, err);
     if (!st && s.st) st = s.st;
     if (!st && r->nsamples < 2)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "the rigid solution has fewer than 2 instants");
@@ -303,21 +398,6 @@ static void rotvec_rates_inverse(const double phi[3], const double w[3], const d
 
 /* ---- one link ---------------------------------------------------------------------- */
 
-static kd_status add_support(kd_desc* d, int node, unsigned fix) {
-    kd_support_desc* s = kd_desc_add_support(d);
-    if (!s) return KD_ERR_NOMEM;
-    s->body = 0, s->node = node, s->fix = fix;
-    return KD_OK;
-}
-
-static kd_status add_nodal(kd_desc* d, int node, kd_dof_name dof, const kd_law* law) {
-    kd_load_desc* l = kd_desc_add_load(d);
-    if (!l) return KD_ERR_NOMEM;
-    l->type = KD_LOAD_NODAL, l->body = 0, l->node = node, l->dof = dof;
-    l->value = kd_law_constant(0.0), l->value_y = kd_law_constant(0.0);
-    return kd_law_copy(&l->value, law);
-}
-
 static kd_status link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) {
     const kd_sked_link_spec* sp = &L->spec;
     const double h = sp->length / sp->elements, *com = m->com + 3 * sp->body;
@@ -346,6 +426,20 @@ static kd_status link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) 
     if (L->njoint == 0)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "elastic link '%s' is in no joint", sp->name);
     return KD_OK;
+}
+
+void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp) {
+    const kd_sdesc* sd = d->sdesc;
+    const kd_sbody_desc* B = &sd->bodies[b];
+    memset(sp, 0, sizeof(*sp));
+    snprintf(sp->name, sizeof(sp->name), "%s", B->name);
+    sp->body = mb;
+    memcpy(sp->p1, B->p1, sizeof(sp->p1));
+    sp->length = B->length, sp->elements = B->elements, sp->theory = B->theory, sp->frame_node = B->frame_node;
+    sp->material = d->materials[B->material], sp->section = d->sections[B->section];
+    for (int i = 0; i < sd->nforces; i++)
+        if (sd->forces[i].kind == KD_SF_GRAVITY)
+            for (int c = 0; c < 3; c++) sp->g[c] += sd->forces[i].g[c];
 }
 
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,
@@ -387,8 +481,8 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         b->planar = 0, b->geometric_stiffness = 1;
         const unsigned U = 1u << KD_DOF_U, V = 1u << KD_DOF_V, W = 1u << KD_DOF_W, RX = 1u << KD_DOF_RX,
                        RY = 1u << KD_DOF_RY, RZ = 1u << KD_DOF_RZ;
-        if (fnode) st = add_support(ld, fnode, U | V | W | RX | RY | RZ);
-        else if (!(st = add_support(ld, first, U | V | W | RX))) st = add_support(ld, last, V | W);
+        if (fnode) st = link_desc_support(ld, fnode, U | V | W | RX | RY | RZ);
+        else if (!(st = link_desc_support(ld, first, U | V | W | RX))) st = link_desc_support(ld, last, V | W);
         if (st) st = NOMEM();
     }
     /* the frame motion: a tabulated pose (kedyn/frame.h) */
@@ -438,19 +532,12 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         }
         static const kd_dof_name dofs[6] = {KD_DOF_U, KD_DOF_V, KD_DOF_W, KD_DOF_RX, KD_DOF_RY, KD_DOF_RZ};
         for (int c = 0; c < 6 && !st; c++) st = kd_law_table(&L->load[j][c], ns, r->t, comp + c * ns, 0, err);
-        for (int c = 0; c < 6 && !st; c++) st = add_nodal(ld, L->joint_node[j], dofs[c], &L->load[j][c]);
+        for (int c = 0; c < 6 && !st; c++) st = link_desc_nodal(ld, L->joint_node[j], dofs[c], &L->load[j][c]);
     }
     /* axial force the joints transmit past the node whose u the frame holds */
-    for (int i = 0; i < ns && !st; i++) {
-        double N = 0.0;
-        for (int j = 0; j < L->njoint; j++) {
-            double f, df, d2f;
-            kd_law_eval(&L->load[j][0], r->t[i], &f, &df, &d2f);
-            N += L->joint_node[j] > L->node_u ? f : (L->joint_node[j] < L->node_u ? -f : 0.0);
-        }
-        buf[i] = N;
-    }
-    if (!st) st = kd_law_table(&L->preload, ns, r->t, buf, 0, err);
+    if (!st)
+        st = link_preload_table(&L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, L->node_u, ns, r->t, buf,
+                                err);
     free(buf);
     if (!st && (spec->g[0] != 0 || spec->g[1] != 0 || spec->g[2] != 0)) {
         kd_load_desc* g = kd_desc_add_load(ld);
@@ -495,106 +582,42 @@ void kd_sked_link_free(kd_sked_link** pl) {
 
 /* ---- integration --------------------------------------------------------------- */
 
-typedef struct link_ode {
-    kd_system s;
-    kd_sked_link* L;
-    double preload;
-} link_ode;
-
-static void set_preload(link_ode* lo, double t) {
-    double N, dN, d2N;
-    kd_law_eval(&lo->L->preload, t, &N, &dN, &d2N);
-    if (N != lo->preload) {
-        lo->L->model->body[0].preload = N;
-        lo->preload = N;
-        kd_system_invalidate(&lo->s);
-    }
-}
-
-static int lo_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* changed) {
-    link_ode* lo = ctx;
-    set_preload(lo, t);
-    return kd_system_matrices(&lo->s, t, C, K, changed);
-}
-
-static int lo_force(void* ctx, double t, double* f) {
-    link_ode* lo = ctx;
-    return kd_system_force(&lo->s, t, f);
-}
-
-static kd_ode2 link_ode2(link_ode* lo) {
-    kd_ode2 ode = kd_system_ode(&lo->s);
-    ode.ctx = lo;
-    ode.matrices = lo_matrices;
-    ode.iteration = NULL;
-    ode.force = lo_force;
-    return ode;
-}
-
-typedef struct lout {
-    kd_ked_output out;
-    void* ctx;
-} lout;
-
-static int lo_output(void* ctx, double t, const double* q, const double* v, const double* a) {
-    lout* o = ctx;
-    return o->out(o->ctx, 0, t, q, v, a);
-}
-
 kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* err) {
     link_ode lo;
-    memset(&lo, 0, sizeof(lo));
-    lo.L = L, lo.preload = NAN;
-    kd_status st = kd_system_init(&lo.s, L->model, err);
-    if (st) return st;
-    const kd_ode2 ode = link_ode2(&lo);
-    st = kd_ode2_static(&ode, t, q, err);
-    kd_system_free(&lo.s);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
+    if (!st) st = link_ode_static(&lo, t, q, err);
+    link_ode_free(&lo);
     return st;
 }
 
-kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dyin, kd_ked_output out, void* ctx,
+kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_ked_output out, void* ctx,
                                 kd_integrate_stats* stats, kd_error* err) {
     link_ode lo;
-    memset(&lo, 0, sizeof(lo));
-    lo.L = L, lo.preload = NAN;
-    kd_status st = kd_system_init(&lo.s, L->model, err);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
     if (st) return st;
     const int n = lo.s.n;
     double* q0 = calloc(2 * (size_t)n + 1, sizeof(double));
     if (!q0) st = NOMEM();
-    const kd_ode2 ode = link_ode2(&lo);
-    if (!st) st = kd_ode2_static(&ode, L->t0, q0, err);  /* at rest relative to the frame */
-    if (!st) {
-        kd_integrate_opts o;
-        kd_integrate_opts_default(&o);
-        kd_dynamics_desc dy = *dyin;
-        kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
-        o.method = kd_dynamics_method(dy.integrator);
-        o.t0 = L->t0, o.t_end = L->t_end, o.dt = dy.dt;
-        o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
-        o.output_every = dy.output_every;
-        lout lo2 = {out, ctx};
-        st = kd_integrate(&ode, &o, q0, q0 + n, lo_output, &lo2, stats, err);
-    }
+    if (!st) st = link_ode_static(&lo, L->t0, q0, err);  /* at rest relative to the frame */
+    if (!st) st = link_ode_integrate(&lo, dy, L->t0, L->t_end, q0, q0 + n, out, ctx, 0, stats, err);
     free(q0);
-    kd_system_free(&lo.s);
+    link_ode_free(&lo);
     return st;
 }
 
-/* ---- post-processing ----------------------------------------------------------- */
-
-static int node_dof(const kd_model* m, int n, kd_dof_name name) {
-    for (int i = 0; i < m->node_dof_num[n]; i++)
-        if (m->dof_name[m->node_dof_adr[n] + i] == name) return m->node_dof_adr[n] + i;
-    return -1;
+kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
+                                     kd_ked_modes* out, kd_error* err) {
+    const along_source src = {L->desc, &L->preload, L->spec.name, r->t, r->nsamples, L->model->neq};
+    return link_modes_along_motion(src, count, gyroscopic, out, err);
 }
+
+/* ---- post-processing ----------------------------------------------------------- */
 
 void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* out) {
     const kd_model* m = L->model;
     for (int n = 0; n < m->nnode; n++)
         for (int c = 0; c < 6; c++) {
-            const int dof = node_dof(m, n, (kd_dof_name)(KD_DOF_U + c));
+            const int dof = link_node_dof(m, n, (kd_dof_name)(KD_DOF_U + c));
             out[6 * n + c] = dof >= 0 && m->dof_eq[dof] >= 0 ? q[m->dof_eq[dof]] : 0.0;
         }
 }
@@ -627,69 +650,16 @@ void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double*
                                     : 0.0;
 }
 
-static void elem_vals(const kd_model* m, int e, const double* x, double* de) {
-    int eqs[KD_ELEM_DOF_MAX];
-    const int nd = kd_model_elem_eqs(m, e, eqs);
-    for (int i = 0; i < nd; i++) de[i] = eqs[i] >= 0 ? x[eqs[i]] : 0.0;
-}
-
 /* As the planar kd_ked_link_reactions (theory.md sec. 7.3, 12): r = (m (a + alpha v) + c v +
  * k (q + beta v) + (k_g + k_eps + k_omega) q + q_inertia)_dof at each supported translation. */
 void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
                             double* out) {
-    kd_model* m = L->model;
-    const kd_body* body = &m->body[0];
+    const kd_body* body = &L->model->body[0];
     kd_frame f;
     kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
-    double acc[3];
-    for (int i = 0; i < 3; i++)
-        acc[i] = f.aO_L[i] - (f.R[i] * m->gravity[0] + f.R[3 + i] * m->gravity[1] + f.R[6 + i] * m->gravity[2]);
-    const double om2 = f.omega_L[1] * f.omega_L[1] + f.omega_L[2] * f.omega_L[2];
-    double P, dP, d2P;
-    kd_law_eval(&L->preload, t, &P, &dP, &d2P);
-    m->body[0].preload = P;  /* the joints' axial force of the instant (k_g) */
-    for (int j = 0; j < L->njoint; j++) {
-        const int node = L->joint_node[j] - 1;
-        int first_at_node = 1;
-        for (int jj = 0; jj < j; jj++) first_at_node &= L->joint_node[jj] != L->joint_node[j];
-        double R[3] = {0, 0, 0};
-        for (int c = 0; c < 3 && first_at_node; c++) {
-            const int dof = node_dof(m, node, (kd_dof_name)(KD_DOF_U + c));
-            if (dof < 0 || m->dof_eq[dof] >= 0) continue;  /* a free DOF carries no reaction */
-            double r = 0.0;
-            for (int e = 0; e < m->nelem; e++) {
-                const int* en;
-                const int enn = kd_model_elem_nodes(m, e, &en);
-                int row = -1;
-                for (int s = 0, off = 0; s < enn && row < 0; off += m->node_dof_num[en[s]], s++)
-                    if (en[s] == node) row = off + dof - m->node_dof_adr[node];
-                if (row < 0) continue;
-                const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-                const int nd = pr->ndof;
-                double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
-                elem_vals(m, e, q, dq), elem_vals(m, e, v, dv), elem_vals(m, e, a, da);
-                kd_inertia_terms it;
-                kd_inertia_terms_eval(pr, m->elem_s0[e], f.omega_L, f.eps_L, acc, &it);
-                double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
-                kd_element_mass(pr, mm);
-                const int has_kg = kd_model_elem_geometric(m, e, acc[0], om2, kg);
-                r += it.q[row];
-                for (int b = 0; b < nd; b++) {
-                    const int x = row * nd + b;
-                    r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
-                         pr->k[x] * (dq[b] + body->damp_beta * dv[b]) +
-                         ((has_kg ? kg[x] : 0.0) + it.k_eps[x] + it.k_omega[x]) * dq[b];
-                }
-            }
-            double applied = 0.0;
-            for (int jj = 0; jj < L->njoint; jj++)
-                if (L->joint_node[jj] == L->joint_node[j]) {
-                    double fl, df, d2f;
-                    kd_law_eval(&L->load[jj][c], t, &fl, &df, &d2f);
-                    applied += fl;
-                }
-            R[c] = r - applied;
-        }
-        for (int i = 0; i < 3; i++) out[3 * j + i] = f.R[3 * i] * R[0] + f.R[3 * i + 1] * R[1] + f.R[3 * i + 2] * R[2];
-    }
+    double R[3 * KD_KED_LINK_JOINTS];  /* frame components */
+    link_support_reactions(L->model, &f, &L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, 3, t, q, v, a, R);
+    for (int j = 0; j < L->njoint; j++)
+        for (int i = 0; i < 3; i++)
+            out[3 * j + i] = f.R[3 * i] * R[3 * j] + f.R[3 * i + 1] * R[3 * j + 1] + f.R[3 * i + 2] * R[3 * j + 2];
 }

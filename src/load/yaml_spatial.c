@@ -409,11 +409,17 @@ kd_status yaml_read_spatial(loader* ld, const node_t* root, field* f) {
 kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
     for (int i = 0; i < ld->d->nanalyses; i++) {
         const kd_analysis_desc* a = &ld->d->analyses[i];
+        const int links = kd_desc_elastic_links(ld->d) > 0;
         if (a->type != KD_ANALYSIS_KINEMATICS && a->type != KD_ANALYSIS_INVERSE_DYNAMICS &&
-            a->type != KD_ANALYSIS_DYNAMICS)
+            a->type != KD_ANALYSIS_DYNAMICS && !(links && a->type == KD_ANALYSIS_MODES_ALONG_MOTION))
             return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
-                                "a spatial mechanism runs kinematics, inverse_dynamics and dynamics, not %s",
+                                "a spatial mechanism runs kinematics, inverse_dynamics and dynamics%s, not %s",
+                                links ? " (with elastic links modes_along_motion)" : "",
                                 kd_analysis_type_name(a->type));
+        if (a->type == KD_ANALYSIS_MODES_ALONG_MOTION &&
+            (a->modes_along_motion.speed > 0 || a->modes_along_motion.settle > 0 || a->modes_along_motion.body >= 0))
+            return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
+                                "speed, settle and body are not taken by the elastic links of a spatial mechanism");
         if (a->type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0) {
             if (a->dynamics.coupling == KD_COUPLING_TWO_WAY)
                 return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->dynamics.loc_coupling,

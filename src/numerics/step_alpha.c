@@ -199,6 +199,17 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     for (long step = 1; step <= nsteps; step++) {
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
+        if (sys->step) {  /* the system's own step (kd_ode2.step) */
+            int nf = 0;
+            if (sys->force(sys->ctx, tf, rhs) ||
+                sys->step(sys->ctx, tf, 1 - am, (1 - af) * gamma * dt, (1 - af) * beta * dt * dt, am, a, tmp, tmp2, rhs, &nf)) {
+                st = FAILT(tf, "at t = %g s: the system could not be evaluated or its step not solved", tf);
+                break;
+            }
+            stats->rhs_evals++;
+            stats->factorizations += nf;
+            goto update;
+        }
         /* f(t) straight into the residual */
         if ((!sys->iteration && sys->matrices(sys->ctx, tf, &C, &K, &changed)) || sys->force(sys->ctx, tf, rhs)) {
             st = FAILT(tf, "at t = %g s: the system could not be evaluated", tf);
@@ -246,6 +257,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
             solve(&S, rhs);
         }
+    update:;
         /* the update, and tmp, tmp2 of the next step; the new acceleration
          * stays in rhs, which becomes a (the buffers swap) */
         double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */

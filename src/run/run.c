@@ -233,7 +233,8 @@ static void checkpoint_summary(void* ctx, int done, int n) {
 }
 
 static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
-    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_links_handles(d, ad);  /* its instants */
+    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION)  /* its instants; a spatial mechanism's on rank 0 */
+        return run_links_handles(d, ad) && !run_spatial_handles(d);
     return (ad->type == KD_ANALYSIS_SWEEP || ad->type == KD_ANALYSIS_CAMPBELL || ad->type == KD_ANALYSIS_STABILITY) &&
            !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
 }

@@ -271,7 +271,7 @@ kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
     if (!st && a->mech.nredundant > 0)
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
     if (!st) {
-        if (ad->type == KD_ANALYSIS_DYNAMICS && run_spatial_has_links(d))
+        if ((ad->type == KD_ANALYSIS_DYNAMICS || ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) && run_spatial_has_links(d))
             st = run_spatial_links(d, ad, m, outdir, ordinal, a, err);
         else if (ad->type == KD_ANALYSIS_DYNAMICS)
             st = run_dyn(d, ad, m, q, outdir, ordinal, &anim, a, err);

@@ -19,8 +19,8 @@ int run_spatial_bodies(const kd_desc* d);
 /* Write OUTDIR/animation.json of a spatial mechanism from the analyses' pose recorders. */
 kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_anim_set* sets, int nsets,
                                 kd_error* err);
-/* 1 when the spatial mechanism has beam bodies (elastic links); their `dynamics` runs
- * run_spatial_links (src/run/run_spatial_links.c: one-way, kedyn/sked.h). */
+/* 1 when the spatial mechanism has beam bodies (elastic links); their `dynamics` and
+ * `modes_along_motion` run run_spatial_links (src/run/run_spatial_links.c: one-way, kedyn/sked.h). */
 int run_spatial_has_links(const kd_desc* d);
 struct kd_smech;
 kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const struct kd_smech* m, const char* outdir,

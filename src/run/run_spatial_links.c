@@ -1,6 +1,7 @@
 /* One-way elastic links of a spatial mechanism in the runner (`spatial: true` with `beam`
- * bodies, a `dynamics` analysis; kedyn/sked.h): the rigid solution, each link's integration
- * in its moving frame, dynamics.csv and the summary's link statistics (docs/model-format.md,
+ * bodies, a `dynamics` or `modes_along_motion` analysis; kedyn/sked.h): the rigid solution, each
+ * link's integration in its moving frame or its frequencies along the motion, dynamics.csv or
+ * modes_along_motion.csv and the summary's link statistics (docs/model-format.md,
  * "Spatial mechanisms", "Elastic links"). */
 #include "run_spatial.h"
 
@@ -49,8 +50,91 @@ static void rigid_F(const kd_sked_rigid* r, double t, int j, double F[6]) {
     for (int c = 0; c < 6; c++) F[c] = (1 - w) * a[c] + w * b[c];
 }
 
+/* The link of beam body b (moving body index mb) on the rigid solution r (errors located at the body). */
+static kd_status new_link(const kd_desc* d, int b, int mb, const kd_smech* m, const kd_sked_rigid* r,
+                          kd_sked_link** L, kd_error* err) {
+    kd_sked_link_spec sp;
+    kd_sked_link_spec_of(d, b, mb, &sp);
+    const kd_status st = kd_sked_link_new(m, r, &sp, L, err);
+    if (st && err->loc.line == 0) err->loc = d->sdesc->bodies[b].loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+    return st;
+}
+
+/* `modes_along_motion` of the spatial links (theory.md sec. 12.9): the rigid solution at steps +
+ * 1 instants over t_end, each link's frequencies followed along it; modes_along_motion.csv as the
+ * planar analysis writes it (`t, LINK.omega_K`, rad/s) and the summary's ranges. */
+static kd_status run_spatial_modes(const kd_desc* d, const kd_analysis_desc* an, const kd_smech* m,
+                                   const char* outdir, int ordinal, kd_analysis_report* a, kd_error* err) {
+    const kd_sdesc* sd = d->sdesc;
+    kd_modes_along_motion_desc md = an->modes_along_motion;
+    kd_modes_along_motion_resolve(&md);
+    if (md.speed > 0 || md.settle > 0 || md.body >= 0)
+        return kd_error_set(err, KD_ERR_INPUT, d->file, an->loc,
+                            "speed, settle and body are not taken by the elastic links of a spatial mechanism");
+    const int route = md.gyroscopic == KD_GYROSCOPIC_FALSE   ? KD_KED_GYRO_OFF
+                      : md.gyroscopic == KD_GYROSCOPIC_DENSE ? KD_KED_GYRO_DENSE
+                                                             : KD_KED_GYRO_REFINE;
+    kd_sked_rigid r;
+    kd_status st = kd_sked_rigid_solve(m, md.t_end, md.steps, md.cond_max, &r, err);
+    if (st) return st;
+    int nl = 0;
+    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam;
+    kd_ked_modes* res = calloc((size_t)nl + 1, sizeof(kd_ked_modes));
+    char(*names)[KD_NAME_MAX] = calloc((size_t)nl + 1, KD_NAME_MAX);
+    if (!res || !names) st = NOMEM();
+    for (int b = 0, mb = 0, l = 0; b < sd->nbodies && !st; b++) {
+        const kd_sbody_desc* B = &sd->bodies[b];
+        if (B->ground) continue;
+        if (B->beam) {
+            kd_sked_link* L = NULL;
+            st = new_link(d, b, mb, m, &r, &L, err);
+            if (!st) st = kd_sked_modes_along_motion(L, &r, md.count, route, &res[l], err);
+            snprintf(names[l++], KD_NAME_MAX, "%s", B->name);
+            kd_sked_link_free(&L);
+        }
+        mb++;
+    }
+    kd_ked_run_stats* s = &a->ked;
+    s->links = nl, s->samples = r.nsamples, s->forward = r.forward, s->count = md.count, s->mac_min = 1.0;
+    a->t_end = md.t_end;
+    for (int l = 0; l < nl && !st; l++) {
+        s->swaps += res[l].swaps;
+        s->mac_min = fmin(s->mac_min, res[l].mac_min);
+        if (l >= KD_KED_REPORT_LINKS) continue;
+        snprintf(s->link_name[l], sizeof(s->link_name[0]), "%s", names[l]);
+        for (int k = 0; k < res[l].count && k < KD_KED_REPORT_MODES; k++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int i = 0; i < res[l].nsamples; i++) {
+                const double w = res[l].omega[(size_t)i * res[l].count + k];
+                lo = fmin(lo, w), hi = fmax(hi, w);
+            }
+            s->omega_min[l][k] = lo, s->omega_max[l][k] = hi;
+        }
+    }
+    kd_atomic_file f;
+    if (!st) st = io_open_result(&f, outdir, "modes_along_motion", ordinal, a, err);
+    if (!st) {
+        fprintf(f.fp, "t");
+        for (int l = 0; l < nl; l++)
+            for (int k = 1; k <= res[l].count; k++) fprintf(f.fp, ",%s.omega_%d", names[l], k);
+        fprintf(f.fp, "\n");
+        for (int i = 0; i < r.nsamples; i++) {
+            fprintf(f.fp, "%.10g", r.t[i]);
+            for (int l = 0; l < nl; l++)
+                for (int k = 0; k < res[l].count; k++) fprintf(f.fp, ",%.10e", res[l].omega[(size_t)i * res[l].count + k]);
+            fprintf(f.fp, "\n");
+        }
+        st = io_finish_file(&f, KD_OK, a, err);
+    }
+    for (int l = 0; res && l < nl; l++) kd_ked_modes_free(&res[l]);
+    free(res), free(names);
+    kd_sked_rigid_free(&r);
+    return st;
+}
+
 kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
                             int ordinal, kd_analysis_report* a, kd_error* err) {
+    if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_spatial_modes(d, ad, m, outdir, ordinal, a, err);
     const kd_sdesc* sd = d->sdesc;
     kd_dynamics_desc dy = ad->dynamics;
     if (dy.coupling == KD_COUPLING_TWO_WAY)
@@ -69,10 +153,6 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
     kd_sked_rigid r;
     kd_status st = kd_sked_rigid_solve(m, dy.t_end, steps, 1e8, &r, err);
     if (st) return st;
-    double g[3] = {0, 0, 0};
-    for (int i = 0; i < sd->nforces; i++)
-        if (sd->forces[i].kind == KD_SF_GRAVITY)
-            for (int c = 0; c < 3; c++) g[c] += sd->forces[i].g[c];
     int nl = 0;
     for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam;
     kd_sked_link** L = calloc((size_t)nl, sizeof(*L));
@@ -83,16 +163,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         const kd_sbody_desc* B = &sd->bodies[b];
         if (B->ground) continue;
         if (B->beam) {
-            kd_sked_link_spec sp;
-            memset(&sp, 0, sizeof(sp));
-            snprintf(sp.name, sizeof(sp.name), "%s", B->name);
-            sp.body = mb;
-            memcpy(sp.p1, B->p1, sizeof(sp.p1));
-            sp.length = B->length, sp.elements = B->elements, sp.theory = B->theory, sp.frame_node = B->frame_node;
-            sp.material = d->materials[B->material], sp.section = d->sections[B->section];
-            memcpy(sp.g, g, sizeof(g));
-            st = kd_sked_link_new(m, &r, &sp, &L[l], err);
-            if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+            st = new_link(d, b, mb, m, &r, &L[l], err);
             if (!st) {
                 const int nsteps = (int)ceil((r.t[r.nsamples - 1] - r.t[0]) / dy.dt - 1e-9);
                 S[l].cap = nsteps / (dy.output_every > 0 ? dy.output_every : 1) + 3;
@@ -185,7 +256,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
             fprintf(fp, "\n");
         }
         free(u), free(sf), free(dF);
-        a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = 0, a->ked.coupling = "one-way";
+        a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = r.forward, a->ked.coupling = "one-way";
         a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = dFmax;
         a->dynamics.t_reached = rows ? S[0].t[rows - 1] : 0;
         st = io_finish_file(&f, st, a, err);
