@@ -19,17 +19,61 @@ typedef struct dyn_ctx {
     void* ctx;
     int energy;
     kd_gband C, K;                /* energy: matrices at the output instant */
-    double* f;                    /* (n) and scratch (2 n) */
-    double *w1, *w2;
+    double* f;                    /* (n) and scratch (3 n) */
+    double *w1, *w2, *w3;
     double e0, work, p_prev, t_prev;
     int started;
     int c_known, c_zero;          /* energy: C = 0 (a bar: no gyroscopic term), while unchanged */
+    int gen;                      /* energy: s->frames_gen of C and K (0: none yet) */
 } dyn_ctx;
 
 static double dot(const double* a, const double* b, int n) {
     double s = 0;
     for (int i = 0; i < n; i++) s += a[i] * b[i];
     return s;
+}
+
+/* Row i of a tridiagonal band times x, the terms summed as kd_gband_matvec sums them (gband.c):
+ * 0 < i < n - 1, and the first and last rows. */
+static inline double tri_row(const double* ab, const double* x, int i) {
+    double s = 0.0;
+    s += ab[3 * i - 1] * x[i - 1];
+    s += ab[3 * i + 1] * x[i];
+    s += ab[3 * i + 3] * x[i + 1];
+    return s;
+}
+static inline double tri_first(const double* ab, const double* x) {
+    double s = 0.0;
+    s += ab[1] * x[0];
+    s += ab[3] * x[1];
+    return s;
+}
+static inline double tri_last(const double* ab, const double* x, int n) {
+    double s = 0.0;
+    s += ab[3 * (n - 1) - 1] * x[n - 2];
+    s += ab[3 * (n - 1) + 1] * x[n - 1];
+    return s;
+}
+
+/* The energy terms of on_output for tridiagonal M, K0, K and C = 0 (axial bars): the same products
+ * and sums in the same order as the matrix-vector and dot products below it, so the same bits; the
+ * rows in loops without branches, which vectorise, into mv, k0q, kq (n each), then the sums. */
+static void energy_tridiagonal(const double* restrict M, const double* restrict K0, const double* restrict K,
+                               const double* restrict f, const double* restrict q, const double* restrict v, int n,
+                               double* restrict mv, double* restrict k0q, double* restrict kq, double* T, double* V,
+                               double* P) {
+    mv[0] = tri_first(M, v), k0q[0] = tri_first(K0, q), kq[0] = tri_first(K, q);
+    for (int i = 1; i < n - 1; i++) mv[i] = tri_row(M, v, i);
+    for (int i = 1; i < n - 1; i++) k0q[i] = tri_row(K0, q, i);
+    for (int i = 1; i < n - 1; i++) kq[i] = tri_row(K, q, i);
+    mv[n - 1] = tri_last(M, v, n), k0q[n - 1] = tri_last(K0, q, n), kq[n - 1] = tri_last(K, q, n);
+    double st = 0, sv = 0, sp = 0;
+    for (int i = 0; i < n; i++) {
+        st += v[i] * mv[i];
+        sv += q[i] * k0q[i];
+        sp += v[i] * (f[i] - 0.0 - (kq[i] - k0q[i]));
+    }
+    *T = 0.5 * st, *V = 0.5 * sv, *P = sp;
 }
 
 /* Energy terms, then the caller's output. Power of the other terms:
@@ -39,26 +83,36 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
     if (!d->energy) return d->out(d->ctx, t, q, v, a, NULL);
     kd_system* s = d->s;
     const int n = s->n;
-    int changed;
-    if (kd_system_matrices(s, t, &d->C, &d->K, &changed) || kd_system_force(s, t, d->f)) return 1;
-    kd_gband_matvec(&s->M, v, d->w1);
-    const double T = 0.5 * dot(v, d->w1, n);
-    kd_gband_matvec(&s->K0, q, d->w1);
-    const double V = 0.5 * dot(q, d->w1, n);
-    kd_gband_matvec(&d->K, q, d->w2);
-    for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
+    int changed = 0;
+    kd_system_frames(s, t);  /* C and K only when the frames changed (steady ones hold: system.c) */
+    if (d->gen == 0 || d->gen != s->frames_gen) {
+        if (kd_system_matrices(s, t, &d->C, &d->K, &changed)) return 1;
+        d->gen = s->frames_gen;
+    }
+    if (kd_system_force(s, t, d->f)) return 1;
     if (changed || !d->c_known) {  /* C v skipped while C is zero: the same P, one product less */
         const size_t nab = (size_t)(d->C.kl + d->C.ku + 1) * (size_t)n;
         d->c_zero = 1;
         for (size_t i = 0; i < nab && d->c_zero; i++) d->c_zero = d->C.ab[i] == 0.0;
         d->c_known = 1;
     }
-    if (d->c_zero)
-        memset(d->w1, 0, sizeof(double) * (size_t)n);
-    else
-        kd_gband_matvec(&d->C, v, d->w1);
-    double P = 0;
-    for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
+    double T, V, P;
+    if (d->c_zero && s->kd == 1 && n >= 2)
+        energy_tridiagonal(s->M.ab, s->K0.ab, d->K.ab, d->f, q, v, n, d->w1, d->w2, d->w3, &T, &V, &P);
+    else {
+        kd_gband_matvec(&s->M, v, d->w1);
+        T = 0.5 * dot(v, d->w1, n);
+        kd_gband_matvec(&s->K0, q, d->w1);
+        V = 0.5 * dot(q, d->w1, n);
+        kd_gband_matvec(&d->K, q, d->w2);
+        for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
+        if (d->c_zero)
+            memset(d->w1, 0, sizeof(double) * (size_t)n);
+        else
+            kd_gband_matvec(&d->C, v, d->w1);
+        P = 0;
+        for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
+    }
     if (!d->started) {
         d->e0 = T + V;
         d->started = 1;
@@ -382,12 +436,12 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* a, kd_dynam
     memset(&d, 0, sizeof(d));
     d.s = &s, d.out = out, d.ctx = ctx, d.energy = ad->energy;
     double* q0 = calloc(2 * (size_t)n, sizeof(double));
-    d.f = malloc(sizeof(double) * 3 * (size_t)n);
+    d.f = malloc(sizeof(double) * 4 * (size_t)n);
     if (!st) st = kd_gband_init(&d.C, n, s.kd, s.kd);
     if (!st) st = kd_gband_init(&d.K, n, s.kd, s.kd);
     if (st || !q0 || !d.f) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics");
     if (!st) {
-        d.w1 = d.f + n, d.w2 = d.w1 + n;
+        d.w1 = d.f + n, d.w2 = d.w1 + n, d.w3 = d.w2 + n;
         /* A linear model beyond a critical speed diverges: say so up front. */
         const double times[2] = {0.0, ad->t_end};
         for (int k = 0; k < 2 && warning; k++)
