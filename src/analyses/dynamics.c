@@ -67,8 +67,8 @@ static void tri_matvec(const double* restrict lo, const double* restrict di, con
     y[n - 1] = s;
 }
 
-/* The energy terms of on_output for tridiagonal M, K0, K (split: 3 n each in tri) and C = 0 (axial
- * bars): the same products and sums in the same order as the matrix-vector and dot products of the
+/* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
+ * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the matrix-vector and dot products of the
  * general case, so the same bits, in fewer instructions. n >= 2. */
 static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
                                const double* restrict v, int n, double* restrict mv, double* restrict k0q,

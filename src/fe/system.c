@@ -161,10 +161,10 @@ void kd_system_free(kd_system* s) {
     memset(s, 0, sizeof(*s));
 }
 
-/* Do the frames of the last evaluation hold at every time? Every elastic body at rest, or turning
- * at the same constant speed as then about an axis through its origin (p0 = 0, theory.md sec. 2:
- * a_O = 0), without gravity, on the invariants route: omega_L, eps_L and a_O,L - R^T g, all that
- * the matrices and loads read, do not depend on t; only R does, which nothing reads then. */
+/* Do the frames of the last evaluation hold at every time (theory.md sec. 8.2.1)? Every elastic
+ * body at rest, or turning at the same constant speed as then about an axis through its origin
+ * (p0 = 0: a_O = 0), without gravity, on the invariants route: omega_L, eps_L and a_O,L - R^T g,
+ * all that the matrices and loads read, do not depend on t; only R does, which nothing reads then. */
 static int frames_steady(const kd_system* s) {
     if (s->route.element) return 0;
     const kd_model* m = s->m;
