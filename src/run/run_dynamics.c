@@ -102,10 +102,10 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
     history* h = ctx;
     /* A state or energy that overflowed (above a critical speed the energies overflow before the
      * state does) is a numerical failure: no row of inf or nan, the rows before it kept. */
-    int bad = !isfinite(t);  /* no early exit: a loop the compiler vectorises */
-    for (int i = 0; i < h->neq; i++) bad |= !isfinite(q[i]);
-    for (int k = 0; e && k < 4; k++) bad |= !isfinite(e[k]);
-    if (bad) {
+    double z = 0.0 * t;  /* 0 unless some value is NaN or Inf: a loop the compiler vectorises */
+    for (int i = 0; i < h->neq; i++) z += 0.0 * q[i];
+    for (int k = 0; e && k < 4; k++) z += 0.0 * e[k];
+    if (!isfinite(z)) {
         h->nonfinite = 1, h->t_nonfinite = t;
         return 1;
     }
