@@ -223,7 +223,7 @@ void run_cases_clean_temps(const char* outdir) {
 
 /* ---- the scheduler ------------------------------------------------------------ */
 
-/* Chunks of cases (docs/performance.md, "Parallel studies: chunks"): a thread takes several
+/* Chunks of cases (docs/performance.md, "Chunks of cheap cases"): a thread takes several
  * consecutive cases at once, a share of what is left (guided self-scheduling: the last chunks are
  * small, so the threads finish together), at most about CHUNK_S of work by the cases' measured
  * mean cost and at most CHUNK_MAX cases: cheap cases (a stability point, 0.1 ms) then cost the
@@ -231,8 +231,8 @@ void run_cases_clean_temps(const char* outdir) {
  * expensive ones (a sweep run, 10 ms) still go one at a time. */
 #define CHUNK_S 0.004
 #define CHUNK_MAX 64
-/* The committing thread writes the journal records of the cases it committed once they have been
- * waiting JOURNAL_S, so that a kill loses at most that much work. */
+/* The committing thread writes the journal records of the cases it committed at most every
+ * JOURNAL_S (and whenever it waits), so that a kill loses little more than the cases running. */
 #define JOURNAL_S 0.002
 
 typedef struct sched {
