@@ -19,7 +19,7 @@ typedef struct dyn_ctx {
     void* ctx;
     int energy;
     kd_gband C, K;                /* energy: matrices at the output instant */
-    double* f;                    /* (n) and scratch (3 n) */
+    double* f;                    /* (n), then scratch (3 n) and tri (9 n) in the same block */
     double *w1, *w2, *w3;
     double e0, work, p_prev, t_prev;
     int started;
@@ -68,8 +68,9 @@ static void tri_matvec(const double* restrict lo, const double* restrict di, con
 }
 
 /* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
- * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the matrix-vector and dot products of the
- * general case, so the same bits, in fewer instructions. n >= 2. */
+ * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the
+ * matrix-vector and dot products of the general case, so the same bits, in fewer instructions.
+ * n >= 2. */
 static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
                                const double* restrict v, int n, double* restrict mv, double* restrict k0q,
                                double* restrict kq, double* T, double* V, double* P) {
@@ -119,8 +120,7 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
             d->tri_k = d->gen;
         }
         energy_tridiagonal(d->tri, d->f, q, v, n, d->w1, d->w2, d->w3, &T, &V, &P);
-    }
-    else {
+    } else {
         kd_gband_matvec(&s->M, v, d->w1);
         T = 0.5 * dot(v, d->w1, n);
         kd_gband_matvec(&s->K0, q, d->w1);
