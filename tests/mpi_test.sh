@@ -4,7 +4,8 @@
 # alone writing them (studies, and the instants of modes_along_motion); a model without a sweep,
 # campbell, stability or modes_along_motion runs on rank 0 and says so;
 # a rank killed mid-study, without and with `mpirun --enable-recovery` (then the others finish
-# and the lost cases are reported), and --resume after it; the kedyn executable itself is not
+# and the lost cases are reported), a rank silent beyond the deadline (KEDYN_MPI_TIMEOUT), and
+# --resume after it; the kedyn executable itself is not
 # linked with libmpi. Skipped (77) without mpirun or
 # kedyn_mpi.so (-DKEDYN_MPI=ON). usage: mpi_test.sh KEDYN SOURCE_DIR
 set -u
@@ -152,6 +153,37 @@ check "recovery: the journal is kept" test -s "$tmp/rec/.kedyn-cases/analysis1.j
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet --resume >/dev/null 2>&1)
 check "recovery: mpirun --resume exits 0" test $? -eq 0
 check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/rec"
+
+# a rank that stops answering (SIGSTOP: its process is still there, as a rank on another machine
+# that died or was cut off would seem): rank 0 declares it lost once it has been silent with cases
+# in flight beyond the deadline (KEDYN_MPI_TIMEOUT, here 3 s), the other ranks finish the sweep, the
+# lost runs are failed runs in summary.json, the job ends non-zero; --resume computes them
+rm -rf "$tmp/rtmp" && mkdir -p "$tmp/rtmp"
+(cd "$tmp" && $mpi -x KEDYN_MPI_TIMEOUT=3 -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/hung" --quiet >/dev/null 2>"$tmp/hung.err") &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$tmp/hung" 2>/dev/null | grep -c '^sweep_v.*csv$')" -ge 20 ] && break
+  sleep 0.05
+done
+victim=$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/hung" | sort -n | tail -1)
+[ -n "$victim" ] && kill -STOP "$victim"
+for _ in $(seq 1 900); do  # until every rank but the stopped one has ended
+  [ -z "$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/hung" | grep -vx "$victim")" ] && break
+  sleep 0.2
+done
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+wait $launcher
+code=$?
+nlost=$(grep -o '"message": "forces.1.value.sine.omega = [0-9.e+-]*: lost: MPI rank [0-9]* (process [0-9]*) was silent[^"]*"' "$tmp/hung/summary.json" | grep -vc 'runs failed')
+nhung=$(ls "$tmp/hung" | grep -c '^sweep_v.*csv$')
+check "silent rank: a rank was stopped (pid $victim)" test -n "$victim"
+check "silent rank: stderr names it and its lost cases" grep -q "was silent for [0-9]* s (the limit: 3 s); [0-9]* cases\? it held" "$tmp/hung.err"
+check "silent rank: the job ends non-zero ($code)" test "$code" -ne 0
+check "silent rank: $nlost lost runs (1 to 3) in summary.json" test "$nlost" -ge 1 -a "$nlost" -le 3
+check "silent rank: every other run written ($nhung = 256 - $nlost)" test "$nhung" -eq $((256 - nlost))
+check "silent rank: summary.json says incomplete" grep -q '"complete": false' "$tmp/hung/summary.json"
+(cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/hung" --quiet --resume >/dev/null 2>&1)
+check "silent rank: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/hung"
 
 # rank 0 killed under --enable-recovery: the other ranks see it gone and stop (no job left hanging)
 (cd "$tmp" && timeout 120 $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet >/dev/null 2>"$tmp/r0.err") &

@@ -61,6 +61,10 @@ typedef struct kd_system {
     kd_frame* frame;                  /* (nbody) frames of the last evaluation */
     double t_frames;                  /* their time */
     int have_frames;
+    int frames_gen;                   /* counts the evaluations of `frame`; a key stored from the
+                                         current ones holds it in its have_* (system.c) */
+    int frames_hold;                  /* 1: they hold at every t (steady motions, system.c); a
+                                         caller changing a motion clears have_frames */
     double* key;                      /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of the last matrices */
     int have_key;
     kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */

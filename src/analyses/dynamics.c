@@ -19,17 +19,72 @@ typedef struct dyn_ctx {
     void* ctx;
     int energy;
     kd_gband C, K;                /* energy: matrices at the output instant */
-    double* f;                    /* (n) and scratch (2 n) */
-    double *w1, *w2;
+    double* f;                    /* (n), then scratch (3 n) and tri (9 n) in the same block */
+    double *w1, *w2, *w3;
     double e0, work, p_prev, t_prev;
     int started;
     int c_known, c_zero;          /* energy: C = 0 (a bar: no gyroscopic term), while unchanged */
+    int gen;                      /* energy: s->frames_gen of C and K (0: none yet) */
+    double* tri;                  /* energy of bars: the diagonals of M, K0, K (9 n) */
+    int tri_m, tri_k;             /* M and K0 split; the frames_gen of K's */
 } dyn_ctx;
 
 static double dot(const double* a, const double* b, int n) {
     double s = 0;
     for (int i = 0; i < n; i++) s += a[i] * b[i];
     return s;
+}
+
+/* The three diagonals of a tridiagonal band (A(i, i-1), A(i, i), A(i, i+1) at lo, di, up[i]; the
+ * missing corners zero), copied apart so that the rows below read them with unit stride. */
+static void tri_split(const double* ab, int n, double* lo, double* di, double* up) {
+    for (int i = 0; i < n; i++) {
+        lo[i] = i > 0 ? ab[3 * i - 1] : 0.0;
+        di[i] = ab[3 * i + 1];
+        up[i] = i < n - 1 ? ab[3 * i + 3] : 0.0;
+    }
+}
+
+/* y = A x for the split tridiagonal A, each row's terms summed as kd_gband_matvec sums them
+ * (gband.c: 0 + A(i, i-1) x(i-1) + A(i, i) x(i) + A(i, i+1) x(i+1), the first and last rows
+ * without their missing term), so the same bits; the inner rows in a loop that vectorises. */
+static void tri_matvec(const double* restrict lo, const double* restrict di, const double* restrict up,
+                       const double* restrict x, double* restrict y, int n) {
+    double s = 0.0;
+    s += di[0] * x[0];
+    s += up[0] * x[1];
+    y[0] = s;
+    for (int i = 1; i < n - 1; i++) {
+        double r = 0.0;
+        r += lo[i] * x[i - 1];
+        r += di[i] * x[i];
+        r += up[i] * x[i + 1];
+        y[i] = r;
+    }
+    s = 0.0;
+    s += lo[n - 1] * x[n - 2];
+    s += di[n - 1] * x[n - 1];
+    y[n - 1] = s;
+}
+
+/* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
+ * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the
+ * matrix-vector and dot products of the general case, so the same bits, in fewer instructions.
+ * n >= 2. */
+static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
+                               const double* restrict v, int n, double* restrict mv, double* restrict k0q,
+                               double* restrict kq, double* T, double* V, double* P) {
+    const size_t N = (size_t)n;
+    tri_matvec(tri, tri + N, tri + 2 * N, v, mv, n);
+    tri_matvec(tri + 3 * N, tri + 4 * N, tri + 5 * N, q, k0q, n);
+    tri_matvec(tri + 6 * N, tri + 7 * N, tri + 8 * N, q, kq, n);
+    double st = 0, sv = 0, sp = 0;
+    for (int i = 0; i < n; i++) {
+        st += v[i] * mv[i];
+        sv += q[i] * k0q[i];
+        sp += v[i] * (f[i] - 0.0 - (kq[i] - k0q[i]));
+    }
+    *T = 0.5 * st, *V = 0.5 * sv, *P = sp;
 }
 
 /* Energy terms, then the caller's output. Power of the other terms:
@@ -39,26 +94,46 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
     if (!d->energy) return d->out(d->ctx, t, q, v, a, NULL);
     kd_system* s = d->s;
     const int n = s->n;
-    int changed;
-    if (kd_system_matrices(s, t, &d->C, &d->K, &changed) || kd_system_force(s, t, d->f)) return 1;
-    kd_gband_matvec(&s->M, v, d->w1);
-    const double T = 0.5 * dot(v, d->w1, n);
-    kd_gband_matvec(&s->K0, q, d->w1);
-    const double V = 0.5 * dot(q, d->w1, n);
-    kd_gband_matvec(&d->K, q, d->w2);
-    for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
+    int changed = 0;
+    kd_system_frames(s, t);  /* C and K only when the frames changed (steady ones hold: system.c) */
+    if (d->gen == 0 || d->gen != s->frames_gen) {
+        if (kd_system_matrices(s, t, &d->C, &d->K, &changed)) return 1;
+        d->gen = s->frames_gen;
+    }
+    if (kd_system_force(s, t, d->f)) return 1;
     if (changed || !d->c_known) {  /* C v skipped while C is zero: the same P, one product less */
         const size_t nab = (size_t)(d->C.kl + d->C.ku + 1) * (size_t)n;
         d->c_zero = 1;
         for (size_t i = 0; i < nab && d->c_zero; i++) d->c_zero = d->C.ab[i] == 0.0;
         d->c_known = 1;
     }
-    if (d->c_zero)
-        memset(d->w1, 0, sizeof(double) * (size_t)n);
-    else
-        kd_gband_matvec(&d->C, v, d->w1);
-    double P = 0;
-    for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
+    double T, V, P;
+    if (d->c_zero && s->kd == 1 && n >= 2) {
+        const size_t N = (size_t)n;
+        if (!d->tri_m) {  /* M and K0 are constant */
+            tri_split(s->M.ab, n, d->tri, d->tri + N, d->tri + 2 * N);
+            tri_split(s->K0.ab, n, d->tri + 3 * N, d->tri + 4 * N, d->tri + 5 * N);
+            d->tri_m = 1;
+        }
+        if (d->tri_k != d->gen) {  /* K of these frames */
+            tri_split(d->K.ab, n, d->tri + 6 * N, d->tri + 7 * N, d->tri + 8 * N);
+            d->tri_k = d->gen;
+        }
+        energy_tridiagonal(d->tri, d->f, q, v, n, d->w1, d->w2, d->w3, &T, &V, &P);
+    } else {
+        kd_gband_matvec(&s->M, v, d->w1);
+        T = 0.5 * dot(v, d->w1, n);
+        kd_gband_matvec(&s->K0, q, d->w1);
+        V = 0.5 * dot(q, d->w1, n);
+        kd_gband_matvec(&d->K, q, d->w2);
+        for (int i = 0; i < n; i++) d->w2[i] -= d->w1[i];  /* (K - K0) q */
+        if (d->c_zero)
+            memset(d->w1, 0, sizeof(double) * (size_t)n);
+        else
+            kd_gband_matvec(&d->C, v, d->w1);
+        P = 0;
+        for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->w1[i] - d->w2[i]);
+    }
     if (!d->started) {
         d->e0 = T + V;
         d->started = 1;
@@ -382,12 +457,12 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* a, kd_dynam
     memset(&d, 0, sizeof(d));
     d.s = &s, d.out = out, d.ctx = ctx, d.energy = ad->energy;
     double* q0 = calloc(2 * (size_t)n, sizeof(double));
-    d.f = malloc(sizeof(double) * 3 * (size_t)n);
+    d.f = malloc(sizeof(double) * 13 * (size_t)n);
     if (!st) st = kd_gband_init(&d.C, n, s.kd, s.kd);
     if (!st) st = kd_gband_init(&d.K, n, s.kd, s.kd);
     if (st || !q0 || !d.f) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics");
     if (!st) {
-        d.w1 = d.f + n, d.w2 = d.w1 + n;
+        d.w1 = d.f + n, d.w2 = d.w1 + n, d.w3 = d.w2 + n, d.tri = d.w3 + n;
         /* A linear model beyond a critical speed diverges: say so up front. */
         const double times[2] = {0.0, ad->t_end};
         for (int k = 0; k < 2 && warning; k++)

@@ -16,25 +16,29 @@ void kd_stability_free(kd_stability_map* s) {
     memset(s, 0, sizeof(*s));
 }
 
-int kd_system_stiffness_definite(kd_system* s, double t) {
+/* The test of kd_system_stiffness_definite in buffers C, K (general band) and S (upper band) of
+ * the caller, which the bisection of critical_speed reuses from speed to speed. */
+static int definite_in(kd_system* s, double t, kd_gband* C, kd_gband* K, kd_band* S) {
     s->have_frames = 0;  /* callers may change a body's motion between calls */
-    kd_gband C = {0}, K = {0};
-    kd_band S = {0};
-    int result = -1;
-    if (kd_gband_init(&C, s->n, s->kd, s->kd) || kd_gband_init(&K, s->n, s->kd, s->kd) ||
-        kd_band_init(&S, s->n, s->kd))
-        goto done;
     int changed;
-    kd_system_matrices(s, t, &C, &K, &changed);
+    kd_system_matrices(s, t, C, K, &changed);
     /* upper band of (K + K^T) / 2 */
     const int ldg = 2 * s->kd + 1, lds = s->kd + 1;
     for (int j = 0; j < s->n; j++)
         for (int i = j - s->kd > 0 ? j - s->kd : 0; i <= j; i++) {
-            const double kij = K.ab[s->kd + i - j + (size_t)j * ldg], kji = K.ab[s->kd + j - i + (size_t)i * ldg];
-            S.ab[s->kd + i - j + (size_t)j * lds] = 0.5 * (kij + kji);
+            const double kij = K->ab[s->kd + i - j + (size_t)j * ldg], kji = K->ab[s->kd + j - i + (size_t)i * ldg];
+            S->ab[s->kd + i - j + (size_t)j * lds] = 0.5 * (kij + kji);
         }
-    result = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', s->n, s->kd, S.ab, lds) == 0;
-done:
+    return LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', s->n, s->kd, S->ab, lds) == 0;
+}
+
+int kd_system_stiffness_definite(kd_system* s, double t) {
+    kd_gband C = {0}, K = {0};
+    kd_band S = {0};
+    int result = -1;
+    if (!kd_gband_init(&C, s->n, s->kd, s->kd) && !kd_gband_init(&K, s->n, s->kd, s->kd) &&
+        !kd_band_init(&S, s->n, s->kd))
+        result = definite_in(s, t, &C, &K, &S);
     kd_gband_free(&C);
     kd_gband_free(&K);
     kd_band_free(&S);
@@ -46,26 +50,34 @@ static kd_status critical_speed(const kd_model* m, int body, double omega_max, d
     kd_system s;
     kd_status st = kd_system_init(&s, m, err);
     if (st) return st;
+    kd_gband C = {0}, K = {0};  /* the buffers of every speed's test */
+    kd_band S = {0};
+    if (kd_gband_init(&C, s.n, s.kd, s.kd) || kd_gband_init(&K, s.n, s.kd, s.kd) || kd_band_init(&S, s.n, s.kd)) {
+        kd_gband_free(&C), kd_gband_free(&K), kd_band_free(&S);
+        kd_system_free(&s);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory in the stability analysis");
+    }
     kd_motion spin = m->body[body].motion;
     spin.angle = kd_law_constant(0.0);
     spin.angle.type = KD_LAW_SPEED;
     s.motion[body] = &spin;
     spin.angle.value = omega_max;
-    int ok = kd_system_stiffness_definite(&s, 0.0);
+    int ok = definite_in(&s, 0.0, &C, &K, &S);
     if (ok == 1) {
         *omega_cr = INFINITY;
     } else {
         double lo = 0.0, hi = omega_max;
         spin.angle.value = 0.0;
-        if (kd_system_stiffness_definite(&s, 0.0) != 1) hi = 0.0;  /* unstable at rest (free body) */
+        if (definite_in(&s, 0.0, &C, &K, &S) != 1) hi = 0.0;  /* unstable at rest (free body) */
         while (hi - lo > 1e-6 * hi && ok >= 0) {
             spin.angle.value = 0.5 * (lo + hi);
-            ok = kd_system_stiffness_definite(&s, 0.0);
+            ok = definite_in(&s, 0.0, &C, &K, &S);
             if (ok == 1) lo = spin.angle.value;
             else hi = spin.angle.value;
         }
         *omega_cr = hi;
     }
+    kd_gband_free(&C), kd_gband_free(&K), kd_band_free(&S);
     kd_system_free(&s);
     if (ok < 0) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory in the stability analysis");
     return KD_OK;

@@ -161,14 +161,38 @@ void kd_system_free(kd_system* s) {
     memset(s, 0, sizeof(*s));
 }
 
+/* Do the frames of the last evaluation hold at every time (theory.md sec. 8.2.1)? Every elastic
+ * body at rest, or turning at the same constant speed as then about an axis through its origin
+ * (p0 = 0: a_O = 0), without gravity, on the invariants route: omega_L, eps_L and a_O,L - R^T g,
+ * all that the matrices and loads read, do not depend on t; only R does, which nothing reads then. */
+static int frames_steady(const kd_system* s) {
+    if (s->route.element) return 0;
+    const kd_model* m = s->m;
+    const double* g = m->gravity;
+    const int weight = g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0;
+    for (int b = 0; b < m->nbody; b++) {
+        if (m->body[b].type == KD_BODY_GROUND || m->body[b].type == KD_BODY_RIGID) continue;
+        const kd_motion* mo = s->motion[b];
+        if (mo->type == KD_MOTION_NONE) continue;
+        if (mo->type != KD_MOTION_ROTATION || weight || mo->angle.type != KD_LAW_SPEED) return 0;
+        const double *R0 = m->body[b].rot, *r0 = m->body[b].origin, *w = s->frame[b].omega;
+        for (int i = 0; i < 3; i++)
+            if (w[i] != mo->angle.value * mo->axis[i] || r0[i] + mo->hub * R0[3 * i] - mo->center[i] != 0.0) return 0;
+    }
+    return 1;
+}
+
 void kd_system_frames(kd_system* s, double t) {
     const kd_model* m = s->m;
-    if (s->have_frames && s->t_frames == t) return;  /* C, K and f are asked for at the same instants */
+    /* C, K and f are asked for at the same instants; steady frames hold at every instant */
+    if (s->have_frames && (s->t_frames == t || s->frames_hold)) return;
     s->have_frames = 1;
     s->t_frames = t;
+    s->frames_gen = s->frames_gen < 1000000000 ? s->frames_gen + 1 : 1;
     for (int b = 0; b < m->nbody; b++)
         if (m->body[b].type != KD_BODY_GROUND && m->body[b].type != KD_BODY_RIGID)  /* elastic bodies */
             kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
+    s->frames_hold = frames_steady(s);
 }
 
 /* The frame acceleration a body's elements feel: a_O,L - R^T g (gravity is
@@ -210,7 +234,8 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
 /* Did any body's omega_L, eps_L or a_O,L - R^T g change since the keys were
  * last stored? (They decide every inertia term.) Stores the current ones. */
 static int frames_unchanged(kd_system* s, double* keys, int* have) {
-    int same = *have;
+    if (*have != 0 && *have == s->frames_gen) return 1;  /* stored from these very frames */
+    int same = *have != 0;
     for (int b = 0; b < s->m->nbody; b++) {
         double k[9];
         memcpy(k, s->frame[b].omega_L, 3 * sizeof(double));
@@ -219,7 +244,7 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
         if (memcmp(k, keys + 9 * b, sizeof(k)) != 0) same = 0;
         memcpy(keys + 9 * b, k, sizeof(k));
     }
-    *have = 1;
+    *have = s->frames_gen;
     return same;
 }
 

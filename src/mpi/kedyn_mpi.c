@@ -101,9 +101,9 @@ static void send_next(int set, int r, void* sched, int (*next)(void* sched), int
 /* Rank r is gone (its process ended without a word: killed, crashed): each case it held is
  * delivered as a failed case with the reason, so that the study reports it and goes on
  * (kedyn's scheduler never records a failed case: --resume computes it again). */
-static void lose_rank(int r, void* sched, void (*deliver)(void* sched, int i, const unsigned char* data,
-                                                                    size_t size), int* out, int* ended, int* active,
-                      int* fl) {
+static void lose_rank(int r, const char* why, void* sched,
+                      void (*deliver)(void* sched, int i, const unsigned char* data, size_t size), int* out, int* ended,
+                      int* active, int* fl) {
     self.dead[r] = 1;
     int nlost = 0;
     char list[128] = "";
@@ -111,8 +111,9 @@ static void lose_rank(int r, void* sched, void (*deliver)(void* sched, int i, co
         const int i = fl[r * DEPTH + k];
         if (i < 0) continue;
         char msg[160];
-        const int len = snprintf(msg, sizeof(msg), "lost: MPI rank %d (process %d) ended before returning case %d", r,
-                                 self.pid[r], i + 1);
+        int len = snprintf(msg, sizeof(msg), "lost: MPI rank %d (process %d) %s before returning case %d", r,
+                           self.pid[r], why, i + 1);
+        if (len >= (int)sizeof(msg)) len = (int)sizeof(msg) - 1;
         unsigned char buf[2 * sizeof(int) + sizeof(msg)];
         const int st = KD_ERR_IO;
         memcpy(buf, &st, sizeof(int));
@@ -124,10 +125,27 @@ static void lose_rank(int r, void* sched, void (*deliver)(void* sched, int i, co
         nlost++;
         fl[r * DEPTH + k] = -1;
     }
-    fprintf(stderr, "kedyn: MPI: rank %d (process %d) ended without a word; %d case%s it held %s lost%s%s\n", r,
-            self.pid[r], nlost, nlost == 1 ? "" : "s", nlost == 1 ? "is" : "are", nlost ? ": case " : "", list);
+    fprintf(stderr, "kedyn: MPI: rank %d (process %d) %s; %d case%s it held %s lost%s%s\n", r, self.pid[r],
+            strcmp(why, "ended") == 0 ? "ended without a word" : why, nlost, nlost == 1 ? "" : "s",
+            nlost == 1 ? "is" : "are", nlost ? ": case " : "", list);
     out[r] = 0;
     if (!ended[r]) ended[r] = 1, (*active)--;
+}
+
+/* A rank silent too long: the deadline of a rank with cases in flight since its last message
+ * (docs/cli.md, "A rank that dies"). KEDYN_MPI_TIMEOUT (seconds) sets it; by default it is
+ * TIMEOUT_FACTOR times the longest wait for a result measured so far in the run, and at least
+ * TIMEOUT_MIN_S (a rank on another machine that dies, or hangs, or whose network is cut, is seen
+ * by this; the process check only sees ranks on rank 0's machine). */
+#define TIMEOUT_MIN_S 60.0
+#define TIMEOUT_FACTOR 20.0
+static double longest_wait;  /* rank 0: the longest wait for a rank's result, s */
+
+static double silence_limit(void) {
+    const char* env = getenv("KEDYN_MPI_TIMEOUT");
+    const double v = env && env[0] ? strtod(env, NULL) : 0.0;
+    if (v > 0) return v;
+    return TIMEOUT_FACTOR * longest_wait > TIMEOUT_MIN_S ? TIMEOUT_FACTOR * longest_wait : TIMEOUT_MIN_S;
 }
 
 static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
@@ -138,9 +156,13 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     int* out = calloc((size_t)size, sizeof(int));    /* cases in flight per rank */
     int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over (or gone) */
     int* fl = malloc(sizeof(int) * (size_t)size * DEPTH);  /* the cases in flight */
+    double* heard = calloc((size_t)size, sizeof(double));  /* last message from each rank (or its first case) */
     unsigned char* buf = NULL;
     int cap = 0, rc = 0, active = 0;  /* ranks not yet told that the study is over */
-    if (!out || !ended || !fl) rc = -1;
+    if (!out || !ended || !fl || !heard) rc = -1;
+    const double limit = silence_limit();
+    double t_check = MPI_Wtime();
+    for (int r = 0; r < size && heard; r++) heard[r] = t_check;
     for (int r = 0; r < size * DEPTH && fl; r++) fl[r] = -1;
     for (int r = 1; r < size && !rc; r++) {
         if (self.dead && self.dead[r]) ended[r] = 1;
@@ -161,9 +183,19 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
             rc = -1;
             break;
         }
+        const double now = MPI_Wtime();
+        if (now - t_check >= 0.5) {  /* a rank with cases in flight silent beyond the deadline is lost */
+            t_check = now;
+            for (int r = 1; r < size; r++)
+                if (out[r] > 0 && self.dead && !self.dead[r] && now - heard[r] > limit) {
+                    char why[96];
+                    snprintf(why, sizeof(why), "was silent for %.0f s (the limit: %.0f s)", now - heard[r], limit);
+                    lose_rank(r, why, sched, deliver, out, ended, &active, fl);
+                }
+        }
         if (w > 0) {  /* nothing for half a second: is every rank still there? */
             for (int r = 1; r < size; r++)
-                if (!ended[r] && self.dead && !alive(r)) lose_rank(r, sched, deliver, out, ended, &active, fl);
+                if (!ended[r] && self.dead && !alive(r)) lose_rank(r, "ended", sched, deliver, out, ended, &active, fl);
             continue;
         }
         int count;
@@ -188,6 +220,8 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
             continue;
         }
         if (self.dead && self.dead[r]) continue;  /* its cases were reported lost */
+        if (stt.MPI_TAG == TAG_RESULT && out[r] > 0 && now - heard[r] > longest_wait) longest_wait = now - heard[r];
+        heard[r] = now;
         if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int)) {
             deliver(sched, head[1], buf + 2 * sizeof(int), (size_t)count - 2 * sizeof(int));
             for (int k = 0; k < DEPTH; k++)
@@ -202,6 +236,7 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     free(out);
     free(ended);
     free(fl);
+    free(heard);
     return rc;
 }
 

@@ -77,18 +77,30 @@ void kd_gband_residual3(const kd_gband* A, double a, const double* x, const kd_g
     if (kl == 1 && ku == 1 && n >= 2) {  /* tridiagonal (axial bars): the same terms, row by row */
         const double *pa = A->ab, *pb = B ? B->ab : NULL, *pc = C->ab;  /* A(i, j) = pa[1 + i + 2 j] */
 #define KD_T(k, j) (pb ? pa[k] * (a * x[j]) + pb[k] * y[j] + pc[k] * z[j] : pa[k] * (a * x[j]) + pc[k] * z[j])
+#define KD_T2(k, j) (pa[k] * (a * x[j]) + pc[k] * z[j])
         r[0] -= KD_T(1, 0);
         r[0] -= KD_T(3, 1);
-        for (int i = 1; i < n - 1; i++) {
-            double ri = r[i];
-            ri -= KD_T(3 * i - 1, i - 1);
-            ri -= KD_T(3 * i + 1, i);
-            ri -= KD_T(3 * i + 3, i + 1);
-            r[i] = ri;
+        if (!pb) {  /* C = 0 (a bar): the loop without a branch, so that it vectorises */
+            for (int i = 1; i < n - 1; i++) {
+                double ri = r[i];
+                ri -= KD_T2(3 * i - 1, i - 1);
+                ri -= KD_T2(3 * i + 1, i);
+                ri -= KD_T2(3 * i + 3, i + 1);
+                r[i] = ri;
+            }
+        } else {
+            for (int i = 1; i < n - 1; i++) {
+                double ri = r[i];
+                ri -= KD_T(3 * i - 1, i - 1);
+                ri -= KD_T(3 * i + 1, i);
+                ri -= KD_T(3 * i + 3, i + 1);
+                r[i] = ri;
+            }
         }
         r[n - 1] -= KD_T(3 * n - 4, n - 2);
         r[n - 1] -= KD_T(3 * n - 2, n - 1);
 #undef KD_T
+#undef KD_T2
         return;
     }
     if ((size_t)n * (size_t)ld <= GBAND_DIAG_MAX) {

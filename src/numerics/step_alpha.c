@@ -125,6 +125,27 @@ static void solve(const iteration_matrix* it, double* x) {
     }
 }
 
+/* The Newmark update of q and v with the new acceleration ai = rhs, and the arguments tmp, tmp2
+ * of C and K for the next step, q~ and v~ formed where needed rather than stored (fewer passes over
+ * the state vectors, which leave the cache on large models). The buffers are distinct (restrict),
+ * so the loop vectorises. Returns 0 once the state is NaN or Inf (divergence). */
+static int alpha_update(int n, double dt, double beta, double gamma, double af, double* restrict q,
+                        double* restrict v, const double* restrict a, const double* restrict rhs,
+                        double* restrict tmp, double* restrict tmp2) {
+    double sum = 0;  /* finite unless the state is */
+    for (int i = 0; i < n; i++) {
+        const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
+        const double vti = v[i] + dt * (1 - gamma) * a[i];
+        const double ai = rhs[i], qi = qti + beta * dt * dt * ai, vi = vti + gamma * dt * ai;
+        q[i] = qi, v[i] = vi;
+        const double qtn = qi + dt * vi + dt * dt * (0.5 - beta) * ai, vtn = vi + dt * (1 - gamma) * ai;
+        tmp[i] = (1 - af) * vtn + af * vi;
+        tmp2[i] = (1 - af) * qtn + af * qi;
+        sum += 0.0 * qi + 0.0 * vi;
+    }
+    return isfinite(sum);
+}
+
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
 
 static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
@@ -260,20 +281,10 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     update:;
         /* the update, and tmp, tmp2 of the next step; the new acceleration
          * stays in rhs, which becomes a (the buffers swap) */
-        double sum = 0;  /* finite unless the state is (NaN or Inf: divergence) */
-        for (int i = 0; i < n; i++) {
-            const double qti = q[i] + dt * v[i] + dt * dt * (0.5 - beta) * a[i];
-            const double vti = v[i] + dt * (1 - gamma) * a[i];
-            const double ai = rhs[i], qi = qti + beta * dt * dt * ai, vi = vti + gamma * dt * ai;
-            q[i] = qi, v[i] = vi;
-            const double qtn = qi + dt * vi + dt * dt * (0.5 - beta) * ai, vtn = vi + dt * (1 - gamma) * ai;
-            tmp[i] = (1 - af) * vtn + af * vi;
-            tmp2[i] = (1 - af) * qtn + af * qi;
-            sum += 0.0 * qi + 0.0 * vi;
-        }
+        const int finite = alpha_update(n, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
         double* swap = a;
         a = rhs, rhs = swap;
-        if (!isfinite(sum)) {
+        if (!finite) {
             st = FAILT(t1, "at t = %g s: the solution is no longer finite (divergence)", t1);
             break;
         }

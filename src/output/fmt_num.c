@@ -9,6 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The conversions are inlined into each caller with its precision a constant (the CSVs' 10 and 4
+ * digits): the powers of ten, bounds and digit loops then fold. */
+#if defined(__GNUC__)
+#define FMT_INLINE static inline __attribute__((always_inline))
+#else
+#define FMT_INLINE static inline
+#endif
+
 static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 static const uint64_t u10[16] = {1ull,
@@ -29,7 +37,7 @@ static const uint64_t u10[16] = {1ull,
                                  1000000000000000ull};
 
 /* |x| 10^k, within 3 units of 2^-53 relative; -1 when |k| > 44 */
-static int scaled(double ax, int k, double* s) {
+FMT_INLINE int scaled(double ax, int k, double* s) {
     if (k >= 0 && k <= 22)
         *s = ax * p10[k];
     else if (k > 22 && k <= 44)
@@ -45,7 +53,7 @@ static int scaled(double ax, int k, double* s) {
 
 /* ax > 0 finite: its D significant digits m (10^(D-1) <= m < 10^D) and decimal exponent e,
  * ax ~ m 10^(e - D + 1); -1 where snprintf must decide */
-static int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
+FMT_INLINE int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
     if (D < 1 || D > 15) return -1;
     uint64_t bits;
     memcpy(&bits, &ax, sizeof bits);
@@ -78,41 +86,51 @@ static int fallback(char* buf, double x, int prec, int g) {
     return n < 0 ? 0 : n < IO_FMT_MAX ? n : IO_FMT_MAX - 1;
 }
 
-static int put_exp(char* p, int e) {
-    int n = 0;
-    p[n++] = 'e';
-    p[n++] = e < 0 ? '-' : '+';
-    if (e < 0) e = -e;
-    if (e >= 100) p[n++] = (char)('0' + e / 100);
-    p[n++] = (char)('0' + e / 10 % 10);
-    p[n++] = (char)('0' + e % 10);
-    return n;
-}
-
 static const char two_digits[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* the D digits of m, two at a time in 32-bit arithmetic (the last 8, then the rest) */
-static void digits(uint64_t m, int D, char* dig) {
-    uint32_t lo = (uint32_t)(m % 100000000u), hi = (uint32_t)(m / 100000000u);
-    int i = D - 1;
-    for (int k = 0; k < 4 && i >= 1; k++, i -= 2) {
-        const uint32_t r = lo % 100;
-        lo /= 100;
-        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+FMT_INLINE int put_exp(char* p, int e) {
+    int n = 0;
+    p[n++] = 'e';
+    p[n++] = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 100) {
+        p[n++] = (char)('0' + e / 100);
+        e %= 100;
     }
-    if (i >= 0 && D > 8) lo = hi;  /* digits beyond the last 8 */
+    memcpy(p + n, two_digits + 2 * e, 2);
+    return n + 2;
+}
+
+/* the 8 digits of v < 10^8: two halves of 4, each two pairs from the table (no loop) */
+FMT_INLINE void digits8(uint32_t v, char* p) {
+    const uint32_t a = v / 10000u, b = v % 10000u;
+    memcpy(p, two_digits + 2 * (a / 100u), 2);
+    memcpy(p + 2, two_digits + 2 * (a % 100u), 2);
+    memcpy(p + 4, two_digits + 2 * (b / 100u), 2);
+    memcpy(p + 6, two_digits + 2 * (b % 100u), 2);
+}
+
+/* the D digits of m: the last 8 at once, then the rest two at a time in 32-bit arithmetic */
+FMT_INLINE void digits(uint64_t m, int D, char* dig) {
+    if (D > 8) {
+        digits8((uint32_t)(m % 100000000u), dig + D - 8);
+        m /= 100000000u;
+        D -= 8;
+    }
+    uint32_t lo = (uint32_t)m;
+    int i = D - 1;
     for (; i >= 1; i -= 2) {
-        const uint32_t r = lo % 100;
-        lo /= 100;
-        dig[i - 1] = two_digits[2 * r], dig[i] = two_digits[2 * r + 1];
+        const uint32_t r = lo % 100u;
+        lo /= 100u;
+        memcpy(dig + i - 1, two_digits + 2 * r, 2);
     }
     if (i == 0) dig[0] = (char)('0' + lo);
 }
 
-int io_fmt_e(char* buf, double x, int prec) {
+FMT_INLINE int fmt_e(char* buf, double x, int prec) {
     const int D = prec + 1;
     uint64_t m = 0;
     int e = 0, n = 0;
@@ -138,7 +156,7 @@ int io_fmt_e(char* buf, double x, int prec) {
 
 /* %g (C11 7.21.6.1): P significant digits, exponent X; style f with P - 1 - X decimals when
  * P > X >= -4, else style e with P - 1; trailing zeros of the fraction and a bare point removed */
-int io_fmt_g(char* buf, double x, int prec) {
+FMT_INLINE int fmt_g(char* buf, double x, int prec) {
     const int P = prec == 0 ? 1 : prec;
     uint64_t m = 0;
     int X = 0, n = 0;
@@ -182,32 +200,45 @@ int io_fmt_g(char* buf, double x, int prec) {
     return n;
 }
 
+int io_fmt_e(char* buf, double x, int prec) {
+    switch (prec) {
+    case 10: return fmt_e(buf, x, 10);
+    case 4: return fmt_e(buf, x, 4);
+    default: return fmt_e(buf, x, prec);
+    }
+}
+
+int io_fmt_g(char* buf, double x, int prec) { return prec == 10 ? fmt_g(buf, x, 10) : fmt_g(buf, x, prec); }
+
 void io_row_start(io_row* r, FILE* fp) {
     r->fp = fp;
     r->len = 0;
 }
 
+void io_row_flush(io_row* r) {
+    if (r->len) fwrite(r->buf, 1, (size_t)r->len, r->fp);
+    r->len = 0;
+}
+
 static void row_room(io_row* r) {
-    if (r->len + IO_FMT_MAX + 2 > (int)sizeof(r->buf)) {
-        fwrite(r->buf, 1, (size_t)r->len, r->fp);
-        r->len = 0;
-    }
+    if (r->len + IO_FMT_MAX + 2 > (int)sizeof(r->buf)) io_row_flush(r);
 }
 
 void io_row_e(io_row* r, char sep, double x, int prec) {
     row_room(r);
     if (sep) r->buf[r->len++] = sep;
-    r->len += io_fmt_e(r->buf + r->len, x, prec);
+    char* p = r->buf + r->len;
+    r->len += prec == 10 ? fmt_e(p, x, 10) : prec == 4 ? fmt_e(p, x, 4) : fmt_e(p, x, prec);
 }
 
 void io_row_g(io_row* r, char sep, double x, int prec) {
     row_room(r);
     if (sep) r->buf[r->len++] = sep;
-    r->len += io_fmt_g(r->buf + r->len, x, prec);
+    char* p = r->buf + r->len;
+    r->len += prec == 10 ? fmt_g(p, x, 10) : fmt_g(p, x, prec);
 }
 
 void io_row_end(io_row* r) {
+    row_room(r);
     r->buf[r->len++] = '\n';
-    fwrite(r->buf, 1, (size_t)r->len, r->fp);
-    r->len = 0;
 }

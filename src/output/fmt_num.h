@@ -18,11 +18,14 @@ int io_fmt_e(char* buf, double x, int prec);
 /* x as snprintf(buf, IO_FMT_MAX, "%.*g", prec, x) writes it; returns the length. */
 int io_fmt_g(char* buf, double x, int prec);
 
-/* A row buffer: numbers appended, written to fp with one fwrite when full and at the end. */
+/* Rows of numbers buffered in blocks: the numbers appended, the rows ended, the block written to
+ * fp with one fwrite when nearly full and by io_row_flush (a 1.2 MB history in 19 writes rather
+ * than one system call per 4 kB of stdio's buffer). */
+#define IO_ROW_BLOCK 65536
 typedef struct io_row {
     FILE* fp;
     int len;
-    char buf[1024];
+    char buf[IO_ROW_BLOCK];
 } io_row;
 
 void io_row_start(io_row* r, FILE* fp);
@@ -30,7 +33,9 @@ void io_row_start(io_row* r, FILE* fp);
 void io_row_e(io_row* r, char sep, double x, int prec);
 /* sep (0: none), then x as "%.*g" */
 void io_row_g(io_row* r, char sep, double x, int prec);
-/* the newline, and the buffer to fp */
+/* the newline (the row stays in the block) */
 void io_row_end(io_row* r);
+/* the block to fp: before anything else writes to fp, and at the end */
+void io_row_flush(io_row* r);
 
 #endif

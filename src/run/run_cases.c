@@ -68,9 +68,17 @@ void run_get_doubles(run_reader* r, double* v, size_t n) {
     if (n) run_get(r, v, sizeof(double) * n);
 }
 
-/* A case as it travels and is recorded: its status, its message, the driver's bytes. */
+/* A case as it travels and is recorded: its status, its message, the driver's bytes (one
+ * allocation of the exact size). */
 static void wrap_case(kd_status st, const kd_error* err, const run_buf* payload, run_buf* out) {
     const int len = st ? (int)strnlen(err->msg, sizeof(err->msg)) : 0;
+    const size_t total = 2 * sizeof(int) + (size_t)len + payload->size;
+    out->data = malloc(total);
+    if (!out->data) {
+        out->failed = 1;
+        return;
+    }
+    out->cap = total, out->size = 0;
     run_buf_put_int(out, (int)st);
     run_buf_put_int(out, len);
     run_buf_put(out, err->msg, (size_t)len);
@@ -155,21 +163,24 @@ static int journal_open(const char* outdir, int index, int ncases, uint64_t key,
     return fd;
 }
 
-/* One record in one write: a kill leaves it whole or cut (and then not trusted). Nothing once a
- * stop was asked: a case that ran then may have stopped short (a sweep run at its next row). */
-static int journal_append(int fd, int i, const unsigned char* data, size_t size) {
-    if (fd < 0 || kd_interrupted()) return 0;
+/* Records of committed cases gathered in `batch`, written to the journal by journal_flush in one
+ * write: a kill leaves the last whole or cut (and then not trusted). Nothing once a stop was asked:
+ * a case that ran then may have stopped short (a sweep run at its next row). */
+static void journal_add(run_buf* batch, int fd, int i, const unsigned char* data, size_t size) {
+    if (fd < 0) return;
     const journal_rec r = {JOURNAL_MAGIC, i, size};
     const uint64_t sum = fnv1a(fnv1a(14695981039346656037ull, &r, sizeof(r)), data, size);
-    unsigned char* all = malloc(sizeof(r) + size + sizeof(sum));
-    if (!all) return -1;
-    memcpy(all, &r, sizeof(r));
-    if (size) memcpy(all + sizeof(r), data, size);
-    memcpy(all + sizeof(r) + size, &sum, sizeof(sum));
-    const size_t n = sizeof(r) + size + sizeof(sum);
-    const ssize_t w = write(fd, all, n);
-    free(all);
-    return w == (ssize_t)n ? 0 : -1;
+    run_buf_put(batch, &r, sizeof(r));
+    run_buf_put(batch, data, size);
+    run_buf_put(batch, &sum, sizeof(sum));
+}
+
+static int journal_flush(run_buf* batch, int fd) {
+    int rc = 0;
+    if (fd >= 0 && batch->size && !kd_interrupted())
+        rc = batch->failed || write(fd, batch->data, batch->size) != (ssize_t)batch->size ? -1 : 0;
+    batch->size = 0, batch->failed = 0;
+    return rc;
 }
 
 void run_cases_forget(const char* outdir) {
@@ -212,28 +223,47 @@ void run_cases_clean_temps(const char* outdir) {
 
 /* ---- the scheduler ------------------------------------------------------------ */
 
+/* Chunks of cases (docs/performance.md, "Chunks of cheap cases"): a thread takes several
+ * consecutive cases at once, a share of what is left (guided self-scheduling: the last chunks are
+ * small, so the threads finish together), at most about CHUNK_S of work by the cases' measured
+ * mean cost and at most CHUNK_MAX cases: cheap cases (a stability point, 0.1 ms) then cost the
+ * scheduler one lock, one wake-up and one journal write per chunk rather than per case, while
+ * expensive ones (a sweep run, 10 ms) still go one at a time. */
+#define CHUNK_S 0.004
+#define CHUNK_MAX 64
+/* The committing thread writes the journal records of the cases it committed at most every
+ * JOURNAL_S (and whenever it waits), so that a kill loses little more than the cases running. */
+#define JOURNAL_S 0.002
+
 typedef struct sched {
     const run_context* c;
     const run_case_set* set;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int n, next, committed, window, stop;
+    pthread_cond_t cv;       /* the committing thread waits for the next case here */
+    pthread_cond_t cv_work;  /* threads wait for the window here */
+    int n, next, committed, window, stop, jobs;
     int outstanding;  /* handed out, not back */
     int ndone;        /* back (computed or resumed) */
+    int main_waiting, work_waiting;
+    double cost_s;    /* wall time of the cases computed by threads, and their number */
+    long cost_n;
     unsigned char** data;
     size_t* size;
     char* done;
 } sched;
 
-static kd_status compute_case(const sched* s, int i, const char* outdir, int remote, unsigned char** data,
-                              size_t* size) {
-    run_buf payload = {0}, out = {0};
+/* Case i computed into *data (malloc'd, NULL: out of memory); payload: the thread's scratch for
+ * the driver's bytes, reused from case to case. */
+static kd_status compute_case(const sched* s, int i, const char* outdir, int remote, run_buf* payload,
+                              unsigned char** data, size_t* size) {
+    run_buf out = {0};
     kd_error err;
     kd_error_clear(&err);
-    kd_status st = s->set->compute(s->set->ctx, i, outdir, remote, &payload, &err);
-    if (payload.failed && !st) st = kd_error_set(&err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for a case");
-    wrap_case(st, &err, &payload, &out);
-    run_buf_free(&payload);
+    payload->size = 0, payload->failed = 0;
+    kd_status st = s->set->compute(s->set->ctx, i, outdir, remote, payload, &err);
+    if (payload->failed && !st) st = kd_error_set(&err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for a case");
+    if (payload->failed) payload->size = 0;
+    wrap_case(st, &err, payload, &out);
     if (out.failed) {
         run_buf_free(&out);
         *data = NULL, *size = 0;
@@ -243,7 +273,7 @@ static kd_status compute_case(const sched* s, int i, const char* outdir, int rem
     return KD_OK;
 }
 
-/* The next case to hand out, or -1 (under the lock). */
+/* The next case to hand out to a rank, or -1 (under the lock). */
 static int take_locked(sched* s) {
     while (s->next < s->n && s->done[s->next]) s->next++;  /* resumed */
     if (s->stop || s->next >= s->n) return -1;
@@ -251,28 +281,68 @@ static int take_locked(sched* s) {
     return s->next++;
 }
 
-static void deliver_locked(sched* s, int i, unsigned char* data, size_t size) {
-    s->data[i] = data, s->size[i] = size, s->done[i] = 1;
-    s->outstanding--, s->ndone++;
-    pthread_cond_broadcast(&s->cv);
+/* The next chunk [i0, *i1) for a thread, or -1 (under the lock; next below the window). */
+static int take_chunk_locked(sched* s, int* i1) {
+    while (s->next < s->n && s->done[s->next]) s->next++;  /* resumed */
+    if (s->stop || s->next >= s->n) return -1;
+    int c = (s->n - s->next) / (2 * s->jobs);
+    const double mean = s->cost_n ? s->cost_s / (double)s->cost_n : 0.0;
+    const double by_cost = mean > 0 ? CHUNK_S / mean : s->cost_n ? CHUNK_MAX : 1;  /* first: measure one */
+    if (c > by_cost) c = (int)by_cost;
+    if (c > CHUNK_MAX) c = CHUNK_MAX;
+    if (c < 1) c = 1;
+    int end = s->next + c;
+    if (end > s->committed + s->window) end = s->committed + s->window;
+    if (end > s->n) end = s->n;
+    if (end <= s->next) end = s->next + 1;
+    const int i0 = s->next;
+    for (int i = i0; i < end; i++) s->outstanding += !s->done[i];
+    s->next = end;
+    *i1 = end;
+    return i0;
+}
+
+static void wake_main_locked(sched* s) {
+    if (s->main_waiting && s->committed < s->n && s->done[s->committed]) pthread_cond_signal(&s->cv);
 }
 
 static void* worker_main(void* arg) {
     sched* s = arg;
+    run_buf payload = {0};
     pthread_mutex_lock(&s->mu);
     for (;;) {
         /* memory bounded: at most `window` cases ahead of the last committed */
-        while (!s->stop && s->next < s->n && s->next >= s->committed + s->window) pthread_cond_wait(&s->cv, &s->mu);
-        const int i = take_locked(s);
-        if (i < 0) break;
+        while (!s->stop && s->next < s->n && s->next >= s->committed + s->window) {
+            s->work_waiting++;
+            pthread_cond_wait(&s->cv_work, &s->mu);
+            s->work_waiting--;
+        }
+        int i1 = 0;
+        const int i0 = take_chunk_locked(s, &i1);
+        if (i0 < 0) break;
         pthread_mutex_unlock(&s->mu);
-        unsigned char* data = NULL;
-        size_t size = 0;
-        compute_case(s, i, s->c->outdir, 0, &data, &size);  /* data NULL: out of memory */
+        /* the cases of the chunk; their done marks (2: resumed) were set before the threads began
+         * or are set by this thread only */
+        const double t0 = util_now_s();
+        int computed = 0, i = i0;
+        for (; i < i1 && !kd_interrupted(); i++) {
+            if (s->done[i]) continue;
+            compute_case(s, i, s->c->outdir, 0, &payload, &s->data[i], &s->size[i]);  /* NULL: no memory */
+            computed++;
+        }
+        const int reached = i;  /* the cases before it are back */
+        const double dt = util_now_s() - t0;
         pthread_mutex_lock(&s->mu);
-        deliver_locked(s, i, data, size);
+        for (int k = i0; k < i1; k++)
+            if (!s->done[k]) {
+                s->outstanding--;
+                if (k < reached) s->done[k] = 1, s->ndone++;
+            }
+        if (computed) s->cost_s += dt, s->cost_n += computed;
+        wake_main_locked(s);
     }
     pthread_mutex_unlock(&s->mu);
+    run_buf_free(&payload);
     return NULL;
 }
 
@@ -290,8 +360,13 @@ static void remote_deliver(void* arg, int i, const unsigned char* data, size_t s
     unsigned char* copy = malloc(size ? size : 1);
     if (copy && size) memcpy(copy, data, size);
     pthread_mutex_lock(&s->mu);
-    if (i >= 0 && i < s->n && !s->done[i]) deliver_locked(s, i, copy, copy ? size : 0);
-    else free(copy);
+    if (i >= 0 && i < s->n && !s->done[i]) {
+        s->data[i] = copy, s->size[i] = copy ? size : 0, s->done[i] = 1;
+        s->outstanding--, s->ndone++;
+        wake_main_locked(s);
+    } else {
+        free(copy);
+    }
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -347,20 +422,22 @@ int run_cases_worker(const run_context* c) { return c->opts && c->opts->backend 
 typedef struct remote_ctx {
     sched* s;
     char dir[512];
+    run_buf payload;  /* scratch, reused */
 } remote_ctx;
 
 static int remote_compute(void* arg, int i, unsigned char** data, size_t* size) {
     remote_ctx* rc = arg;
-    return compute_case(rc->s, i, rc->dir, 1, data, size) == KD_OK ? 0 : -1;
+    return compute_case(rc->s, i, rc->dir, 1, &rc->payload, data, size) == KD_OK ? 0 : -1;
 }
 
 static kd_status run_remote(sched* s, kd_error* err) {
     const kd_case_backend* b = s->c->opts->backend;
-    remote_ctx rc = {s, ""};
+    remote_ctx rc = {s, "", {0}};
     const char* tmp = getenv("TMPDIR");
     snprintf(rc.dir, sizeof(rc.dir), "%s/kedyn-rank%d-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", b->rank);
     if (!mkdtemp(rc.dir)) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot create '%s'", rc.dir);
     const int r = b->work(b->impl, s->c->index, &rc, remote_compute);
+    run_buf_free(&rc.payload);
     rmdir(rc.dir);
     if (r < 0) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "rank %d: the communication failed", b->rank);
     if (r > 0) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "rank 0 ended the run");
@@ -393,34 +470,46 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
     const int remote = o && o->backend && o->backend->size > 1;
     int jobs = o && o->jobs > 1 ? o->jobs : 1;
     if (jobs > n - nres) jobs = n - nres > 0 ? n - nres : 1;
-    s.window = 4 * (jobs + (remote ? o->backend->size : 0));
+    s.jobs = jobs + (remote ? o->backend->size - 1 : 0);
+    s.window = 4 * (jobs + (remote ? o->backend->size : 0)) + 2 * jobs * CHUNK_MAX;
     double t_ck = util_now_s();
+    run_buf jbatch = {0};               /* journal records not yet written */
+    double t_flush = util_now_s();      /* when the last were */
     progress(&s);
 
     if (jobs == 1 && !remote) {  /* serial: the same cases, on this thread */
+        run_buf payload = {0};
         for (int i = 0; i < n && !st; i++) {
             if (!s.done[i]) {
                 if (kd_interrupted()) {
                     st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted after %d of %d cases", i, n);
                     break;
                 }
-                compute_case(&s, i, c->outdir, 0, &s.data[i], &s.size[i]);
+                compute_case(&s, i, c->outdir, 0, &payload, &s.data[i], &s.size[i]);
                 s.ndone++;
                 s.done[i] = 1;
             }
             size_t rec = 0;
             if (!st) st = commit_case(&s, i, &rec, err);
             /* the record after the case's files and rows: complete on disk */
-            if (!st && s.done[i] == 1 && rec && journal_append(jfd, i, s.data[i], rec))
-                st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+            if (!st && s.done[i] == 1 && rec) {
+                journal_add(&jbatch, jfd, i, s.data[i], rec);
+                if (util_now_s() - t_flush >= JOURNAL_S) {
+                    t_flush = util_now_s();
+                    if (journal_flush(&jbatch, jfd))
+                        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+                }
+            }
             free(s.data[i]), s.data[i] = NULL;
             s.committed = i + 1;
             progress(&s);
             checkpoint(&s, &t_ck);
         }
+        run_buf_free(&payload);
     } else {
         pthread_mutex_init(&s.mu, NULL);
         pthread_cond_init(&s.cv, NULL);
+        pthread_cond_init(&s.cv_work, NULL);
         pthread_t* th = calloc((size_t)jobs, sizeof(*th));
         int nth = 0;
         serve_arg sa = {&s, 0};
@@ -434,53 +523,72 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
         pthread_mutex_lock(&s.mu);
         if (st) s.stop = 1;
         while (s.committed < n) {
-            const int i = s.committed;
-            if (s.done[i]) {
-                const int fresh = s.done[i] == 1;
+            if (s.done[s.committed]) {  /* every case back from here on, committed in one go */
+                const int i0 = s.committed;
+                int i1 = i0;
+                while (i1 < n && s.done[i1]) i1++;
                 pthread_mutex_unlock(&s.mu);
                 kd_status cst = KD_OK;
-                if (!st) {
-                    size_t rec = 0;
-                    cst = commit_case(&s, i, &rec, err);
-                    /* the record after the case's files and rows: complete on disk */
-                    if (!cst && fresh && rec && journal_append(jfd, i, s.data[i], rec))
+                for (int i = i0; i < i1; i++) {
+                    if (!st && !cst) {
+                        size_t rec = 0;
+                        cst = commit_case(&s, i, &rec, err);
+                        /* the record after the case's files and rows: complete on disk */
+                        if (!cst && s.done[i] == 1 && rec) journal_add(&jbatch, jfd, i, s.data[i], rec);
+                    }
+                    free(s.data[i]), s.data[i] = NULL;
+                }
+                if (!st && !cst && jbatch.size && util_now_s() - t_flush >= JOURNAL_S) {
+                    t_flush = util_now_s();
+                    if (journal_flush(&jbatch, jfd))
                         cst = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
                 }
-                progress(&s);
                 pthread_mutex_lock(&s.mu);
-                free(s.data[i]), s.data[i] = NULL;
                 if (cst) st = cst, s.stop = 1;
-                s.committed++;
-                pthread_cond_broadcast(&s.cv);
-                if (!st) {
-                    pthread_mutex_unlock(&s.mu);
-                    checkpoint(&s, &t_ck);
-                    pthread_mutex_lock(&s.mu);
-                }
+                s.committed = i1;
+                if (s.work_waiting || s.stop) pthread_cond_broadcast(&s.cv_work);
+                pthread_mutex_unlock(&s.mu);
+                progress(&s);
+                if (!st) checkpoint(&s, &t_ck);
+                pthread_mutex_lock(&s.mu);
                 continue;
             }
             if (s.stop && s.outstanding == 0) break;  /* nothing more will come */
+            if (jbatch.size) {  /* waiting: the records written meanwhile */
+                pthread_mutex_unlock(&s.mu);
+                const int jr = journal_flush(&jbatch, jfd);
+                pthread_mutex_lock(&s.mu);
+                if (jr && !st) {
+                    st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+                    s.stop = 1;
+                    pthread_cond_broadcast(&s.cv_work);
+                }
+                continue;
+            }
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_nsec += 100000000;
             if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+            s.main_waiting = 1;
             pthread_cond_timedwait(&s.cv, &s.mu, &ts);
+            s.main_waiting = 0;
             if (kd_interrupted() && !s.stop) {
                 s.stop = 1;
-                pthread_cond_broadcast(&s.cv);
+                pthread_cond_broadcast(&s.cv_work);
             }
             pthread_mutex_unlock(&s.mu);
             progress(&s);
             pthread_mutex_lock(&s.mu);
         }
         s.stop = 1;
-        pthread_cond_broadcast(&s.cv);
+        pthread_cond_broadcast(&s.cv_work);
         const int committed = s.committed;
         pthread_mutex_unlock(&s.mu);
         for (int k = 0; k < nth; k++) pthread_join(th[k], NULL);
         if (serving) pthread_join(serve_th, NULL);
         free(th);
         pthread_cond_destroy(&s.cv);
+        pthread_cond_destroy(&s.cv_work);
         pthread_mutex_destroy(&s.mu);
         if (!st && serving && sa.rc)
             st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "%s: lost contact with a rank after %d of %d cases",
@@ -488,6 +596,11 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
         if (!st && committed < n)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted after %d of %d cases", committed, n);
     }
+    /* the records of the cases committed complete, also after a later error (not once a stop was
+     * asked: journal_flush) */
+    if (journal_flush(&jbatch, jfd) && !st)
+        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
+    run_buf_free(&jbatch);
     for (int i = 0; i < n; i++) free(s.data[i]);
     free(s.data), free(s.size), free(s.done);
     if (jfd >= 0) close(jfd);

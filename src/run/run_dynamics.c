@@ -36,6 +36,7 @@ typedef struct history {
     int nvtk;                     /* frames written */
     double vtk_t[HISTORY_VTK_FRAMES];
     int vtk_failed;
+    io_row row;                   /* the rows, written in blocks (fmt_num.h) */
 } history;
 
 /* One .vtu of the displacements at each hundredth of the time span (frame k at t >= k t_end / 100). */
@@ -101,24 +102,23 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
     history* h = ctx;
     /* A state or energy that overflowed (above a critical speed the energies overflow before the
      * state does) is a numerical failure: no row of inf or nan, the rows before it kept. */
-    int finite = isfinite(t);
-    for (int i = 0; i < h->neq && finite; i++) finite = isfinite(q[i]);
-    for (int k = 0; e && k < 4 && finite; k++) finite = isfinite(e[k]);
-    if (!finite) {
+    double z = 0.0 * t;  /* 0 unless some value is NaN or Inf: a loop the compiler vectorises */
+    for (int i = 0; i < h->neq; i++) z += 0.0 * q[i];
+    for (int k = 0; e && k < 4; k++) z += 0.0 * e[k];
+    if (!isfinite(z)) {
         h->nonfinite = 1, h->t_nonfinite = t;
         return 1;
     }
     /* "%.10g" of t, then ",%.10e" of each value and ",%.4e" of the balance, without printf's
      * cost (src/output/fmt_num.h) */
-    io_row row;
-    io_row_start(&row, h->fp);
-    io_row_g(&row, 0, t, 10);
-    for (int c = 0; c < h->ncol; c++) io_row_e(&row, ',', h->eq[c] < 0 ? 0.0 : q[h->eq[c]], 10);
+    io_row* row = &h->row;
+    io_row_g(row, 0, t, 10);
+    for (int c = 0; c < h->ncol; c++) io_row_e(row, ',', h->eq[c] < 0 ? 0.0 : q[h->eq[c]], 10);
     if (e) {
-        for (int k = 0; k < 3; k++) io_row_e(&row, ',', e[k], 10);
-        io_row_e(&row, ',', e[3], 4);
+        for (int k = 0; k < 3; k++) io_row_e(row, ',', e[k], 10);
+        io_row_e(row, ',', e[3], 4);
     }
-    io_row_end(&row);
+    io_row_end(row);
     kd_anim_record(h->anim, t, q);
     history_vtk(h, t, q);
     /* Progress at most every 0.1 % of the time span. */
@@ -143,16 +143,22 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    history h0 = {.fp = f.fp, .energy = dy.energy, .anim = c->anim, .opts = c->opts, .index = c->index, .count = c->count,
-                  .t_end = dy.t_end, .neq = c->m->neq, .m = c->m, .outdir = c->outdir};
-    history* h = &h0;
+    history* h = malloc(sizeof(*h));  /* its block of rows: 64 kB */
+    if (!h) {
+        kd_atomic_abort(&f);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    *h = (history){.fp = f.fp, .energy = dy.energy, .anim = c->anim, .opts = c->opts, .index = c->index,
+                   .count = c->count, .t_end = dy.t_end, .neq = c->m->neq, .m = c->m, .outdir = c->outdir};
     for (int b = 0; b < c->m->nbody; b++)  /* plates: the displacement series for ParaView too */
         if (c->m->body[b].type == KD_BODY_PLATE) {
             if (c->ordinal == 1) snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics", a->prefix);
             else snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics_%d", a->prefix, c->ordinal);
         }
     st = history_columns(c->d, c->m, h, err);
+    io_row_start(&h->row, h->fp);
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
+    io_row_flush(&h->row);
     if (h->nonfinite)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
@@ -160,6 +166,7 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     free(h->eq);
     if (st && st != KD_ERR_NUMERIC) {
         kd_atomic_abort(&f);
+        free(h);
         return st;
     }
     kd_error werr;
@@ -168,6 +175,7 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     else if (st == KD_OK) *err = werr, st = wst;
     const kd_status vst = history_vtk_pvd(h, a, &werr);
     if (vst && st == KD_OK) *err = werr, st = vst;
+    free(h);
     return st;
 }
 
