@@ -102,7 +102,7 @@ kd_status kd_campbell_modes_at(const kd_model* m, int body, double speed, int nm
     spin.angle = kd_law_constant(0.0);
     spin.angle.type = KD_LAW_SPEED;
     spin.angle.value = speed;
-    if (m->neq >= kd_gyro_sparse_min_dof() || m->neq > KD_GYRO_MAX) {  /* large: no band system */
+    if (kd_gyro_sparse_route(m->neq, nmodes)) {  /* large: no band system */
         const kd_motion** motion = calloc((size_t)m->nbody, sizeof(*motion));
         if (!motion) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the Campbell diagram");
         motion[body] = &spin;

@@ -2,7 +2,6 @@
  * damping matrices in state-space form (kedyn/modes.h; theory.md sec. 3),
  * solved by the scaled shift-invert pencil of src/analyses/gyro_pencil.c, or from
  * kd_gyro_sparse_min_dof() equations on by the sparse route (src/analyses/modes_gyro_sparse.c). */
-#include <complex.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,24 +11,10 @@
 #include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/system.h"
 
-void kd_modes_phase_normalise(const double* vre, const double* vim, int n, double* x, double* y) {
-    double best = 0, pr = 1, pi = 0;
-    for (int i = 0; i < n; i++) {
-        const double mag = hypot(vre[i], vim[i]);
-        if (mag > best) best = mag, pr = vre[i], pi = vim[i];
-    }
-    /* rotate the phase so the largest entry is real and positive */
-    const double complex rot = best > 0 ? conj(pr + I * pi) / best : 1.0;
-    for (int i = 0; i < n; i++) {
-        const double complex z = (vre[i] + I * vim[i]) * rot / (best > 0 ? best : 1.0);
-        x[i] = creal(z), y[i] = cimag(z);
-    }
-}
-
 kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     const int n = s->n;
-    if (n >= kd_gyro_sparse_min_dof() || n > KD_GYRO_MAX) return kd_modes_state_space_sparse(s->m, s->motion, t, count, out, err);
+    if (kd_gyro_sparse_route(n, count)) return kd_modes_state_space_sparse(s->m, s->motion, t, count, out, err);
     if (count > n) count = n;
     kd_gband C = {0}, K = {0};
     kd_gyro_ws w = {0};

@@ -3,6 +3,7 @@
  * compressed columns, the eigenvalues nearest 0 by the sparse shift-invert Arnoldi
  * (src/numerics/eigen_gyro_sparse.c), reported as kd_modes_state_space reports the dense
  * solver's (src/analyses/modes_gyro.c). */
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,24 @@ int kd_gyro_sparse_min_dof(void) {
     const char* env = getenv("KEDYN_GYRO_SPARSE_MIN_DOF");
     const long v = env && *env ? strtol(env, NULL, 10) : KD_GYRO_SPARSE_DOF;
     return v < 1 ? 1 : v > 1000000000L ? 1000000000 : (int)v;
+}
+
+int kd_gyro_sparse_route(int n, int count) {
+    return n > KD_GYRO_MAX || (n >= kd_gyro_sparse_min_dof() && 4 * count < n);
+}
+
+void kd_modes_phase_normalise(const double* vre, const double* vim, int n, double* x, double* y) {
+    double best = 0, pr = 1, pi = 0;
+    for (int i = 0; i < n; i++) {
+        const double mag = hypot(vre[i], vim[i]);
+        if (mag > best) best = mag, pr = vre[i], pi = vim[i];
+    }
+    /* rotate the phase so the largest entry is real and positive */
+    const double complex rot = best > 0 ? conj(pr + I * pi) / best : 1.0;
+    for (int i = 0; i < n; i++) {
+        const double complex z = (vre[i] + I * vim[i]) * rot / (best > 0 ? best : 1.0);
+        x[i] = creal(z), y[i] = cimag(z);
+    }
 }
 
 static int by_omega(const void* a, const void* b) {

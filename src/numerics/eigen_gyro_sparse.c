@@ -19,7 +19,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "kedyn/modes_gyro_sparse.h"
@@ -247,7 +246,6 @@ kd_status kd_eigen_gyro_sparse(const kd_csc* K, const kd_csc* M, const kd_csc* C
                               (int)info, (int)iparam[4], nev, o.failed ? ", a sparse solve failed" : "");
             goto arnoldi_done;
         }
-        if (getenv("KD_GYRO_DEBUG")) fprintf(stderr, "nev %d ncv %d restarts %d ops %d lu %d\n", nev, ncv, (int)iparam[2], (int)iparam[8], out->lu);
         dneupd_c(1, "A", select, dr, di, z, n2, 0.0, 0.0, workev, "I", n2, "LM", nev, 0.0, resid, ncv, v, n2, iparam,
                  ipntr, workd, workl, lworkl, &info);
         pthread_mutex_unlock(&eigen_arpack_lock);
