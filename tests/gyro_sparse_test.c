@@ -9,8 +9,8 @@
  *   - the Q4 membrane plate of the thesis (180 equations) spinning about its normal against
  *     the dense route (LAPACK dgeev on the scaled pencil of gyro_pencil.c: another algorithm
  *     and another assembly of C, K), with and without the stiffening pre-stress, below and
- *     beyond the divergence speed: frequencies, growth rates, the instability flag and the
- *     complex shapes (MAC, which a sign error of G would break);
+ *     beyond the divergence speed, and with Rayleigh damping: frequencies, growth rates, the
+ *     instability flag and the complex shapes (MAC, which a sign error of G would break);
  *   - the Campbell diagram of examples/rotating_plate_membrane.yaml forced through the sparse
  *     route against the skew-symmetric SVD of L^-1 [[0, K], [-K, -G]] L^-T (Cholesky and SVD,
  *     no nonsymmetric eigensolver);
@@ -217,7 +217,7 @@ static void test_divergent_and_singular_rotors(void** state) {
 
 /* ---- the membrane plate ------------------------------------------------------------------ */
 
-static kd_model* membrane(int nx, int ny, int geometric) {
+static kd_model* membrane(int nx, int ny, int geometric, const char* damping) {
     char text[2048];
     snprintf(text, sizeof text,
              "kedyn: 1\n"
@@ -236,8 +236,9 @@ static kd_model* membrane(int nx, int ny, int geometric) {
              "supports:\n"
              "  - {body: plate, nodes: root, fix: [u, v]}\n"
              "motion:\n"
-             "  - {body: plate, rotation: {axis: z, law: {speed: 0}}}\n",
-             geometric ? "true" : "false", nx, ny);
+             "  - {body: plate, rotation: {axis: z, law: {speed: 0}}}\n"
+             "%s",
+             geometric ? "true" : "false", nx, ny, damping);
     kd_desc* d = NULL;
     kd_model* m = NULL;
     kd_error err;
@@ -301,7 +302,7 @@ static void compare_routes(kd_model* m, double speed, int count, int* unstable) 
 
 static void test_membrane_against_dense(void** state) {
     (void)state;
-    kd_model* m = membrane(10, 8, 1);
+    kd_model* m = membrane(10, 8, 1, "");
     int unstable;
     const double speeds[] = {0, 6000, 14000, 40000};
     for (int i = 0; i < 4; i++) {
@@ -311,12 +312,17 @@ static void test_membrane_against_dense(void** state) {
     kd_model_free(&m);
     /* without the pre-stress the softening -Omega^2 M wins above omega_1 at rest (15 409.8
      * rad/s): real eigenvalues beyond it (an odd index: no gyroscopic stabilisation) */
-    m = membrane(10, 8, 0);
+    m = membrane(10, 8, 0, "");
     const double soft[] = {10000, 20000, 40000};
     for (int i = 0; i < 3; i++) {
         compare_routes(m, soft[i], 12, &unstable);
         assert_int_equal(unstable, soft[i] > 15409.8);
     }
+    kd_model_free(&m);
+    /* Rayleigh damping in C (zeta = alpha / 2 omega + beta omega / 2: 0.2 % to 2 %) */
+    m = membrane(10, 8, 1, "damping:\n  - {body: plate, rayleigh: {alpha: 50, beta: 2e-7}}\n");
+    compare_routes(m, 14000, 12, &unstable);
+    assert_int_equal(unstable, 0);
     kd_model_free(&m);
 }
 

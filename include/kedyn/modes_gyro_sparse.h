@@ -3,7 +3,7 @@
  * ARPACK-ng's Arnoldi (dnaupd/dneupd) in shift-invert mode on the state-space form, with
  * K + sigma C + sigma^2 M factored once in compressed columns (CHOLMOD's Cholesky of K at
  * sigma = 0 when K is positive definite, KLU's LU otherwise). kd_modes_state_space
- * (kedyn/modes.h) takes this route from kd_gyro_sparse_min_dof() equations on. */
+ * (kedyn/modes.h) takes this route for large models (kd_gyro_sparse_route). */
 #ifndef KEDYN_MODES_GYRO_SPARSE_H
 #define KEDYN_MODES_GYRO_SPARSE_H
 
