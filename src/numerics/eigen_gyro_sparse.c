@@ -149,7 +149,8 @@ static void solve_p(gyro_op* o, double* b) {
     }
 }
 
-/* x = (A - sigma I)^-1 y (header comment). */
+/* x = (A - sigma I)^-1 y (header comment; with a singular M, the same formula is
+ * (A_p - sigma B_p)^-1 B_p y of the pencil A_p = [[0, w_r I], [-K / w_r, -C]], B_p = diag(I, M)). */
 static void apply_op(gyro_op* o, const double* y, double* x) {
     const int n = o->n;
     const double *y1 = y, *y2 = y + n;
