@@ -91,3 +91,14 @@ done
 echo "# the 300 x 240 plate's dynamics analysis from a model file (sparse route of kd_dynamics_run)"
 echo "# neq sparse_route compile_s setup_s best_step_s median_step_s steps w_centre_end peak_rss_kib"
 "$build/bench/bench_plate_dynamics" bench/models/plate_300x240_dynamics.yaml
+echo "# gyroscopic modes of the plate spinning about its normal at 14 000 rad/s (sparse state-space"
+echo "# route; dense up to 1 288 equations for the ratio), lowest 15 modes"
+echo "# nx ny theory dof route solve_s omega1 growth1 unstable peak_rss_kib"
+for s in "10 8" "20 16" "28 22"; do
+  "$build/bench/bench_gyro_sparse" $s membrane 3 sparse
+  "$build/bench/bench_gyro_sparse" $s membrane 2 dense
+done
+for s in "50 40" "100 80" "200 160" "300 240"; do
+  "$build/bench/bench_gyro_sparse" $s membrane 2 sparse
+done
+"$build/bench/bench_gyro_sparse" 100 80 shell 1 sparse

@@ -147,6 +147,14 @@ MUTATIONS = [
     ("plate stability map: side scaling", "src/analyses/stability.c",
      "const double s = length / (hi - lo);", "const double s = sqrt(length / (hi - lo));",
      "plate_stability_test"),
+    # the sparse gyroscopic route (theory.md sec. 14.5): the sign of the assembled C = G + damping,
+    # the velocity half of the shift-inverted state-space operator
+    ("sparse gyroscopic route: sign of C", "src/fe/system_damping_csc.c",
+     "C->x[at] += ce[r * n + q], *nonzero = 1;", "C->x[at] -= ce[r * n + q], *nonzero = 1;",
+     "gyro_sparse_test"),
+    ("sparse gyroscopic route: reference frequency of the operator", "src/numerics/eigen_gyro_sparse.c",
+     "x2[i] = (y1[i] + o->sigma * x1[i]) / o->wr;", "x2[i] = (y1[i] + o->sigma * x1[i]) / (1.001 * o->wr);",
+     "gyro_sparse_test"),
     # the formalism routes on spatial mechanisms (theory.md sec. 11.1): the gyroscopic terms of
     # Kane and Gibbs-Appell, and dT/dq in Lagrange's h
     ("spatial Kane gyroscopic moment", "src/formalisms/smech_routes.c",

@@ -50,6 +50,7 @@
 /* analyses: modes, Campbell, stability, dynamics */
 #include "kedyn/modes.h"
 #include "kedyn/modes_speed.h"
+#include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/analysis.h"
 /* links: one-way and two-way elastic links */
 #include "kedyn/ked.h"

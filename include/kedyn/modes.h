@@ -103,9 +103,11 @@ double kd_modes_roundoff(kd_eigen_factor factor, int rayleigh, int neq, double l
 /* Modes of a moving system at time t (kedyn/system.h): the quadratic
  * eigenproblem (s^2 M + s C + K) x = 0 with the gyroscopic and damping
  * matrices, solved in state-space form [[0, I], [-K, -C]] z = s [[I, 0],
- * [0, M]] z by dense LAPACK dggev. Frequencies are |Im s| of the eigenvalue
- * pairs, ascending; real pairs (rigid-body or divergent) count as 0.
- * Limited to KD_GYRO_MAX equations. */
+ * [0, M]] z by the dense scaled pencil (kd_gyro_solve below) up to
+ * KD_GYRO_MAX equations, or by the sparse shift-invert Arnoldi
+ * (kedyn/modes_gyro_sparse.h) for large models (kd_gyro_sparse_route).
+ * Frequencies are |Im s| of the eigenvalue pairs, ascending; real pairs
+ * (rigid-body or divergent) count as 0. */
 #define KD_GYRO_MAX 1500
 struct kd_system;
 kd_status kd_modes_state_space(struct kd_system* s, double t, int count, kd_modes* out, kd_error* err);

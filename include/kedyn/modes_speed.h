@@ -3,8 +3,8 @@
  * compressed columns, and their lowest modes by CHOLMOD's shift-invert Lanczos. For bodies
  * without gyroscopic coupling ([c] = 0 on the free DOFs: a plate of w, rx, ry spinning about
  * an axis in its plane, whose Coriolis forces act in its plane where it has no DOFs), these are
- * the modes of the moving system; the dense state-space solver (kd_modes_state_space) is limited
- * to KD_GYRO_MAX equations. */
+ * the modes of the moving system; gyroscopic ones take the state-space solver (kd_modes_state_space,
+ * sparse for large models: kedyn/modes_gyro_sparse.h). */
 #ifndef KEDYN_MODES_SPEED_H
 #define KEDYN_MODES_SPEED_H
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kedyn/analysis.h"
+#include "kedyn/modes_gyro_sparse.h"
 
 void kd_campbell_free(kd_campbell* c) {
     free(c->speed);
@@ -95,15 +96,23 @@ kd_status kd_campbell_begin(const kd_model* m, const double* speeds, int nspeeds
 int kd_campbell_modes_wanted(const kd_campbell_track* t, int i) { return i == 0 ? t->count : t->extra; }
 
 kd_status kd_campbell_modes_at(const kd_model* m, int body, double speed, int nmodes, kd_modes* r, kd_error* err) {
-    kd_system s;
-    kd_status st = kd_system_init(&s, m, err);
-    if (st) return st;
     /* The spinning body follows a copy of its motion with a constant-speed
      * law (no tables in it, so a shallow copy is safe). */
     kd_motion spin = m->body[body].motion;
     spin.angle = kd_law_constant(0.0);
     spin.angle.type = KD_LAW_SPEED;
     spin.angle.value = speed;
+    if (kd_gyro_sparse_route(m->neq, nmodes)) {  /* large: no band system */
+        const kd_motion** motion = calloc((size_t)m->nbody, sizeof(*motion));
+        if (!motion) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the Campbell diagram");
+        motion[body] = &spin;
+        const kd_status st = kd_modes_state_space_sparse(m, motion, 0.0, nmodes, r, err);
+        free(motion);
+        return st;
+    }
+    kd_system s;
+    kd_status st = kd_system_init(&s, m, err);
+    if (st) return st;
     s.motion[body] = &spin;
     s.have_frames = 0;
     st = kd_modes_state_space(&s, 0.0, nmodes, r, err);

@@ -1,22 +1,20 @@
 /* Modes of a moving system: the quadratic eigenproblem with gyroscopic and
  * damping matrices in state-space form (kedyn/modes.h; theory.md sec. 3),
- * solved by the scaled shift-invert pencil of src/analyses/gyro_pencil.c. */
-#include <complex.h>
+ * solved by the scaled shift-invert pencil of src/analyses/gyro_pencil.c, or from
+ * kd_gyro_sparse_min_dof() equations on by the sparse route (src/analyses/modes_gyro_sparse.c). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kedyn/modes.h"
+#include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/system.h"
 
 kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     const int n = s->n;
-    if (n > KD_GYRO_MAX)
-        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
-                            "modes of a moving system use a dense state-space solver limited to %d DOF (the model has %d)",
-                            KD_GYRO_MAX, n);
+    if (kd_gyro_sparse_route(n, count)) return kd_modes_state_space_sparse(s->m, s->motion, t, count, out, err);
     if (count > n) count = n;
     kd_gband C = {0}, K = {0};
     kd_gyro_ws w = {0};
@@ -57,18 +55,7 @@ kd_status kd_modes_state_space(kd_system* s, double t, int count, kd_modes* out,
         out->growth[k] = ent[k].growth;
         double *vre = xri, *vim = xri + n;
         kd_gyro_shape(&w, k, vre, vim);
-        double best = 0, pr = 1, pi = 0;
-        for (int i = 0; i < n; i++) {
-            const double mag = hypot(vre[i], vim[i]);
-            if (mag > best) best = mag, pr = vre[i], pi = vim[i];
-        }
-        /* rotate the phase so the largest entry is real and positive */
-        const double complex rot = best > 0 ? conj(pr + I * pi) / best : 1.0;
-        double *x = out->shape + (size_t)k * n, *y = out->shape_im + (size_t)k * n;
-        for (int i = 0; i < n; i++) {
-            const double complex z = (vre[i] + I * vim[i]) * rot / (best > 0 ? best : 1.0);
-            x[i] = creal(z), y[i] = cimag(z);
-        }
+        kd_modes_phase_normalise(vre, vim, n, out->shape + (size_t)k * n, out->shape_im + (size_t)k * n);
     }
 done:
     if (st) kd_modes_free(out);

@@ -3,7 +3,13 @@
 #ifndef KEDYN_EIGEN_INTERNAL_H
 #define KEDYN_EIGEN_INTERNAL_H
 
+#include <pthread.h>
+
 #include "kedyn/modes.h"
+
+/* ARPACK keeps its state in SAVE'd Fortran variables (some shared by its symmetric and
+ * nonsymmetric drivers): one ARPACK solve at a time in the process (eigen_lanczos.c). */
+extern pthread_mutex_t eigen_arpack_lock;
 
 /* y = (K - sigma M)^-1 x with a factorisation of the caller's. */
 typedef void (*eigen_shifted_solve)(void* ctx, const double* x, double* y);

@@ -15,7 +15,7 @@
 #include "numerics/eigen_internal.h"
 
 /* y = (K - sigma M)^-1 x with the banded Cholesky factor in ctx. */
-static pthread_mutex_t arpack_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t eigen_arpack_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void solve_shifted(void* ctx, const double* x, double* y) {
     const kd_band* fac = ctx;
@@ -51,7 +51,7 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
     iparam[6] = 3;       /* mode 3: shift-invert, generalized */
     /* ARPACK keeps its state between calls in SAVE'd Fortran variables: one solve at a time in
      * the process (the threads of a parallel study wait here). */
-    pthread_mutex_lock(&arpack_lock);
+    pthread_mutex_lock(&eigen_arpack_lock);
     for (;;) {
         dsaupd_c(&ido, "G", n, "LM", count, 0.0, resid, ncv, v, n, iparam, ipntr, workd, workl, lworkl, &ainfo);
         double* x = workd + ipntr[0] - 1;
@@ -68,7 +68,7 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
         }
     }
     if (ainfo < 0 || ainfo == 1 || iparam[4] < count) {
-        pthread_mutex_unlock(&arpack_lock);
+        pthread_mutex_unlock(&eigen_arpack_lock);
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "the Lanczos eigensolver did not converge (ARPACK dsaupd info %d, %d of %d modes)",
                           (int)ainfo, (int)iparam[4], count);
@@ -76,7 +76,7 @@ kd_status eigen_arpack_shift_invert(int n, int count, double sigma, eigen_mass_p
     }
     dseupd_c(1, "A", select, d, out->shape, n, sigma, "G", n, "LM", count, 0.0, resid, ncv, v, n, iparam, ipntr,
              workd, workl, lworkl, &ainfo);
-    pthread_mutex_unlock(&arpack_lock);
+    pthread_mutex_unlock(&eigen_arpack_lock);
     if (ainfo != 0) {
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "the Lanczos eigensolver failed to extract the modes (ARPACK dseupd info %d)", (int)ainfo);

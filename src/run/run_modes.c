@@ -3,6 +3,7 @@
 #include "run_internal.h"
 
 #include "kedyn/kedyn.h"
+#include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/modes_speed.h"
 #include "output/output_util.h"
 
@@ -39,8 +40,10 @@ static kd_status run_modes(const run_context* c, const kd_analysis_desc* analysi
     kd_status st;
     if (model_moves(m) && m->neq > KD_GYRO_MAX) {
         /* too large for the dense state-space solver: the symmetric modes at speed through sparse
-         * matrices, for models without gyroscopic coupling (others are refused with a message) */
+         * matrices for models without gyroscopic coupling, the sparse state-space solver for the
+         * others (kedyn/modes_gyro_sparse.h) */
         st = kd_modes_speed_sparse(m, ad->at, ad->count, &a->modes, err);
+        if (st == KD_ERR_USAGE) st = kd_modes_state_space_sparse(m, NULL, ad->at, ad->count, &a->modes, err);
     } else if (model_moves(m)) {
         kd_system s;
         st = kd_system_init(&s, m, err);
