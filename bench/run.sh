@@ -82,6 +82,7 @@ done
 echo "# the same plate, Newmark on the sparse factorisation (kd_newmark_csc): omega1 column = seconds per step"
 for s in "30 24" "100 80" "300 240"; do
   "$build/bench/bench_plate" $s mitc4 2 sparse-step
+done
 echo "# spatial chain of N rods on spherical joints (7 Euler-parameter coordinates per body), augmented,"
 echo "# projection, rk4, cost per step, best of 3"
 echo "# case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib"
