@@ -272,7 +272,7 @@ kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
     if (!st) {
         if (ad->type == KD_ANALYSIS_DYNAMICS && run_spatial_has_links(d))
-            st = run_spatial_links(d, ad, m, outdir, ordinal, a, err);
+            st = run_spatial_links(d, ad, m, outdir, ordinal, &anim, a, err);
         else if (ad->type == KD_ANALYSIS_DYNAMICS)
             st = run_dyn(d, ad, m, q, outdir, ordinal, &anim, a, err);
         else if (ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS)
@@ -321,7 +321,7 @@ kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_ani
     int* rods = malloc(sizeof(int) * 4 * (size_t)(d->sdesc->njoints ? d->sdesc->njoints : 1));
     kd_status st = shapes && names && ground && rods ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st) {
-        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground;
+        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground ? 1 : d->sdesc->bodies[b].beam ? 2 : 0;
         const int nrods = kd_anim_smech_shapes(d, shapes, rods);
         st = kd_write_animation_poses(path, d->title, nb, names, ground, shapes, rods, nrods, sets, nsets, err);
     }
