@@ -1,5 +1,5 @@
 /* kedyn: a constrained system without some of its constraint equations (kedyn/cms.h;
- * theory.md "Redundant constraints in the formalism routes").
+ * theory.md sec. 11.2).
  *
  * An over-constrained mechanism (Bricard's linkage: Gruebler 0, mobility 1) has rows of Phi_q that
  * are linear combinations of the others all along its motion. The solvers that need Phi_q of full

@@ -1,5 +1,5 @@
-/* A constrained system without some of its constraint rows (kedyn/cms_rows.h; theory.md
- * "Redundant constraints in the formalism routes"). Every callback evaluates the base system into
+/* A constrained system without some of its constraint rows (kedyn/cms_rows.h; theory.md sec.
+ * 11.2). Every callback evaluates the base system into
  * a work buffer and keeps the rows of the view, slot by slot. The rows left out are the ones
  * where the dependencies among the rows (the left null space Z of Phi_q, from an SVD of the dense
  * Phi_q) are largest; they move along the motion (Bricard's linkage: the coefficient of a row in
@@ -134,11 +134,12 @@ static int v_jac(void* c, double t, const double* q, double* jac) {
         int best[64];
         if (!dependencies(r) && !best_rows(r, best)) {
             /* a row coming back takes the slot of a row leaving; the rows left out become best */
-            int used[64] = {0};
+            int used[64] = {0}, changed = 0;
             for (int k = 0; k < r->nd; k++) {
                 int still = 0;
                 for (int j = 0; j < r->nd; j++) still |= best[j] == r->drop[k];
                 if (still) continue;
+                changed = 1;
                 for (int j = 0; j < r->nd; j++) {
                     int was = 0;
                     for (int l = 0; l < r->nd; l++) was |= r->drop[l] == best[j];
@@ -150,7 +151,7 @@ static int v_jac(void* c, double t, const double* q, double* jac) {
                 }
             }
             memcpy(r->drop, best, sizeof(int) * (size_t)r->nd);
-            r->switches++;
+            r->switches += changed;
         }
     }
     /* the slots' values: a candidate row's entries at their columns of the union pattern */

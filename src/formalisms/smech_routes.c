@@ -260,7 +260,7 @@ void kd_smech_formalism_cms(kd_mech_formalism f, const kd_smech* m, kd_cms* cms)
     else kd_smech_cms(m, cms);
 }
 
-/* The rows to leave out at (t, q) (theory.md "Redundant constraints in the formalism routes"):
+/* The rows to leave out at (t, q) (theory.md sec. 11.2):
  * with Z the left null space of Phi_q (z^T Phi_q = 0: the dependencies among the rows, from the
  * SVD), the rows where Z^T is largest, by QR with column pivoting of Z^T over the mechanism's rows
  * (drivers excluded): dropping them keeps the best-conditioned set of rows at (t, q), the
