@@ -41,6 +41,7 @@
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 #include "kedyn/cms.h"
+#include "kedyn/cms_rows.h"
 #include "kedyn/mbs.h"
 /* formalisms: element routes, Hamilton's canonical equations, routes for systems with joints */
 #include "kedyn/formalism.h"

@@ -41,6 +41,12 @@ kd_status kd_anim_recorder_new(const kd_model* m, double t_end, kd_anim_recorder
  * bodies (kd_anim_record_pose with q NULL; kd_write_animation_poses writes it). */
 kd_status kd_anim_recorder_new_poses(int nbody, double t_end, kd_anim_recorder** out, kd_error* err);
 
+/* Give a pose recorder (kd_anim_recorder_new_poses, before its first instant) npoints[b] drawing
+ * points per body whose displacements each instant keeps: kd_anim_record_pose's q is then their
+ * u, v, w in the body's frame (3 per point, body by body), e.g. the nodes of a spatial
+ * mechanism's elastic links (kd_anim_smech_shapes); written as each frame's "disp". */
+kd_status kd_anim_recorder_pose_points(kd_anim_recorder* r, const int* npoints, kd_error* err);
+
 /* Offer the state q (reduced equations) at time t; kept when t reaches the
  * next recording instant. No allocation. */
 void kd_anim_record(kd_anim_recorder* r, double t, const double* q);
@@ -122,7 +128,8 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
 void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes);
 
 /* Write animation.json of bodies drawn by their shapes only (a spatial mechanism: nbody bodies,
- * names, ground flags, shapes in each body's frame, ground's global) from the sets whose
+ * names, ground flags (1: ground, 2: an elastic link, "beam", 0: rigid), shapes in each body's
+ * frame, ground's global) from the sets whose
  * recorders were made by kd_anim_recorder_new_poses(nbody, ...); the file says
  * "spatial": true (the report draws it in 3D). */
 kd_status kd_write_animation_poses(const char* path, const char* title, int nbody, const char* const* names,
@@ -130,7 +137,9 @@ kd_status kd_write_animation_poses(const char* path, const char* title, int nbod
                                    const kd_anim_set* sets, int nsets, kd_error* err);
 
 /* The shapes of a spatial mechanism's bodies (d->sdesc->nbodies, indexed like its bodies;
- * src/output/anim_spatial.c): each body the segments between its named points (two: a bar;
+ * src/output/anim_spatial.c): an elastic link (`type: beam`) its nodes first (point n = node n + 1,
+ * at p1 + x_n along the body's x axis) joined in order, its named points after; each other body
+ * the segments between its named points (two: a bar;
  * three or four: every pair; more: a closed loop in order), with one point or none a bar from it
  * to the centre of mass and a ring about that bar; joints marked, the ground's joint points
  * hatched, named points without a joint traced. rods (4 per distance joint: body, point index in

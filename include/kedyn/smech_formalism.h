@@ -28,6 +28,7 @@
 #ifndef KEDYN_SMECH_FORMALISM_H
 #define KEDYN_SMECH_FORMALISM_H
 
+#include "kedyn/cms_rows.h"
 #include "kedyn/mbs.h"
 #include "kedyn/mech_formalism.h"
 #include "kedyn/smech.h"
@@ -42,6 +43,15 @@ extern "C" {
 void kd_smech_formalism_opts(kd_mech_formalism f, const kd_smech* m, kd_mbs_opts* opts);
 /* The system the formalism integrates: Lagrange's (kd_smech_lagrange_cms) or kd_smech_cms. */
 void kd_smech_formalism_cms(kd_mech_formalism f, const kd_smech* m, kd_cms* cms);
+/* The same without redundant rows of Phi_q at (t, q) (as many as the rank of Phi_q falls short:
+ * those where the dependencies among the rows, the left null space of Phi_q, are largest, by QR
+ * with column pivoting: the best-conditioned rows are kept; kedyn/cms_rows.h): every
+ * formulation then works on an over-constrained mechanism (Bricard's linkage). *rows gets the
+ * view (NULL: no redundant row, cms is kd_smech_formalism_cms's), freed by kd_cms_rows_free after
+ * cms is done with; kd_cms_rows_expand maps the multipliers back onto m's nc rows. A redundant
+ * driver row (an over-driven mechanism) is not dropped: the solvers report it. */
+kd_status kd_smech_formalism_system(kd_mech_formalism f, const kd_smech* m, double t, const double* q, kd_cms* cms,
+                                   kd_cms_rows** rows, kd_error* err);
 
 /* kd_mbs_opts.reduced contract; ctx is the kd_smech. */
 int kd_smech_kane_reduced(void* ctx, double t, const double* q, const double* qd, int f, const double* A,
@@ -55,7 +65,9 @@ void kd_smech_lagrange_terms(const kd_smech* m, int b, const double* q, const do
 /* kd_smech_cms with mass blocks M_L + c p p^T and force Q_a - h - c p (p'.p') from those terms. */
 void kd_smech_lagrange_cms(const kd_smech* m, kd_cms* cms);
 
-/* One route at single states (as kd_mech_route): q'' at consistent (t, q, q') and its work. */
+/* One route at single states (as kd_mech_route): q'' at consistent (t, q, q') and its work; the
+ * redundant rows at (t0, q0) left out (kd_smech_formalism_system; lagrange: from its augmented
+ * matrix). */
 typedef struct kd_smech_route kd_smech_route;
 kd_status kd_smech_route_new(kd_mech_formalism f, const kd_smech* m, double t0, const double* q0,
                              kd_smech_route** out, kd_error* err);

@@ -134,7 +134,8 @@ static kd_status compare_spatial(const kd_desc* d, const kd_analysis_desc* ad, d
         kd_mbs_opts o = base;
         kd_smech_formalism_opts(f, m, &o);
         kd_cms cms;
-        kd_smech_formalism_cms(f, m, &cms);
+        kd_cms_rows* kept = NULL;  /* an over-constrained mechanism: its independent rows */
+        if ((st = kd_smech_formalism_system(f, m, 0.0, q0, &cms, &kept, err))) goto done;
         row->formulation = kd_mbs_formulation_name(o.formulation);
         row->method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
         kd_error rerr;
@@ -143,6 +144,7 @@ static kd_status compare_spatial(const kd_desc* d, const kd_analysis_desc* ad, d
         kd_mbs_stats ms;
         const double t0 = util_now_s();
         row->status = kd_mbs_forward(&cms, &o, q0, q0 + n, keep, &tr[k], &ms, &rerr);
+        kd_cms_rows_free(&kept);
         row->integrate_s = util_now_s() - t0;
         row->steps = ms.steps, row->evaluations = ms.evaluations, row->factorizations = ms.factorizations;
         row->max_drift = tr[k].max_drift;

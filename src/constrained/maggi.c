@@ -63,7 +63,12 @@ static int refactor(maggi* g, double t) {
         if (g->csr_to_b[k] >= 0) g->Bx[g->csr_to_b[k]] = w->jac[k];
     w->stats->factorizations++;
     mbs_flops(w, g->lu_flops);
-    if (!klu_refactor(g->Bp, g->Bi, g->Bx, g->sym, g->num, &g->kc) || g->kc.status != KLU_OK)
+    if (klu_refactor(g->Bp, g->Bi, g->Bx, g->sym, g->num, &g->kc) && g->kc.status == KLU_OK) return 0;
+    /* the pivots of the last factorisation no longer do (rows of a kd_cms_rows view changed,
+     * kedyn/cms_rows.h): factorise again with pivoting */
+    klu_free_numeric(&g->num, &g->kc);
+    g->num = klu_factor(g->Bp, g->Bi, g->Bx, g->sym, &g->kc);
+    if (!g->num || g->kc.status != KLU_OK)
         return mbs_fail(w, t, "singular configuration: the dependent-coordinate block of Phi_q is singular");
     return 0;
 }

@@ -5,6 +5,7 @@
  * (kd_smech_applied) and the constraint kinematics (A, b of the partitioned solver; Phi_q, gamma)
  * from the mechanism. */
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,6 +260,63 @@ void kd_smech_formalism_cms(kd_mech_formalism f, const kd_smech* m, kd_cms* cms)
     else kd_smech_cms(m, cms);
 }
 
+/* The rows to leave out at (t, q) (theory.md sec. 11.2):
+ * with Z the left null space of Phi_q (z^T Phi_q = 0: the dependencies among the rows, from the
+ * SVD), the rows where Z^T is largest, by QR with column pivoting of Z^T over the mechanism's rows
+ * (drivers excluded): dropping them keeps the best-conditioned set of rows at (t, q), the
+ * dependencies' coefficients there being farthest from zero. Returns their number (0: none), -1
+ * when the redundancy is not among the mechanism's rows (an over-driven mechanism), -2 on error. */
+static int redundant_rows(const kd_smech* m, double t, const double* q, int* rows, kd_error* err) {
+    kd_smech_mobility mob;
+    if (kd_smech_mobility_at(m, t, q, &mob, err)) return -2;
+    const int nd = m->nc - mob.rank_driven;
+    if (nd <= 0) return 0;
+    if (nd > 64) return -1;
+    const int n = m->n, nc = m->nc, nm = m->nc_mech;
+    double* A = malloc(sizeof(double) * (size_t)nc * n);
+    double* U = malloc(sizeof(double) * (size_t)nc * nc);
+    double* S = malloc(sizeof(double) * (size_t)(nc + n));
+    double* jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+    double* Zt = malloc(sizeof(double) * (size_t)nd * nc);
+    lapack_int* piv = calloc((size_t)nc, sizeof(lapack_int));
+    double vt = 0;
+    int got = -2;
+    if (!A || !U || !S || !jac || !Zt || !piv) {
+        kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    } else {
+        kd_smech_jacobian(m, t, q, jac);
+        kd_smech_jac_dense(m, jac, nc, A, nc);
+        if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'N', nc, n, A, nc, S, U, nc, &vt, 1, S + nc) != 0) {
+            kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: SVD of Phi_q failed", t);
+        } else {
+            /* Z: the last nd left singular vectors; Z^T (nd x nm) over the mechanism's rows */
+            for (int k = 0; k < nd; k++)
+                for (int r = 0; r < nm; r++) Zt[k + (size_t)nd * r] = U[r + (size_t)nc * (nc - nd + k)];
+            double tmax = 0;
+            for (int r = nm; r < nc; r++)   /* a dependency through a driver row: over-driven */
+                for (int k = 0; k < nd; k++) tmax = fmax(tmax, fabs(U[r + (size_t)nc * (nc - nd + k)]));
+            if (tmax > 1e-8 || LAPACKE_dgeqp3(LAPACK_COL_MAJOR, nd, nm, Zt, nd, piv, S) != 0) {
+                got = -1;
+            } else {
+                for (int k = 0; k < nd; k++) rows[k] = piv[k] - 1;
+                got = nd;
+            }
+        }
+    }
+    free(A), free(U), free(S), free(jac), free(Zt), free(piv);
+    return got;
+}
+
+kd_status kd_smech_formalism_system(kd_mech_formalism f, const kd_smech* m, double t, const double* q, kd_cms* cms,
+                                   kd_cms_rows** rows, kd_error* err) {
+    *rows = NULL;
+    kd_smech_formalism_cms(f, m, cms);
+    int drop[64];
+    const int nd = redundant_rows(m, t, q, drop, err);
+    if (nd == -2) return err->status;
+    return nd > 0 ? kd_cms_rows_new(cms, t, q, drop, nd, rows, cms, err) : KD_OK;
+}
+
 struct kd_smech_route {
     kd_mech_formalism f;
     const kd_smech* m;
@@ -266,9 +324,11 @@ struct kd_smech_route {
     kd_mbs_opts opts;
     kd_mbs_stats stats;
     kd_mbs_evaluator* ev;         /* all but lagrange */
-    /* lagrange: [M_L Phi_q^T; Phi_q 0] (N x N, N = n + nc), right-hand side, pivots, Jacobian */
-    double *K, *rhs, *jac, *gam;
-    int* ipiv;
+    kd_cms_rows* rows;            /* the view without the redundant rows, or NULL */
+    /* lagrange: [M_L Phi_q^T; Phi_q 0] (N x N, N = n + nk) of the nk rows kept, right-hand side,
+     * pivots, Jacobian (dense nc x n: phi), gamma */
+    double *K, *rhs, *jac, *phi, *gam;
+    int *ipiv, *keep, nk;
     long evals;
     double flops;
 };
@@ -277,7 +337,8 @@ void kd_smech_route_free(kd_smech_route** rp) {
     kd_smech_route* r = *rp;
     if (!r) return;
     kd_mbs_evaluator_free(&r->ev);
-    free(r->K), free(r->rhs), free(r->jac), free(r->gam), free(r->ipiv);
+    kd_cms_rows_free(&r->rows);
+    free(r->K), free(r->rhs), free(r->jac), free(r->phi), free(r->gam), free(r->ipiv), free(r->keep);
     free(r);
     *rp = NULL;
 }
@@ -290,21 +351,31 @@ kd_status kd_smech_route_new(kd_mech_formalism f, const kd_smech* m, double t0, 
     kd_smech_route* r = calloc(1, sizeof(*r));
     if (!r) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     r->f = f, r->m = m;
-    kd_smech_formalism_cms(f, m, &r->cms);
     kd_mbs_opts_default(&r->opts);
     kd_smech_formalism_opts(f, m, &r->opts);
     kd_status st = KD_OK;
     if (f == KD_MECH_LAGRANGE) {
+        int drop[64];
+        const int nd = redundant_rows(m, t0, q0, drop, err);
+        if (nd == -2) st = err->status;
         const size_t N = (size_t)(m->n + m->nc);
         r->K = malloc(sizeof(double) * N * N);
         r->rhs = malloc(sizeof(double) * N);
         r->jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+        r->phi = malloc(sizeof(double) * (size_t)(m->nc + 1) * (size_t)m->n);
         r->gam = malloc(sizeof(double) * (size_t)(m->nc + 1));
         r->ipiv = malloc(sizeof(int) * N);
-        if (!r->K || !r->rhs || !r->jac || !r->gam || !r->ipiv)
+        r->keep = malloc(sizeof(int) * (size_t)(m->nc + 1));
+        if (!st && (!r->K || !r->rhs || !r->jac || !r->phi || !r->gam || !r->ipiv || !r->keep))
             st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        for (int i = 0; !st && i < m->nc; i++) {
+            int dropped = 0;
+            for (int k = 0; k < nd; k++) dropped |= drop[k] == i;
+            if (!dropped) r->keep[r->nk++] = i;
+        }
     } else {
-        st = kd_mbs_evaluator_new(&r->cms, &r->opts, t0, q0, &r->stats, &r->ev, err);
+        st = kd_smech_formalism_system(f, m, t0, q0, &r->cms, &r->rows, err);
+        if (!st) st = kd_mbs_evaluator_new(&r->cms, &r->opts, t0, q0, &r->stats, &r->ev, err);
     }
     if (st) {
         kd_smech_route_free(&r);
@@ -319,9 +390,9 @@ kd_status kd_smech_route_eval(kd_smech_route* r, double t, const double* q, cons
     r->evals++;
     if (r->ev) return kd_mbs_evaluate(r->ev, t, q, qd, qdd, NULL, err);
     /* Lagrange's equations of the first kind with the singular M_L = d2T/dq'2 as it is:
-     * [M_L Phi_q^T; Phi_q 0] [q''; lambda] = [Q_a - h; gamma] */
+     * [M_L Phi_q^T; Phi_q 0] [q''; lambda] = [Q_a - h; gamma], Phi_q's independent rows */
     const kd_smech* m = r->m;
-    const int n = m->n, nc = m->nc, N = n + nc;
+    const int n = m->n, nc = r->nk, N = n + nc;
     memset(r->K, 0, sizeof(double) * (size_t)N * N);
     kd_smech_applied(m, t, q, qd, r->rhs);
     for (int b = 0; b < m->nbody; b++) {
@@ -334,11 +405,13 @@ kd_status kd_smech_route_eval(kd_smech_route* r, double t, const double* q, cons
         }
     }
     kd_smech_jacobian(m, t, q, r->jac);
-    kd_smech_jac_dense(m, r->jac, nc, r->K + n, N);   /* Phi_q in rows n .. N - 1 */
-    for (int i = 0; i < nc; i++)
-        for (int j = 0; j < n; j++) r->K[j + (size_t)N * (n + i)] = r->K[(n + i) + (size_t)N * j];
+    kd_smech_jac_dense(m, r->jac, m->nc, r->phi, m->nc);
     kd_smech_gamma(m, t, q, qd, r->gam);
-    memcpy(r->rhs + n, r->gam, sizeof(double) * (size_t)nc);
+    for (int i = 0; i < nc; i++) {   /* the kept rows of Phi_q in rows n .. N - 1, and transposed */
+        for (int j = 0; j < n; j++)
+            r->K[(n + i) + (size_t)N * j] = r->K[j + (size_t)N * (n + i)] = r->phi[r->keep[i] + (size_t)m->nc * j];
+        r->rhs[n + i] = r->gam[r->keep[i]];
+    }
     if (LAPACKE_dgesv(LAPACK_COL_MAJOR, N, 1, r->K, N, r->ipiv, r->rhs, N) != 0)
         return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                             "t = %g: Lagrange's augmented matrix [M_L Phi_q^T; Phi_q 0] is singular", t);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kedyn/sdesc.h"
+#include "kedyn/sked.h"
 
 /* ---- poses ----------------------------------------------------------------- */
 
@@ -29,14 +30,47 @@ void anim_spatial_pose(const kd_desc* d, const kd_smech* m, const double* q, dou
     }
 }
 
+/* Largest element count of an elastic link drawn through its nodes (kd_anim_shape capacity). */
+#define LINK_ELEMENTS_DRAWN (KD_ANIM_SHAPE_POINTS / 2 - 1)
+
+static int link_drawn(const kd_sbody_desc* b) {
+    return b->beam && b->elements >= 1 && b->elements <= LINK_ELEMENTS_DRAWN;
+}
+
+#define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
+
 kd_status anim_spatial_init(anim_spatial* a, kd_anim_recorder* rec, const kd_desc* d, const kd_smech* m,
                             kd_error* err) {
     memset(a, 0, sizeof(*a));
     if (!rec || !d->sdesc) return KD_OK;
-    a->pose = malloc(sizeof(double) * 12 * (size_t)(d->sdesc->nbodies ? d->sdesc->nbodies : 1));
-    if (!a->pose) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const kd_sdesc* s = d->sdesc;
+    a->pose = malloc(sizeof(double) * 12 * (size_t)(s->nbodies ? s->nbodies : 1));
+    if (!a->pose) return NOMEM();
     a->rec = rec, a->d = d, a->m = m;
-    return KD_OK;
+    int links = 0;
+    for (int b = 0; b < s->nbodies; b++) links |= link_drawn(&s->bodies[b]);
+    if (!links) return KD_OK;
+    /* the links' shape points get displacements (the recorder keeps them per instant) */
+    kd_anim_shape* shapes = calloc((size_t)s->nbodies, sizeof(*shapes));
+    int* np = calloc((size_t)s->nbodies, sizeof(int));
+    a->disp_adr = calloc((size_t)s->nbodies + 1, sizeof(int));
+    a->desc_body = calloc((size_t)(m->nbody ? m->nbody : 1), sizeof(int));
+    a->q = calloc((size_t)(m->n ? m->n : 1), sizeof(double));
+    kd_status st = shapes && np && a->disp_adr && a->desc_body && a->q ? KD_OK : NOMEM();
+    if (!st) {
+        kd_anim_smech_shapes(d, shapes, NULL);
+        for (int b = 0, k = 0; b < s->nbodies; b++) {
+            np[b] = link_drawn(&s->bodies[b]) ? shapes[b].npoints : 0;
+            a->disp_adr[b + 1] = a->disp_adr[b] + np[b];
+            if (!s->bodies[b].ground && k < m->nbody) a->desc_body[k++] = b;
+        }
+        a->disp = calloc(3 * (size_t)a->disp_adr[s->nbodies], sizeof(double));
+        st = a->disp ? kd_anim_recorder_pose_points(rec, np, err) : NOMEM();
+    }
+    free(shapes);
+    free(np);
+    if (st) anim_spatial_free(a);
+    return st;
 }
 
 void anim_spatial_offer(anim_spatial* a, double t, const double* q) {
@@ -47,8 +81,42 @@ void anim_spatial_offer(anim_spatial* a, double t, const double* q) {
 
 void anim_spatial_free(anim_spatial* a) {
     if (!a) return;
-    free(a->pose);
+    free(a->pose), free(a->disp), free(a->disp_adr), free(a->desc_body), free(a->q);
     memset(a, 0, sizeof(*a));
+}
+
+/* The rigid solution at t: cubic Hermite through the samples bracketing t (exact at them). */
+static void rigid_at(anim_spatial* a, const kd_sked_rigid* r, double t) {
+    const int n = r->n;
+    if (r->nsamples < 2) {
+        memcpy(a->q, r->q, sizeof(double) * (size_t)n);
+        return;
+    }
+    int i = a->cursor < r->nsamples - 1 && r->t[a->cursor] <= t ? a->cursor : 0;
+    while (i + 2 < r->nsamples && r->t[i + 1] <= t) i++;
+    a->cursor = i;
+    const double h = r->t[i + 1] - r->t[i];
+    const double u = h > 0 ? fmin(fmax((t - r->t[i]) / h, 0.0), 1.0) : 0.0;
+    const double h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u);
+    const double h01 = u * u * (3 - 2 * u), h11 = u * u * (u - 1);
+    const double *q0 = r->q + (size_t)i * n, *q1 = q0 + n;
+    const double *v0 = r->qd + (size_t)i * n, *v1 = v0 + n;
+    for (int c = 0; c < n; c++) a->q[c] = h00 * q0[c] + h10 * h * v0[c] + h01 * q1[c] + h11 * h * v1[c];
+}
+
+void anim_spatial_link(anim_spatial* a, double t, int body, const double* u6, int nnode, const kd_sked_rigid* r) {
+    if (!a || !a->rec || !a->disp || !kd_anim_recorder_due(a->rec, t)) return;
+    if (body >= 0 && body < a->m->nbody) {
+        const int b = a->desc_body[body];
+        const int np = a->disp_adr[b + 1] - a->disp_adr[b];
+        double* d = a->disp + 3 * (size_t)a->disp_adr[b];
+        for (int n = 0; n < nnode && n < np; n++)  /* shape point n = node n + 1 */
+            for (int c = 0; c < 3; c++) d[3 * n + c] = u6[6 * n + c];
+    }
+    if (!r) return;
+    rigid_at(a, r, t);
+    anim_spatial_pose(a->d, a->m, a->q, a->pose);
+    kd_anim_record_pose(a->rec, t, a->pose, a->disp);
 }
 
 /* ---- shapes ---------------------------------------------------------------- */
@@ -109,9 +177,18 @@ int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
         memset(s, 0, sizeof(*s));
         const kd_sbody_desc* bd = &sd->bodies[b];
         if (!bd->ground) {
+            if (link_drawn(bd)) {  /* an elastic link: its nodes along the body's x axis, in order */
+                int idx[LINK_ELEMENTS_DRAWN + 1];
+                for (int i = 0; i <= bd->elements; i++) {
+                    const double x[3] = {bd->p1[0] + bd->length * i / bd->elements, bd->p1[1], bd->p1[2]};
+                    idx[i] = add_point(s, x, 0);
+                }
+                add_path(s, idx, bd->elements + 1);
+            }
+            const int n0 = s->npoints;
             for (int p = 0; p < bd->npoints; p++) add_point(s, bd->points[p].x, 1);
             const int n = s->npoints;
-            if (n == 2) {
+            if (n == 2) {  /* (a link, n0 > 0, has its path through the nodes) */
                 const int idx[2] = {0, 1};
                 add_path(s, idx, 2);
             } else if (n == 3 || n == 4) {  /* every pair: a triangle, a tetrahedron's edges */
@@ -120,12 +197,12 @@ int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
                         const int idx[2] = {i, j};
                         add_path(s, idx, 2);
                     }
-            } else if (n > 4) {
+            } else if (n > 4 && n0 == 0) {
                 int idx[KD_POINTS_MAX + 1];
                 for (int i = 0; i < n; i++) idx[i] = i;
                 idx[n] = 0;
                 add_path(s, idx, n + 1);
-            } else {  /* one point or none: a bar to the centre of mass and a ring about it */
+            } else if (n0 == 0) {  /* one point or none: a bar to the centre of mass and a ring about it */
                 const int ic = add_point(s, bd->com, 0);
                 double u[3] = {0, 0, 1}, len = 0;
                 if (n == 1) {

@@ -39,6 +39,8 @@ struct kd_anim_recorder {
     int npoints;                  /* drawing points over all bodies */
     int* eqs;                     /* (npoints x KD_ELEM_DOF_MAX) element equations, -1 fixed */
     double* N;                    /* (npoints x 3 x KD_ELEM_DOF_MAX) u, v, w shape functions */
+    int* pose_points;             /* (npose) a pose recorder's drawing points per body with
+                                     displacements (kd_anim_recorder_pose_points), or NULL */
     int frame_size;               /* doubles per instant: nbody poses + 3 npoints */
     int cap, nframes;
     double t_end, dt_frame, next_t;
@@ -176,6 +178,28 @@ kd_status kd_anim_recorder_new_poses(int nbody, double t_end, kd_anim_recorder**
     return KD_OK;
 }
 
+kd_status kd_anim_recorder_pose_points(kd_anim_recorder* r, const int* npoints, kd_error* err) {
+    if (r->m || r->nframes > 0) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "not a fresh pose recorder");
+    int np = 0;
+    for (int b = 0; b < r->npose; b++) np += npoints[b];
+    const int fs = POSE_N * r->npose + 3 * np;
+    long cap = ANIM_BUDGET / (fs ? fs : 1);
+    cap = cap > KD_ANIM_FRAMES_MAX ? KD_ANIM_FRAMES_MAX : (cap < 2 ? 2 : cap);
+    int* pp = malloc(sizeof(int) * (size_t)(r->npose ? r->npose : 1));
+    double* t = malloc(sizeof(double) * (size_t)cap);
+    double* data = malloc(sizeof(double) * (size_t)cap * (size_t)(fs ? fs : 1));
+    if (!pp || !t || !data) {
+        free(pp), free(t), free(data);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    memcpy(pp, npoints, sizeof(int) * (size_t)r->npose);
+    free(r->pose_points), free(r->t), free(r->data);
+    r->pose_points = pp, r->t = t, r->data = data;
+    r->npoints = np, r->frame_size = fs, r->cap = (int)cap;
+    r->dt_frame = r->t_end / (r->cap - 1);
+    return KD_OK;
+}
+
 int kd_anim_recorder_due(const kd_anim_recorder* r, double t) {
     /* Half a percent of a frame interval absorbs round-off in output times. */
     return r && r->nframes < r->cap && t >= r->next_t - 5e-3 * r->dt_frame;
@@ -199,6 +223,8 @@ void kd_anim_record_pose(kd_anim_recorder* r, double t, const double* pose, cons
         for (int p = 0; p < r->npoints; p++)
             point_disp((const double(*)[KD_ELEM_DOF_MAX])(r->N + (size_t)p * 3 * KD_ELEM_DOF_MAX),
                        r->eqs + (size_t)p * KD_ELEM_DOF_MAX, q, disp + 3 * p);
+    else if (q)  /* a pose recorder's points: their displacements as given */
+        memcpy(disp, q, sizeof(double) * 3 * (size_t)r->npoints);
     else
         memset(disp, 0, sizeof(double) * 3 * (size_t)r->npoints);
     r->t[r->nframes++] = t;
@@ -214,6 +240,7 @@ void kd_anim_recorder_free(kd_anim_recorder** r) {
     if (!r || !*r) return;
     free((*r)->eqs);
     free((*r)->N);
+    free((*r)->pose_points);
     free((*r)->t);
     free((*r)->data);
     free(*r);
@@ -372,7 +399,17 @@ static void write_dynamics_set(FILE* fp, const kd_model* m, const kd_anim_record
             fprintf(fp, "%s", b ? "," : "");
             json_numbers(fp, row + (size_t)b * POSE_N, POSE_N);
         }
-        if (!m) {  /* poses only: no displacements */
+        if (!m && !r->pose_points) {  /* poses only: no displacements */
+            fprintf(fp, "]}%s\n", f + 1 < r->nframes ? "," : "");
+            continue;
+        }
+        if (!m) {  /* poses with the displacements of the bodies' shape points */
+            fprintf(fp, "], \"disp\": [");
+            for (int b = 0, p0 = 0; b < r->npose; b++) {
+                fprintf(fp, "%s", b ? "," : "");
+                json_numbers(fp, disp + 3 * p0, 3 * r->pose_points[b]);
+                p0 += r->pose_points[b];
+            }
             fprintf(fp, "]}%s\n", f + 1 < r->nframes ? "," : "");
             continue;
         }
@@ -446,7 +483,7 @@ kd_status kd_write_animation_poses(const char* path, const char* title, int nbod
     for (int b = 0; b < nbody; b++) {
         fprintf(fp, "    {\"name\": ");
         io_json_string(fp, names[b]);
-        fprintf(fp, ", \"type\": \"%s\"", ground[b] ? "ground" : "rigid");
+        fprintf(fp, ", \"type\": \"%s\"", ground[b] == 1 ? "ground" : ground[b] == 2 ? "beam" : "rigid");
         write_shape(fp, &shapes[b]);
         fprintf(fp, "}%s\n", b + 1 < nbody ? "," : "");
     }

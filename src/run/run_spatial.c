@@ -180,6 +180,7 @@ typedef struct dyn_ctx {
     const kd_smech* m;
     kd_smech_reactions r;
     anim_spatial* anim;
+    const kd_cms_rows* kept;      /* the rows integrated (redundant ones left out), or NULL */
     int rows;
 } dyn_ctx;
 
@@ -190,7 +191,7 @@ static int dyn_row(void* c, const kd_mbs_sample* s) {
     fprintf(k->fp, "%.10g", s->t);
     anim_spatial_offer(k->anim, s->t, s->q);
     pose_row(k->fp, m, s->q, s->qd);
-    memcpy(k->r.lambda, s->lambda, sizeof(double) * (size_t)m->nc);
+    kd_cms_rows_expand(k->kept, m->nc, s->lambda, k->r.lambda);
     kd_smech_reactions_of(m, s->t, s->q, &k->r);
     for (int i = 0; i < 6 * m->njoint; i++) fprintf(k->fp, ",%.10e", k->r.F[i]);
     const double T = kd_smech_kinetic(m, s->q, s->qd), V = kd_smech_potential(m, s->q);
@@ -239,9 +240,13 @@ static kd_status run_dyn(const kd_desc* d, const kd_analysis_desc* an, const kd_
         reaction_header(f.fp, m);
         fprintf(f.fp, ",drift_position,drift_velocity,E_kinetic,E_potential,E_total\n");
         kd_cms cms;
-        kd_smech_formalism_cms((kd_mech_formalism)fm, m, &cms);
+        kd_cms_rows* kept = NULL;  /* an over-constrained mechanism: its independent rows */
         kd_mbs_stats ms;
-        st = kd_mbs_forward(&cms, &o, q0, qd, dyn_row, &k, &ms, err);
+        memset(&ms, 0, sizeof(ms));
+        st = kd_smech_formalism_system((kd_mech_formalism)fm, m, 0.0, q0, &cms, &kept, err);
+        k.kept = kept;
+        if (!st) st = kd_mbs_forward(&cms, &o, q0, qd, dyn_row, &k, &ms, err);
+        kd_cms_rows_free(&kept);
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
         a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
@@ -272,7 +277,7 @@ kd_status run_spatial_analysis(const kd_desc* d, const kd_analysis_desc* ad, con
         snprintf(a->message, sizeof(a->message), "redundant constraints: %s", a->mech.redundant);
     if (!st) {
         if ((ad->type == KD_ANALYSIS_DYNAMICS || ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) && run_spatial_has_links(d))
-            st = run_spatial_links(d, ad, m, outdir, ordinal, a, err);
+            st = run_spatial_links(d, ad, m, outdir, ordinal, &anim, a, err);
         else if (ad->type == KD_ANALYSIS_DYNAMICS)
             st = run_dyn(d, ad, m, q, outdir, ordinal, &anim, a, err);
         else if (ad->type == KD_ANALYSIS_KINEMATICS || ad->type == KD_ANALYSIS_INVERSE_DYNAMICS)
@@ -321,7 +326,7 @@ kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_ani
     int* rods = malloc(sizeof(int) * 4 * (size_t)(d->sdesc->njoints ? d->sdesc->njoints : 1));
     kd_status st = shapes && names && ground && rods ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st) {
-        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground;
+        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground ? 1 : d->sdesc->bodies[b].beam ? 2 : 0;
         const int nrods = kd_anim_smech_shapes(d, shapes, rods);
         st = kd_write_animation_poses(path, d->title, nb, names, ground, shapes, rods, nrods, sets, nsets, err);
     }

@@ -23,8 +23,10 @@ kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_ani
  * `modes_along_motion` run run_spatial_links (src/run/run_spatial_links.c: one-way, kedyn/sked.h). */
 int run_spatial_has_links(const kd_desc* d);
 struct kd_smech;
+struct anim_spatial;
+/* anim: the animation of the analysis (src/output/anim_spatial.h; its recorder may be NULL). */
 kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const struct kd_smech* m, const char* outdir,
-                            int ordinal, kd_analysis_report* a, kd_error* err);
+                            int ordinal, struct anim_spatial* anim, kd_analysis_report* a, kd_error* err);
 /* ",\n  \"spatial\": {...}": bodies, joints, drivers, coordinates, equations, Grübler, DOF,
  * redundant equations (nothing for a planar model). */
 void run_spatial_model_summary(FILE* fp, const kd_desc* d);

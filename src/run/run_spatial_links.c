@@ -12,6 +12,7 @@
 #include "kedyn/atomic_file.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/sked.h"
+#include "output/anim_spatial.h"
 #include "output/output_util.h"
 
 int run_spatial_has_links(const kd_desc* d) {
@@ -133,7 +134,7 @@ static kd_status run_spatial_modes(const kd_desc* d, const kd_analysis_desc* an,
 }
 
 kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
-                            int ordinal, kd_analysis_report* a, kd_error* err) {
+                            int ordinal, anim_spatial* anim, kd_analysis_report* a, kd_error* err) {
     if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_spatial_modes(d, ad, m, outdir, ordinal, a, err);
     const kd_sdesc* sd = d->sdesc;
     kd_dynamics_desc dy = ad->dynamics;
@@ -226,6 +227,8 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                 for (int j = 0; j < L[l]->njoint; j++)
                     for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
                 kd_sked_link_displacements(L[l], q, u);
+                /* the animation: each link's nodes; the last one records the instant */
+                anim_spatial_link(anim, t, L[l]->spec.body, u, L[l]->model->nnode, l + 1 == nl ? &r : NULL);
                 kd_sked_link_section_forces(L[l], q, sf);
                 for (int nn = 0; nn < L[l]->model->nnode; nn++) {
                     for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", u[6 * nn + c]);

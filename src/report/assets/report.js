@@ -228,7 +228,7 @@
     ctx.stroke();
   }
   function draw() {
-    var it = cur.item, f = cur.frame, W = canvas.width, H = canvas.height, drawn = 0;
+    var it = cur.item, f = cur.frame, W = canvas.width, H = canvas.height, drawn = 0, moved = 0;
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, W, H);
     /* global axes through the origin */
@@ -300,6 +300,10 @@
       ctx.fillText(body.name, lp[0] + 6, lp[1] - 8);
       /* what reached the canvas (finite coordinates), for automated checks */
       pts.forEach(function (p) { if (isFinite(p[0]) && isFinite(p[1])) drawn++; });
+      /* the largest drawn displacement of the instant, m (scale times the deflection) */
+      var Db = disp(it, f, b);
+      if (Db.d) for (var di = 0; di + 2 < Db.d.length; di += 3)
+        moved = Math.max(moved, Math.abs(cur.scale * Db.k) * Math.hypot(Db.d[di], Db.d[di + 1], Db.d[di + 2]));
     }
     /* the rods of distance joints between two bodies' points */
     (A.rods || []).forEach(function (rd) {
@@ -319,11 +323,12 @@
     if (spatial) ctx.fillText('view: azimuth ' + Math.round(cur.az) + ' deg, elevation ' + Math.round(cur.el) + ' deg', 12, 60);
     info.textContent = when;
     scrub.value = String(f);
-    setState('frame', f); setState('ticks', ticks); setState('drawn', drawn);
+    setState('frame', f); setState('ticks', ticks); setState('drawn', drawn); setState('moved', moved.toPrecision(4));
     if (spatial) setState('view', viewSel.value + ' ' + Math.round(cur.az) + ' ' + Math.round(cur.el));
   }
   function setScale() {
-    cur.scale = cur.auto * Math.pow(10, Number(scaleIn.value));
+    /* the slider: the automatic scale times 10^value; report.html#scale=S: S itself (0: rigid) */
+    cur.scale = cur.fixed !== undefined ? cur.fixed : cur.auto * Math.pow(10, Number(scaleIn.value));
     scaleOut.textContent = 'x ' + cur.scale.toPrecision(3);
     cur.axes = chooseAxes();
     computeBox();
@@ -337,7 +342,7 @@
     draw();
   }
   itemSel.addEventListener('change', function () { selectItem(Number(itemSel.value)); });
-  scaleIn.addEventListener('input', function () { setScale(); draw(); });
+  scaleIn.addEventListener('input', function () { cur.fixed = undefined; setScale(); draw(); });
   viewSel.addEventListener('change', function () { setScale(); draw(); });
   scrub.addEventListener('input', function () { cur.frame = Number(scrub.value); draw(); });
   if (spatial) {  /* drag: turn the view (horizontal: azimuth, vertical: elevation); wheel: zoom */
@@ -376,13 +381,14 @@
    * canvas, as a mouse would: automated checks of the rotation). */
   var hash = {};
   (window.location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
-    var m = /^(item|view|frame|drag)=([A-Za-z0-9,-]+)$/.exec(kv);
+    var m = /^(item|view|frame|drag|scale)=([A-Za-z0-9,.+-]+)$/.exec(kv);
     if (m) hash[m[1]] = m[2];
   });
   var i0 = /^\d+$/.test(hash.item || '') && Number(hash.item) < items.length ? Number(hash.item) : 0;
   if (hash.view && Array.prototype.some.call(viewSel.options, function (o) { return o.value === hash.view; }))
     viewSel.value = hash.view;
   itemSel.value = String(i0);
+  if (isFinite(Number(hash.scale)) && hash.scale !== undefined) cur.fixed = Number(hash.scale);
   selectItem(i0);
   if (/^\d+$/.test(hash.frame || '')) {
     cur.playing = false;
