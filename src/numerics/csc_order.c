@@ -1,5 +1,5 @@
 /* A fill-reducing ordering of finite-element matrices for CHOLMOD (csc_order.h; theory.md
- * sec. 13.5).
+ * sec. 17).
  *
  * CHOLMOD orders the graph of the equations: on a plate of 216 543 equations (72 541 nodes, three
  * DOFs each) its nested dissection takes 0.7-0.8 s, as long as the numeric factorisation, and AMD

@@ -1,6 +1,7 @@
 /* Shift-invert Lanczos on a sparse Cholesky factorisation: K and M in compressed columns
- * (kd_csc, upper triangle), K - sigma M factored by CHOLMOD with its fill-reducing ordering
- * (AMD or METIS nested dissection, whichever fills less; supernodal for these matrices), then
+ * (kd_csc, upper triangle), K - sigma M factored by CHOLMOD with a fill-reducing ordering
+ * (CHOLMOD's choice of AMD or METIS nested dissection; for large models AMD on the graph of the
+ * nodes, csc_order.c; supernodal for these matrices), then
  * ARPACK's shift-invert driver (eigen_lanczos.c) with a CHOLMOD solve per step and the sparse
  * M product, or for large models the block Lanczos (eigen_block.c) with one CHOLMOD solve per
  * block of 8 vectors. On an nx x ny plate mesh the factor holds O(n log n) entries and costs O(n^1.5)
