@@ -393,7 +393,7 @@ static int rigid_null_space(const kd_model* m, int e) {
  * for RQ_MODES vectors x_v at once (x[j * RQ_MODES + v]): each matrix entry is read once for all
  * of them and their sums are independent chains; each vector's sum is formed in the order of a
  * one-vector loop. X is long double (the deformations) or double (the displacements themselves,
- * exact in double: x87 loads doubles several times faster than long doubles). */
+ * which are doubles: cheaper loads for the x87 unit, the same products). */
 #define RQ_MODES 4
 #define QUADRATIC_FORMS(name, X)                                                                  \
     static void name(const double* a, const X* x, int n, long double* s) {                        \
@@ -447,15 +447,15 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
             ke = kp, mm = mp;
         }
         for (int k0 = 0; k0 < count; k0 += RQ_MODES) {  /* modes k0 .. k0 + RQ_MODES - 1 (beyond count: zero) */
-            long double xe[KD_ELEM_DOF_MAX * RQ_MODES], xd[KD_ELEM_DOF_MAX * RQ_MODES], q[RQ_MODES];
-            double xs[KD_ELEM_DOF_MAX * RQ_MODES];  /* xe, exactly */
+            long double xd[KD_ELEM_DOF_MAX * RQ_MODES], q[RQ_MODES];
+            double xs[KD_ELEM_DOF_MAX * RQ_MODES];  /* the modes at the element's DOFs */
             long double t[RQ_MODES][3], phi[RQ_MODES][3];
             for (int v = 0; v < RQ_MODES; v++) {
                 const double* xk = k0 + v < count ? x + (size_t)(k0 + v) * (size_t)m->neq : NULL;
                 for (int c = 0; c < 3; c++) t[v][c] = phi[v][c] = 0;
                 for (int i = 0; i < n; i++) {
                     const double xi = xk && eqs[i] >= 0 ? xk[eqs[i]] : 0.0;
-                    xe[i * RQ_MODES + v] = xs[i * RQ_MODES + v] = xi;
+                    xs[i * RQ_MODES + v] = xi;
                     const int first = dx[3 * i] == 0 && dx[3 * i + 1] == 0 && dx[3 * i + 2] == 0;  /* the first node */
                     if (first && dn[i] <= KD_DOF_W) t[v][dn[i]] = xi;
                     if (first && dn[i] >= KD_DOF_RX && dn[i] <= KD_DOF_RZ) phi[v][dn[i] - KD_DOF_RX] = xi;
@@ -466,7 +466,7 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
              * free of the cancellation that makes x^T k x lose (L/h)^4 eps) */
             for (int i = 0; i < n; i++)
                 for (int v = 0; v < RQ_MODES; v++)
-                    xd[i * RQ_MODES + v] = xe[i * RQ_MODES + v] - rigid_value(dn[i], dx + 3 * i, t[v], phi[v]);
+                    xd[i * RQ_MODES + v] = xs[i * RQ_MODES + v] - rigid_value(dn[i], dx + 3 * i, t[v], phi[v]);
             quadratic_forms(ke, xd, n, q);
             for (int v = 0; v < nv; v++) energy[k0 + v] += q[v];
             /* k_g: only translations are in its null space */
@@ -474,7 +474,7 @@ int kd_model_rest_rayleigh(const kd_model* m, const double* x, int count, double
                 const long double zero[3] = {0, 0, 0};
                 for (int i = 0; i < n; i++)
                     for (int v = 0; v < RQ_MODES; v++)
-                        xd[i * RQ_MODES + v] = xe[i * RQ_MODES + v] - rigid_value(dn[i], dx + 3 * i, t[v], zero);
+                        xd[i * RQ_MODES + v] = xs[i * RQ_MODES + v] - rigid_value(dn[i], dx + 3 * i, t[v], zero);
                 quadratic_forms(kg, xd, n, q);
                 for (int v = 0; v < nv; v++) energy[k0 + v] += q[v];
             }
