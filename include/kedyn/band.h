@@ -68,7 +68,8 @@ void kd_csc_add_element(kd_csc* a, const double* ke, const int* eqs, int n);
  * (min, max); duplicates summed) in compressed columns. KD_ERR_NOMEM on failure. */
 kd_status kd_csc_from_triplet(const kd_triplet* t, int n, kd_csc* out);
 /* B = A^-1 B for nrhs columns (n x nrhs, column-major) by CHOLMOD's sparse Cholesky factor of the
- * symmetric positive definite A (its default fill-reducing ordering). KD_ERR_NUMERIC when A is not
+ * symmetric positive definite A (ordered by AMD on the graph of the nodes: the equations of a node
+ * consecutive, src/numerics/csc_order.c). KD_ERR_NUMERIC when A is not
  * positive definite, KD_ERR_NOMEM when out of memory. */
 kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b);
 

@@ -6,6 +6,7 @@
 #include <cholmod.h>
 
 #include "kedyn/band.h"
+#include "numerics/csc_order.h"
 
 void kd_csc_free(kd_csc* a) {
     free(a->p);
@@ -104,7 +105,7 @@ kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b) {
     B.nrow = B.d = (size_t)a->n, B.ncol = (size_t)nrhs, B.nzmax = B.nrow * B.ncol;
     B.x = b, B.xtype = CHOLMOD_REAL, B.dtype = CHOLMOD_DOUBLE;
     kd_status st = KD_OK;
-    cholmod_factor* L = cholmod_analyze(&s, &cc);
+    cholmod_factor* L = csc_order_analyze(&s, &cc);  /* AMD on the graph of the nodes */
     cholmod_dense* X = NULL;
     if (!L) st = KD_ERR_NOMEM;
     else if (!cholmod_factorize(&s, L, &cc) || cc.status != CHOLMOD_OK)
