@@ -1,0 +1,411 @@
+/* Spatial floating-frame elastic bodies (src/links/floating_body3d.c, floating_spatial.c;
+ * theory.md sec. 17) on the forward solvers, each against a reference independent of the
+ * floating-frame equations:
+ *   - a beam spun up about a tilted axis through its root (revolute joint with a driver, frame
+ *     clamped at the root) against the moving-frame engine (kd_system, prescribed rotation about
+ *     the same axis): the tip deflections v and w (both bending planes) agree over the run;
+ *   - a free, deformed, tumbling beam (no gravity, no joints): T + U, the linear and the angular
+ *     momentum stay constant (conservation laws, not M q'' = Q);
+ *   - the rigid limit: a stiff beam as a spherical pendulum against the rigid spatial body of the
+ *     same inertia (kedyn/smech.h), the tip paths converging like 1/E;
+ *   - the planar limit: a beam pendulum on a revolute joint whose axis is normal to the plane of
+ *     motion against the planar floating-frame route (kedyn/ffr.h).
+ *   - the quadratic-velocity force against Lagrange's equations of T = q'^T M(q) q' / 2 by central
+ *     differences (of the independent kinetic energy routine). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kedyn/analysis.h"
+#include "kedyn/ffr.h"
+#include "kedyn/ffr3d.h"
+#include "kedyn/mbs.h"
+#include "kedyn/smech.h"
+#include "test_util.h"
+
+/* ---- a recorder of the output samples ---- */
+typedef struct rec {
+    int n, cap, count;
+    double* t;
+    double *q, *qd;
+} rec;
+
+static int record(void* ctx, const kd_mbs_sample* smp) {
+    rec* r = ctx;
+    if (r->count == r->cap) return 1;
+    r->t[r->count] = smp->t;
+    memcpy(r->q + (size_t)r->n * r->count, smp->q, sizeof(double) * r->n);
+    memcpy(r->qd + (size_t)r->n * r->count, smp->qd, sizeof(double) * r->n);
+    r->count++;
+    return 0;
+}
+
+static rec* rec_new(int n, int cap) {
+    rec* r = calloc(1, sizeof(rec));
+    r->n = n, r->cap = cap;
+    r->t = malloc(sizeof(double) * cap);
+    r->q = malloc(sizeof(double) * cap * n);
+    r->qd = malloc(sizeof(double) * cap * n);
+    return r;
+}
+
+static void rec_free(rec* r) { free(r->t), free(r->q), free(r->qd), free(r); }
+
+static kd_mbs_opts opts(double t_end, double dt, int every) {
+    kd_mbs_opts o;
+    kd_mbs_opts_default(&o);
+    o.formulation = KD_MBS_AUGMENTED, o.t_end = t_end, o.dt = dt, o.output_every = every;
+    o.stabilization = KD_MBS_STAB_PROJECTION;
+    return o;
+}
+
+/* an aluminium-like square section 20 x 20 mm */
+static const double AL_E = 7e9, AL_RHO = 2700, AREA = 4e-4, IBEND = 1.3333e-8, JT = 2.25e-8;
+
+static kd_ffr3d_beam beam3(double L, int ne, double E) {
+    kd_ffr3d_beam b = {L, ne, KD_THEORY_EULER_BERNOULLI, E, E / 2.6, AL_RHO, AREA, IBEND, IBEND, JT};
+    return b;
+}
+
+static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+/* ---- spin-up about a tilted axis: the moving-frame engine ---- */
+typedef struct tip_rec {
+    int eq[2], n;
+    double t[2001], v[2][2001];
+} tip_rec;
+
+static int tip_out(void* ctx, double t, const double* q, const double* v, const double* a, const double* e) {
+    (void)v, (void)a, (void)e;
+    tip_rec* r = ctx;
+    if (r->n < 2001) {
+        r->t[r->n] = t;
+        for (int c = 0; c < 2; c++) r->v[c][r->n] = q[r->eq[c]];
+        r->n++;
+    }
+    return 0;
+}
+
+static double spin_up_error(int mutate_check, double* vmax_out) {
+    const double L = 1.0, W = 20, TS = 0.4, t_end = 0.6;
+    const int ne = 5;
+    double ax[3] = {0.4, 0.3, 1.0};
+    const double na = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    for (int i = 0; i < 3; i++) ax[i] /= na;
+    kd_law spin = kd_law_constant(0);
+    spin.type = KD_LAW_SPIN_UP, spin.spin_omega = W, spin.spin_T = TS;
+    /* moving frame (src/fe/system.c): prescribed rotation about the axis through the root */
+    kd_section_desc sec = {0};
+    sec.shape = KD_SHAPE_GENERIC, sec.A = AREA, sec.Iy = sec.Iz = IBEND, sec.J = JT;
+    kd_desc* d = one_beam(AL_E, AL_RHO, 0.3, sec, L, ne, KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 0);
+    d->bodies[0].geometric_stiffness = 0;
+    fix(d, 1, KD_FIX_ALL);
+    kd_motion_desc* md = kd_desc_add_motion(d);
+    md->body = 0, md->motion.type = KD_MOTION_ROTATION;
+    memcpy(md->motion.axis, ax, sizeof(ax));
+    md->motion.angle = spin;
+    kd_error err;
+    kd_model* m = NULL;
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_OK);
+    static tip_rec r;
+    memset(&r, 0, sizeof(r));
+    r.eq[0] = m->neq - 5, r.eq[1] = m->neq - 4;   /* v, w at the tip (u v w rx ry rz per node) */
+    kd_analysis_desc a;
+    kd_analysis_desc_init(&a, KD_ANALYSIS_DYNAMICS);
+    a.dynamics.t_end = t_end, a.dynamics.dt = 5e-5, a.dynamics.integrator = KD_INTEGRATOR_GENERALIZED_ALPHA;
+    a.dynamics.rho_inf = 1.0, a.dynamics.output_every = 10, a.dynamics.rtol = 1e-8, a.dynamics.atol = 1e-12;
+    if (kd_dynamics_run(m, &a, tip_out, &r, NULL, NULL, 0, &err)) fail_msg("%s", err.msg);
+    kd_model_free(&m);
+    kd_desc_free(&d);
+    /* floating frame: a revolute joint at the root (ground first) with the driven rotation */
+    kd_ffr3d_system* s = kd_ffr3d_new(NULL);
+    kd_ffr3d_beam b = beam3(L, ne, AL_E);
+    assert_int_equal(kd_ffr3d_add_beam(s, "beam", &b, NULL), 0);
+    const int j = kd_ffr3d_add_joint(s, KD_FFR3D_REVOLUTE, (kd_ffr3d_point){.body = -1},
+                                     (kd_ffr3d_point){.body = 0, .node = 0}, ax, NULL);
+    assert_int_equal(kd_ffr3d_add_driver(s, j, &spin, 0, NULL), KD_OK);
+    const int n = 7 + 6 * ne;
+    double* q = calloc(n, sizeof(double));
+    double* qd = calloc(n, sizeof(double));
+    const double zero[3] = {0, 0, 0};
+    kd_ffr3d_set_pose(s, 0, zero, I3, zero, zero, q, qd);
+    assert_int_equal(kd_ffr3d_finish(s, q, NULL), KD_OK);
+    assert_int_equal(kd_ffr3d_size(s), n);
+    const int iv = kd_ffr3d_node_coordinate(s, 0, ne, 1), iw = kd_ffr3d_node_coordinate(s, 0, ne, 2);
+    rec* out = rec_new(n, 2100);
+    kd_mbs_opts o = opts(t_end, 2e-5, 25);
+    assert_int_equal(kd_mbs_forward(kd_ffr3d_cms(s), &o, q, qd, record, out, NULL, &err), KD_OK);
+    assert_int_equal(out->count, r.n);
+    double dmax = 0, vmax[2] = {0, 0};
+    for (int k = 0; k < r.n; k++) {
+        assert_true(fabs(out->t[k] - r.t[k]) < 1e-9);
+        dmax = fmax(dmax, fabs(out->q[(size_t)n * k + iv] - r.v[0][k]));
+        dmax = fmax(dmax, fabs(out->q[(size_t)n * k + iw] - r.v[1][k]));
+        vmax[0] = fmax(vmax[0], fabs(r.v[0][k])), vmax[1] = fmax(vmax[1], fabs(r.v[1][k]));
+    }
+    if (!mutate_check)
+        printf("tilted spin-up: tip v up to %.4e m, w up to %.4e m (moving frame); floating frame differs by %.2e m\n",
+               vmax[0], vmax[1], dmax);
+    *vmax_out = fmin(vmax[0], vmax[1]);
+    rec_free(out), free(q), free(qd);
+    kd_ffr3d_free(&s);
+    return dmax / fmax(vmax[0], vmax[1]);
+}
+
+static void test_spin_up_matches_moving_frame(void** state) {
+    (void)state;
+    double vmin;
+    const double e = spin_up_error(0, &vmin);
+    assert_true(vmin > 1e-5);   /* both bending planes respond */
+    assert_true(e < 1e-4);
+}
+
+/* ---- a free tumbling elastic beam: conservation laws ---- */
+static void test_free_body_conserves(void** state) {
+    (void)state;
+    const double L = 0.8, t_end = 0.15;
+    const int ne = 4;
+    kd_ffr3d_system* s = kd_ffr3d_new(NULL);
+    kd_ffr3d_beam b = beam3(L, ne, AL_E);
+    kd_ffr3d_add_beam(s, "beam", &b, NULL);
+    const int n = 7 + 6 * ne;
+    double* q = calloc(n, sizeof(double));
+    double* qd = calloc(n, sizeof(double));
+    const double r0[3] = {0.1, -0.2, 0.3}, v0[3] = {0.5, 0.2, -0.1}, w0[3] = {1.5, -4.0, 6.0};
+    double R[9];
+    const double axr[3] = {1, 2, 3};
+    kd_rot_axis_angle(axr, 0.7, R);
+    kd_ffr3d_set_pose(s, 0, r0, R, v0, w0, q, qd);
+    assert_int_equal(kd_ffr3d_finish(s, q, NULL), KD_OK);
+    /* a bent and twisted start with elastic velocities */
+    for (int k = 1; k <= ne; k++) {
+        const double x = (double)k / ne;
+        q[kd_ffr3d_node_coordinate(s, 0, k, 1)] = 2e-3 * x * x;
+        q[kd_ffr3d_node_coordinate(s, 0, k, 2)] = -1e-3 * x * x;
+        q[kd_ffr3d_node_coordinate(s, 0, k, 3)] = 0.01 * x;
+        qd[kd_ffr3d_node_coordinate(s, 0, k, 2)] = 0.05 * x * x;
+    }
+    double T0, U0, p0[3], L0[3];
+    kd_ffr3d_energy(s, q, qd, &T0, NULL, &U0);
+    kd_ffr3d_momentum(s, q, qd, p0, L0);
+    rec* out = rec_new(n, 400);
+    kd_error err;
+    kd_mbs_opts o = opts(t_end, 5e-6, 100);
+    assert_int_equal(kd_mbs_forward(kd_ffr3d_cms(s), &o, q, qd, record, out, NULL, &err), KD_OK);
+    double dE = 0, dp = 0, dL = 0, Umax = 0;
+    const double nL = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]);
+    const double np = sqrt(p0[0] * p0[0] + p0[1] * p0[1] + p0[2] * p0[2]);
+    for (int k = 0; k < out->count; k++) {
+        double T, U, p[3], Lm[3];
+        kd_ffr3d_energy(s, out->q + (size_t)n * k, out->qd + (size_t)n * k, &T, NULL, &U);
+        kd_ffr3d_momentum(s, out->q + (size_t)n * k, out->qd + (size_t)n * k, p, Lm);
+        dE = fmax(dE, fabs(T + U - T0 - U0));
+        Umax = fmax(Umax, U);
+        for (int i = 0; i < 3; i++) dp = fmax(dp, fabs(p[i] - p0[i])), dL = fmax(dL, fabs(Lm[i] - L0[i]));
+    }
+    printf("free beam: T0 + U0 = %.6e J (U up to %.3e J); |dE| %.2e, |dp| %.2e (|p| %.3e), |dL| %.2e (|L| %.3e)\n",
+           T0 + U0, Umax, dE, dp, np, dL, nL);
+    assert_true(Umax > 1e-3 * (T0 + U0));   /* the elastic energy takes part */
+    assert_true(dE < 2e-6 * (T0 + U0));   /* RK4's own dissipation of the axial modes (h = 5e-6 s) */
+    assert_true(dp < 1e-8 * np);
+    assert_true(dL < 1e-8 * nL);
+    rec_free(out), free(q), free(qd);
+    kd_ffr3d_free(&s);
+}
+
+/* ---- rigid limit: spherical pendulum against the rigid spatial body ---- */
+static double pendulum_tip_error(double E, double* span) {
+    const double L = 0.5, t_end = 0.4, g = 9.81;
+    const int ne = 4;
+    const double gv[3] = {0, 0, -g}, w0[3] = {0, 1.0, 5.0};
+    kd_ffr3d_beam b = beam3(L, ne, E);
+    /* rigid reference: frame at the root, centre of mass at L/2 */
+    kd_smech* m = kd_smech_new();
+    const double mass = AL_RHO * AREA * L;
+    const double J[9] = {AL_RHO * 2 * IBEND * L, 0, 0, 0, mass * L * L / 12 + AL_RHO * IBEND * L, 0,
+                         0, 0, mass * L * L / 12 + AL_RHO * IBEND * L};
+    const double com[3] = {L / 2, 0, 0}, zero[3] = {0, 0, 0};
+    assert_int_equal(kd_smech_add_body(m, "beam", mass, J, com, zero, I3), 0);
+    memcpy(m->g, gv, sizeof(gv));
+    double vcom[3] = {0, w0[2] * L / 2, -w0[1] * L / 2};   /* w x (L/2, 0, 0) */
+    kd_smech_set_velocity(m, 0, vcom, w0);
+    assert_true(kd_smech_add_joint(m, "O", KD_SJOINT_SPHERICAL, -1, 0, zero, zero, NULL, NULL, 0) >= 0);
+    kd_error err;
+    assert_int_equal(kd_smech_finish(m, &err), KD_OK);
+    kd_cms rc;
+    kd_smech_cms(m, &rc);
+    rec* rr = rec_new(m->n, 200);
+    kd_mbs_opts o = opts(t_end, 1e-5, 400);
+    assert_int_equal(kd_mbs_forward(&rc, &o, m->q0, m->qd0, record, rr, NULL, &err), KD_OK);
+    /* floating frame */
+    kd_ffr3d_system* s = kd_ffr3d_new(gv);
+    kd_ffr3d_add_beam(s, "beam", &b, NULL);
+    kd_ffr3d_add_joint(s, KD_FFR3D_SPHERICAL, (kd_ffr3d_point){.body = -1}, (kd_ffr3d_point){.body = 0, .node = 0},
+                       NULL, NULL);
+    const int n = 7 + 6 * ne;
+    double* q = calloc(n, sizeof(double));
+    double* qd = calloc(n, sizeof(double));
+    kd_ffr3d_set_pose(s, 0, zero, I3, zero, w0, q, qd);
+    assert_int_equal(kd_ffr3d_finish(s, q, NULL), KD_OK);
+    rec* out = rec_new(n, 200);
+    assert_int_equal(kd_mbs_forward(kd_ffr3d_cms(s), &o, q, qd, record, out, NULL, &err), KD_OK);
+    assert_int_equal(out->count, rr->count);
+    double e = 0;
+    *span = 0;
+    const double tip[3] = {L / 2, 0, 0};
+    for (int k = 0; k < out->count; k++) {
+        double a[3], c[3];
+        kd_ffr3d_point_position(s, out->q + (size_t)n * k, (kd_ffr3d_point){.body = 0, .node = ne}, a);
+        kd_smech_point(m, 0, tip, rr->q + (size_t)m->n * k, NULL, c, NULL);
+        for (int i = 0; i < 3; i++) e = fmax(e, fabs(a[i] - c[i])), *span = fmax(*span, fabs(c[i] - (i == 0 ? L : 0)));
+    }
+    rec_free(out), rec_free(rr), free(q), free(qd);
+    kd_ffr3d_free(&s);
+    kd_smech_free(&m);
+    return e;
+}
+
+static void test_rigid_limit(void** state) {
+    (void)state;
+    double span;
+    const double e1 = pendulum_tip_error(7e9, &span), e2 = pendulum_tip_error(1.12e11, &span);
+    printf("rigid limit: tip path of the rigid body moves %.3f m; floating frame differs by %.3e m (E = 7 GPa), "
+           "%.3e m (E = 112 GPa), ratio %.1f (1/E: 16)\n",
+           span, e1, e2, e1 / e2);
+    assert_true(span > 0.2);
+    assert_true(e2 < 2e-5);
+    assert_true(e1 / e2 > 8 && e1 / e2 < 32);
+}
+
+/* ---- planar limit: the planar floating-frame route ---- */
+static void test_planar_limit(void** state) {
+    (void)state;
+    const double L = 0.6, t_end = 0.3, g = 9.81;
+    const int ne = 4;
+    /* planar: pinned at the root, frame clamped there, swinging in x-y under gravity -y */
+    kd_ffr_system* p = kd_ffr_new(0, -g);
+    kd_ffr_beam pb = {L, ne, KD_THEORY_EULER_BERNOULLI, AL_E, AL_RHO, AREA, IBEND, KD_FFR_ROOT, 0};
+    kd_ffr_add_beam(p, "beam", &pb, NULL);
+    kd_ffr_add_revolute(p, (kd_ffr_point){.body = 0, .node = 0}, (kd_ffr_point){.body = -1}, NULL);
+    assert_int_equal(kd_ffr_finish(p, NULL), KD_OK);
+    const int np = kd_ffr_size(p);
+    double* q2 = calloc(np, sizeof(double));
+    double* qd2 = calloc(np, sizeof(double));
+    qd2[2] = 3.0;   /* theta' */
+    kd_error err;
+    kd_mbs_opts o = opts(t_end, 1e-5, 500);
+    rec* r2 = rec_new(np, 100);
+    assert_int_equal(kd_mbs_forward(kd_ffr_cms(p), &o, q2, qd2, record, r2, NULL, &err), KD_OK);
+    /* spatial: revolute about z */
+    const double gv[3] = {0, -g, 0}, zero[3] = {0, 0, 0}, w0[3] = {0, 0, 3.0}, z[3] = {0, 0, 1};
+    kd_ffr3d_system* s = kd_ffr3d_new(gv);
+    kd_ffr3d_beam b = beam3(L, ne, AL_E);
+    kd_ffr3d_add_beam(s, "beam", &b, NULL);
+    kd_ffr3d_add_joint(s, KD_FFR3D_REVOLUTE, (kd_ffr3d_point){.body = -1}, (kd_ffr3d_point){.body = 0, .node = 0}, z,
+                       NULL);
+    const int n = 7 + 6 * ne;
+    double* q = calloc(n, sizeof(double));
+    double* qd = calloc(n, sizeof(double));
+    kd_ffr3d_set_pose(s, 0, zero, I3, zero, w0, q, qd);
+    assert_int_equal(kd_ffr3d_finish(s, q, NULL), KD_OK);
+    rec* r3 = rec_new(n, 100);
+    assert_int_equal(kd_mbs_forward(kd_ffr3d_cms(s), &o, q, qd, record, r3, NULL, &err), KD_OK);
+    assert_int_equal(r2->count, r3->count);
+    const int iv2 = kd_ffr_node_coordinate(p, 0, ne, KD_DOF_V), iv3 = kd_ffr3d_node_coordinate(s, 0, ne, 1);
+    const int iw3 = kd_ffr3d_node_coordinate(s, 0, ne, 2);
+    double dv = 0, vmax = 0, dth = 0, wout = 0;
+    for (int k = 0; k < r2->count; k++) {
+        const double* x3 = r3->q + (size_t)n * k;
+        /* the frame angle about z from the Euler parameters: theta = 2 atan2(e3, e0) */
+        const double th3 = 2 * atan2(x3[6], x3[3]);
+        dth = fmax(dth, fabs(th3 - r2->q[(size_t)np * k + 2]));
+        dv = fmax(dv, fabs(x3[iv3] - r2->q[(size_t)np * k + iv2]));
+        vmax = fmax(vmax, fabs(r2->q[(size_t)np * k + iv2]));
+        wout = fmax(wout, fabs(x3[iw3]));
+    }
+    printf("planar limit: tip v up to %.4e m; spatial differs by %.2e m, angle by %.2e rad, out of plane %.1e m\n", vmax,
+           dv, dth, wout);
+    assert_true(vmax > 1e-5);
+    assert_true(dv < 1e-6 * vmax);
+    assert_true(dth < 1e-9);
+    assert_true(wout < 1e-12);
+    rec_free(r2), rec_free(r3), free(q), free(qd), free(q2), free(qd2);
+    kd_ffr3d_free(&s);
+    kd_ffr_free(&p);
+}
+
+/* ---- the mass matrix and the quadratic-velocity force against T(q, q') ---- */
+static void test_inertia_against_kinetic_energy(void** state) {
+    (void)state;
+    const int ne = 3, n = 7 + 6 * ne;
+    kd_ffr3d_system* s = kd_ffr3d_new(NULL);
+    kd_ffr3d_beam b = beam3(0.7, ne, AL_E);
+    kd_ffr3d_add_beam(s, "beam", &b, NULL);
+    double q[25], qd[25], R[9];
+    const double ax[3] = {-1, 0.5, 2}, r0[3] = {0.2, 0.1, -0.3}, v0[3] = {1, -2, 0.5}, w0[3] = {3, -1, 2};
+    kd_rot_axis_angle(ax, 1.1, R);
+    kd_ffr3d_set_pose(s, 0, r0, R, v0, w0, q, qd);
+    assert_int_equal(kd_ffr3d_finish(s, q, NULL), KD_OK);
+    srand(7);
+    for (int a = 7; a < n; a++) q[a] = 0.02 * (rand() / (double)RAND_MAX - 0.5), qd[a] = 2 * (rand() / (double)RAND_MAX - 0.5);
+    /* M q'.q' / 2 against the kinetic energy routine (sum of the invariant terms) */
+    double M[625], T;
+    kd_ffr3d_body_mass(s, 0, q, M);
+    kd_ffr3d_energy(s, q, qd, &T, NULL, NULL);
+    double Tm = 0, c = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) Tm += 0.5 * qd[i] * M[i + n * k] * qd[k];
+    /* the regularisation c (p.p')^2 / 2 is zero: p.p' = 0 on the unit sphere */
+    for (int k = 0; k < 4; k++) c += q[3 + k] * qd[3 + k];
+    assert_true(fabs(c) < 1e-14);
+    printf("kinetic energy: q'Mq'/2 = %.12e, invariants %.12e\n", Tm, T);
+    assert_true(fabs(Tm - T) < 1e-12 * T);
+    /* Lagrange: Q_v = -d/dt (dT/dq') + dT/dq = -(M' q') + dT/dq with M' = dM/dq q' (central
+     * differences), minus the elastic force; compared on the elastic rows and the frame
+     * translation rows (the p rows differ by a multiple of p, taken by the normalisation) */
+    double Q[25], Qv[25];
+    kd_ffr3d_body_force(s, 0, q, qd, Q);
+    const double h = 1e-6;
+    double qp[25], qm[25], Mp[625], Mm[625];
+    for (int i = 0; i < n; i++) qp[i] = q[i] + h * qd[i], qm[i] = q[i] - h * qd[i];
+    kd_ffr3d_body_mass(s, 0, qp, Mp);
+    kd_ffr3d_body_mass(s, 0, qm, Mm);
+    for (int i = 0; i < n; i++) {
+        double x = 0;
+        for (int k = 0; k < n; k++) x -= (Mp[i + n * k] - Mm[i + n * k]) / (2 * h) * qd[k];
+        /* dT/dq_i by central differences of the kinetic energy at fixed q' */
+        double a[25], bq[25], Ta, Tb;
+        memcpy(a, q, sizeof(a)), memcpy(bq, q, sizeof(bq));
+        a[i] += h, bq[i] -= h;
+        kd_ffr3d_energy(s, a, qd, &Ta, NULL, NULL);
+        kd_ffr3d_energy(s, bq, qd, &Tb, NULL, NULL);
+        Qv[i] = x + (Ta - Tb) / (2 * h);
+    }
+    /* remove the elastic force -K q_f from Q: K q_f = Q(q, 0) at zero gravity without velocities */
+    double zd[25] = {0}, Qk[25];
+    kd_ffr3d_body_force(s, 0, q, zd, Qk);
+    double emax = 0, scale = 0;
+    for (int i = 0; i < n; i++) {
+        if (i >= 3 && i < 7) continue;
+        emax = fmax(emax, fabs(Q[i] - Qk[i] - Qv[i]));
+        scale = fmax(scale, fabs(Qv[i]));
+    }
+    printf("quadratic-velocity force: largest %.4e, differs from Lagrange's by %.2e\n", scale, emax);
+    assert_true(emax < 1e-6 * scale);
+    kd_ffr3d_free(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inertia_against_kinetic_energy),
+        cmocka_unit_test(test_spin_up_matches_moving_frame),
+        cmocka_unit_test(test_free_body_conserves),
+        cmocka_unit_test(test_rigid_limit),
+        cmocka_unit_test(test_planar_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
