@@ -76,7 +76,8 @@ int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_po
 kd_status kd_ffr3d_add_driver(kd_ffr3d_system* s, int joint, const kd_law* law, double initial, kd_error* err);
 
 /* The initial pose of body b into q (frame origin and axes R, row-major global = R body) and its
- * velocity into qd (origin velocity v and angular velocity w, global); elastic coordinates zero. */
+ * velocity into qd (origin velocity v and angular velocity w, global; qd, v, w may be NULL);
+ * elastic coordinates zero. Coordinates are laid out as the bodies are added (kd_ffr3d_size). */
 void kd_ffr3d_set_pose(const kd_ffr3d_system* s, int b, const double r[3], const double R[9], const double v[3],
                        const double w[3], double* q, double* qd);
 

@@ -102,6 +102,7 @@ int kd_ffr3d_add_rigid(kd_ffr3d_system* s, const char* name, double mass, const 
     f3_body* b = new_body(s, name, err);
     if (!b) return -1;
     f3_body_init_rigid(b, mass, J);
+    b->off = s->n, s->n += b->size;
     return s->nb++;
 }
 
@@ -121,6 +122,7 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
         f3_body_free(b);
         return -1;
     }
+    b->off = s->n, s->n += b->size;
     return s->nb++;
 }
 
@@ -424,16 +426,15 @@ static int add_row_pattern(kd_ffr3d_system* s, const int* cols, int nslot, int n
 kd_status kd_ffr3d_finish(kd_ffr3d_system* s, const double* q0, kd_error* err) {
     if (s->finished) return KD_OK;
     if (s->nb == 0) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a floating-frame system needs a body");
-    int n = 0, nfmax = 0;
+    const int n = s->n;   /* the offsets were laid out as the bodies were added */
+    int nfmax = 0;
     s->block_start = malloc(sizeof(int) * (size_t)(s->nb + 1));
     if (!s->block_start) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int b = 0; b < s->nb; b++) {
-        s->block_start[b] = n, s->body[b].off = n;
-        n += s->body[b].size;
+        s->block_start[b] = s->body[b].off;
         nfmax = s->body[b].nf > nfmax ? s->body[b].nf : nfmax;
     }
     s->block_start[s->nb] = n;
-    s->n = n;
     int nc = 0;
     for (int k = 0; k < s->nj; k++) s->joint[k].row = nc, nc += s->joint[k].nrow;
     s->nrow_joint = nc;
