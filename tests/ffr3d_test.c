@@ -11,7 +11,10 @@
  *   - the planar limit: a beam pendulum on a revolute joint whose axis is normal to the plane of
  *     motion against the planar floating-frame route (kedyn/ffr.h).
  *   - the quadratic-velocity force against Lagrange's equations of T = q'^T M(q) q' / 2 by central
- *     differences (of the independent kinetic energy routine). */
+ *     differences (of the independent kinetic energy routine);
+ *   - from a model file (examples/spatial_flexible_arm.yaml: a flexible arm on a tilted revolute
+ *     joint, a flexible pendulum on a ball joint at its tip): T + V + U conserved, both bending
+ *     planes of the arm excited; what the route does not take is a located error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +26,7 @@
 #include "kedyn/analysis.h"
 #include "kedyn/ffr.h"
 #include "kedyn/ffr3d.h"
+#include "kedyn/load_yaml.h"
 #include "kedyn/mbs.h"
 #include "kedyn/smech.h"
 #include "test_util.h"
@@ -399,6 +403,53 @@ static void test_inertia_against_kinetic_energy(void** state) {
     kd_ffr3d_free(&s);
 }
 
+/* ---- from a model file ---- */
+static void test_model_file(void** state) {
+    (void)state;
+    kd_desc* d = NULL;
+    kd_error err;
+    if (kd_load_yaml_file(KD_EXAMPLES_DIR "/spatial_flexible_arm.yaml", &d, &err)) fail_msg("%s", err.msg);
+    kd_smech* m = NULL;
+    assert_int_equal(kd_smech_compile(d, &m, &err), KD_OK);
+    kd_ffr3d_system* s = NULL;
+    double *q0 = NULL, *qd0 = NULL;
+    if (kd_ffr3d_from_smech(d, m, &s, &q0, &qd0, &err)) fail_msg("%s", err.msg);
+    const int n = kd_ffr3d_size(s);
+    assert_int_equal(n, 7 + 36 + 7 + 18);
+    assert_int_equal(kd_ffr3d_cms(s)->nc, 5 + 3 + 2);
+    rec* out = rec_new(n, 100);
+    kd_mbs_opts o = opts(0.1, 1e-5, 200);
+    assert_int_equal(kd_mbs_forward(kd_ffr3d_cms(s), &o, q0, qd0, record, out, NULL, &err), KD_OK);
+    double E0 = 0, dE = 0, Tmax = 0, v = 0, w = 0;
+    const int iv = kd_ffr3d_node_coordinate(s, 0, 6, 1), iw = kd_ffr3d_node_coordinate(s, 0, 6, 2);
+    for (int k = 0; k < out->count; k++) {
+        double T, V, U;
+        kd_ffr3d_energy(s, out->q + (size_t)n * k, out->qd + (size_t)n * k, &T, &V, &U);
+        if (k == 0) E0 = T + V + U;
+        dE = fmax(dE, fabs(T + V + U - E0)), Tmax = fmax(Tmax, T);
+        v = fmax(v, fabs(out->q[(size_t)n * k + iv])), w = fmax(w, fabs(out->q[(size_t)n * k + iw]));
+    }
+    printf("model file: T up to %.4e J, |d(T + V + U)| %.2e J; arm tip v up to %.3e m, w up to %.3e m\n", Tmax, dE, v,
+           w);
+    assert_true(dE < 1e-8 * Tmax);
+    assert_true(v > 1e-4 && w > 1e-5);
+    rec_free(out), free(q0), free(qd0);
+    kd_ffr3d_free(&s);
+    kd_smech_free(&m);
+    kd_desc_free(&d);
+    /* a universal joint is not taken: located at the joint */
+    static const char bad[] =
+        "kedyn: 1\nspatial: true\nmaterials:\n  al: {E: 70e9, rho: 2700}\nsections:\n  s: {shape: circle, d: 0.01}\n"
+        "bodies:\n  - {name: ground, type: ground, points: {O: [0, 0, 0]}}\n"
+        "  - {name: arm, type: beam, material: al, section: s, frame: root, points: {O: [0, 0, 0], T: [0.5, 0, 0]}}\n"
+        "joints:\n  - {name: O, type: universal, bodies: [ground, arm], points: [O, O], axes: [[0, 0, 1], [0, 1, 0]]}\n"
+        "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.1, dt: 1.0e-5}\n";
+    assert_int_not_equal(kd_load_yaml_string(bad, strlen(bad), "bad.yaml", &d, &err), KD_OK);
+    printf("bad model: %s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_int_equal(err.loc.line, 11);   /* the joint */
+    assert_non_null(strstr(err.msg, "universal"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inertia_against_kinetic_energy),
@@ -406,6 +457,7 @@ int main(void) {
         cmocka_unit_test(test_free_body_conserves),
         cmocka_unit_test(test_rigid_limit),
         cmocka_unit_test(test_planar_limit),
+        cmocka_unit_test(test_model_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
