@@ -100,6 +100,10 @@ void kd_ffr3d_point_position(const kd_ffr3d_system* s, const double* q, kd_ffr3d
 /* Kinetic energy, potential energy of gravity, strain energy q_f^T K q_f / 2. */
 void kd_ffr3d_energy(const kd_ffr3d_system* s, const double* q, const double* qd, double* T, double* V_gravity,
                      double* V_strain);
+/* Section forces of beam body b at every node (4 per node): N = EA u' (tension > 0), My = EIy ry',
+ * Mz = EIz rz' and sigma = |N|/A + |My| c_z/Iy + |Mz| c_y/Iz (c_y, c_z: the extreme fibres; both 0:
+ * sigma 0); inner nodes average their two elements. */
+void kd_ffr3d_section_forces(const kd_ffr3d_system* s, int b, const double* q, double c_y, double c_z, double* out);
 /* Linear momentum and angular momentum about the global origin. */
 void kd_ffr3d_momentum(const kd_ffr3d_system* s, const double* q, const double* qd, double p[3], double L[3]);
 /* The force (global) that joint j's point equations apply on its second point's body, from the

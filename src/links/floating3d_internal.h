@@ -3,6 +3,7 @@
 #ifndef KEDYN_FFR3D_INTERNAL_H
 #define KEDYN_FFR3D_INTERNAL_H
 
+#include "kedyn/element.h"
 #include "kedyn/ffr3d.h"
 
 /* One body: rigid (frame at the centre of mass, nf = 0) or a 3D beam in its floating frame
@@ -21,6 +22,9 @@ typedef struct f3_body {
     double* Mff;                  /* (nf^2) sum_i m_ii */
     double* K;                    /* (nf^2) elastic stiffness */
     double creg;                  /* c of the c p p^T regularisation (theory.md sec. 11, S7) */
+    kd_element_kind kind;         /* beams: the element kind, constants and length */
+    kd_element_consts ec;
+    double Le;
 } f3_body;
 
 /* Doubles of scratch one body evaluation needs (nf its elastic count). */
@@ -37,6 +41,8 @@ void f3_body_force(const f3_body* b, const double* q, const double* qd, const do
 double f3_body_kinetic(const f3_body* b, const double* q, const double* qd, double* scratch);
 double f3_body_gravity_potential(const f3_body* b, const double* q, const double g[3]);
 double f3_body_strain(const f3_body* b, const double* q);
+/* N, My, Mz at every node (4 per node, sigma from c_y, c_z; 0 when both are 0). */
+void f3_body_section_forces(const f3_body* b, const double* q, double c_y, double c_z, double* out);
 void f3_body_momentum(const f3_body* b, const double* q, const double* qd, double p[3], double L[3],
                       double* scratch);
 

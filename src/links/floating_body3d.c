@@ -38,6 +38,7 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
     }
     b->elastic = 1;
     b->beam = *beam;
+    b->kind = kind, b->ec = c, b->Le = Le;
     b->nodes = nn;
     /* F2: the frame is clamped at node 1; the other nodes' six DOFs are the elastic coordinates */
     const int nf = 6 * ne;
@@ -358,4 +359,35 @@ void f3_body_momentum(const f3_body* b, const double* q, const double* qd, doubl
     }
     cross(q, pl, L);
     for (int i = 0; i < 3; i++) L[i] += t[i];
+}
+
+/* N = EA u', My = EIy ry', Mz = EIz rz' at the element ends (inner nodes: the mean of the two
+ * elements), sigma = |N|/A + |My| c_z/Iy + |Mz| c_y/Iz (theory.md sec. 12, S12.4). */
+void f3_body_section_forces(const f3_body* b, const double* q, double c_y, double c_z, double* out) {
+    const int nn = b->nodes;
+    memset(out, 0, sizeof(double) * 4 * (size_t)nn);
+    if (!b->elastic) return;
+    const double* z = q + KD_FFR3D_POSE;
+    for (int e = 0; e < nn - 1; e++) {
+        double de[12];
+        for (int a = 0; a < 12; a++) {
+            const int c = b->node_coord[6 * e + a];
+            de[a] = c >= 0 ? z[c] : 0.0;
+        }
+        for (int end = 0; end < 2; end++) {
+            double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
+            kd_element_shape(b->kind, &b->ec, b->Le, (double)end, N, dN);
+            double du = 0, dry = 0, drz = 0;
+            for (int a = 0; a < 12; a++) du += dN[KD_F_U][a] * de[a], dry += dN[KD_F_TY][a] * de[a], drz += dN[KD_F_TZ][a] * de[a];
+            const int node = e + end;
+            const double w = node > 0 && node < nn - 1 ? 0.5 : 1.0;
+            out[4 * node] += w * b->ec.E * b->ec.A * du;
+            out[4 * node + 1] += w * b->ec.E * b->ec.Iy * dry;
+            out[4 * node + 2] += w * b->ec.E * b->ec.Iz * drz;
+        }
+    }
+    for (int n = 0; n < nn; n++)
+        out[4 * n + 3] = c_y > 0 || c_z > 0 ? fabs(out[4 * n]) / b->ec.A + fabs(out[4 * n + 1]) * c_z / b->ec.Iy +
+                                                  fabs(out[4 * n + 2]) * c_y / b->ec.Iz
+                                            : 0.0;
 }

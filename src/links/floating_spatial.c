@@ -573,3 +573,7 @@ void kd_ffr3d_body_mass(const kd_ffr3d_system* s, int b, const double* qb, doubl
 void kd_ffr3d_body_force(const kd_ffr3d_system* s, int b, const double* qb, const double* qdb, double* Q) {
     f3_body_force(&s->body[b], qb, qdb, s->g, Q, s->scratch);
 }
+
+void kd_ffr3d_section_forces(const kd_ffr3d_system* s, int b, const double* q, double c_y, double c_z, double* out) {
+    f3_body_section_forces(&s->body[b], q + s->body[b].off, c_y, c_z, out);
+}

@@ -17,14 +17,16 @@
 #include "kedyn/smech.h"
 #include "output/output_util.h"
 
-/* One CSV row per output instant: t, BODY.x .. BODY.q3 of every body's frame, BODY.N.u .. .rz of
- * every link node (frame components), JOINT.Fx, .Fy, .Fz (the force of each joint's point
+/* One CSV row per output instant: t, BODY.x .. BODY.q3 of every body's frame, BODY.N.u .. .rz,
+ * BODY.N.N, .My, .Mz, .sigma of every link node (frame components), JOINT.Fx, .Fy, .Fz (the force of each joint's point
  * equations on its second body), the drifts, E_kinetic, V_gravity, U_strain, E_total. */
 typedef struct sink {
     FILE* fp;
     const kd_ffr3d_system* s;
     const kd_smech* m;
     kd_ked_run_stats* st;
+    const double* c;              /* (2 bodies) extreme fibres c_y, c_z of each link's section */
+    double* sf;                   /* (4 x largest node count) */
     int rows;
 } sink;
 
@@ -36,7 +38,8 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
         const double* x = smp->q + kd_ffr3d_body_offset(s, b);
         for (int c = 0; c < KD_FFR3D_POSE; c++) fprintf(k->fp, ",%.12e", x[c]);
     }
-    for (int b = 0; b < kd_ffr3d_body_count(s); b++)
+    for (int b = 0; b < kd_ffr3d_body_count(s); b++) {
+        if (kd_ffr3d_body_nodes(s, b)) kd_ffr3d_section_forces(s, b, smp->q, k->c[2 * b], k->c[2 * b + 1], k->sf);
         for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++) {
             double u[6];
             for (int c = 0; c < 6; c++) {
@@ -50,7 +53,15 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
                 snprintf(k->st->max_deflection_at, sizeof(k->st->max_deflection_at), "%s node %d at t = %.6g s",
                          kd_ffr3d_body_name(s, b), n + 1, smp->t);
             }
+            const double* f = k->sf + 4 * n;
+            fprintf(k->fp, ",%.10e,%.10e,%.10e,%.10e", f[0], f[1], f[2], f[3]);
+            if (f[3] > k->st->max_sigma) {
+                k->st->max_sigma = f[3];
+                snprintf(k->st->max_sigma_at, sizeof(k->st->max_sigma_at), "%s node %d at t = %.6g s",
+                         kd_ffr3d_body_name(s, b), n + 1, smp->t);
+            }
         }
+    }
     for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
         double F[3] = {0, 0, 0};
         if (smp->lambda) kd_ffr3d_joint_force(s, j, smp->lambda, F);
@@ -122,22 +133,41 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
     if (!st) {
         FILE* fp = f.fp;
         static const char* const pn[7] = {"x", "y", "z", "q0", "q1", "q2", "q3"};
-        static const char* const dn[6] = {"u", "v", "w", "rx", "ry", "rz"};
+        static const char* const dn[10] = {"u", "v", "w", "rx", "ry", "rz", "N", "My", "Mz", "sigma"};
         fprintf(fp, "t");
         for (int b = 0; b < kd_ffr3d_body_count(s); b++)
             for (int c = 0; c < 7; c++) fprintf(fp, ",%s.%s", kd_ffr3d_body_name(s, b), pn[c]);
         for (int b = 0; b < kd_ffr3d_body_count(s); b++)
             for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++)
-                for (int c = 0; c < 6; c++) fprintf(fp, ",%s.%d.%s", kd_ffr3d_body_name(s, b), n + 1, dn[c]);
+                for (int c = 0; c < 10; c++) fprintf(fp, ",%s.%d.%s", kd_ffr3d_body_name(s, b), n + 1, dn[c]);
         for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
             const char* jn = m->joint[kd_ffr3d_joint_tag(s, j)].name;
             fprintf(fp, ",%s.Fx,%s.Fy,%s.Fz", jn, jn, jn);
         }
         fprintf(fp, ",drift_position,drift_velocity,E_kinetic,V_gravity,U_strain,E_total\n");
-        sink k = {fp, s, m, rs, 0};
+        /* the links' extreme fibres (bodies: the description's moving bodies, in order) */
+        const kd_sdesc* sd = d->sdesc;
+        const int nb = kd_ffr3d_body_count(s);
+        int nmax = 1;
+        double* c = calloc(2 * (size_t)nb, sizeof(double));
+        for (int b = 0, mb = 0; c && b < sd->nbodies; b++) {
+            const kd_sbody_desc* B = &sd->bodies[b];
+            if (B->ground) continue;
+            if (B->beam) {
+                const kd_section_desc* sec = &d->sections[B->section];
+                if (sec->shape == KD_SHAPE_CIRCLE || sec->shape == KD_SHAPE_TUBE) c[2 * mb] = c[2 * mb + 1] = 0.5 * sec->d;
+                else if (sec->shape == KD_SHAPE_RECTANGLE) c[2 * mb] = 0.5 * sec->h, c[2 * mb + 1] = 0.5 * sec->b;
+                nmax = kd_ffr3d_body_nodes(s, mb) > nmax ? kd_ffr3d_body_nodes(s, mb) : nmax;
+            }
+            mb++;
+        }
+        double* sf = malloc(sizeof(double) * 4 * (size_t)nmax);
+        if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        sink k = {fp, s, m, rs, c, sf, 0};
         kd_mbs_stats ms;
         memset(&ms, 0, sizeof(ms));
-        st = kd_mbs_forward(kd_ffr3d_cms(s), &o, q0, qd0, row, &k, &ms, err);
+        if (!st) st = kd_mbs_forward(kd_ffr3d_cms(s), &o, q0, qd0, row, &k, &ms, err);
+        free(c), free(sf);
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
         a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
