@@ -46,4 +46,7 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
 void f3_body_momentum(const f3_body* b, const double* q, const double* qd, double p[3], double L[3],
                       double* scratch);
 
+/* The mechanism joint a system joint comes from (kd_ffr3d_joint_tag; floating_spatial_mechanism.c). */
+void f3_set_joint_tag(kd_ffr3d_system* s, int j, int tag);
+
 #endif

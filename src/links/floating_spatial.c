@@ -519,8 +519,6 @@ int kd_ffr3d_body_size(const kd_ffr3d_system* s, int b) { return s->body[b].size
 int kd_ffr3d_joint_count(const kd_ffr3d_system* s) { return s->nj; }
 int kd_ffr3d_joint_tag(const kd_ffr3d_system* s, int j) { return s->joint[j].tag; }
 
-/* internal: the label of joint j (floating_spatial_mechanism.c) */
-void f3_set_joint_tag(kd_ffr3d_system* s, int j, int tag);
 void f3_set_joint_tag(kd_ffr3d_system* s, int j, int tag) { s->joint[j].tag = tag; }
 
 int kd_ffr3d_node_coordinate(const kd_ffr3d_system* s, int b, int node, int d) {

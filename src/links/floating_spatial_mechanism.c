@@ -13,8 +13,6 @@
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 
-void f3_set_joint_tag(kd_ffr3d_system* s, int j, int tag);
-
 static void rotate(const double R[9], const double x[3], double y[3]) {
     for (int i = 0; i < 3; i++) y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
 }
