@@ -177,6 +177,8 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
                                     : "none";
         a->mech.method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
         a->mech.drift_pos = ms.max_drift_pos, a->mech.drift_vel = ms.max_drift_vel;
+        /* the coupled system's counts (elastic coordinates included), as for planar two-way links */
+        a->mech.dof = ms.dof, a->mech.gruebler = kd_ffr3d_size(s) - kd_ffr3d_cms(s)->nc, a->mech.nredundant = ms.redundant;
         st = io_finish_file(&f, st, a, err);
     }
     free(q0), free(qd0);
