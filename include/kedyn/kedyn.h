@@ -10,7 +10,7 @@
  *              --kd_run writers-----> OUTDIR/summary.json, CSV files
  * and for mechanisms: kd_mech (rigid bodies and joints), the constrained
  * forward dynamics of kedyn/mbs.h, elastic links one-way (kedyn/ked.h) or
- * two-way (kedyn/ffr.h).
+ * two-way (kedyn/ffr.h; spatial: kedyn/ffr3d.h).
  */
 #ifndef KEDYN_KEDYN_H
 #define KEDYN_KEDYN_H
@@ -57,6 +57,7 @@
 #include "kedyn/ked.h"
 #include "kedyn/sked.h"
 #include "kedyn/ffr.h"
+#include "kedyn/ffr3d.h"
 /* compare: the formalisms compared */
 #include "kedyn/compare.h"
 #include "kedyn/mech_compare.h"

@@ -9,6 +9,7 @@
 
 #include "kedyn/sdesc.h"
 #include "kedyn/element.h"
+#include "kedyn/ffr3d.h"
 #include "kedyn/smech.h"
 #include "yaml_schema.h"
 
@@ -421,10 +422,6 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
             return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
                                 "speed, settle and body are not taken by the elastic links of a spatial mechanism");
         if (a->type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0) {
-            if (a->dynamics.coupling == KD_COUPLING_TWO_WAY)
-                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->dynamics.loc_coupling,
-                                    "elastic links of a spatial mechanism are one-way (coupling: two-way is planar "
-                                    "only)");
             if (a->dynamics.speed > 0 || a->dynamics.settle > 0)
                 return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
                                     "speed and settle are not taken by the elastic links of a spatial mechanism");
@@ -443,6 +440,16 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
     node_t* at = field_value(f, "joints");
     if (kd_smech_solve_position(m, 0.0, q, NULL, &e))
         st = fail(ld, at ? at : root, "the mechanism cannot assemble from the initial guesses: %s", e.msg);
+    /* two-way links (kedyn/ffr3d.h): what the coupled system does not take, located */
+    for (int i = 0; !st && i < ld->d->nanalyses; i++)
+        if (ld->d->analyses[i].type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0 &&
+            ld->d->analyses[i].dynamics.coupling == KD_COUPLING_TWO_WAY) {
+            kd_ffr3d_system* s3 = NULL;
+            double *q3 = NULL, *qd3 = NULL;
+            st = kd_ffr3d_from_smech(ld->d, m, &s3, &q3, &qd3, ld->err);
+            kd_ffr3d_free(&s3), free(q3), free(qd3);
+            break;
+        }
     free(q);
     kd_smech_free(&m);
     return st;

@@ -4,6 +4,7 @@
  * modes_along_motion.csv and the summary's link statistics (docs/model-format.md,
  * "Spatial mechanisms", "Elastic links"). */
 #include "run_spatial.h"
+#include "run_spatial_two_way.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -138,9 +139,8 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
     if (ad->type == KD_ANALYSIS_MODES_ALONG_MOTION) return run_spatial_modes(d, ad, m, outdir, ordinal, a, err);
     const kd_sdesc* sd = d->sdesc;
     kd_dynamics_desc dy = ad->dynamics;
-    if (dy.coupling == KD_COUPLING_TWO_WAY)
-        return kd_error_set(err, KD_ERR_INPUT, d->file, dy.loc_coupling,
-                            "elastic links of a spatial mechanism are one-way (coupling: two-way is planar only)");
+    if (dy.coupling == KD_COUPLING_TWO_WAY)  /* the 3D floating frame (src/run/run_spatial_two_way.c) */
+        return run_spatial_two_way(d, ad, m, outdir, ordinal, a, err);
     kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
     if (!kd_dynamics_route_takes(KD_ROUTE_ONE_WAY, dy.integrator))
         return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc, "one-way elastic links integrate with %s",

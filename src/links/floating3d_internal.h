@@ -1,0 +1,52 @@
+/* Internal to the spatial floating-frame system (src/links/floating_body3d.c, floating_spatial.c,
+ * floating_spatial_mechanism.c). Not a public header. */
+#ifndef KEDYN_FFR3D_INTERNAL_H
+#define KEDYN_FFR3D_INTERNAL_H
+
+#include "kedyn/element.h"
+#include "kedyn/ffr3d.h"
+
+/* One body: rigid (frame at the centre of mass, nf = 0) or a 3D beam in its floating frame
+ * (frame clamped at node 1). Invariants of theory.md sec. 17 (F1); matrices row-major. */
+typedef struct f3_body {
+    char name[64];
+    int elastic;
+    int off, nf, size;            /* first coordinate, elastic coordinates, 7 + nf */
+    kd_ffr3d_beam beam;
+    int nodes;
+    int* node_coord;              /* (6 nodes) elastic index of (u, v, w, rx, ry, rz), -1 held */
+    double m, St0[3], P0[9];      /* int rho dV, int rho u0 dV, int rho u0 u0^T dV */
+    double* SN;                   /* (3 nf) row i: int rho S_i dV */
+    double* X;                    /* (9 nf) (3k + i) nf + a: int rho u0_k S_ia dV */
+    double* Mij;                  /* (9 nf^2) (3i + j) nf^2 + a nf + b: int rho S_ia S_jb dV */
+    double* Mff;                  /* (nf^2) sum_i m_ii */
+    double* K;                    /* (nf^2) elastic stiffness */
+    double creg;                  /* c of the c p p^T regularisation (theory.md sec. 11, S7) */
+    kd_element_kind kind;         /* beams: the element kind, constants and length */
+    kd_element_consts ec;
+    double Le;
+} f3_body;
+
+/* Doubles of scratch one body evaluation needs (nf its elastic count). */
+#define F3_SCRATCH(nf) (12 * (size_t)(nf) + 16)
+
+kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err);
+void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
+void f3_body_free(f3_body* b);
+/* The body's block of M(q) (column-major size x size) at its coordinates q (R, p, q_f). */
+void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch);
+/* Quadratic-velocity, gravity and elastic forces into Q (size). */
+void f3_body_force(const f3_body* b, const double* q, const double* qd, const double g[3], double* Q,
+                   double* scratch);
+double f3_body_kinetic(const f3_body* b, const double* q, const double* qd, double* scratch);
+double f3_body_gravity_potential(const f3_body* b, const double* q, const double g[3]);
+double f3_body_strain(const f3_body* b, const double* q);
+/* N, My, Mz at every node (4 per node, sigma from c_y, c_z; 0 when both are 0). */
+void f3_body_section_forces(const f3_body* b, const double* q, double c_y, double c_z, double* out);
+void f3_body_momentum(const f3_body* b, const double* q, const double* qd, double p[3], double L[3],
+                      double* scratch);
+
+/* The mechanism joint a system joint comes from (kd_ffr3d_joint_tag; floating_spatial_mechanism.c). */
+void f3_set_joint_tag(kd_ffr3d_system* s, int j, int tag);
+
+#endif
