@@ -34,6 +34,14 @@ double kd_band_get(const kd_band* a, int i, int j);
 /* y = A x. */
 void kd_band_matvec(const kd_band* a, const double* x, double* y);
 
+/* Whether A is positive definite: the Cholesky factorisation A = U^T U of LAPACK's unblocked
+ * dpbtf2 done in place (ab then holds U) with plain loops, returning 1 when every pivot is
+ * positive, else 0 (ab then partly factorised). For the many small factorisations of a study's
+ * threads: OpenBLAS's dsyr, which dpbtf2 calls once per column, takes a process-wide lock for its
+ * buffer, so two threads testing narrow bands spent a third of their time waiting on it
+ * (docs/performance.md, "The stability map on two threads"). */
+int kd_band_cholesky_definite(kd_band* a);
+
 /* Copy into a dense column-major n x n array (both triangles). */
 void kd_band_to_dense(const kd_band* a, double* dense);
 

@@ -29,7 +29,7 @@ static int definite_in(kd_system* s, double t, kd_gband* C, kd_gband* K, kd_band
             const double kij = K->ab[s->kd + i - j + (size_t)j * ldg], kji = K->ab[s->kd + j - i + (size_t)i * ldg];
             S->ab[s->kd + i - j + (size_t)j * lds] = 0.5 * (kij + kji);
         }
-    return LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', s->n, s->kd, S->ab, lds) == 0;
+    return kd_band_cholesky_definite(S);
 }
 
 int kd_system_stiffness_definite(kd_system* s, double t) {
