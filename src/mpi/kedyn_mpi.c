@@ -78,8 +78,19 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
 }
 
 /* Cases in flight per rank: the next ones wait at the rank while it computes, so that it never
- * waits for rank 0 (whose serving thread sleeps between messages). */
-enum { DEPTH = 3 };
+ * waits for rank 0 (whose serving thread sleeps between messages, and the rank's own wait for a
+ * message polls with sleeps up to 1 ms). At least DEPTH_MIN; for cheap cases enough to cover
+ * FLIGHT_S of the rank's measured time per case, at most DEPTH (docs/cli.md, "Parallel studies"). */
+enum { DEPTH_MIN = 3, DEPTH = 32 };
+#define FLIGHT_S 0.004
+
+/* The cases to keep in flight at a rank whose results come every per_case_s seconds (0: not
+ * measured yet). */
+static int depth_for(double per_case_s) {
+    if (!(per_case_s > 0)) return DEPTH_MIN;
+    const double d = FLIGHT_S / per_case_s + 1;
+    return d < DEPTH_MIN ? DEPTH_MIN : d > DEPTH ? DEPTH : (int)d;
+}
 
 /* Sends rank r its next case (or the end of the study: -1); fl[r * DEPTH ...]: its cases in flight. */
 static void send_next(int set, int r, void* sched, int (*next)(void* sched), int* out, int* ended, int* active,
@@ -157,9 +168,10 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over (or gone) */
     int* fl = malloc(sizeof(int) * (size_t)size * DEPTH);  /* the cases in flight */
     double* heard = calloc((size_t)size, sizeof(double));  /* last message from each rank (or its first case) */
+    double* per_case = calloc((size_t)size, sizeof(double));  /* each rank's time between results (mean) */
     unsigned char* buf = NULL;
     int cap = 0, rc = 0, active = 0;  /* ranks not yet told that the study is over */
-    if (!out || !ended || !fl || !heard) rc = -1;
+    if (!out || !ended || !fl || !heard || !per_case) rc = -1;
     const double limit = silence_limit();
     double t_check = MPI_Wtime();
     for (int r = 0; r < size && heard; r++) heard[r] = t_check;
@@ -170,7 +182,7 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     }
     for (int r = 1; r < size && self.early && !rc; r++)  /* ranks that were ready for this study first */
         if (self.early[r] == set && !ended[r]) {
-            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
+            for (int k = 0; k < DEPTH_MIN && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
             self.early[r] = -1;
         }
     for (;;) {
@@ -220,16 +232,21 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
             continue;
         }
         if (self.dead && self.dead[r]) continue;  /* its cases were reported lost */
-        if (stt.MPI_TAG == TAG_RESULT && out[r] > 0 && now - heard[r] > longest_wait) longest_wait = now - heard[r];
+        if (stt.MPI_TAG == TAG_RESULT && out[r] > 0) {
+            const double wait = now - heard[r];
+            if (wait > longest_wait) longest_wait = wait;
+            per_case[r] = per_case[r] > 0 ? 0.75 * per_case[r] + 0.25 * wait : wait;
+        }
         heard[r] = now;
         if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int)) {
             deliver(sched, head[1], buf + 2 * sizeof(int), (size_t)count - 2 * sizeof(int));
             for (int k = 0; k < DEPTH; k++)
                 if (fl[r * DEPTH + k] == head[1]) fl[r * DEPTH + k] = -1;
             out[r]--;
-            if (!ended[r]) send_next(set, r, sched, next, out, ended, &active, fl);
+            const int depth = depth_for(per_case[r]);
+            while (!ended[r] && out[r] < depth) send_next(set, r, sched, next, out, ended, &active, fl);
         } else if (stt.MPI_TAG == TAG_READY) {
-            for (int k = 0; k < DEPTH && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
+            for (int k = 0; k < DEPTH_MIN && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
         }
     }
     free(buf);
@@ -237,6 +254,7 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
     free(ended);
     free(fl);
     free(heard);
+    free(per_case);
     return rc;
 }
 
