@@ -29,6 +29,37 @@ static int keep(void* ctx, const kd_mbs_sample* s) {
     return 0;
 }
 
+/* One formalism's run from (q0, q0') into t, with its statistics in row (both model kinds). */
+static kd_status integrate_row(const kd_cms* cms, const kd_mbs_opts* o, const double* q0, track* t,
+                               kd_mech_compare_row* row, kd_error* err) {
+    row->formulation = kd_mbs_formulation_name(o->formulation);
+    row->method = o->formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o->integrator);
+    kd_mbs_stats ms;
+    const double t0 = util_now_s();
+    const kd_status st = kd_mbs_forward(cms, o, q0, q0 + t->n, keep, t, &ms, err);
+    row->integrate_s = util_now_s() - t0;
+    row->steps = ms.steps, row->evaluations = ms.evaluations, row->factorizations = ms.factorizations;
+    row->max_drift = t->max_drift;
+    /* IDA's Newton iterations are SUNDIALS' own dense linear algebra, not counted */
+    row->flops_run = o->formulation == KD_MBS_IDA ? NAN : ms.flops;
+    return st;
+}
+
+/* Each trajectory against the first formalism's, over the instants both reached. */
+static void trajectory_diffs(const track* tr, int nforms, int cap, kd_mech_compare* out) {
+    const track* ref = &tr[0];
+    const size_t n = (size_t)ref->n;
+    const int rows0 = ref->rows < cap ? ref->rows : cap;
+    double scale = 0;
+    for (size_t i = 0; i < (size_t)rows0 * n; i++) scale = fmax(scale, fabs(ref->q[i]));
+    for (int k = 0; k < nforms; k++) {
+        const int rows = tr[k].rows < rows0 ? tr[k].rows : rows0;
+        double dmax = 0;
+        for (size_t i = 0; i < (size_t)rows * n; i++) dmax = fmax(dmax, fabs(tr[k].q[i] - ref->q[i]));
+        out->rows[k].max_rel_diff = scale > 0 ? dmax / scale : dmax;
+    }
+}
+
 /* The integration options of the analysis, as the runner takes them (src/run/run_mechanism.c). */
 static void analysis_opts(const kd_analysis_desc* ad, double t_end, kd_mbs_opts* o) {
     kd_mbs_opts_from_dynamics(o, &ad->dynamics, t_end);
@@ -136,19 +167,11 @@ static kd_status compare_spatial(const kd_desc* d, const kd_analysis_desc* ad, d
         kd_cms cms;
         kd_cms_rows* kept = NULL;  /* an over-constrained mechanism: its independent rows */
         if ((st = kd_smech_formalism_system(f, m, 0.0, q0, &cms, &kept, err))) goto done;
-        row->formulation = kd_mbs_formulation_name(o.formulation);
-        row->method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
         kd_error rerr;
         kd_error_clear(&rerr);
         tr[k] = (track){n, cap, 0, store + (size_t)k * cap * n, 0};
-        kd_mbs_stats ms;
-        const double t0 = util_now_s();
-        row->status = kd_mbs_forward(&cms, &o, q0, q0 + n, keep, &tr[k], &ms, &rerr);
+        row->status = integrate_row(&cms, &o, q0, &tr[k], row, &rerr);
         kd_cms_rows_free(&kept);
-        row->integrate_s = util_now_s() - t0;
-        row->steps = ms.steps, row->evaluations = ms.evaluations, row->factorizations = ms.factorizations;
-        row->max_drift = tr[k].max_drift;
-        row->flops_run = o.formulation == KD_MBS_IDA ? NAN : ms.flops;
         if (!row->status) row->status = time_build_spatial(m, f, q0, q0 + n, row, &rerr);
         if (row->status) {
             snprintf(row->message, sizeof(row->message), "%s", rerr.msg);
@@ -158,18 +181,7 @@ static kd_status compare_spatial(const kd_desc* d, const kd_analysis_desc* ad, d
             }
         }
     }
-    {
-        const track* ref = &tr[0];
-        const int rows0 = ref->rows < cap ? ref->rows : cap;
-        double scale = 0;
-        for (size_t i = 0; i < (size_t)rows0 * n; i++) scale = fmax(scale, fabs(ref->q[i]));
-        for (int k = 0; k < nforms; k++) {
-            const int rows = tr[k].rows < rows0 ? tr[k].rows : rows0;
-            double dmax = 0;
-            for (size_t i = 0; i < (size_t)rows * n; i++) dmax = fmax(dmax, fabs(tr[k].q[i] - ref->q[i]));
-            out->rows[k].max_rel_diff = scale > 0 ? dmax / scale : dmax;
-        }
-    }
+    trajectory_diffs(tr, nforms, cap, out);
 done:
     free(q0), free(tr), free(store);
     kd_smech_free(&m);
@@ -220,19 +232,10 @@ kd_status kd_mech_compare_run(const kd_desc* d, int analysis, const kd_mech_form
         row->max_rel_diff = NAN, row->build_s = NAN, row->flops_eval = NAN;
         kd_mbs_opts o = base;
         kd_mech_formalism_opts(f, m, &o);
-        row->formulation = kd_mbs_formulation_name(o.formulation);
-        row->method = o.formulation == KD_MBS_IDA ? "ida" : kd_mbs_integrator_name(o.integrator);
         kd_error rerr;
         kd_error_clear(&rerr);
         tr[k] = (track){n, cap, 0, store + (size_t)k * cap * n, 0};
-        kd_mbs_stats ms;
-        const double t0 = util_now_s();
-        row->status = kd_mbs_forward(&cms, &o, q0, q0 + n, keep, &tr[k], &ms, &rerr);
-        row->integrate_s = util_now_s() - t0;
-        row->steps = ms.steps, row->evaluations = ms.evaluations, row->factorizations = ms.factorizations;
-        row->max_drift = tr[k].max_drift;
-        /* IDA's Newton iterations are SUNDIALS' own dense linear algebra, not counted */
-        row->flops_run = o.formulation == KD_MBS_IDA ? NAN : ms.flops;
+        row->status = integrate_row(&cms, &o, q0, &tr[k], row, &rerr);
         if (!row->status) row->status = time_build(m, f, q0, row, &rerr);
         if (row->status) {
             snprintf(row->message, sizeof(row->message), "%s", rerr.msg);
@@ -242,19 +245,7 @@ kd_status kd_mech_compare_run(const kd_desc* d, int analysis, const kd_mech_form
             }
         }
     }
-    /* trajectories against the first formalism's, over the instants both reached */
-    {
-        const track* ref = &tr[0];
-        const int rows0 = ref->rows < cap ? ref->rows : cap;
-        double scale = 0;
-        for (size_t i = 0; i < (size_t)rows0 * n; i++) scale = fmax(scale, fabs(ref->q[i]));
-        for (int k = 0; k < nforms; k++) {
-            const int rows = tr[k].rows < rows0 ? tr[k].rows : rows0;
-            double dmax = 0;
-            for (size_t i = 0; i < (size_t)rows * n; i++) dmax = fmax(dmax, fabs(tr[k].q[i] - ref->q[i]));
-            out->rows[k].max_rel_diff = scale > 0 ? dmax / scale : dmax;
-        }
-    }
+    trajectory_diffs(tr, nforms, cap, out);
 done:
     free(q0), free(tr), free(store);
     kd_mech_work_free(&w);
