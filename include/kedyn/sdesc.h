@@ -36,6 +36,8 @@ typedef struct kd_sbody_desc {
     int elements;
     kd_theory theory;
     int frame_node;               /* 0: chord frame; 1: root (node 1 clamped) */
+    int modes, statics;           /* modal reduction: modes (0: none); static correction 0 none,
+                                     1 at the outputs (default), 2 in the basis */
     double p1[3];                 /* node 1 (the first point), body frame */
     double length;                /* first to last point, along the body's x axis, m */
 } kd_sbody_desc;

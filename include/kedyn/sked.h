@@ -66,6 +66,11 @@ typedef struct kd_sked_link_spec {
     kd_section_desc section;
     double g[3];                  /* gravity */
     double damp_alpha, damp_beta; /* Rayleigh damping of the link (0: none) */
+    int modes;                    /* > 0: the link projected on its lowest `modes` constrained modes
+                                     at rest (theory.md sec. 12.11); 0: the full link */
+    int statics;                  /* with modes, the static correction of the truncated modes: 0 none,
+                                     1 their quasi-static share added at the output instants, 2 the
+                                     load shapes' static deflections in the basis */
 } kd_sked_link_spec;
 
 typedef struct kd_sked_link {
@@ -104,7 +109,9 @@ kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* er
 /* The natural frequencies of the link along the rigid motion r (theory.md sec. 12.9): at each
  * instant the lowest count modes of the link in its moving frame, with the frame's omega, eps and
  * the joints' preload of the instant, followed from instant to instant by the MAC; gyroscopic:
- * KD_KED_GYRO_* (as kd_ked_modes_along_motion_opt, kedyn/ked.h). out: freed by
+ * KD_KED_GYRO_* (as kd_ked_modes_along_motion_opt, kedyn/ked.h). A link with spec.modes > 0:
+ * the lowest count frequencies of its reduced matrices at each instant, ascending (not followed;
+ * gyroscopic: the dense state-space solve of the reduced M, C, K). out: freed by
  * kd_ked_modes_free. */
 kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
                                      kd_ked_modes* out, kd_error* err);

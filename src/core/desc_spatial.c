@@ -95,6 +95,8 @@ static const kd_field sbody_fields[] = {
     CUSTOM("elements", .doc = "beam: number of elements (>= 1)"),
     CUSTOM("theory", .doc = "beam: euler-bernoulli (default), rayleigh or timoshenko"),
     CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
+    CUSTOM("modes", .doc = "beam: one-way links projected on their lowest N constrained modes at rest (default: none)"),
+    CUSTOM("static_correction", .doc = "beam with modes: output (default: the truncated modes' static share at the output instants), basis or none"),
 };
 const kd_field* kd_sbody_fields(int* n) { TABLE(sbody_fields); }
 

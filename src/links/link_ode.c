@@ -24,6 +24,7 @@ kd_status link_ode_init(link_ode* lo, kd_model* m, const kd_law* preload, const 
 }
 
 void link_ode_free(link_ode* lo) {
+    link_modal_free(&lo->modal);
     link_step_free(&lo->step);
     if (lo->model) kd_system_free(&lo->s);
     memset(lo, 0, sizeof(*lo));
@@ -54,6 +55,7 @@ static int lo_force(void* ctx, double t, double* f) {
 /* Matrices through lo_matrices, which keeps the preload current (the system's fused step knows
  * nothing of it); with the affine step, its callbacks. */
 kd_ode2 link_ode_ode2(link_ode* lo) {
+    if (lo->modal) return link_modal_ode2(lo->modal);
     kd_ode2 ode = kd_system_ode(&lo->s);
     ode.iteration = NULL;
     if (lo->step) {
@@ -71,7 +73,13 @@ kd_ode2 link_ode_ode2(link_ode* lo) {
 
 kd_status link_ode_static(link_ode* lo, double t, double* q, kd_error* err) {
     const kd_ode2 ode = link_ode_ode2(lo);
-    const kd_status st = kd_ode2_static(&ode, t, q, err);
+    double* eta = lo->modal ? malloc(sizeof(double) * (size_t)ode.n) : q;  /* reduced: K_r eta = V^T f */
+    kd_status st = eta ? kd_ode2_static(&ode, t, eta, err)
+                       : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (lo->modal && eta) {
+        if (!st) link_modal_state(lo->modal, t, eta, NULL, NULL, q);
+        free(eta);
+    }
     if (st == KD_ERR_NUMERIC) {
         char msg[sizeof(err->msg) + 2 * KD_NAME_MAX];
         snprintf(msg, sizeof(msg), "link '%s' (buckled by the joints' axial force?): %s", lo->name, err->msg);
@@ -85,11 +93,17 @@ typedef struct link_out {
     kd_ked_output out;
     void* ctx;
     int link;
+    link_modal* modal;            /* reduced: the physical state V eta formed here */
+    int n;
+    double* x;                    /* (3 n) */
 } link_out;
 
 static int lo_output(void* ctx, double t, const double* q, const double* v, const double* a) {
     link_out* o = ctx;
-    return o->out(o->ctx, o->link, t, q, v, a);
+    if (!o->modal) return o->out(o->ctx, o->link, t, q, v, a);
+    const int n = o->n;
+    link_modal_state(o->modal, t, q, v, a, o->x);
+    return o->out(o->ctx, o->link, t, o->x, o->x + n, o->x + 2 * n);
 }
 
 kd_status link_ode_integrate(link_ode* lo, const kd_dynamics_desc* dyin, double t0, double t_end, const double* q0,
@@ -104,8 +118,19 @@ kd_status link_ode_integrate(link_ode* lo, const kd_dynamics_desc* dyin, double 
     o.t0 = t0, o.t_end = t_end, o.dt = dy.dt;
     o.beta = dy.newmark_beta, o.gamma = dy.newmark_gamma, o.alpha = dy.hht_alpha, o.rho_inf = dy.rho_inf;
     o.output_every = dy.output_every;
-    link_out lout = {out, ctx, link};
-    return kd_integrate(&ode, &o, q0, v0, lo_output, &lout, stats, err);
+    link_out lout = {out, ctx, link, lo->modal, lo->s.n, NULL};
+    if (!lo->modal) return kd_integrate(&ode, &o, q0, v0, lo_output, &lout, stats, err);
+    /* reduced: the initial state projected, eta = V^T M x (theory.md sec. 12.11) */
+    const int n = lo->s.n, r = ode.n;
+    double* buf = malloc(sizeof(double) * (3 * (size_t)n + 2 * (size_t)r));
+    if (!buf) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    lout.x = buf;
+    double *e0 = buf + 3 * (size_t)n, *e1 = e0 + r;
+    link_modal_project(lo->modal, q0, e0), link_modal_project(lo->modal, v0, e1);
+    link_modal_span(lo->modal, t0, t_end);
+    const kd_status st = kd_integrate(&ode, &o, e0, e1, lo_output, &lout, stats, err);
+    free(buf);
+    return st;
 }
 
 /* ---- the link's description ---------------------------------------------------------------- */

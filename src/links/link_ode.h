@@ -19,6 +19,11 @@
 #include "kedyn/system.h"
 
 typedef struct link_step link_step;
+typedef struct link_modal link_modal;
+
+/* Parameters of the affine parts: of K (a_eff 3, eps 3, omega_i omega_j 6, P), of C (omega 3),
+ * of the inertia loads (a_eff, eps, omega_i omega_j). */
+enum { LINK_NPK = 13, LINK_NPC = 3, LINK_NPF = 12 };
 
 typedef struct link_ode {
     kd_system s;
@@ -28,6 +33,8 @@ typedef struct link_ode {
     double preload;               /* the value the system's matrices were built with */
     link_step* step;              /* the affine parts and the kept factorisation (NULL: the plain
                                      system route, every step assembled and factorised anew) */
+    link_modal* modal;            /* the parts projected on a modal basis (NULL: the full link;
+                                     theory.md sec. 12.11) */
 } link_ode;
 
 /* The system of model m with the preload law; fast = 1 takes the affine step (link_step.c). */
@@ -51,6 +58,50 @@ int link_step_matrices(void* ctx, double t, kd_gband* C, kd_gband* K, int* chang
 int link_step_force(void* ctx, double t, double* f);
 int link_step_solve(void* ctx, double t, double cm, double cc, double ck, double am, const double* a,
                     const double* x, const double* y, double* r, int* factored);
+
+/* The affine parts as link_step keeps them (for their projection, link_modal.c): K0, C0 at the
+ * zero frame state and M (band), the parts of K (c < LINK_NPK) and of C (then LINK_NPC) as sparse
+ * lists over the union pattern (urow, ucol), the inertia-load parts F (NULL: zero). Pointers
+ * into the step, valid while it lives and before its first step. */
+typedef struct link_parts {
+    int n, kd;
+    const kd_gband *K0, *C0, *M;
+    int nu;
+    const int *urow, *ucol;
+    int nnz[LINK_NPK + LINK_NPC];
+    const int* idx[LINK_NPK + LINK_NPC];
+    const double* val[LINK_NPK + LINK_NPC];
+    const double* F[LINK_NPF];
+} link_parts;
+void link_step_parts(const link_step* w, link_parts* out);
+/* The parameters p (LINK_NPK) and omega (LINK_NPC) of the frame state and preload at t. */
+void link_step_params(link_step* w, double t, double* p);
+
+/* ---- modal reduction (link_modal.c; theory.md sec. 12.11) ---------------------------------- */
+
+/* Project the link (initialised with fast = 1) on its lowest `modes` constrained modes at rest;
+ * statics = 1: the truncated modes' quasi-static share added to the displacements at the output
+ * instants (the modal acceleration method); statics = 2: the static deflections under its nodal
+ * loads' DOFs and its inertia-load parts added to the basis; from then on link_ode_ode2 is the reduced system (its n the basis size), and
+ * link_ode_static and link_ode_integrate take and give physical states. */
+kd_status link_ode_reduce(link_ode* lo, int modes, int statics, kd_error* err);
+void link_modal_free(link_modal** pm);
+kd_ode2 link_modal_ode2(link_modal* w);
+/* The basis size r, and V (n x r, column-major, M-orthonormal). */
+int link_modal_size(const link_modal* w, const double** V);
+/* Physical x = V eta (n) / eta = V^T M x (r). */
+void link_modal_expand(const link_modal* w, const double* eta, double* x);
+/* The physical state at t into x (n; with nu, alpha: 3 n, q, v, a): V eta, V nu, V alpha, plus
+ * with the static correction (statics = 1) the truncated modes' quasi-static share
+ * G f(t) = K0^-1 f(t) - V diag(lambda)^-1 V^T f(t) and its rates G f', G f'' (differences of f
+ * inside the span [t0, t1] of link_modal_span). */
+void link_modal_state(link_modal* w, double t, const double* eta, const double* nu, const double* alpha, double* x);
+void link_modal_span(link_modal* w, double t0, double t1);
+void link_modal_project(const link_modal* w, const double* x, double* eta);
+/* The reduced system's lowest count frequencies at t (rad/s, ascending): gyroscopic = 0, the
+ * symmetric problem (K_r + k_g + k(omega) with eps and [c] left out) omega^2 = eig(K_r); else the
+ * quadratic one by the state-space matrix of the reduced M, C, K. 1 when it fails. */
+int link_modal_frequencies(link_modal* w, double t, int count, int gyroscopic, double* omega);
 
 /* ---- frequencies along the motion (src/links/modes_along_motion.c) ----------------------- */
 

@@ -21,7 +21,7 @@
 
 #include "link_ode.h"
 
-enum { NPK = 13, NPC = 3, NPF = 12 };  /* parameters of K (a, eps, ww, P), of C (omega), of f (a, eps, ww) */
+enum { NPK = LINK_NPK, NPC = LINK_NPC, NPF = LINK_NPF };
 
 /* Probe scales: large against the states of a motion, so that the parts taken as differences
  * from K0 carry no more than round-off of K0 into a step's matrices. */
@@ -238,16 +238,13 @@ kd_status link_step_new(link_ode* lo, link_step** out, kd_error* err) {
 
 /* ---- a state ------------------------------------------------------------------------------ */
 
-/* p, omega and dk = K(t) - Kr, dc = C(t) - Cr at t (the frame as the system evaluates it;
- * theory.md sec. 12.7). */
-static void state_at(link_step* w, double t) {
-    if (w->have_par && w->t_par == t) return;
+/* p and omega at t (the frame as the system evaluates it; theory.md sec. 12.7). */
+void link_step_params(link_step* w, double t, double* p) {
     kd_system* s = &w->lo->s;
     const kd_model* m = w->lo->model;
     kd_system_frames(s, t);
     const kd_frame* f = &s->frame[0];
     const double *g = m->gravity, *om = f->omega_L;
-    double* p = w->p;
     for (int i = 0; i < 3; i++) {
         p[i] = f->aO_L[i] - (f->R[i] * g[0] + f->R[3 + i] * g[1] + f->R[6 + i] * g[2]);
         p[3 + i] = f->eps_L[i];
@@ -257,6 +254,13 @@ static void state_at(link_step* w, double t) {
     p[9] = om[0] * om[1], p[10] = om[0] * om[2], p[11] = om[1] * om[2];
     double dN, d2N;
     kd_law_eval(w->lo->preload_law, t, &p[12], &dN, &d2N);
+}
+
+/* p, omega and dk = K(t) - Kr, dc = C(t) - Cr at t. */
+static void state_at(link_step* w, double t) {
+    if (w->have_par && w->t_par == t) return;
+    const double* p = w->p;
+    link_step_params(w, t, w->p);
     memset(w->dk, 0, sizeof(double) * (size_t)w->nu);
     memset(w->dc, 0, sizeof(double) * (size_t)w->nu);
     for (int c = 0; c < NPK + NPC; c++) {
@@ -267,6 +271,15 @@ static void state_at(link_step* w, double t) {
         for (int e = 0; e < q->nnz; e++) d[q->idx[e]] += dp * q->val[e];
     }
     w->t_par = t, w->have_par = 1;
+}
+
+void link_step_parts(const link_step* w, link_parts* out) {
+    memset(out, 0, sizeof(*out));
+    out->n = w->n, out->kd = w->kd;
+    out->K0 = &w->Kr, out->C0 = &w->Cr, out->M = &w->lo->s.M;
+    out->nu = w->nu, out->urow = w->urow, out->ucol = w->ucol;
+    for (int c = 0; c < LINK_NPK + LINK_NPC; c++) out->nnz[c] = w->B[c].nnz, out->idx[c] = w->B[c].idx, out->val[c] = w->B[c].val;
+    for (int c = 0; c < LINK_NPF; c++) out->F[c] = w->F[c];
 }
 
 /* A += d on the union pattern (A in band storage). */

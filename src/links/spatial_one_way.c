@@ -436,6 +436,7 @@ void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp
     sp->body = mb;
     memcpy(sp->p1, B->p1, sizeof(sp->p1));
     sp->length = B->length, sp->elements = B->elements, sp->theory = B->theory, sp->frame_node = B->frame_node;
+    sp->modes = B->modes, sp->statics = B->statics;
     sp->material = d->materials[B->material], sp->section = d->sections[B->section];
     for (int i = 0; i < sd->nforces; i++)
         if (sd->forces[i].kind == KD_SF_GRAVITY)
@@ -582,10 +583,20 @@ void kd_sked_link_free(kd_sked_link** pl) {
 
 /* ---- integration --------------------------------------------------------------- */
 
+/* The link's equations: full (the affine or, plain_step, the plain step) or, spec.modes > 0,
+ * projected on its modal basis (theory.md sec. 12.11). */
+static kd_status link_open(kd_sked_link* L, link_ode* lo, kd_error* err) {
+    const int modal = L->spec.modes > 0;
+    kd_status st = link_ode_init(lo, L->model, &L->preload, L->spec.name, modal || !L->plain_step, err);
+    if (!st && modal && (st = link_ode_reduce(lo, L->spec.modes, L->spec.statics, err))) link_ode_free(lo);
+    return st;
+}
+
 kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* err) {
     link_ode lo;
-    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
-    if (!st) st = link_ode_static(&lo, t, q, err);
+    kd_status st = link_open(L, &lo, err);
+    if (st) return st;
+    st = link_ode_static(&lo, t, q, err);
     link_ode_free(&lo);
     return st;
 }
@@ -593,7 +604,7 @@ kd_status kd_sked_link_static(kd_sked_link* L, double t, double* q, kd_error* er
 kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_ked_output out, void* ctx,
                                 kd_integrate_stats* stats, kd_error* err) {
     link_ode lo;
-    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->spec.name, !L->plain_step, err);
+    kd_status st = link_open(L, &lo, err);
     if (st) return st;
     const int n = lo.s.n;
     double* q0 = calloc(2 * (size_t)n + 1, sizeof(double));
@@ -607,6 +618,28 @@ kd_status kd_sked_link_dynamics(kd_sked_link* L, const kd_dynamics_desc* dy, kd_
 
 kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid* r, int count, int gyroscopic,
                                      kd_ked_modes* out, kd_error* err) {
+    if (L->spec.modes > 0) {  /* the reduced matrices' frequencies at each instant, ascending */
+        memset(out, 0, sizeof(*out));
+        link_ode lo;
+        kd_status st = link_open((kd_sked_link*)L, &lo, err);
+        if (st) return st;
+        out->nsamples = r->nsamples, out->count = count, out->mac_min = 1.0;
+        out->t = malloc(sizeof(double) * (size_t)r->nsamples);
+        out->omega = malloc(sizeof(double) * (size_t)r->nsamples * (size_t)count);
+        if (!out->t || !out->omega) st = NOMEM();
+        for (int i = 0; i < r->nsamples && !st; i++) {
+            out->t[i] = r->t[i];
+            if (link_modal_frequencies(lo.modal, r->t[i], count, gyroscopic != KD_KED_GYRO_OFF,
+                                       out->omega + (size_t)i * count))
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "link '%s': at t = %g s fewer than %d frequencies of its modal basis", L->spec.name,
+                                  r->t[i], count);
+            out->state_space += gyroscopic != KD_KED_GYRO_OFF, out->dense_instants += gyroscopic != KD_KED_GYRO_OFF;
+        }
+        link_ode_free(&lo);
+        if (st) kd_ked_modes_free(out);
+        return st;
+    }
     const along_source src = {L->desc, &L->preload, L->spec.name, r->t, r->nsamples, L->model->neq};
     return link_modes_along_motion(src, count, gyroscopic, out, err);
 }

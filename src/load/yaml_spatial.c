@@ -95,6 +95,18 @@ static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc*
         if ((st = get_choice(ld, x, "frame", fr, 2, &c))) return st;
         b->frame_node = c;
     }
+    b->statics = 1;
+    if ((x = field_value(f, "modes"))) {  /* modal reduction (theory.md sec. 12.11) */
+        double e;
+        if ((st = get_number(ld, x, "modes", &e))) return st;
+        if (!(e >= 1 && e <= 100000 && e == floor(e))) return fail(ld, x, "modes must be a whole number >= 1");
+        b->modes = (int)e;
+    }
+    if ((x = field_value(f, "static_correction"))) {
+        static const char* const corr[] = {"none", "output", "basis"};
+        if (!b->modes) return fail(ld, x, "static_correction applies with modes");
+        if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
+    }
     x = field_value(f, "points");
     if (b->npoints < 2) return fail(ld, x ? x : v, "a beam needs two points (its ends, on its x axis)");
     const double *a = b->points[0].x, *e = b->points[b->npoints - 1].x;
@@ -162,7 +174,8 @@ static kd_status read_body(loader* ld, const node_t* v) {
                 return fail(ld, x, "'%s' does not apply to a ground body", rigid_only[i]);
         return KD_OK;
     }
-    static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame"};
+    static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
+                                            "static_correction"};
     if (kind != 2) {
         for (size_t i = 0; i < sizeof beam_only / sizeof beam_only[0]; i++)
             if ((x = field_value(f, beam_only[i])))
