@@ -168,6 +168,10 @@ typedef struct kd_body_desc {
                                      frame (x axis through its first and last joint nodes);
                                      N >= 1 = the frame of node N (root frame) */
     kd_loc loc_frame;
+    int modes;                    /* beam in a mechanism: > 0 projects the one-way link on its lowest
+                                     `modes` constrained modes at rest (theory.md sec. 12.11) */
+    int statics;                  /* with modes, the static correction: 0 none, 1 at the output
+                                     instants (default), 2 in the basis */
     /* rigid bodies (points are then in the body frame; ground points are global) */
     double mass;                  /* kg (> 0) */
     double inertia;               /* about the centre of mass, kg m^2 (> 0) */

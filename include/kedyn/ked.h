@@ -86,6 +86,7 @@ typedef struct kd_ked_link {
     kd_law preload;               /* axial force the joints transmit, N (tension > 0) */
     int plain_step;               /* 1: every step assembled and factorised anew by the moving-frame
                                      system (the reference of the affine step, theory.md sec. 12.7) */
+    int modes, statics;           /* modal reduction (kd_body_desc.modes, .statics; 0: the full link) */
     double c_y;                   /* distance of the extreme fibre from the neutral axis, m
                                      (0 for a generic section: no stresses) */
 } kd_ked_link;

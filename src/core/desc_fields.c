@@ -310,6 +310,7 @@ static const kd_field section_fields[] = {
 
 #define B(x) (1u << KD_BODY_##x)
 static const char* const body_type_names[] = {"ground", "beam", "rigid", "plate"};
+static const char* const static_correction_names[] = {"none", "output", "basis"};
 static const kd_field body_fields[] = {
     CUSTOM("name", .required = 1, .doc = "unique name"),
     CHOICE("type", kd_body_desc, type, body_type_names, 4, 0, .required = 1, .doc = "ground, beam, rigid or plate"),
@@ -337,6 +338,10 @@ static const kd_field body_fields[] = {
     CUSTOM("y_axis", .only = B(BEAM), .doc = "3D beams: a direction for the local y axis"),
     NUMBER("preload", kd_body_desc, preload, .only = B(BEAM), .doc = "static axial force, N"),
     CUSTOM("frame", .only = B(BEAM), .doc = "elastic links: chord, root, or a node"),
+    INT("modes", kd_body_desc, modes, 0, .only = B(BEAM),
+        .doc = "elastic links (one-way): projected on their lowest N constrained modes at rest (0, the default: the full link)"),
+    CHOICE("static_correction", kd_body_desc, statics, static_correction_names, 3, 0, .def = 1, .only = B(BEAM),
+           .doc = "with modes: output (the truncated modes' static share at the output instants), basis or none"),
     POSITIVE("mass", kd_body_desc, mass, .required = 1, .only = B(RIGID), .doc = "kg"),
     POSITIVE("inertia", kd_body_desc, inertia, .required = 1, .only = B(RIGID), .doc = "about the centre of mass, kg m^2"),
     CUSTOM("com", .only = B(RIGID), .doc = "centre of mass in the body frame, m"),

@@ -193,6 +193,7 @@ static kd_status build_link(const kd_desc* d, kd_ked* k, kd_ked_link* L, kd_erro
         if (L->joint_node[j] > last) last = L->joint_node[j];
     }
     L->frame_node = bd->frame_node;
+    L->modes = bd->modes, L->statics = bd->statics;
     if (L->frame_node == 0 && first == last) L->frame_node = first;  /* one joint: no chord, its node's frame */
     L->node_u = L->frame_node ? L->frame_node : first;
 
@@ -378,7 +379,8 @@ kd_status kd_ked_link_dynamics(kd_ked* k, int link, const kd_analysis_desc* ad, 
                                kd_integrate_stats* stats, kd_error* err) {
     kd_ked_link* L = &k->link[link];
     link_ode lo;
-    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->name, !L->plain_step, err);
+    kd_status st = link_ode_init(&lo, L->model, &L->preload, L->name, L->modes > 0 || !L->plain_step, err);
+    if (!st && L->modes > 0 && (st = link_ode_reduce(&lo, L->modes, L->statics, err))) link_ode_free(&lo);
     if (st) return st;
     const int n = lo.s.n;
     /* start on the quasi-static path: at t = 0 at rest relative to the frame (the moving-frame system's
