@@ -4,9 +4,11 @@
  * parts of link_step.c (theory.md sec. 12.7)
  *     K(t) = K0 + sum_c p_c B_c,   C(t) = C0 + sum_k omega_k G_k,   f(t) = sum_c p_c F_c + f_nodal(t),
  * are projected once on a basis V (n x r) of the link at rest: its lowest constrained modes
- * (K0 phi = lambda M phi) and, optionally, the static deflections K0^-1 b of the load shapes b
- * (a unit load at each DOF a joint loads, each inertia-load part F_c), made M-orthonormal and
- * K0-orthogonal by a Rayleigh-Ritz solve in their span. q = V eta gives the r equations
+ * (K0 phi = lambda M phi) and, with statics = 2, the static deflections K0^-1 b of the load
+ * shapes b (a unit load at each DOF a joint loads, each inertia-load part F_c), made
+ * M-orthonormal and K0-orthogonal by a Rayleigh-Ritz solve in their span; with statics = 1 the
+ * truncated modes' quasi-static share G f(t), G = K0^-1 - V Lambda^-1 V^T, is added to the
+ * physical state at the output instants instead. q = V eta gives the r equations
  *     eta'' + C_r(t) eta' + K_r(t) eta = V^T f(t),   C_r = V^T C V, K_r = V^T K V (V^T M V = I),
  * each part projected once (V^T B_c V, V^T F_c), so a step combines r x r parts and solves a
  * dense r x r system: O(r^2) per part instead of the band's entries and substitutions. The
