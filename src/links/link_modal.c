@@ -220,11 +220,6 @@ kd_ode2 link_modal_ode2(link_modal* w) {
     return ode;
 }
 
-int link_modal_size(const link_modal* w, const double** V) {
-    if (V) *V = w->V;
-    return w->r;
-}
-
 void link_modal_expand(const link_modal* w, const double* eta, double* x) {
     const int n = w->n;
     memset(x, 0, sizeof(double) * (size_t)n);

@@ -87,8 +87,6 @@ void link_step_params(link_step* w, double t, double* p);
 kd_status link_ode_reduce(link_ode* lo, int modes, int statics, kd_error* err);
 void link_modal_free(link_modal** pm);
 kd_ode2 link_modal_ode2(link_modal* w);
-/* The basis size r, and V (n x r, column-major, M-orthonormal). */
-int link_modal_size(const link_modal* w, const double** V);
 /* Physical x = V eta (n) / eta = V^T M x (r). */
 void link_modal_expand(const link_modal* w, const double* eta, double* x);
 /* The physical state at t into x (n; with nu, alpha: 3 n, q, v, a): V eta, V nu, V alpha, plus
