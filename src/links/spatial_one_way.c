@@ -621,7 +621,7 @@ kd_status kd_sked_modes_along_motion(const kd_sked_link* L, const kd_sked_rigid*
     if (L->spec.modes > 0) {  /* the reduced matrices' frequencies at each instant, ascending */
         memset(out, 0, sizeof(*out));
         link_ode lo;
-        kd_status st = link_open((kd_sked_link*)L, &lo, err);
+        kd_status st = link_open((kd_sked_link*)L, &lo, err);  /* the probes restore the model they touch */
         if (st) return st;
         out->nsamples = r->nsamples, out->count = count, out->mac_min = 1.0;
         out->t = malloc(sizeof(double) * (size_t)r->nsamples);
