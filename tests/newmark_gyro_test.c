@@ -101,8 +101,8 @@ static void band_run(const kd_gband* M, const kd_gband* C, const kd_gband* K, do
         for (int i = 0; i < n; i++) {
             double ri = f[i];
             for (int j = i - kl < 0 ? 0 : i - kl; j <= i + ku && j < n; j++)
-                ri -= band_at(K, i, j) * ((1 - af) * qs[j] + af * q[j]) + band_at(C, i, j) * ((1 - af) * vs[j] + af * v[j]) +
-                      am * band_at(M, i, j) * a[j];
+                ri -= band_at(K, i, j) * ((1 - af) * qs[j] + af * q[j]) +
+                      band_at(C, i, j) * ((1 - af) * vs[j] + af * v[j]) + am * band_at(M, i, j) * a[j];
             r[i] = ri;
         }
         assert_int_equal(LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, S, ld, piv, r, n), 0);

@@ -279,7 +279,8 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
     for (int b = 0; b < m->nbody && !st; b++) {
         const kd_body* body = &m->body[b];
         if (!loaded(m, b) || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
-        st = solve_body(m, b, comp, have_comp, ps, &used, sparse, need ? need + (size_t)b * PRESTRESS_CASES : NULL, err);
+        const unsigned char* nb = need ? need + (size_t)b * PRESTRESS_CASES : NULL;
+        st = solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
     }
     free(comp), free(have_comp);
     if (st) {

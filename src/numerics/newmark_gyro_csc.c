@@ -1,6 +1,6 @@
 /* Implicit generalized-alpha / Newmark steps of a gyroscopic structure in compressed columns
- * (kedyn/newmark_gyro.h; theory.md sec. 22). The acceleration form of kd_newmark_csc
- * (newmark_csc.c, theory.md sec. 13.4) with a general C:
+ * (kedyn/newmark_gyro.h; theory.md, "Sparse steps of rotating structures"). The acceleration
+ * form of kd_newmark_csc (newmark_csc.c, theory.md sec. 13.4) with a general C:
  *     S a_{n+1} = f - am M a_n - C ((1 - af) v* + af v_n) - K ((1 - af) q* + af q_n),
  *     S = (1 - am) M + (1 - af) gamma h C + (1 - af) b h^2 K,
  *     q* = q_n + h v_n + h^2 (1/2 - b) a_n,  v* = v_n + h (1 - gamma) a_n,
@@ -143,7 +143,8 @@ kd_status kd_newmark_gcsc_init(const kd_csc* K, const kd_csc* M, const kd_csc* C
         void* symbolic = NULL;
         int rc = umfpack_di_qsymbolic(n, n, w->S.p, w->S.i, w->S.x, ordered ? perm : NULL, &symbolic, w->control,
                                       w->info);
-        if (rc == UMFPACK_OK) rc = umfpack_di_numeric(w->S.p, w->S.i, w->S.x, symbolic, &w->numeric, w->control, w->info);
+        if (rc == UMFPACK_OK)
+            rc = umfpack_di_numeric(w->S.p, w->S.i, w->S.x, symbolic, &w->numeric, w->control, w->info);
         if (symbolic) umfpack_di_free_symbolic(&symbolic);
         if (rc != UMFPACK_OK)
             st = rc == UMFPACK_ERROR_out_of_memory ? KD_ERR_NOMEM : KD_ERR_NUMERIC;
