@@ -100,7 +100,7 @@ void prestress_membrane_free(prestress_membrane** pp) {
     *pp = NULL;
 }
 
-/* One body: the membrane problem, its six solutions and the resultants at
+/* One body: the membrane problem, its six solutions (those of `need`) and the resultants at
  * each element's quadrature points (written from ps->N + *used on). */
 static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, int* have_comp, prestress_membrane* ps,
                             size_t* used, int sparse, const unsigned char* need, kd_error* err) {

@@ -49,7 +49,10 @@ static kd_status band_pattern(int n, int kd, int upper, kd_csc* a) {
     a->n = n;
     a->p = malloc(sizeof(int) * ((size_t)n + 1));
     size_t nnz = 0;
-    for (int j = 0; j < n; j++) nnz += (size_t)((upper ? j : (j + kd < n - 1 ? j + kd : n - 1)) - (j - kd > 0 ? j - kd : 0) + 1);
+    for (int j = 0; j < n; j++) {
+        const int lo = j - kd > 0 ? j - kd : 0, hi = upper ? j : (j + kd < n - 1 ? j + kd : n - 1);
+        nnz += (size_t)(hi - lo + 1);
+    }
     a->i = malloc(sizeof(int) * (nnz ? nnz : 1));
     a->x = calloc(nnz ? nnz : 1, sizeof(double));
     if (!a->p || !a->i || !a->x) {
