@@ -83,6 +83,11 @@ echo "# the same plate, Newmark on the sparse factorisation (kd_newmark_csc): om
 for s in "30 24" "100 80" "300 240"; do
   "$build/bench/bench_plate" $s mitc4 2 sparse-step
 done
+echo "# rotating plates, gyroscopic Newmark on the sparse LU (kd_newmark_gcsc): omega1 column = seconds per step"
+for s in "30 24" "100 80" "300 240"; do
+  "$build/bench/bench_plate" $s membrane 1 gyro-step
+done
+"$build/bench/bench_plate" 300 240 mitc4 1 gyro-step
 echo "# spatial chain of N rods on spherical joints (7 Euler-parameter coordinates per body), augmented,"
 echo "# projection, rk4, cost per step, best of 3"
 echo "# case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib"

@@ -182,8 +182,8 @@ typedef struct kd_ked_modes {
 
 /* kd_ked_modes_along_motion_opt with gyroscopic = KD_KED_GYRO_REFINE. */
 kd_status kd_ked_modes_along_motion(kd_ked* k, int link, int count, kd_ked_modes* out, kd_error* err);
-/* gyroscopic: the route of the instants that are not symmetric (links up to
- * KD_GYRO_MAX equations, kedyn/modes.h, unless KD_KED_GYRO_OFF). */
+/* gyroscopic: the route of the instants that are not symmetric (the dense state-space solver up
+ * to KD_GYRO_MAX equations, kedyn/modes.h, the sparse one above: kd_gyro_sparse_route). */
 enum {
     KD_KED_GYRO_OFF = 0,          /* the symmetric problem, [c] and [k(eps)] left out */
     KD_KED_GYRO_REFINE = 1,       /* the quadratic problem: the symmetric modes refined by Newton's

@@ -30,6 +30,10 @@ typedef struct kd_gyro_sparse {
 } kd_gyro_sparse;
 kd_status kd_eigen_gyro_sparse(const kd_csc* K, const kd_csc* M, const kd_csc* C, int nev, kd_gyro_sparse* out,
                                kd_error* err);
+/* The same with K general (both triangles stored: the skew k(eps) of an angular acceleration
+ * makes it unsymmetric); P is then always factored by KLU's LU. */
+kd_status kd_eigen_gyro_sparse_general(const kd_csc* K, const kd_csc* M, const kd_csc* C, int nev,
+                                       kd_gyro_sparse* out, kd_error* err);
 void kd_gyro_sparse_free(kd_gyro_sparse* r);
 
 /* C = the gyroscopic [c] of every element at time t plus each body's Rayleigh damping
@@ -52,6 +56,12 @@ int kd_gyro_sparse_route(int n, int count);
  * following motion[b] (motion NULL, or an entry NULL: the body's own motion). */
 kd_status kd_modes_state_space_sparse(const kd_model* m, const kd_motion* const* motion, double t, int count,
                                       kd_modes* out, kd_error* err);
+
+/* The entries of r as the dense solver's (kd_gyro_ws.ent, kedyn/modes.h): one per complex pair
+ * (omega = Im s > 0), the real s paired in descending order (an entry of omega 0 and the larger
+ * growth), ascending in omega; index the column of r's vectors. ent holds r->nconv + 1 entries;
+ * returns their number. */
+int kd_gyro_sparse_entries(const kd_gyro_sparse* r, kd_gyro_eig* ent);
 
 /* The phase of a complex shape (vre, vim) rotated so that its largest entry is real and
  * positive and scaled to 1, into (x, y) (kd_modes.shape / shape_im). */

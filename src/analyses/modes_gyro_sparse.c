@@ -40,6 +40,26 @@ static int by_omega(const void* a, const void* b) {
     return (x->omega > y->omega) - (x->omega < y->omega);
 }
 
+int kd_gyro_sparse_entries(const kd_gyro_sparse* r, kd_gyro_eig* ent) {
+    /* one per complex pair (omega = Im s > 0), real s paired in descending order, each pair an
+     * entry of omega 0 and the larger growth (as the dense solver's, gyro_pencil.c) */
+    int ne = 0, nreal = 0;
+    for (int k = 0; k < r->nconv; k++)
+        if (r->im[k] > 0) ent[ne++] = (kd_gyro_eig){r->im[k], r->re[k], k, r->tol[k]};
+    kd_gyro_eig* reals = ent + ne;
+    for (int k = 0; k < r->nconv; k++)
+        if (r->im[k] == 0.0) reals[nreal++] = (kd_gyro_eig){0.0, r->re[k], k, r->tol[k]};
+    for (int i = 0; i < nreal; i++) /* descending real part */
+        for (int j = i + 1; j < nreal; j++)
+            if (reals[j].growth > reals[i].growth) {
+                const kd_gyro_eig tmp = reals[i];
+                reals[i] = reals[j], reals[j] = tmp;
+            }
+    for (int i = 0; i < nreal; i += 2) ent[ne++] = reals[i];
+    qsort(ent, (size_t)ne, sizeof(*ent), by_omega);
+    return ne;
+}
+
 kd_status kd_modes_state_space_sparse(const kd_model* m, const kd_motion* const* motion, double t, int count,
                                       kd_modes* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
@@ -63,27 +83,12 @@ kd_status kd_modes_state_space_sparse(const kd_model* m, const kd_motion* const*
     /* 2 count eigenvalues for count pairs, and room for a real pair or two */
     if (!st) st = kd_eigen_gyro_sparse(&K, &M, coupled ? &C : NULL, 2 * count + 4, &r, err);
     if (st) goto done;
-    /* entries as the dense solver's (gyro_pencil.c): one per complex pair (omega = Im s > 0),
-     * real s paired in descending order, each pair an entry of omega 0 and the larger growth */
     ent = malloc(sizeof(*ent) * (size_t)(r.nconv + 1));
     if (!ent) {
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the modes");
         goto done;
     }
-    int ne = 0, nreal = 0;
-    for (int k = 0; k < r.nconv; k++)
-        if (r.im[k] > 0) ent[ne++] = (kd_gyro_eig){r.im[k], r.re[k], k, r.tol[k]};
-    kd_gyro_eig* reals = ent + ne;
-    for (int k = 0; k < r.nconv; k++)
-        if (r.im[k] == 0.0) reals[nreal++] = (kd_gyro_eig){0.0, r.re[k], k, r.tol[k]};
-    for (int i = 0; i < nreal; i++) /* descending real part */
-        for (int j = i + 1; j < nreal; j++)
-            if (reals[j].growth > reals[i].growth) {
-                const kd_gyro_eig tmp = reals[i];
-                reals[i] = reals[j], reals[j] = tmp;
-            }
-    for (int i = 0; i < nreal; i += 2) ent[ne++] = reals[i];
-    qsort(ent, (size_t)ne, sizeof(*ent), by_omega);
+    const int ne = kd_gyro_sparse_entries(&r, ent);
     if (count > ne) count = ne;
     out->neq = n;
     out->count = count;

@@ -9,6 +9,7 @@
 
 #include "kedyn/inertia.h"
 #include "kedyn/model.h"
+#include "assemble_csc.h"
 
 /* Scatter the upper triangle of a row-major element matrix into the band. */
 static void scatter(kd_band* a, const double* ke, const int* eqs, int n) {
@@ -172,6 +173,9 @@ static kd_status csc_pattern(const kd_model* m, kd_csc* a) {
     if (shrunk) a->i = shrunk;
     return KD_OK;
 }
+
+/* The pattern alone, for assemblies of other element matrices (assemble_csc.h). */
+kd_status kd_assemble_csc_pattern(const kd_model* m, kd_csc* a) { return csc_pattern(m, a); }
 
 /* Add the upper triangles of the row-major element matrices ke and mo into K and M, which share
  * one pattern: each entry's position is searched once for both. */

@@ -100,10 +100,10 @@ void prestress_membrane_free(prestress_membrane** pp) {
     *pp = NULL;
 }
 
-/* One body: the membrane problem, its six solutions and the resultants at
+/* One body: the membrane problem, its six solutions (those of `need`) and the resultants at
  * each element's quadrature points (written from ps->N + *used on). */
 static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, int* have_comp, prestress_membrane* ps,
-                            size_t* used, int sparse, kd_error* err) {
+                            size_t* used, int sparse, const unsigned char* need, kd_error* err) {
     const kd_body* body = &m->body[b];
     const int nn = body->node_num, e0 = body->elem_adr, ne = body->elem_num;
     double size = 0.0;
@@ -123,6 +123,10 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
         return KD_ERR_NOMEM;
     }
     supports(m, b, fixed);
+    /* the cases solved (need: those of nonzero coefficient; the others' resultants are 0) and
+     * their columns of u */
+    int col[PRESTRESS_CASES], nrhs = 0;
+    for (int c = 0; c < PRESTRESS_CASES; c++) col[c] = !need || need[c] ? nrhs++ : -1;
     int neq = 0;
     for (int i = 0; i < 2 * nn; i++) eq[i] = fixed[i] ? -1 : neq++;
     /* companion membrane records and the bandwidth */
@@ -156,13 +160,13 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
     kd_band K = {0};
     kd_triplet Kt = {0};
     double* u = NULL;
-    if (!st && neq > 0) {
+    if (!st && neq > 0 && nrhs > 0) {
         if (!sparse) st = kd_band_init(&K, neq, kd);
-        u = calloc((size_t)neq * PRESTRESS_CASES, sizeof(double));
+        u = calloc((size_t)neq * (size_t)nrhs, sizeof(double));
         if (!st && !u) st = KD_ERR_NOMEM;
     }
     /* assembly: stiffness and the unit-case loads -q_c */
-    for (int e = e0; e < e0 + ne && !st && neq > 0; e++) {
+    for (int e = e0; e < e0 + ne && !st && neq > 0 && nrhs > 0; e++) {
         const kd_element_props* cp = &comp[m->elem_prop[e]];
         const int* nodes;
         const int nen = kd_model_elem_nodes(m, e, &nodes), n = cp->ndof;
@@ -182,17 +186,18 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
             q[0] = cp->s_i[0][i], q[1] = cp->s_i[1][i];
             for (int jj = 0; jj < 2; jj++)
                 for (int kk = 0; kk < 2; kk++) q[2 + 2 * jj + kk] = cp->x_ik[jj][kk][i] + r0[kk] * cp->s_i[jj][i];
-            for (int c = 0; c < PRESTRESS_CASES; c++) u[(size_t)c * neq + eqs[i]] -= q[c];
+            for (int c = 0; c < PRESTRESS_CASES; c++)
+                if (col[c] >= 0) u[(size_t)col[c] * neq + eqs[i]] -= q[c];
         }
     }
     int singular = 0;
-    if (!st && neq > 0 && !sparse) {
-        singular = LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', neq, kd, PRESTRESS_CASES, K.ab, kd + 1, u, neq) != 0;
-    } else if (!st && neq > 0) {
+    if (!st && neq > 0 && nrhs > 0 && !sparse) {
+        singular = LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', neq, kd, nrhs, K.ab, kd + 1, u, neq) != 0;
+    } else if (!st && neq > 0 && nrhs > 0) {
         kd_csc Kc;
         st = kd_csc_from_triplet(&Kt, neq, &Kc);
         kd_triplet_free(&Kt);
-        if (!st) st = kd_csc_solve_spd(&Kc, PRESTRESS_CASES, u);
+        if (!st) st = kd_csc_solve_spd(&Kc, nrhs, u);
         kd_csc_free(&Kc);
         singular = st == KD_ERR_NUMERIC;
         if (singular) st = KD_OK;
@@ -216,12 +221,13 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
         if (rule->n > ps->rule_max) ps->rule_max = rule->n;
         for (int g = 0; g < rule->n; g++) {
             kd_element_point pt;
-            cp->family->eval(cp, rule->xi[g], &pt);
+            if (nrhs > 0 && neq > 0) cp->family->eval(cp, rule->xi[g], &pt);
+            else memset(&pt, 0, sizeof(pt));
             for (int c = 0; c < PRESTRESS_CASES; c++) {
                 double eps[3] = {0, 0, 0};
-                for (int r = 0; r < 3; r++)
+                for (int r = 0; r < 3 && col[c] >= 0; r++)
                     for (int a = 0; a < n; a++)
-                        if (eqs[a] >= 0) eps[r] += pt.B[r][a] * u[(size_t)c * neq + eqs[a]];
+                        if (eqs[a] >= 0) eps[r] += pt.B[r][a] * u[(size_t)col[c] * neq + eqs[a]];
                 double* N = ps->N + *used + (size_t)(g * PRESTRESS_CASES + c) * 3;
                 for (int r = 0; r < 3; r++) N[r] = cp->D[3 * r] * eps[0] + cp->D[3 * r + 1] * eps[1] + cp->D[3 * r + 2] * eps[2];
             }
@@ -243,10 +249,15 @@ static int loaded(const kd_model* m, int b) {
 }
 
 kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, kd_error* err) {
-    return prestress_membrane_solve_storage(m, -1, out, err);
+    return prestress_membrane_solve_cases(m, -1, NULL, out, err);
 }
 
 kd_status prestress_membrane_solve_storage(const kd_model* m, int sparse, prestress_membrane** out, kd_error* err) {
+    return prestress_membrane_solve_cases(m, sparse, NULL, out, err);
+}
+
+kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const unsigned char* need,
+                                         prestress_membrane** out, kd_error* err) {
     *out = NULL;
     size_t total = 0;
     for (int e = 0; e < m->nelem; e++) {
@@ -268,7 +279,8 @@ kd_status prestress_membrane_solve_storage(const kd_model* m, int sparse, prestr
     for (int b = 0; b < m->nbody && !st; b++) {
         const kd_body* body = &m->body[b];
         if (!loaded(m, b) || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
-        st = solve_body(m, b, comp, have_comp, ps, &used, sparse, err);
+        const unsigned char* nb = need ? need + (size_t)b * PRESTRESS_CASES : NULL;
+        st = solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
     }
     free(comp), free(have_comp);
     if (st) {

@@ -30,6 +30,13 @@ kd_status prestress_membrane_solve(const kd_model* m, prestress_membrane** out, 
 #define PRESTRESS_SPARSE_MIN 5000
 kd_status prestress_membrane_solve_storage(const kd_model* m, int sparse, prestress_membrane** out, kd_error* err);
 
+/* The same for one instant: only the unit cases c of body b with need[b * PRESTRESS_CASES + c]
+ * set are solved (those whose coefficient is nonzero then: a plate spinning about an axis in its
+ * plane needs M_xx alone, one right-hand side instead of six); the others' resultants are 0, so
+ * prestress_membrane_field is exact for coefficients that vanish where need is 0. need NULL: all. */
+kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const unsigned char* need,
+                                         prestress_membrane** out, kd_error* err);
+
 void prestress_membrane_free(prestress_membrane** p);
 
 /* The pre-stress of element e at the quadrature points of its rule for frame

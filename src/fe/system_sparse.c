@@ -1,6 +1,8 @@
 /* The stiffness of a steady frame motion in compressed columns (kedyn/modes_speed.h): the
  * element terms of src/fe/system.c (element_ck, geometric_stiffness) for models too large for
- * its band storage, without gyroscopic matrix. */
+ * its band storage, without gyroscopic matrix. The membrane pre-stress is solved for the unit
+ * cases this instant needs only (prestress_membrane_solve_cases), then K + k(eps) + k(omega) + k_g
+ * and M are assembled in one pass over the elements, one search of an entry's position for both. */
 #include "kedyn/modes_speed.h"
 
 #include <stdlib.h>
@@ -9,34 +11,90 @@
 #include "kedyn/frame.h"
 #include "kedyn/inertia.h"
 #include "kedyn/model.h"
+#include "assemble_csc.h"
 #include "prestress_membrane.h"
+
+/* M = E + W W of the frame (sec. 5.7), W = skew(omega): the in-plane body force per unit mass
+ * is -(a + M r). */
+static void body_m(const kd_frame* f, double* W, double* Mw) {
+    kd_skew(W, f->omega_L);
+    kd_skew(Mw, f->eps_L);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Mw[3 * i + j] += W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
+}
+
+/* The upper triangles of the row-major ke and me into K and M (one pattern, rows ascending):
+ * each entry's position searched once for both. */
+static void scatter_pair(kd_csc* K, kd_csc* M, const double* ke, const double* me, const int* eqs, int n) {
+    for (int q = 0; q < n; q++) {
+        const int j = eqs[q];
+        if (j < 0) continue;
+        for (int r = 0; r < n; r++) {
+            const int i = eqs[r];
+            if (i < 0 || i > j) continue;
+            int lo = K->p[j], hi = K->p[j + 1] - 1;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (K->i[mid] < i) lo = mid + 1;
+                else hi = mid;
+            }
+            K->x[lo] += ke[r * n + q];
+            M->x[lo] += me[r * n + q];
+        }
+    }
+}
 
 kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc* M, int* gyroscopic, kd_error* err) {
     *gyroscopic = 0;
     if (m->elem_rot)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "the sparse stiffness at speed does not support elements with their own axes");
-    kd_status st = kd_assemble_stiffness_mass_csc(m, K, M, err);
-    if (st) return st;
-    memset(K->x, 0, sizeof(double) * (size_t)K->p[K->n]);
+    kd_status st = KD_OK;
+    memset(K, 0, sizeof(*K));
+    memset(M, 0, sizeof(*M));
     prestress_membrane* ps = NULL;
     kd_frame* frame = calloc((size_t)m->nbody, sizeof(*frame));
     double* acc = calloc((size_t)m->nbody * 3, sizeof(double));
     kd_inertia_terms* terms = malloc(sizeof(*terms) * (size_t)(m->nprop ? m->nprop : 1));
     int* terms_body = calloc((size_t)(m->nprop ? m->nprop : 1), sizeof(int));
     double* S = NULL;
-    if (!frame || !acc || !terms || !terms_body) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    if (!st) st = prestress_membrane_solve(m, &ps, err);
-    if (!st && ps && !(S = malloc(sizeof(double) * (size_t)ps->rule_max * KD_GRAD_MAX * KD_GRAD_MAX)))
+    unsigned char* need = calloc((size_t)m->nbody * PRESTRESS_CASES, 1);
+    if (!frame || !acc || !terms || !terms_body || !need)
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    /* each elastic body's frame and its effective acceleration a_O,L - R^T g (system.c) */
+    /* each elastic body's frame, its effective acceleration a_O,L - R^T g (system.c) and the
+     * pre-stress cases of nonzero coefficient: a_x, a_y, (E + W W)_xx, _xy, _yx, _yy */
     for (int b = 0; b < m->nbody && !st; b++) {
         if (m->body[b].type == KD_BODY_GROUND || m->body[b].type == KD_BODY_RIGID) continue;
         kd_motion_eval(&m->body[b].motion, m->body[b].rot, m->body[b].origin, t, &frame[b]);
         const double *R = frame[b].R, *g = m->gravity;
         for (int i = 0; i < 3; i++)
             acc[3 * b + i] = frame[b].aO_L[i] - (R[i] * g[0] + R[3 + i] * g[1] + R[6 + i] * g[2]);
+        double W[9], Mw[9];
+        body_m(&frame[b], W, Mw);
+        const double coef[PRESTRESS_CASES] = {acc[3 * b], acc[3 * b + 1], Mw[0], Mw[1], Mw[3], Mw[4]};
+        for (int c = 0; c < PRESTRESS_CASES; c++) need[(size_t)b * PRESTRESS_CASES + c] = coef[c] != 0.0;
     }
+    if (!st) st = prestress_membrane_solve_cases(m, -1, need, &ps, err);
+    if (!st && ps && !(S = malloc(sizeof(double) * (size_t)ps->rule_max * KD_GRAD_MAX * KD_GRAD_MAX)))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!st && kd_assemble_csc_pattern(m, K))
+        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the sparse global matrices");
+    const size_t nnz = st ? 0 : (size_t)K->p[K->n];
+    if (!st) {
+        M->n = K->n;
+        M->p = malloc(sizeof(int) * ((size_t)K->n + 1));
+        M->i = malloc(sizeof(int) * (nnz ? nnz : 1));
+        K->x = calloc(nnz ? nnz : 1, sizeof(double));
+        M->x = calloc(nnz ? nnz : 1, sizeof(double));
+        if (!M->p || !M->i || !K->x || !M->x)
+            st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the sparse global matrices");
+    }
+    if (!st) {
+        memcpy(M->p, K->p, sizeof(int) * ((size_t)K->n + 1));
+        memcpy(M->i, K->i, sizeof(int) * nnz);
+    }
+    double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+    int me_prop = -1;
     double ke[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     for (int e = 0; e < m->nelem && !st; e++) {
         const int b = m->elem_body[e], p = m->elem_prop[e];
@@ -58,10 +116,7 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
         int geo;
         if (ps && ps->elem_adr[e] >= 0) {
             double W[9], Mw[9];
-            kd_skew(W, frame[b].omega_L);
-            kd_skew(Mw, frame[b].eps_L);
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) Mw[3 * i + j] += W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
+            body_m(&frame[b], W, Mw);
             prestress_membrane_field(ps, m, e, a, Mw, S);
             kd_element_geometric_stiffness(pr, S, kg);
             geo = 1;
@@ -71,10 +126,11 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
         }
         if (geo)
             for (int i = 0; i < nn; i++) ke[i] += kg[i];
-        kd_csc_add_element(K, ke, eqs, n);
+        if (p != me_prop) kd_element_mass(pr, me), me_prop = p;
+        scatter_pair(K, M, ke, me, eqs, n);
     }
     prestress_membrane_free(&ps);
-    free(frame), free(acc), free(terms), free(terms_body), free(S);
+    free(frame), free(acc), free(terms), free(terms_body), free(S), free(need);
     if (st) {
         kd_csc_free(K);
         kd_csc_free(M);

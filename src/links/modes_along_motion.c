@@ -11,6 +11,7 @@
 
 #include "kedyn/ked.h"
 #include "kedyn/modes.h"
+#include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/system.h"
 #include "link_ode.h"
 
@@ -39,6 +40,40 @@ static void band_to_dense(const kd_gband* B, double* A) {
     for (int j = 0; j < n; j++)
         for (int i = j - B->ku > 0 ? j - B->ku : 0; i <= j; i++)
             A[i + (size_t)j * n] = 0.5 * (B->ab[B->ku + i - j + (size_t)j * ld] + B->ab[B->ku + j - i + (size_t)i * ld]);
+}
+
+/* The compressed-column pattern of a band of half-width kd: every entry of the band (upper: rows
+ * j - kd .. j of column j), values 0. */
+static kd_status band_pattern(int n, int kd, int upper, kd_csc* a) {
+    memset(a, 0, sizeof(*a));
+    a->n = n;
+    a->p = malloc(sizeof(int) * ((size_t)n + 1));
+    size_t nnz = 0;
+    for (int j = 0; j < n; j++) {
+        const int lo = j - kd > 0 ? j - kd : 0, hi = upper ? j : (j + kd < n - 1 ? j + kd : n - 1);
+        nnz += (size_t)(hi - lo + 1);
+    }
+    a->i = malloc(sizeof(int) * (nnz ? nnz : 1));
+    a->x = calloc(nnz ? nnz : 1, sizeof(double));
+    if (!a->p || !a->i || !a->x) {
+        kd_csc_free(a);
+        return KD_ERR_NOMEM;
+    }
+    int k = 0;
+    for (int j = 0; j < n; j++) {
+        a->p[j] = k;
+        const int hi = upper ? j : (j + kd < n - 1 ? j + kd : n - 1);
+        for (int i = j - kd > 0 ? j - kd : 0; i <= hi; i++) a->i[k++] = i;
+    }
+    a->p[n] = k;
+    return KD_OK;
+}
+
+/* The values of the general band B on a's pattern (band_pattern). */
+static void band_values(const kd_gband* B, kd_csc* a) {
+    const int ld = B->kl + B->ku + 1;
+    for (int j = 0; j < a->n; j++)
+        for (int k = a->p[j]; k < a->p[j + 1]; k++) a->x[k] = B->ab[B->ku + a->i[k] - j + (size_t)j * ld];
 }
 
 /* Links of up to this many equations take the dense route: M = U^T U factored
@@ -243,6 +278,8 @@ struct kd_ked_along {
     lapack_int *iwork, lwork_d, liwork_d;
     refine_ws rf;
     kd_gyro_ws gw;
+    int gsparse;      /* the state-space solver is the sparse one (kd_gyro_sparse_route) */
+    kd_csc Ks, Ms, Cs;  /* its K and C (both triangles) and M (upper) on the band's pattern */
     unsigned char* out;
     size_t out_size;
 };
@@ -255,6 +292,7 @@ void kd_ked_along_free(kd_ked_along** wp) {
     if (!a) return;
     refine_free(&a->rf);
     kd_gyro_free(&a->gw);
+    kd_csc_free(&a->Ks), kd_csc_free(&a->Ms), kd_csc_free(&a->Cs);
     free(a->buf);
     free(a->iwork);
     free(a->Ud);
@@ -332,7 +370,17 @@ kd_status link_along_new(along_source src, int count, int gyroscopic, kd_ked_alo
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "link '%s': the mass matrix is not positive definite",
                               src.name);
     }
-    if (!st && gyroscopic) st = kd_gyro_init(&a->gw, n, err);
+    /* the state-space solver: dense up to KD_GYRO_MAX equations, the sparse one above (and from
+     * KD_GYRO_SPARSE_DOF when few modes are wanted), as `modes` and `campbell` */
+    a->gsparse = gyroscopic && kd_gyro_sparse_route(n, nev);
+    if (!st && a->gsparse) {
+        st = band_pattern(n, kd, 0, &a->Ks);
+        if (!st) st = band_pattern(n, kd, 0, &a->Cs);
+        if (!st) st = band_pattern(n, kd, 1, &a->Ms);
+        if (st) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        else band_values(&a->s.M, &a->Ms);
+    }
+    if (!st && gyroscopic && !a->gsparse) st = kd_gyro_init(&a->gw, n, err);
     if (!st && gyroscopic && refine_init(&a->rf, n, kd))
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (st) {
@@ -358,12 +406,46 @@ void kd_ked_along_symmetric(const kd_ked_along* a, double* t, int* n, int* count
     *shape = p + a->nev;
 }
 
+/* The sparse state-space solution of the instant (kd_eigen_gyro_sparse_general: K carries the
+ * skew k(eps)), as instant_dense's. */
+static kd_status instant_sparse(kd_ked_along* a, double t, double* om, double* gr, double* Z, double* Zi, double* MZ,
+                                double* MZi, kd_error* err) {
+    const int n = a->n, nev = a->nev;
+    band_values(&a->K, &a->Ks);
+    band_values(&a->C, &a->Cs);
+    kd_gyro_sparse r = {0};
+    kd_status st = kd_eigen_gyro_sparse_general(&a->Ks, &a->Ms, &a->Cs, 2 * nev + 4, &r, err);
+    kd_gyro_eig* ent = st ? NULL : malloc(sizeof(*ent) * (size_t)(r.nconv + 1));
+    if (!st && !ent) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const int ne = ent ? kd_gyro_sparse_entries(&r, ent) : 0;
+    if (st) {
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        st = kd_error_set(err, st, "", KD_LOC_NONE, "modes of link '%s': %s", a->src.name, why);
+    } else if (ne < nev) {
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                          "modes of link '%s' at t = %g s: %d eigenvalue pairs, %d wanted", a->src.name, t, ne, nev);
+    }
+    for (int c = 0; c < nev && !st; c++) {
+        double *zr = Z + (size_t)c * n, *zi = Zi + (size_t)c * n;
+        memcpy(zr, r.vre + (size_t)ent[c].index * n, sizeof(double) * (size_t)n);
+        memcpy(zi, r.vim + (size_t)ent[c].index * n, sizeof(double) * (size_t)n);
+        normalise_shape(&a->s.M, zr, zi, MZ + (size_t)c * n, MZi + (size_t)c * n);
+        om[c] = ent[c].omega;
+        gr[c] = ent[c].growth;
+    }
+    free(ent);
+    kd_gyro_sparse_free(&r);
+    return st;
+}
+
 /* The dense state-space solution of the instant into (om, gr, Z, Zi, MZ, MZi) (theory.md sec. 3,
  * [c] and [k(eps)]); KD_OK or the failure with its message. */
 static kd_status instant_dense(kd_ked_along* a, double t, double* om, double* gr, double* Z, double* Zi, double* MZ,
                                double* MZi, kd_error* err) {
     const int n = a->n, nev = a->nev;
     const char* name = a->src.name;
+    if (a->gsparse) return instant_sparse(a, t, om, gr, Z, Zi, MZ, MZi, err);
     kd_status st = kd_gyro_solve(&a->gw, &a->s.M, &a->C, &a->K, t, err);
     if (st) {
         char why[sizeof(err->msg)];
@@ -497,11 +579,6 @@ kd_status link_follow_begin(along_source src, int count, int gyroscopic, kd_ked_
                             kd_error* err) {
     memset(out, 0, sizeof(*out));
     *fp = NULL;
-    if (gyroscopic && src.neq > KD_GYRO_MAX)
-        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
-                            "link '%s': the gyroscopic modes use a dense state-space solver limited to %d equations "
-                            "(the link has %d; gyroscopic: false takes the symmetric problem)",
-                            src.name, KD_GYRO_MAX, src.neq);
     const int n = src.neq, ns = src.ns;
     if (count > n) count = n;
     const int nev = count + 2 < n ? count + 2 : n;

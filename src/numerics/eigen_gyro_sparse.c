@@ -60,6 +60,7 @@ static void general_matvec(const kd_csc* a, const double* x, double* y) {
 typedef struct gyro_op {
     int n;
     const kd_csc *K, *M, *C;
+    int k_general;                  /* K stored with both triangles (not symmetric) */
     double sigma, wr;
     cholmod_common cc;
     cholmod_factor* L;              /* Cholesky of K (sigma = 0), or NULL */
@@ -108,7 +109,7 @@ static int factor_lu(gyro_op* o, double sigma) {
     if (o->num) klu_free_numeric(&o->num, &o->kc);
     if (o->sym) klu_free_symbolic(&o->sym, &o->kc);
     cholmod_free_sparse(&o->P, &o->cc);
-    cholmod_sparse Kv = view(o->K, 1), Mv = view(o->M, 1);
+    cholmod_sparse Kv = view(o->K, o->k_general ? 0 : 1), Mv = view(o->M, 1);
     cholmod_sparse* Kf = cholmod_copy(&Kv, 0, 1, &o->cc);
     cholmod_sparse* Mf = sigma != 0.0 ? cholmod_copy(&Mv, 0, 1, &o->cc) : NULL;
     double one[2] = {1, 0}, sc[2] = {sigma, 0}, sm[2] = {sigma * sigma, 0};
@@ -166,15 +167,28 @@ static void apply_op(gyro_op* o, const double* y, double* x) {
     for (int i = 0; i < n; i++) x2[i] = (y1[i] + o->sigma * x1[i]) / o->wr;
 }
 
+static kd_status gyro_sparse(const kd_csc* K, int k_general, const kd_csc* M, const kd_csc* C, int nev,
+                             kd_gyro_sparse* out, kd_error* err);
+
 kd_status kd_eigen_gyro_sparse(const kd_csc* K, const kd_csc* M, const kd_csc* C, int nev, kd_gyro_sparse* out,
                                kd_error* err) {
+    return gyro_sparse(K, 0, M, C, nev, out, err);
+}
+
+kd_status kd_eigen_gyro_sparse_general(const kd_csc* K, const kd_csc* M, const kd_csc* C, int nev,
+                                       kd_gyro_sparse* out, kd_error* err) {
+    return gyro_sparse(K, 1, M, C, nev, out, err);
+}
+
+static kd_status gyro_sparse(const kd_csc* K, int k_general, const kd_csc* M, const kd_csc* C, int nev,
+                             kd_gyro_sparse* out, kd_error* err) {
     memset(out, 0, sizeof(*out));
     const int n = K->n, n2 = 2 * n;
     if (nev > n2 - 2) nev = n2 - 2;
     if (nev < 1) return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "no modes requested");
     gyro_op o;
     memset(&o, 0, sizeof(o));
-    o.n = n, o.K = K, o.M = M, o.C = C;
+    o.n = n, o.K = K, o.M = M, o.C = C, o.k_general = k_general;
     cholmod_start(&o.cc);
     o.cc.print = 0;
     o.cc.error_handler = NULL;
@@ -195,7 +209,7 @@ kd_status kd_eigen_gyro_sparse(const kd_csc* K, const kd_csc* M, const kd_csc* C
         goto done;
     }
     /* sigma = 0 by Cholesky, else LU at 0, else LU at small negative shifts */
-    if (factor_cholesky(&o)) {
+    if (k_general || factor_cholesky(&o)) {
         static const double shifts[] = {0.0, -1e-3, -1e-2, -0.1};
         int ok = 0;
         for (int k = 0; k < 4 && !ok; k++) ok = factor_lu(&o, shifts[k] * o.wr) == 0;
