@@ -136,10 +136,12 @@ static kd_status shell_init(kd_element_props* p) {
             p->D[(3 + r) * ns + 3 + s] = Db[r][s];
         }
     if (quad) p->D[6 * ns + 6] = p->D[7 * ns + 7] = ks;
-    p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
+    /* a warped quadrilateral: the stiffer drilling of theory.md sec. 18.5 */
+    const double drill = p->aux[WARP_FLAG] != 0.0 ? SHELL_DRILL_WARPED : DRILL_FACTOR;
+    p->D[(ns - 1) * ns + ns - 1] = drill * c->G * c->t;
     p->rho0 = c->rho * c->t;
     p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
-    p->rho2[1][1] = c->rho * c->t * DRILL_FACTOR * area / DRILL_KAPPA; /* drilling (theory.md sec. 14.3) */
+    p->rho2[1][1] = c->rho * c->t * drill * area / DRILL_KAPPA; /* drilling (theory.md sec. 14.3) */
     if (!quad) {
         /* the DKT's cubic w in the own axes (element_plate_dkt.c) */
         double xl[3][2];
