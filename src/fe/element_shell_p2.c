@@ -29,8 +29,12 @@
  *   T6: the 8-dimensional space P1^2 + {q (s, -r) : q linear homogeneous},
  *     tied to the tangential strain at the two Gauss points of each side and
  *     to the integrals of g_r, g_s over the element.
- * Drilling: the row theta_z - (v,x - u,y)/2 with 10^-3 G t and the rotary
- * inertia of a fibre along e1 (theory.md sec. 14.3), as the 4-node shell. */
+ * An element off its plane also takes MITC9's assumed membrane strains
+ * (quadrilaterals) and the membrane strain of its surface at the offset z0,
+ * eps + z0 kappa (theory.md sec. 18.3): without them a thin twisted element locks.
+ * Drilling: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (0.1 G t off the
+ * plane, sec. 18.5) and the rotary inertia of a fibre along e1 (theory.md
+ * sec. 14.3), as the 4-node shell. */
 #include <math.h>
 #include <string.h>
 
@@ -43,13 +47,7 @@
 #define WARP_FLAG 0
 #define WARP_Z0 1
 #define WARP_H 2
-#define NB (3 * KD_ELEM_NODE_MAX)
-#ifndef TIE
-#define TIE 1
-#endif
-#ifndef ECC
-#define ECC 1
-#endif  /* bending DOFs: w, theta_x, theta_y per node */
+#define NB (3 * KD_ELEM_NODE_MAX)  /* bending DOFs: w, theta_x, theta_y per node */
 
 static int p2_node_dofs(kd_element_kind kind, int node, kd_dof_name dofs[KD_NODE_DOF_MAX]) {
     (void)kind, (void)node;
@@ -338,7 +336,7 @@ static void membrane_covariant(const kd_element_props* p, const double xl[][2], 
  * s = 0, +-sqrt(3/5); e_ss the same turned; e_rs bilinear, tied at (+-1/sqrt(3), +-1/sqrt(3));
  * then Cartesian (eps_x, eps_y, gamma_xy) = M e M^T (M = J^-1 at xi) into Bm. */
 static void membrane_quad(const kd_element_props* p, const double xl[][2], const double xi[3],
-                               const double J[2][2], double det, double Bm[][KD_ELEM_DOF_MAX]) {
+                          const double J[2][2], double det, double Bm[][KD_ELEM_DOF_MAX]) {
     const double a = 1.0 / sqrt(3.0), b = sqrt(0.6);
     const double lin[2] = {-a, a}, quad[3] = {-b, 0.0, b};
     double e[3][KD_ELEM_DOF_MAX], et[3][KD_ELEM_DOF_MAX];
