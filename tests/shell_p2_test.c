@@ -434,6 +434,38 @@ static void test_model_gmsh_curved(void** state) {
     }
 }
 
+/* A 9-node element of a Gmsh file warped beyond the limit (its centre raised by 0.3 of the
+ * side: offset 0.3 sqrt(A) > 0.1 sqrt(A)) is an error naming the element at the mesh key. */
+static void test_model_warp_limit(void** state) {
+    (void)state;
+    char path[512], mesh[600];
+    snprintf(path, sizeof(path), "%s/warped_q9.msh", mesh_dir);
+    FILE* f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 9 1 9\n2 1 0 9\n");
+    for (int k = 1; k <= 9; k++) fprintf(f, "%d\n", k);
+    static const double xy[9][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0.5, 0}, {1, 0.5}, {0.5, 1}, {0, 0.5}, {0.5, 0.5}};
+    for (int k = 0; k < 9; k++) fprintf(f, "%g %g %g\n", xy[k][0], xy[k][1], k == 8 ? 0.3 : 0.0);
+    fprintf(f, "$EndNodes\n$Elements\n1 1 1 1\n2 1 10 1\n1 1 2 3 4 5 6 7 8 9\n$EndElements\n");
+    fclose(f);
+    snprintf(mesh, sizeof(mesh), "file: %s", path);
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "kedyn: 1\nmaterials:\n  steel: {E: 210e9, rho: 7800}\nbodies:\n"
+             "  - {name: p, type: plate, theory: shell, interpolation: q9, material: steel, thickness: 0.01,\n"
+             "     mesh: {%s}}\n", mesh);
+    kd_desc* d = NULL;
+    kd_model* m = NULL;
+    kd_error err;
+    if (kd_load_yaml_string(text, strlen(text), "p2.yaml", &d, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(kd_model_compile(d, &m, &err), KD_ERR_INPUT);
+    print_message("%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_non_null(strstr(err.msg, "element 1 is warped beyond the limit of a flat shell"));
+    assert_int_equal(err.loc.line, 6);
+    kd_desc_free(&d);
+    remove(path);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(mesh_dir, sizeof(mesh_dir), "/tmp/kedyn_shell_p2_XXXXXX");
@@ -450,6 +482,7 @@ int main(void) {
         cmocka_unit_test(test_rigid_modes), cmocka_unit_test(test_patch), cmocka_unit_test(test_ss_plate),
         cmocka_unit_test(test_leissa), cmocka_unit_test(test_twisted_beam),
         cmocka_unit_test(test_model_mesher), cmocka_unit_test(test_model_gmsh_curved),
+        cmocka_unit_test(test_model_warp_limit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
