@@ -265,7 +265,8 @@ static double twisted_beam_q9(int k, int nx, int ny, double t, int dir) {
                 }
         }
     double* f = calloc((size_t)n, sizeof(double));
-    for (int j = 0; j < gy; j++) f[6 * ((gx - 1) * gy + j) + dir] = (j == 0 || j == gy - 1 ? 1.0 : j % 2 ? 4.0 : 2.0) / (6.0 * ny);
+    for (int j = 0; j < gy; j++)
+        f[6 * ((gx - 1) * gy + j) + dir] = (j == 0 || j == gy - 1 ? 1.0 : j % 2 ? 4.0 : 2.0) / (6.0 * ny);
     for (int a = 0; a < 6 * gy; a++) {
         for (int j = a; j <= a + kd && j < n; j++) K[(size_t)j * ld + kd + a - j] = 0.0;
         K[(size_t)a * ld + kd] = 1.0;

@@ -17,7 +17,8 @@
  * centroid) tied to its nodes by rigid links over the offsets h_a along the
  * normal; beyond |h_a| / sqrt(A) = 0.1 it is rejected. The in-plane rotation theta_z has a small drilling
  * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
- * rotations; 0.1 G t for a warped quadrilateral, theory.md sec. 18.5) and a small rotary inertia (theory.md sec. 14.3): a second
+ * rotations; 0.1 G t for a warped quadrilateral, theory.md sec. 18.5) and a
+ * small rotary inertia (theory.md sec. 14.3): a second
  * transverse coordinate s along e1 over which the point moves by
  * s theta_z e2 (the fibre of a dumbbell turning about the normal), with
  * int rho s^2 ds = rho t l^2, l^2 = 10^-3 A_e / 64 (A_e the element's

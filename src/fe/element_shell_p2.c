@@ -95,7 +95,8 @@ static kd_status p2_frame(kd_element_props* p, double* area) {
     *area = corner_normal(n, (const double(*)[3])p->node_x, nrm);
     if (!(*area > 0.5e-12 * p->L * p->L)) return KD_ERR_INPUT;
     double z0 = 0.0;
-    for (int a = 0; a < nc; a++) z0 += (nrm[0] * p->node_x[a][0] + nrm[1] * p->node_x[a][1] + nrm[2] * p->node_x[a][2]) / nc;
+    for (int a = 0; a < nc; a++)
+        z0 += (nrm[0] * p->node_x[a][0] + nrm[1] * p->node_x[a][1] + nrm[2] * p->node_x[a][2]) / nc;
     int flat = 1;
     for (int a = 0; a < n; a++) {
         const double h = nrm[0] * p->node_x[a][0] + nrm[1] * p->node_x[a][1] + nrm[2] * p->node_x[a][2];
