@@ -3,7 +3,8 @@
  * anywhere in 3D, as the 3- and 4-node shells of element_shell.c.
  *
  *   shell t6   6-node triangle: T6 membrane + T6 Mindlin plate with the
- *              assumed shear of the first-kind Nedelec space of degree 2 (MITC6)
+ *              assumed shear of the first-kind Nedelec space of degree 2 (an
+ *              MITC6-type element)
  *              (Dunavant degree-4 rule, 6 points)
  *   shell q8   8-node serendipity quadrilateral   } membrane + Mindlin plate with
  *   shell q9   9-node Lagrange quadrilateral      } the MITC9 assumed shear
