@@ -57,13 +57,13 @@ extern "C" {
 #define KD_NODE_DOF_MAX 8                     /* 3D quintic beam: u v w rx ry rz kz ky */
 #define KD_ELEM_NODE_MAX 9                    /* nodes of one element (9-node quadrilateral) */
 /* DOFs of one element: sizes the per-element matrices (kd_element_props,
- * kd_inertia_terms, the formalism routes). 24 = the 4-node shell (6 per
- * node), the largest element of any family; the others: two quintic beam
- * nodes 16, BFS plate 16, Q9 membrane 18, triangular shell 18. A family with
- * more raises it (the cost: fixed-size element arrays; one kd_element_props
- * is about 110 ndof_max^2 bytes, 62 kB at 24, 320 kB at 54 for a 9-node
- * shell). */
-#define KD_ELEM_DOF_MAX 24
+ * kd_inertia_terms, the formalism routes). 54 = the 9-node shell (6 per
+ * node), the largest element of any family; the others: 8-node shell 48,
+ * 6-node shell 36, 4-node shell 24, two quintic beam nodes 16, BFS plate
+ * 16, Q9 membrane 18. One kd_element_props is about 110 ndof_max^2 bytes:
+ * 320 kB at 54 (62 kB at 24); its cost is measured in docs/performance.md
+ * ("Quadratic shells"). */
+#define KD_ELEM_DOF_MAX 54
 #define KD_TRANS_MAX 2                        /* transverse coordinates (beam section y, z) */
 #define KD_STRAIN_MAX 9                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear,
                                                  1 drilling) */
@@ -79,7 +79,8 @@ typedef enum kd_family {
     KD_FAMILY_MEMBRANE,           /* plane stress: CST, T6, Q4, Q8, Q9 (element_membrane.c) */
     KD_FAMILY_PLATE,              /* plate bending: DKT, ACM, BFS (Kirchhoff), MITC4 (Mindlin)
                                      (element_plate_*.c) */
-    KD_FAMILY_SHELL,              /* flat shells: CST + DKT, Q4 + MITC4 (element_shell.c) */
+    KD_FAMILY_SHELL,              /* flat shells: CST + DKT, Q4 + MITC4 (element_shell.c); T6, Q8,
+                                     Q9 (element_shell_p2.c) */
     KD_FAMILIES
 } kd_family;
 
@@ -110,7 +111,8 @@ kd_family kd_element_kind_family(kd_element_kind kind);
  *   membrane:  cst, t6, q4, q8, q9       node DOFs u, v
  *   kirchhoff: dkt (3 nodes), acm, bfs   w, rx, ry (bfs: w, rx, ry, wxy)
  *   mindlin:   mitc4                     w, rx, ry
- *   shell:     dkt (3 nodes: CST + DKT), mitc4 (4 nodes: Q4 + MITC4)
+ *   shell:     dkt (3 nodes: CST + DKT), mitc4 (4 nodes: Q4 + MITC4),
+ *              t6, q8, q9 (membrane + Mindlin plate, assumed shear)
  *                                        u, v, w, rx, ry, rz
  * with rx = dw/dy, ry = -dw/dx in the Kirchhoff limit (a point at height z
  * moves by u = z ry, v = -z rx) and wxy = d2w/dxdy. Any other pair has no

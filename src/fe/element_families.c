@@ -58,6 +58,9 @@ static const kd_element_family* table_2d(kd_element_kind kind) {
         switch (kind.interp) {
         case KD_INTERP_MITC4: return &element_family_shell_q4;
         case KD_INTERP_DKT: return &element_family_shell_tri;
+        case KD_INTERP_T6: return &element_family_shell_t6;
+        case KD_INTERP_Q8: return &element_family_shell_q8;
+        case KD_INTERP_Q9: return &element_family_shell_q9;
         default: return NULL;
         }
     }

@@ -19,12 +19,21 @@ extern const kd_element_family element_family_plate_bfs;   /* element_plate_bfs.
 extern const kd_element_family element_family_plate_mitc4; /* element_plate_mitc4.c */
 extern const kd_element_family element_family_shell_q4;    /* element_shell.c: Q4 + MITC4 */
 extern const kd_element_family element_family_shell_tri;   /* element_shell.c: CST + DKT */
+extern const kd_element_family element_family_shell_t6;    /* element_shell_p2.c: T6 + MITC6 */
+extern const kd_element_family element_family_shell_q8;    /* element_shell_p2.c: Q8 + MITC9 */
+extern const kd_element_family element_family_shell_q9;    /* element_shell_p2.c: Q9 + MITC9 */
 
 /* Warping of a 4-node shell (element_shell.c; theory.md sec. 14.6): max |h_a| / sqrt(A), the
  * nodes' offsets from the mean plane over the root of its area; above the limit the element is
  * rejected. */
 #define SHELL_WARP_LIMIT 0.1
+/* Drilling stiffness / (G t) of a shell element off its plane (theory.md sec. 18.5); a flat one's
+ * is 10^-3 (sec. 10.7). */
+#define SHELL_DRILL_WARPED 0.1
 double shell_quad_warping(const double x[4][3]);
+/* The same for the 6, 8, 9-node shells (element_shell_p2.c): the nodes' offsets from the plane
+ * of the corners (through their centroid). */
+double shell_p2_warping(int nnode, const double x[][3]);
 
 /* Quadrature rules (quadrature.c). */
 extern const kd_quadrature quadrature_line_gauss6;       /* 6-point Gauss-Legendre on [0, 1] */

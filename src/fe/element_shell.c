@@ -17,7 +17,8 @@
  * centroid) tied to its nodes by rigid links over the offsets h_a along the
  * normal; beyond |h_a| / sqrt(A) = 0.1 it is rejected. The in-plane rotation theta_z has a small drilling
  * stiffness: the row theta_z - (v,x - u,y)/2 with 10^-3 G t (zero for rigid
- * rotations) and a small rotary inertia (theory.md sec. 14.3): a second
+ * rotations; 0.1 G t for a warped quadrilateral, theory.md sec. 18.5) and a
+ * small rotary inertia (theory.md sec. 14.3): a second
  * transverse coordinate s along e1 over which the point moves by
  * s theta_z e2 (the fibre of a dumbbell turning about the normal), with
  * int rho s^2 ds = rho t l^2, l^2 = 10^-3 A_e / 64 (A_e the element's
@@ -136,10 +137,12 @@ static kd_status shell_init(kd_element_props* p) {
             p->D[(3 + r) * ns + 3 + s] = Db[r][s];
         }
     if (quad) p->D[6 * ns + 6] = p->D[7 * ns + 7] = ks;
-    p->D[(ns - 1) * ns + ns - 1] = DRILL_FACTOR * c->G * c->t;
+    /* a warped quadrilateral: the stiffer drilling of theory.md sec. 18.5 */
+    const double drill = p->aux[WARP_FLAG] != 0.0 ? SHELL_DRILL_WARPED : DRILL_FACTOR;
+    p->D[(ns - 1) * ns + ns - 1] = drill * c->G * c->t;
     p->rho0 = c->rho * c->t;
     p->rho2[0][0] = c->rho * c->t * c->t * c->t / 12.0;
-    p->rho2[1][1] = c->rho * c->t * DRILL_FACTOR * area / DRILL_KAPPA; /* drilling (theory.md sec. 14.3) */
+    p->rho2[1][1] = c->rho * c->t * drill * area / DRILL_KAPPA; /* drilling (theory.md sec. 14.3) */
     if (!quad) {
         /* the DKT's cubic w in the own axes (element_plate_dkt.c) */
         double xl[3][2];

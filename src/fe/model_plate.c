@@ -127,11 +127,12 @@ kd_status model_plate_build(const kd_desc* d, int b, kd_model* m, model_cursor* 
         for (int a = 0; a < nn; a++)
             for (int i = 0; i < 3; i++) x[a][i] = ms->node_x[3 * en[a] + i] - x0[i];
         const int prop = plate_prop(m, &at->prop_cap, first, kind, &c, (const double(*)[3])x, nn, &st);
-        if (st == KD_ERR_INPUT && nn == 4 && bd->theory == KD_THEORY_SHELL &&
-            shell_quad_warping((const double(*)[3])x) > SHELL_WARP_LIMIT)  /* theory.md sec. 14.6 */
+        const double warp = bd->theory != KD_THEORY_SHELL || nn == 3 ? 0.0  /* theory.md sec. 14.6, 18.3 */
+                            : nn == 4 ? shell_quad_warping((const double(*)[3])x)
+                                      : shell_p2_warping(nn, (const double(*)[3])x);
+        if (st == KD_ERR_INPUT && warp > SHELL_WARP_LIMIT)
             return FAIL(ms->loc, "body '%s': element %d is warped beyond the limit of a flat shell (node offset from "
-                        "the mean plane %.3g sqrt(A) > %g sqrt(A))", bd->name, e + 1,
-                        shell_quad_warping((const double(*)[3])x), SHELL_WARP_LIMIT);
+                        "the mean plane %.3g sqrt(A) > %g sqrt(A))", bd->name, e + 1, warp, SHELL_WARP_LIMIT);
         if (st == KD_ERR_INPUT || st == KD_ERR_USAGE)
             return FAIL(ms->loc, "body '%s': element %d is degenerate or inverted (zero or negative Jacobian)", bd->name, e + 1);
         if (st) return st;

@@ -139,7 +139,7 @@ kd_status yaml_read_plate_body(loader* ld, const node_t* v, field* f, kd_body_de
     if (elem_nnode(b) == 0) {
         node_t* at = field_value(f, "interpolation");
         return fail(ld, at ? at : v, "body '%s': no element family takes theory %s with interpolation %s (membrane: cst, "
-                    "t6, q4, q8, q9; kirchhoff: dkt, acm, bfs; mindlin: mitc4; shell: dkt, mitc4)", b->name,
+                    "t6, q4, q8, q9; kirchhoff: dkt, acm, bfs; mindlin: mitc4; shell: dkt, mitc4, t6, q8, q9)", b->name,
                     kd_theory_str(b->theory), kd_interp_str(b->interpolation));
     }
     if ((st = require(ld, v, f, "mesh", what, &mesh)) || (st = read_mesh(ld, mesh, b))) return st;
