@@ -106,8 +106,8 @@ typedef void (*kd_progress_fn)(void* ctx, int index, int count, const char* type
 typedef struct kd_case_backend {
     int rank, size;
     void* impl;
-    /* Rank 0, on a thread of its own: hand the cases next(sched) (< 0: none left) to each
-     * other rank that asks, deliver(sched, i, bytes) each result that
+    /* Rank 0, on one thread, computing nothing else: hand the cases next(sched) (< 0: none
+     * left) to each other rank that asks, deliver(sched, i, bytes) each result that
      * comes back, until every rank has been told that study `set` is over. 0, or -1 when the
      * communication failed. */
     int (*serve)(void* impl, int set, void* sched, int (*next)(void* sched),

@@ -87,6 +87,9 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
  * the rank's time (at most BATCH_MAX), two messages in flight, their results back in one message. */
 enum { DEPTH_MIN = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
 #define BATCH_S 0.001
+/* Rank 0 waiting for a message (no case of its own left): it polls without sleeping for SPIN_S
+ * after the last one, since a rank's next result often follows closely. */
+#define SPIN_S 50e-6
 
 /* The cases per message for a rank whose cases take per_case_s seconds (0: not measured yet), at
  * most most (KEDYN_MPI_BATCH, 1 to BATCH_MAX). */
@@ -269,8 +272,8 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
 }
 
 /* Rank 0: the messages that came for study `set` handled (the cases handed out from next, the
- * results delivered), waiting for one at most wait_s seconds (0: not waiting), polling with
- * sleeps of 10 to 200 us; the first call for a study starts it. 1 once every other rank has been
+ * results delivered), waiting for one at most wait_s seconds (0: not waiting), polling (yielding
+ * the core for SPIN_S after a message, then with sleeps of 10 to 200 us); the first call for a study starts it. 1 once every other rank has been
  * told the study is over and every case it held is back (or lost); 0 before; -1: the
  * communication failed. Called by one thread at a time (kd_case_backend.serve_poll). */
 static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched), deliver_fn deliver, double wait_s) {
@@ -311,6 +314,10 @@ static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched)
         }
         if (!flag) {
             if (handled || now - t0 >= wait_s) return 0;
+            if (now - srv.t_msg < SPIN_S) {  /* waiting, just after a message: the next comes soon */
+                sched_yield();
+                continue;
+            }
             const struct timespec ts = {0, ns};
             nanosleep(&ts, NULL);
             if (ns < 200000) ns += ns / 2;
