@@ -271,6 +271,34 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
     top_up(r);
 }
 
+/* The message from rank r probed (count bytes) into srv.buf: 1, 0 when r died before it came
+ * whole (a large message comes once rank 0 takes it: its sender gone, a blocking receive would
+ * wait forever), -1 on a failure. */
+static int receive(int r, int tag, int count) {
+    MPI_Request req;
+    if (MPI_Irecv(srv.buf, count, MPI_BYTE, r, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS) return -1;
+    const double t0 = MPI_Wtime();
+    double t_check = t0;
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+        if (done) return 1;
+        const double now = MPI_Wtime();
+        if (now - t_check > 0.5 && self.dead) {
+            t_check = now;
+            char why[96] = "ended";
+            if (now - t0 > srv.limit)
+                snprintf(why, sizeof(why), "was silent for %.0f s (the limit: %.0f s)", now - srv.heard[r], srv.limit);
+            if (!alive(r) || now - t0 > srv.limit) {
+                if (!self.dead[r]) lose_rank(r, why);
+                srv.buf = NULL, srv.cap = 0;  /* left to the request, which never completes */
+                return 0;
+            }
+        }
+        sched_yield();
+    }
+}
+
 /* Rank 0: the messages that came for study `set` handled (the cases handed out from next, the
  * results delivered), waiting for one at most wait_s seconds (0: not waiting), polling (yielding
  * the core for SPIN_S after a message, then with sleeps of 10 to 200 us); the first call for a study starts it. 1 once every other rank has been
@@ -333,14 +361,15 @@ static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched)
             }
             srv.buf = nb, srv.cap = count;
         }
-        if (MPI_Recv(srv.buf, count, MPI_BYTE, stt.MPI_SOURCE, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS) {
+        const int r = stt.MPI_SOURCE;
+        const int got = receive(r, stt.MPI_TAG, count);
+        if (got < 0) {
             server_stop();
             return -1;
         }
+        if (got == 0) continue;  /* the rank died while its message came: lost */
         handled = 1;
         srv.t_msg = now;
-        const int r = stt.MPI_SOURCE;
         int head = -1;
         if (count >= (int)sizeof(int)) memcpy(&head, srv.buf, sizeof(int));
         if (head != set) {  /* a rank ready for the next study already */
