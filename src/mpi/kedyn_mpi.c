@@ -8,8 +8,8 @@
  * (rank -> 0: [set, n, seconds, n x (case, 0, bytes)], the bytes), CASE (0 -> rank: [set, n,
  * cases...], n = 0: this study is over), FINISH (0 -> rank: the run is over). Only one thread of a
  * process calls MPI at a time (MPI_THREAD_SERIALIZED): on rank 0, during a study, one of the
- * threads that compute cases, between two cases (serve_poll), or the one with no case left; the
- * main thread outside. */
+ * threads that compute cases, between two cases (serve_poll), or the one with no case left, or
+ * the committing thread; the main thread outside. */
 #include <errno.h>
 #include <mpi.h>
 #include <signal.h>
