@@ -1,7 +1,8 @@
 /* The cost of the MPI scheduler per case (docs/performance.md, "Parallel studies"): cases that
- * compute nothing and return PAYLOAD bytes, handed out by rank 0 one at a time through
- * kedyn_mpi.so exactly as `kedyn run` does (kd_case_backend), so the time per case is the
- * overhead of the protocol: a request, a reply and the result's transfer.
+ * compute nothing and return PAYLOAD bytes, handed out by rank 0 through kedyn_mpi.so exactly as
+ * `kedyn run` does (kd_case_backend), so the time per case is the overhead of the protocol: the
+ * messages handing out the cases and the results' transfer. Such cases are cheap, so several go
+ * in one message (KEDYN_MPI_BATCH=1: one per message, as for cases of more than 0.5 ms).
  * usage: mpirun -n P bench_mpi_overhead KEDYN_MPI_SO [CASES] [PAYLOAD_BYTES...] */
 #include <dlfcn.h>
 #include <pthread.h>

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Speed-up of parallel studies (docs/performance.md, "Parallel studies"): the 64-case sweep of the
 # seed 001 bar (bench/parallel_sweep64.yaml) and the 40 x 40 stability map of the rotating blade
-# (bench/parallel_stability40.yaml), by 1 and 2 threads and by 1 and 2 MPI ranks; best of N runs,
-# the configurations alternated within each round so that the machine's load falls on all alike;
-# then the MPI scheduler's cost per case (bench_mpi_overhead) and the bytes a case sends.
-# usage: bench/parallel.sh [BUILD_DIR] [N]
+# (bench/parallel_stability40.yaml), by 1 and 2 threads and by 1 and 2 MPI ranks, N rounds, the
+# configurations alternated within each round so that the machine's load falls on all alike (and,
+# given BEFORE_BUILD_DIR, the same runs of another build in the same rounds: before and after in
+# one run). Two times per run: the study's own (its `wall_s` in summary.json: from the study's
+# start to its last result written) and the whole process (the command, mpirun included). Printed:
+# the best of N of each, their ratios, and the median over the rounds of each round's ratio with
+# its spread (the ratio of two runs next to each other in time); then the CPU seconds of each
+# configuration, the MPI scheduler's cost per case (bench_mpi_overhead) and the bytes a case sends.
+# usage: bench/parallel.sh [BUILD_DIR] [N] [BEFORE_BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
 n=${2:-5}
+before=${3:-}
 kedyn=$build/kedyn
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,42 +24,55 @@ fi
 # study_s DIR: the wall time of the first analysis (the study alone, without the process start)
 study_s() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['analyses'][0]['wall_s'])" "$1/summary.json"; }
 now() { date +%s.%N; }
+trees="now"
+[ -n "$before" ] && trees="now before"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-declare -A best_study best_proc cpu_all
+declare -A cpu_all
 for round in $(seq 1 "$n"); do
   for model in sweep64 stability40; do
-    for cfg in t1 t2 m1 m2; do
-      out=$tmp/$model.$cfg
-      rm -rf "$out"
-      case $cfg in
-        t1) cmd=("$kedyn" run "bench/parallel_$model.yaml" -o "$out" --jobs 1 --quiet) ;;
-        t2) cmd=("$kedyn" run "bench/parallel_$model.yaml" -o "$out" --jobs 2 --quiet) ;;
-        m1|m2) [ -n "$mpi" ] || continue
-               cmd=($mpi -n "${cfg#m}" "$kedyn" run "bench/parallel_$model.yaml" -o "$out" --jobs 1 --quiet) ;;
-      esac
-      t0=$(now)
-      "${cmd[@]}" >/dev/null 2>&1
-      t1=$(now)
-      p=$(echo "$t1 - $t0" | bc -l)
-      s=$(study_s "$out")
-      k=$model.$cfg
-      if [ -z "${best_study[$k]:-}" ] || [ "$(echo "$s < ${best_study[$k]}" | bc -l)" = 1 ]; then best_study[$k]=$s; fi
-      if [ -z "${best_proc[$k]:-}" ] || [ "$(echo "$p < ${best_proc[$k]}" | bc -l)" = 1 ]; then best_proc[$k]=$p; fi
+    for tree in $trees; do
+      exe=$kedyn
+      [ "$tree" = before ] && exe=$before/kedyn
+      for cfg in t1 t2 m1 m2; do
+        out=$tmp/$model.$tree.$cfg
+        rm -rf "$out"
+        case $cfg in
+          t1|t2) cmd=("$exe" run "bench/parallel_$model.yaml" -o "$out" --jobs "${cfg#t}" --quiet) ;;
+          m1|m2) [ -n "$mpi" ] || continue
+                 cmd=($mpi -n "${cfg#m}" "$exe" run "bench/parallel_$model.yaml" -o "$out" --jobs 1 --quiet) ;;
+        esac
+        t0=$(now)
+        "${cmd[@]}" >/dev/null 2>&1
+        t1=$(now)
+        echo "$round $model $tree $cfg $(study_s "$out") $(echo "$t1 - $t0" | bc -l)" >>"$tmp/runs"
+      done
     done
   done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# study cases config best_study_s best_process_s speedup_study speedup_process  (best of $n)"
-for model in sweep64 stability40; do
-  cases=$([ $model = sweep64 ] && echo 64 || echo 1600)
-  for cfg in t1 t2 m1 m2; do
-    k=$model.$cfg
-    [ -n "${best_study[$k]:-}" ] || continue
-    base=$model.${cfg%?}1
-    printf "%s %d %s %.4f %.4f %.2f %.2f\n" "$model" "$cases" "$cfg" "${best_study[$k]}" "${best_proc[$k]}" \
-      "$(echo "${best_study[$base]} / ${best_study[$k]}" | bc -l)" "$(echo "${best_proc[$base]} / ${best_proc[$k]}" | bc -l)"
-  done
-done
+python3 - "$tmp/runs" "$n" <<'PY2'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+t = {}
+for r, model, tree, cfg, s, p in rows:
+    t.setdefault((model, tree, cfg), {})[int(r)] = (float(s), float(p))
+print("# study tree config best_study_s median_study_s best_process_s median_process_s  (N = %s rounds)" % sys.argv[2])
+for (model, tree, cfg), v in sorted(t.items()):
+    ss = [x[0] for x in v.values()]; ps = [x[1] for x in v.values()]
+    print("%s %s %s %.4f %.4f %.4f %.4f" % (model, tree, cfg, min(ss), st.median(ss), min(ps), st.median(ps)))
+print("# speed-up: study tree kind  best(study) best(process)  median of the rounds' ratios (study) [min max]  (process) [min max]")
+for model in ("sweep64", "stability40"):
+    for tree in ("now", "before"):
+        for kind, a, b in (("2 threads", "t1", "t2"), ("2 ranks", "m1", "m2")):
+            if (model, tree, a) not in t or (model, tree, b) not in t: continue
+            x, y = t[(model, tree, a)], t[(model, tree, b)]
+            rounds = sorted(set(x) & set(y))
+            rs = [x[k][0] / y[k][0] for k in rounds]; rp = [x[k][1] / y[k][1] for k in rounds]
+            bs = min(v[0] for v in x.values()) / min(v[0] for v in y.values())
+            bp = min(v[1] for v in x.values()) / min(v[1] for v in y.values())
+            print("%s %s %s  %.2f %.2f  %.2f [%.2f %.2f]  %.2f [%.2f %.2f]" % (model, tree, kind.replace(" ", "_"), bs, bp,
+                  st.median(rs), min(rs), max(rs), st.median(rp), min(rp), max(rp)))
+PY2
 # On a machine shared with other work the wall-clock ratios above measure the share the scheduler
 # gives this process group more than the program (with autogroup scheduling, the threads of one
 # process share one group's share: 2 threads then run no faster than 1 at a load above the cores).
@@ -92,9 +111,12 @@ for model in sweep64 stability40; do
 done
 # bytes per case: a stability point 8 B of result + 8 B of status + 8 B of header; a sweep run its
 # report (sizeof(kd_analysis_report), printed by bench_mpi_overhead) + 24 B + its CSV when remote
-csv=$(du -cb "$tmp"/sweep64.t1/sweep_v*_dynamics.csv | tail -1 | cut -f1)
+csv=$(du -cb "$tmp"/sweep64.now.t1/sweep_v*_dynamics.csv | tail -1 | cut -f1)
 echo "# sweep64: mean CSV per run $((csv / 64)) B"
 if [ -n "$mpi" ] && [ -e "$build/bench/bench_mpi_overhead" ]; then
-  $mpi -n 2 "$build/bench/bench_mpi_overhead" "$build/kedyn_mpi.so" 20000 24 2900 $((csv / 64 + 2900))
-  $mpi -n 3 "$build/bench/bench_mpi_overhead" "$build/kedyn_mpi.so" 20000 24 2900 $((csv / 64 + 2900))
+  for batch in 1 64; do  # one case per message (cases of more than 0.5 ms), and cheap cases batched
+    echo "# KEDYN_MPI_BATCH=$batch"
+    $mpi -x KEDYN_MPI_BATCH=$batch -n 2 "$build/bench/bench_mpi_overhead" "$build/kedyn_mpi.so" 20000 24 2900 $((csv / 64 + 2900))
+    $mpi -x KEDYN_MPI_BATCH=$batch -n 3 "$build/bench/bench_mpi_overhead" "$build/kedyn_mpi.so" 20000 24 2900 $((csv / 64 + 2900))
+  done
 fi

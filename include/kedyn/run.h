@@ -106,12 +106,18 @@ typedef void (*kd_progress_fn)(void* ctx, int index, int count, const char* type
 typedef struct kd_case_backend {
     int rank, size;
     void* impl;
-    /* Rank 0, on a thread of its own (the run computes cases meanwhile): hand the case next(sched)
-     * (< 0: none left) to each other rank that asks, deliver(sched, i, bytes) each result that
+    /* Rank 0, on one thread, computing nothing else: hand the cases next(sched) (< 0: none
+     * left) to each other rank that asks, deliver(sched, i, bytes) each result that
      * comes back, until every rank has been told that study `set` is over. 0, or -1 when the
      * communication failed. */
     int (*serve)(void* impl, int set, void* sched, int (*next)(void* sched),
                  void (*deliver)(void* sched, int i, const unsigned char* data, size_t size));
+    /* Rank 0, from the threads that compute cases, one at a time: the messages of study `set`
+     * that came handled as serve does, waiting at most wait_s seconds for one (0: not waiting);
+     * the first call starts the study. 1 once it is over for every other rank, 0 before, -1 when
+     * the communication failed (the study is then over too). */
+    int (*serve_poll)(void* impl, int set, void* sched, int (*next)(void* sched),
+                      void (*deliver)(void* sched, int i, const unsigned char* data, size_t size), double wait_s);
     /* Other ranks: compute(ctx, i, &data, &size) (data from malloc, freed here) every case rank 0
      * sends until study `set` is over (returns 0) or the whole run is (1); -1 on a failure. */
     int (*work)(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size));

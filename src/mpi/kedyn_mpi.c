@@ -2,12 +2,14 @@
  * kedyn/run.h; docs/cli.md, "Parallel studies"). Built apart (-DKEDYN_MPI=ON) and loaded by
  * `kedyn run` only when it is started by mpirun, so that ordinary runs never load libmpi.
  *
- * Dynamic load balancing: rank 0 hands out one case index at a time to the rank that asks (its
- * own threads take cases from the same counter); a rank sends back the case's bytes and with them
- * asks for the next. Messages (tags): READY (rank -> 0: [set]), RESULT (rank -> 0: [set, case,
- * bytes...]), CASE (0 -> rank: [set, case], case -1: this study is over), FINISH (0 -> rank: the
- * run is over). Only one thread of a process calls MPI at a time (MPI_THREAD_SERIALIZED): on rank 0
- * the serving thread during a study, the main thread outside. */
+ * Dynamic load balancing: rank 0 hands out case indices from the counter its own threads take
+ * cases from, a few per message for cheap cases; a rank sends back the cases' bytes in one
+ * message and is sent more as its results come. Messages (tags): READY (rank -> 0: [set]), RESULT
+ * (rank -> 0: [set, n, seconds, n x (case, 0, bytes)], the bytes), CASE (0 -> rank: [set, n,
+ * cases...], n = 0: this study is over), FINISH (0 -> rank: the run is over). Only one thread of a
+ * process calls MPI at a time (MPI_THREAD_SERIALIZED): on rank 0, during a study, one of the
+ * threads that compute cases, between two cases (serve_poll), or the one with no case left, or
+ * the committing thread; the main thread outside. */
 #include <errno.h>
 #include <mpi.h>
 #include <signal.h>
@@ -77,73 +79,27 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
     }
 }
 
-/* Cases in flight per rank: the next ones wait at the rank while it computes, so that it never
- * waits for rank 0 (whose serving thread sleeps between messages, and the rank's own wait for a
- * message polls with sleeps up to 1 ms). At least DEPTH_MIN; for cheap cases enough to cover
- * FLIGHT_S of the rank's measured time per case, at most DEPTH (docs/cli.md, "Parallel studies"). */
-enum { DEPTH_MIN = 3, DEPTH = 32 };
-#define FLIGHT_S 0.004
+/* Cases per message and messages in flight per rank (docs/cli.md, "Parallel studies"): a rank's
+ * next cases wait at the rank while it computes, so that it never waits for rank 0 (which serves
+ * between its own cases). Cases of more than BATCH_S / 2 (by the rank's measured time per case;
+ * not measured yet: the first messages) go one per message, DEPTH_MIN messages in flight (a rank
+ * that dies loses at most DEPTH_MIN cases); cheaper ones as many per message as cover BATCH_S of
+ * the rank's time (at most BATCH_MAX), two messages in flight, their results back in one message. */
+enum { DEPTH_MIN = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
+#define BATCH_S 0.001
+/* Rank 0 waiting for a message (no case of its own left): it polls without sleeping for SPIN_S
+ * after the last one, since a rank's next result often follows closely. */
+#define SPIN_S 50e-6
 
-/* The cases to keep in flight at a rank whose results come every per_case_s seconds (0: not
- * measured yet). */
-static int depth_for(double per_case_s) {
-    if (!(per_case_s > 0)) return DEPTH_MIN;
-    const double d = FLIGHT_S / per_case_s + 1;
-    return d < DEPTH_MIN ? DEPTH_MIN : d > DEPTH ? DEPTH : (int)d;
+/* The cases per message for a rank whose cases take per_case_s seconds (0: not measured yet), at
+ * most most (KEDYN_MPI_BATCH, 1 to BATCH_MAX). */
+static int batch_for(double per_case_s, int most) {
+    if (!(per_case_s > 0)) return 1;
+    const double b = BATCH_S / per_case_s;
+    return b < 1 ? 1 : b > most ? most : (int)b;
 }
 
-/* Sends rank r its next case (or the end of the study: -1); fl[r * DEPTH ...]: its cases in flight. */
-static void send_next(int set, int r, void* sched, int (*next)(void* sched), int* out, int* ended, int* active,
-                      int* fl) {
-    int reply[2] = {set, next(sched)};
-    MPI_Send(reply, 2, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
-    if (reply[1] < 0) {
-        ended[r] = 1, (*active)--;
-        return;
-    }
-    for (int k = 0; k < DEPTH; k++)
-        if (fl[r * DEPTH + k] < 0) {
-            fl[r * DEPTH + k] = reply[1];
-            break;
-        }
-    out[r]++;
-}
-
-/* Rank r is gone (its process ended without a word: killed, crashed): each case it held is
- * delivered as a failed case with the reason, so that the study reports it and goes on
- * (kedyn's scheduler never records a failed case: --resume computes it again). */
-static void lose_rank(int r, const char* why, void* sched,
-                      void (*deliver)(void* sched, int i, const unsigned char* data, size_t size), int* out, int* ended,
-                      int* active, int* fl) {
-    self.dead[r] = 1;
-    int nlost = 0;
-    char list[128] = "";
-    for (int k = 0; k < DEPTH; k++) {
-        const int i = fl[r * DEPTH + k];
-        if (i < 0) continue;
-        char msg[160];
-        int len = snprintf(msg, sizeof(msg), "lost: MPI rank %d (process %d) %s before returning case %d", r,
-                           self.pid[r], why, i + 1);
-        if (len >= (int)sizeof(msg)) len = (int)sizeof(msg) - 1;
-        unsigned char buf[2 * sizeof(int) + sizeof(msg)];
-        const int st = KD_ERR_IO;
-        memcpy(buf, &st, sizeof(int));
-        memcpy(buf + sizeof(int), &len, sizeof(int));
-        memcpy(buf + 2 * sizeof(int), msg, (size_t)len);
-        deliver(sched, i, buf, 2 * sizeof(int) + (size_t)len);
-        const size_t at = strlen(list);
-        snprintf(list + at, sizeof(list) - at, "%s%d", nlost ? ", " : "", i + 1);
-        nlost++;
-        fl[r * DEPTH + k] = -1;
-    }
-    fprintf(stderr, "kedyn: MPI: rank %d (process %d) %s; %d case%s it held %s lost%s%s\n", r, self.pid[r],
-            strcmp(why, "ended") == 0 ? "ended without a word" : why, nlost, nlost == 1 ? "" : "s",
-            nlost == 1 ? "is" : "are", nlost ? ": case " : "", list);
-    out[r] = 0;
-    if (!ended[r]) ended[r] = 1, (*active)--;
-}
-
-/* A rank silent too long: the deadline of a rank with cases in flight since its last message
+/* A silent rank: the deadline of a rank with cases in flight since its last message
  * (docs/cli.md, "A rank that dies"). KEDYN_MPI_TIMEOUT (seconds) sets it; by default it is
  * TIMEOUT_FACTOR times the longest wait for a result measured so far in the run, and at least
  * TIMEOUT_MIN_S (a rank on another machine that dies, or hangs, or whose network is cut, is seen
@@ -159,103 +115,280 @@ static double silence_limit(void) {
     return TIMEOUT_FACTOR * longest_wait > TIMEOUT_MIN_S ? TIMEOUT_FACTOR * longest_wait : TIMEOUT_MIN_S;
 }
 
-static int serve(void* impl, int set, void* sched, int (*next)(void* sched),
-                 void (*deliver)(void* sched, int i, const unsigned char* data, size_t size)) {
-    (void)impl;
+/* Rank 0's side of the study being served (serve_poll), kept from call to call. */
+typedef void (*deliver_fn)(void* sched, int i, const unsigned char* data, size_t size);
+static struct server {
+    int on, set, size;
+    void* sched;
+    int (*next)(void* sched);
+    deliver_fn deliver;
+    int* out;          /* (size) messages in flight per rank */
+    int* ended;        /* (size) told the study is over (or gone) */
+    int* nfl;          /* (size) cases in flight per rank */
+    int* fl;           /* (size * FLIGHT_MAX) the cases in flight */
+    double* heard;     /* (size) last message from each rank (or its first case) */
+    double* per_case;  /* (size) each rank's time per case (mean, as the rank measured it) */
+    char* ready;       /* (size) the rank said it works on this study */
+    int* msg;          /* a CASE message: [set, n, cases...] */
+    unsigned char* buf;
+    int cap, active;   /* ranks not yet told that the study is over */
+    int batch_max;     /* KEDYN_MPI_BATCH, else BATCH_MAX */
+    double limit, t_check, t_msg, t_alive;
+} srv;
+
+static void server_stop(void) {
+    free(srv.out), free(srv.ended), free(srv.nfl), free(srv.fl), free(srv.heard), free(srv.per_case), free(srv.ready);
+    free(srv.msg), free(srv.buf);
+    memset(&srv, 0, sizeof(srv));
+}
+
+/* Sends rank r its next cases, as many as batch (none left: the end of the study, n = 0). */
+static void send_next(int r, int batch) {
+    int n = 0;
+    while (n < batch && srv.nfl[r] < FLIGHT_MAX) {
+        const int i = srv.next(srv.sched);
+        if (i < 0) break;
+        srv.msg[2 + n++] = i;
+        srv.fl[r * FLIGHT_MAX + srv.nfl[r]++] = i;
+    }
+    srv.msg[0] = srv.set, srv.msg[1] = n;
+    MPI_Send(srv.msg, 2 + n, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
+    if (n == 0) {
+        srv.ended[r] = 1, srv.active--;
+        return;
+    }
+    srv.out[r]++;
+}
+
+/* Rank r's messages in flight topped up. */
+static void top_up(int r) {
+    const int batch = batch_for(srv.per_case[r], srv.batch_max), depth = batch > 1 ? 2 : DEPTH_MIN;
+    while (!srv.ended[r] && srv.out[r] < depth && srv.nfl[r] + batch <= FLIGHT_MAX) send_next(r, batch);
+}
+
+/* Rank r is gone (its process ended without a word: killed, crashed): each case it held is
+ * delivered as a failed case with the reason, so that the study reports it and goes on
+ * (kedyn's scheduler never records a failed case: --resume computes it again). */
+static void lose_rank(int r, const char* why) {
+    self.dead[r] = 1;
+    const int nlost = srv.nfl[r];
+    char list[128] = "";
+    for (int k = 0; k < nlost; k++) {
+        const int i = srv.fl[r * FLIGHT_MAX + k];
+        char msg[160];
+        int len = snprintf(msg, sizeof(msg), "lost: MPI rank %d (process %d) %s before returning case %d", r,
+                           self.pid[r], why, i + 1);
+        if (len >= (int)sizeof(msg)) len = (int)sizeof(msg) - 1;
+        unsigned char buf[2 * sizeof(int) + sizeof(msg)];
+        const int st = KD_ERR_IO;
+        memcpy(buf, &st, sizeof(int));
+        memcpy(buf + sizeof(int), &len, sizeof(int));
+        memcpy(buf + 2 * sizeof(int), msg, (size_t)len);
+        srv.deliver(srv.sched, i, buf, 2 * sizeof(int) + (size_t)len);
+        const size_t at = strlen(list);
+        if (at + 16 < sizeof(list)) snprintf(list + at, sizeof(list) - at, "%s%d", k ? ", " : "", i + 1);
+        else if (at + 4 < sizeof(list) && list[at - 1] != '.') snprintf(list + at, sizeof(list) - at, "...");
+    }
+    fprintf(stderr, "kedyn: MPI: rank %d (process %d) %s; %d case%s it held %s lost%s%s\n", r, self.pid[r],
+            strcmp(why, "ended") == 0 ? "ended without a word" : why, nlost, nlost == 1 ? "" : "s",
+            nlost == 1 ? "is" : "are", nlost ? ": case " : "", list);
+    srv.nfl[r] = 0, srv.out[r] = 0;
+    if (!srv.ended[r]) srv.ended[r] = 1, srv.active--;
+}
+
+static int server_start(int set, void* sched, int (*next)(void* sched), deliver_fn deliver) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int* out = calloc((size_t)size, sizeof(int));    /* cases in flight per rank */
-    int* ended = calloc((size_t)size, sizeof(int));  /* told the study is over (or gone) */
-    int* fl = malloc(sizeof(int) * (size_t)size * DEPTH);  /* the cases in flight */
-    double* heard = calloc((size_t)size, sizeof(double));  /* last message from each rank (or its first case) */
-    double* per_case = calloc((size_t)size, sizeof(double));  /* each rank's time between results (mean) */
-    unsigned char* buf = NULL;
-    int cap = 0, rc = 0, active = 0;  /* ranks not yet told that the study is over */
-    if (!out || !ended || !fl || !heard || !per_case) rc = -1;
-    const double limit = silence_limit();
-    double t_check = MPI_Wtime();
-    for (int r = 0; r < size && heard; r++) heard[r] = t_check;
-    for (int r = 0; r < size * DEPTH && fl; r++) fl[r] = -1;
-    for (int r = 1; r < size && !rc; r++) {
-        if (self.dead && self.dead[r]) ended[r] = 1;
-        else active++;
+    srv.size = size, srv.set = set, srv.sched = sched, srv.next = next, srv.deliver = deliver;
+    srv.out = calloc((size_t)size, sizeof(int));
+    srv.ended = calloc((size_t)size, sizeof(int));
+    srv.nfl = calloc((size_t)size, sizeof(int));
+    srv.fl = malloc(sizeof(int) * (size_t)size * FLIGHT_MAX);
+    srv.heard = calloc((size_t)size, sizeof(double));
+    srv.per_case = calloc((size_t)size, sizeof(double));
+    srv.ready = calloc((size_t)size, 1);
+    srv.msg = malloc(sizeof(int) * (2 + BATCH_MAX));
+    if (!srv.out || !srv.ended || !srv.nfl || !srv.fl || !srv.heard || !srv.per_case || !srv.ready || !srv.msg) {
+        server_stop();
+        return -1;
     }
-    for (int r = 1; r < size && self.early && !rc; r++)  /* ranks that were ready for this study first */
-        if (self.early[r] == set && !ended[r]) {
-            for (int k = 0; k < DEPTH_MIN && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
-            self.early[r] = -1;
+    srv.on = 1;
+    const char* env = getenv("KEDYN_MPI_BATCH");
+    const long bm = env && env[0] ? strtol(env, NULL, 10) : BATCH_MAX;
+    srv.batch_max = bm < 1 ? 1 : bm > BATCH_MAX ? BATCH_MAX : (int)bm;
+    srv.limit = silence_limit();
+    srv.t_check = srv.t_msg = srv.t_alive = MPI_Wtime();
+    for (int r = 0; r < size; r++) srv.heard[r] = srv.t_check;
+    for (int r = 1; r < size; r++) {
+        if (self.dead && self.dead[r]) srv.ended[r] = 1;
+        else srv.active++;
+    }
+    /* every rank's first cases sent at once, not on its READY: they wait at the rank, which works
+     * on the studies in the same order (each was told the last one is over), while rank 0
+     * computes its first case */
+    for (int r = 1; r < size; r++) {
+        if (self.early && self.early[r] == set) srv.ready[r] = 1, self.early[r] = -1;
+        if (!srv.ended[r]) top_up(r);
+    }
+    return 0;
+}
+
+/* A RESULT from rank r: [set, n, seconds (double), n x (case, 0, bytes (uint64))] and the n
+ * cases' bytes one after the other. */
+static void take_result(int r, const unsigned char* m, int count, double now) {
+    int head[2];
+    double t;
+    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    if ((size_t)count < hsize) return;
+    memcpy(head, m, sizeof(head));
+    memcpy(&t, m + sizeof(head), sizeof(t));
+    const int n = head[1];
+    if (n < 1 || n > BATCH_MAX || (size_t)count < hsize + (size_t)n * esize) return;
+    if (srv.nfl[r] > 0) {
+        const double wait = now - srv.heard[r];
+        if (wait > longest_wait) longest_wait = wait;
+    }
+    const double pc = t / n;
+    srv.per_case[r] = srv.per_case[r] > 0 ? 0.75 * srv.per_case[r] + 0.25 * pc : pc;
+    size_t at = hsize + (size_t)n * esize;
+    for (int k = 0; k < n; k++) {
+        int i;
+        uint64_t sz;
+        memcpy(&i, m + hsize + (size_t)k * esize, sizeof(int));
+        memcpy(&sz, m + hsize + (size_t)k * esize + 2 * sizeof(int), sizeof(sz));
+        if (sz > (uint64_t)count - at) sz = 0;  /* damaged: an empty result, reported failed */
+        int held = 0;
+        for (int j = 0; j < srv.nfl[r]; j++)
+            if (srv.fl[r * FLIGHT_MAX + j] == i) {
+                srv.fl[r * FLIGHT_MAX + j] = srv.fl[r * FLIGHT_MAX + --srv.nfl[r]];
+                held = 1;
+                break;
+            }
+        if (held) srv.deliver(srv.sched, i, m + at, (size_t)sz);
+        at += (size_t)sz;
+    }
+    if (srv.out[r] > 0) srv.out[r]--;
+    top_up(r);
+}
+
+/* The message from rank r probed (count bytes) into srv.buf: 1, 0 when r died before it came
+ * whole (a large message comes once rank 0 takes it: its sender gone, a blocking receive would
+ * wait forever), -1 on a failure. */
+static int receive(int r, int tag, int count) {
+    MPI_Request req;
+    if (MPI_Irecv(srv.buf, count, MPI_BYTE, r, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS) return -1;
+    const double t0 = MPI_Wtime();
+    double t_check = t0;
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+        if (done) return 1;
+        const double now = MPI_Wtime();
+        if (now - t_check > 0.5 && self.dead) {
+            t_check = now;
+            char why[96] = "ended";
+            if (now - t0 > srv.limit)
+                snprintf(why, sizeof(why), "was silent for %.0f s (the limit: %.0f s)", now - srv.heard[r], srv.limit);
+            if (!alive(r) || now - t0 > srv.limit) {
+                if (!self.dead[r]) lose_rank(r, why);
+                srv.buf = NULL, srv.cap = 0;  /* left to the request, which never completes */
+                return 0;
+            }
         }
+        sched_yield();
+    }
+}
+
+/* Rank 0: the messages that came for study `set` handled (the cases handed out from next, the
+ * results delivered), waiting for one at most wait_s seconds (0: not waiting), polling (yielding
+ * the core for SPIN_S after a message, then with sleeps of 10 to 200 us); the first call for a study starts it. 1 once every other rank has been
+ * told the study is over and every case it held is back (or lost); 0 before; -1: the
+ * communication failed. Called by one thread at a time (kd_case_backend.serve_poll). */
+static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched), deliver_fn deliver, double wait_s) {
+    (void)impl;
+    if (!srv.on && server_start(set, sched, next, deliver)) return -1;
+    const double t0 = MPI_Wtime();
+    long ns = 10000;
+    int handled = 0;
     for (;;) {
         int busy = 0;
-        for (int r = 1; r < size && out; r++) busy += out[r];
-        if (rc || (active == 0 && busy == 0)) break;
+        for (int r = 1; r < srv.size; r++) busy += srv.nfl[r];
+        if (srv.active == 0 && busy == 0) {
+            server_stop();
+            return 1;
+        }
+        int flag = 0;
         MPI_Status stt;
-        const int w = wait_message_for(MPI_ANY_SOURCE, &stt, 50.0, 200, 0.5);
-        if (w < 0) {
-            rc = -1;
-            break;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &stt) != MPI_SUCCESS) {
+            server_stop();
+            return -1;
         }
         const double now = MPI_Wtime();
-        if (now - t_check >= 0.5) {  /* a rank with cases in flight silent beyond the deadline is lost */
-            t_check = now;
-            for (int r = 1; r < size; r++)
-                if (out[r] > 0 && self.dead && !self.dead[r] && now - heard[r] > limit) {
+        if (now - srv.t_check >= 0.5) {  /* a rank with cases in flight silent beyond the deadline is lost */
+            srv.t_check = now;
+            for (int r = 1; r < srv.size; r++)
+                if (srv.nfl[r] > 0 && srv.ready[r] && self.dead && !self.dead[r] && now - srv.heard[r] > srv.limit) {
                     char why[96];
-                    snprintf(why, sizeof(why), "was silent for %.0f s (the limit: %.0f s)", now - heard[r], limit);
-                    lose_rank(r, why, sched, deliver, out, ended, &active, fl);
+                    snprintf(why, sizeof(why), "was silent for %.0f s (the limit: %.0f s)", now - srv.heard[r],
+                             srv.limit);
+                    lose_rank(r, why);
                 }
         }
-        if (w > 0) {  /* nothing for half a second: is every rank still there? */
-            for (int r = 1; r < size; r++)
-                if (!ended[r] && self.dead && !alive(r)) lose_rank(r, "ended", sched, deliver, out, ended, &active, fl);
+        if (!flag && now - srv.t_msg >= 0.5 && now - srv.t_alive >= 0.5) {  /* nothing for half a second */
+            srv.t_alive = now;
+            for (int r = 1; r < srv.size; r++)
+                if (!srv.ended[r] && self.dead && !alive(r)) lose_rank(r, "ended");
+            continue;
+        }
+        if (!flag) {
+            if (handled || now - t0 >= wait_s) return 0;
+            if (now - srv.t_msg < SPIN_S) {  /* waiting, just after a message: the next comes soon */
+                sched_yield();
+                continue;
+            }
+            const struct timespec ts = {0, ns};
+            nanosleep(&ts, NULL);
+            if (ns < 200000) ns += ns / 2;
             continue;
         }
         int count;
         MPI_Get_count(&stt, MPI_BYTE, &count);
-        if (count > cap) {
-            unsigned char* nb = realloc(buf, (size_t)count);
+        if (count > srv.cap) {
+            unsigned char* nb = realloc(srv.buf, (size_t)count);
             if (!nb) {
-                rc = -1;
-                break;
+                server_stop();
+                return -1;
             }
-            buf = nb, cap = count;
-        }
-        if (MPI_Recv(buf, count, MPI_BYTE, stt.MPI_SOURCE, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-            rc = -1;
-            break;
+            srv.buf = nb, srv.cap = count;
         }
         const int r = stt.MPI_SOURCE;
-        int head[2] = {-1, -1};
-        if (count >= (int)sizeof(int)) memcpy(head, buf, sizeof(int) * (count >= 2 * (int)sizeof(int) ? 2 : 1));
-        if (head[0] != set) {  /* a rank ready for the next study already */
-            if (stt.MPI_TAG == TAG_READY && self.early) self.early[r] = head[0];
+        const int got = receive(r, stt.MPI_TAG, count);
+        if (got < 0) {
+            server_stop();
+            return -1;
+        }
+        if (got == 0) continue;  /* the rank died while its message came: lost */
+        handled = 1;
+        srv.t_msg = now;
+        int head = -1;
+        if (count >= (int)sizeof(int)) memcpy(&head, srv.buf, sizeof(int));
+        if (head != set) {  /* a rank ready for the next study already */
+            if (stt.MPI_TAG == TAG_READY && self.early) self.early[r] = head;
             continue;
         }
         if (self.dead && self.dead[r]) continue;  /* its cases were reported lost */
-        if (stt.MPI_TAG == TAG_RESULT && out[r] > 0) {
-            const double wait = now - heard[r];
-            if (wait > longest_wait) longest_wait = wait;
-            per_case[r] = per_case[r] > 0 ? 0.75 * per_case[r] + 0.25 * wait : wait;
-        }
-        heard[r] = now;
-        if (stt.MPI_TAG == TAG_RESULT && count >= 2 * (int)sizeof(int)) {
-            deliver(sched, head[1], buf + 2 * sizeof(int), (size_t)count - 2 * sizeof(int));
-            for (int k = 0; k < DEPTH; k++)
-                if (fl[r * DEPTH + k] == head[1]) fl[r * DEPTH + k] = -1;
-            out[r]--;
-            const int depth = depth_for(per_case[r]);
-            while (!ended[r] && out[r] < depth) send_next(set, r, sched, next, out, ended, &active, fl);
-        } else if (stt.MPI_TAG == TAG_READY) {
-            for (int k = 0; k < DEPTH_MIN && !ended[r]; k++) send_next(set, r, sched, next, out, ended, &active, fl);
-        }
+        if (stt.MPI_TAG == TAG_RESULT) take_result(r, srv.buf, count, now);
+        else if (stt.MPI_TAG == TAG_READY) srv.ready[r] = 1, top_up(r);
+        srv.heard[r] = now;
     }
-    free(buf);
-    free(out);
-    free(ended);
-    free(fl);
-    free(heard);
-    free(per_case);
-    return rc;
+}
+
+/* Rank 0 serving study `set` alone until it is over (kd_case_backend.serve). */
+static int serve(void* impl, int set, void* sched, int (*next)(void* sched), deliver_fn deliver) {
+    int r;
+    while ((r = serve_poll(impl, set, sched, next, deliver, 0.5)) == 0) {
+    }
+    return r < 0 ? -1 : 0;
 }
 
 /* A message from rank 0, while rank 0 is there (-1: gone, or an error). */
@@ -272,55 +405,98 @@ static int wait_rank0(MPI_Status* stt, double spin_us) {
     }
 }
 
+/* Other ranks: the results sent without blocking (a rank goes on with its next cases while rank 0
+ * takes them: a large result waits for its receiver), at most NSEND at a time. */
+enum { NSEND = 4 };
+typedef struct sends {
+    MPI_Request req[NSEND];
+    unsigned char* buf[NSEND];
+    int n;
+} sends;
+
+/* The sends done freed; all: until every one is (or rank 0 is gone: -1, the buffers left with
+ * their requests, the process ends without MPI); else until fewer than NSEND are left. */
+static int sends_wait(sends* q, int all) {
+    double t_check = MPI_Wtime();
+    for (;;) {
+        for (int k = 0; k < q->n;) {
+            int done = 0;
+            if (MPI_Test(&q->req[k], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+            if (!done) {
+                k++;
+                continue;
+            }
+            free(q->buf[k]);
+            q->n--;
+            q->req[k] = q->req[q->n], q->buf[k] = q->buf[q->n];
+        }
+        if (q->n == 0 || (!all && q->n < NSEND)) return 0;
+        const struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+        if (MPI_Wtime() - t_check > 1.0) {
+            t_check = MPI_Wtime();
+            if (!alive(0)) {
+                fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n", self.pid[0]);
+                self.orphan = 1;
+                return -1;
+            }
+        }
+    }
+}
+
 static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size)) {
     (void)impl;
     MPI_Send(&set, 1, MPI_INT, 0, TAG_READY, MPI_COMM_WORLD);
+    sends q = {.n = 0};
+    int msg[2 + BATCH_MAX];
+    unsigned char* data[BATCH_MAX];
+    size_t size[BATCH_MAX];
+    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
     for (;;) {
         MPI_Status stt;
-        int msg[2] = {-1, -1};
-        if (wait_rank0(&stt, 100.0) ||
-            MPI_Recv(msg, 2, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
+        int count = 0;
+        if (wait_rank0(&stt, 100.0) || MPI_Get_count(&stt, MPI_INT, &count) != MPI_SUCCESS || count < 2 ||
+            count > 2 + BATCH_MAX || MPI_Recv(msg, count, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
         if (stt.MPI_TAG == TAG_FINISH) {
             self.orphan |= msg[1] == 1;  /* a rank died: no MPI_Finalize */
+            sends_wait(&q, 1);
             return self.finished = 1;
         }
-        if (stt.MPI_TAG != TAG_CASE || msg[0] != set) return -1;
-        if (msg[1] < 0) return 0;
-        unsigned char* data = NULL;
-        size_t size = 0;
-        if (compute(ctx, msg[1], &data, &size) != 0) size = 0;
-        unsigned char* out = malloc(2 * sizeof(int) + size);
-        if (!out) {
-            free(data);
-            return -1;
+        const int n = msg[1];
+        if (stt.MPI_TAG != TAG_CASE || msg[0] != set || n < 0 || n > count - 2) return -1;
+        if (n == 0) return sends_wait(&q, 1) ? -1 : 0;  /* the study is over */
+        const double t0 = MPI_Wtime();
+        size_t total = hsize + (size_t)n * esize;
+        for (int k = 0; k < n; k++) {
+            data[k] = NULL, size[k] = 0;
+            if (compute(ctx, msg[2 + k], &data[k], &size[k]) != 0) size[k] = 0;
+            total += size[k];
         }
-        memcpy(out, msg, 2 * sizeof(int));
-        if (size) memcpy(out + 2 * sizeof(int), data, size);
-        free(data);
+        const double t = MPI_Wtime() - t0;
         /* an empty result (out of memory on this rank): rank 0 reports the case as failed */
-        /* sent without blocking, so that a rank 0 gone (a large result waits for its receiver)
-         * does not hold this rank forever */
-        MPI_Request req;
-        int rc = MPI_Isend(out, (int)(2 * sizeof(int) + size), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &req);
-        double t_check = MPI_Wtime();
-        for (int sent = 0; rc == MPI_SUCCESS && !sent;) {
-            rc = MPI_Test(&req, &sent, MPI_STATUS_IGNORE);
-            if (sent || rc != MPI_SUCCESS) break;
-            const struct timespec ts = {0, 200000};
-            nanosleep(&ts, NULL);
-            if (MPI_Wtime() - t_check > 1.0) {
-                t_check = MPI_Wtime();
-                if (!alive(0)) {
-                    fprintf(stderr, "kedyn: MPI: rank 0 (process %d) ended without a word; this rank stops\n",
-                            self.pid[0]);
-                    self.orphan = 1;
-                    return -1;  /* out stays with the request (the process ends without MPI) */
-                }
+        unsigned char* out = total <= INT32_MAX ? malloc(total) : NULL;
+        if (out) {
+            memcpy(out, msg, 2 * sizeof(int));
+            memcpy(out + 2 * sizeof(int), &t, sizeof(t));
+            size_t at = hsize + (size_t)n * esize;
+            for (int k = 0; k < n; k++) {
+                const int e[2] = {msg[2 + k], 0};
+                const uint64_t sz = size[k];
+                memcpy(out + hsize + (size_t)k * esize, e, sizeof(e));
+                memcpy(out + hsize + (size_t)k * esize + sizeof(e), &sz, sizeof(sz));
+                if (size[k]) memcpy(out + at, data[k], size[k]);
+                at += size[k];
             }
         }
-        free(out);
-        if (rc != MPI_SUCCESS) return -1;
+        for (int k = 0; k < n; k++) free(data[k]);
+        if (!out) return -1;
+        if (MPI_Isend(out, (int)total, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &q.req[q.n]) != MPI_SUCCESS) {
+            free(out);
+            return -1;
+        }
+        q.buf[q.n++] = out;
+        if (sends_wait(&q, 0)) return -1;
     }
 }
 
@@ -377,6 +553,7 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
     }
     b->impl = NULL;
     b->serve = serve;
+    b->serve_poll = serve_poll;
     b->work = work;
     b->finish = finish;
     return 0;

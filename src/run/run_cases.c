@@ -1,6 +1,7 @@
 /* The scheduler of the cases of a study (run_cases.h): serially, by a pool of POSIX threads that
  * take the next case index as they become free (cases differ in cost), or with the ranks of an MPI
- * launch served from a thread of rank 0 (kd_case_backend); the results committed in case order on
+ * launch, served by rank 0's computing threads between their cases (kd_case_backend.serve_poll);
+ * the results committed in case order on
  * the calling thread, each appended to the study's journal (the record of complete cases that
  * --resume reads). */
 #include "run_cases.h"
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +236,8 @@ void run_cases_clean_temps(const char* outdir) {
 /* The committing thread writes the journal records of the cases it committed at most every
  * JOURNAL_S (and whenever it waits), so that a kill loses little more than the cases running. */
 #define JOURNAL_S 0.002
+/* MPI: the committing thread serves the other ranks at least this often (ns; serve_some). */
+#define SERVE_BACKSTOP_NS 1000000
 
 typedef struct sched {
     const run_context* c;
@@ -247,6 +251,10 @@ typedef struct sched {
     int main_waiting, work_waiting;
     double cost_s;    /* wall time of the cases computed by threads, and their number */
     long cost_n;
+    pthread_mutex_t serve_mu;  /* MPI: the thread handling the other ranks' messages */
+    atomic_int serving;        /* MPI: the study not over yet for the other ranks */
+    int serve_rc;              /* MPI: -1: the communication failed (under serve_mu) */
+    int remote_failed;         /* the same, under mu */
     unsigned char** data;
     size_t* size;
     char* done;
@@ -306,47 +314,7 @@ static void wake_main_locked(sched* s) {
     if (s->main_waiting && s->committed < s->n && s->done[s->committed]) pthread_cond_signal(&s->cv);
 }
 
-static void* worker_main(void* arg) {
-    sched* s = arg;
-    run_buf payload = {0};
-    pthread_mutex_lock(&s->mu);
-    for (;;) {
-        /* memory bounded: at most `window` cases ahead of the last committed */
-        while (!s->stop && s->next < s->n && s->next >= s->committed + s->window) {
-            s->work_waiting++;
-            pthread_cond_wait(&s->cv_work, &s->mu);
-            s->work_waiting--;
-        }
-        int i1 = 0;
-        const int i0 = take_chunk_locked(s, &i1);
-        if (i0 < 0) break;
-        pthread_mutex_unlock(&s->mu);
-        /* the cases of the chunk; their done marks (2: resumed) were set before the threads began
-         * or are set by this thread only */
-        const double t0 = util_now_s();
-        int computed = 0, i = i0;
-        for (; i < i1 && !kd_interrupted(); i++) {
-            if (s->done[i]) continue;
-            compute_case(s, i, s->c->outdir, 0, &payload, &s->data[i], &s->size[i]);  /* NULL: no memory */
-            computed++;
-        }
-        const int reached = i;  /* the cases before it are back */
-        const double dt = util_now_s() - t0;
-        pthread_mutex_lock(&s->mu);
-        for (int k = i0; k < i1; k++)
-            if (!s->done[k]) {
-                s->outstanding--;
-                if (k < reached) s->done[k] = 1, s->ndone++;
-            }
-        if (computed) s->cost_s += dt, s->cost_n += computed;
-        wake_main_locked(s);
-    }
-    pthread_mutex_unlock(&s->mu);
-    run_buf_free(&payload);
-    return NULL;
-}
-
-/* The backend's side of rank 0 (kd_case_backend.serve). */
+/* The backend's side of rank 0 (kd_case_backend.serve_poll). */
 static int remote_next(void* arg) {
     sched* s = arg;
     pthread_mutex_lock(&s->mu);
@@ -370,15 +338,81 @@ static void remote_deliver(void* arg, int i, const unsigned char* data, size_t s
     pthread_mutex_unlock(&s->mu);
 }
 
-typedef struct serve_arg {
-    sched* s;
-    int rc;
-} serve_arg;
+/* Rank 0 under MPI: the other ranks' messages handled (cases handed out, results delivered:
+ * kd_case_backend.serve_poll) by a thread that computes cases, one thread at a time, so that no
+ * thread of its own polls beside them: between two cases without waiting (skipped while another
+ * thread serves), and, waiting wait_s at most for a message, by a thread with no case to compute.
+ * 1 while the study is not over for the other ranks. */
+static int serve_some(sched* s, double wait_s) {
+    if (!atomic_load(&s->serving)) return 0;
+    if (wait_s > 0) pthread_mutex_lock(&s->serve_mu);
+    else if (pthread_mutex_trylock(&s->serve_mu)) return 1;
+    if (atomic_load(&s->serving)) {
+        const kd_case_backend* b = s->c->opts->backend;
+        const int r = b->serve_poll(b->impl, s->c->index, s, remote_next, remote_deliver, wait_s);
+        if (r) {
+            atomic_store(&s->serving, 0);
+            if (r < 0) {  /* the cases held by the other ranks will not come: the study stops */
+                s->serve_rc = -1;
+                pthread_mutex_lock(&s->mu);
+                s->stop = 1, s->remote_failed = 1;
+                pthread_cond_broadcast(&s->cv);
+                pthread_cond_broadcast(&s->cv_work);
+                pthread_mutex_unlock(&s->mu);
+            }
+        }
+    }
+    const int on = atomic_load(&s->serving);
+    pthread_mutex_unlock(&s->serve_mu);
+    return on;
+}
 
-static void* serve_main(void* arg) {
-    serve_arg* a = arg;
-    const kd_case_backend* b = a->s->c->opts->backend;
-    a->rc = b->serve(b->impl, a->s->c->index, a->s, remote_next, remote_deliver);
+static void* worker_main(void* arg) {
+    sched* s = arg;
+    run_buf payload = {0};
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        /* memory bounded: at most `window` cases ahead of the last committed */
+        while (!s->stop && s->next < s->n && s->next >= s->committed + s->window) {
+            if (atomic_load(&s->serving)) {  /* the window may wait for another rank's result */
+                pthread_mutex_unlock(&s->mu);
+                serve_some(s, 0.001);
+                pthread_mutex_lock(&s->mu);
+                continue;
+            }
+            s->work_waiting++;
+            pthread_cond_wait(&s->cv_work, &s->mu);
+            s->work_waiting--;
+        }
+        int i1 = 0;
+        const int i0 = take_chunk_locked(s, &i1);
+        if (i0 < 0) break;
+        pthread_mutex_unlock(&s->mu);
+        /* the cases of the chunk; their done marks (2: resumed) were set before the threads began
+         * or are set by this thread only */
+        const double t0 = util_now_s();
+        int computed = 0, i = i0;
+        for (; i < i1 && !kd_interrupted(); i++) {
+            if (s->done[i]) continue;
+            serve_some(s, 0.0);
+            compute_case(s, i, s->c->outdir, 0, &payload, &s->data[i], &s->size[i]);  /* NULL: no memory */
+            computed++;
+        }
+        const int reached = i;  /* the cases before it are back */
+        const double dt = util_now_s() - t0;
+        pthread_mutex_lock(&s->mu);
+        for (int k = i0; k < i1; k++)
+            if (!s->done[k]) {
+                s->outstanding--;
+                if (k < reached) s->done[k] = 1, s->ndone++;
+            }
+        if (computed) s->cost_s += dt, s->cost_n += computed;
+        wake_main_locked(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    while (serve_some(s, 0.05)) {  /* no case left here: the other ranks' until they are done */
+    }
+    run_buf_free(&payload);
     return NULL;
 }
 
@@ -510,16 +544,15 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
         pthread_mutex_init(&s.mu, NULL);
         pthread_cond_init(&s.cv, NULL);
         pthread_cond_init(&s.cv_work, NULL);
+        pthread_mutex_init(&s.serve_mu, NULL);
+        atomic_init(&s.serving, remote);
         pthread_t* th = calloc((size_t)jobs, sizeof(*th));
         int nth = 0;
-        serve_arg sa = {&s, 0};
-        pthread_t serve_th;
-        int serving = 0;
         if (th)
             for (; nth < jobs; nth++)
                 if (pthread_create(&th[nth], NULL, worker_main, &s)) break;
-        if (remote) serving = pthread_create(&serve_th, NULL, serve_main, &sa) == 0;
-        if (!th || (nth == 0 && !serving)) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "cannot start threads");
+        if (!th || nth == 0) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "cannot start threads");
+        int reported = -1;  /* ndone at the last progress report */
         pthread_mutex_lock(&s.mu);
         if (st) s.stop = 1;
         while (s.committed < n) {
@@ -550,10 +583,11 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 pthread_mutex_unlock(&s.mu);
                 progress(&s);
                 if (!st) checkpoint(&s, &t_ck);
+                serve_some(&s, 0.0);
                 pthread_mutex_lock(&s.mu);
                 continue;
             }
-            if (s.stop && s.outstanding == 0) break;  /* nothing more will come */
+            if (s.stop && (s.outstanding == 0 || s.remote_failed)) break;  /* nothing more will come */
             if (jbatch.size) {  /* waiting: the records written meanwhile */
                 pthread_mutex_unlock(&s.mu);
                 const int jr = journal_flush(&jbatch, jfd);
@@ -565,9 +599,12 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 }
                 continue;
             }
+            /* MPI: every SERVE_BACKSTOP_NS this thread serves the other ranks too (without
+             * waiting), should the computing threads be inside long cases */
+            const int backstop = atomic_load(&s.serving);
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 100000000;
+            ts.tv_nsec += backstop ? SERVE_BACKSTOP_NS : 100000000;
             if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
             s.main_waiting = 1;
             pthread_cond_timedwait(&s.cv, &s.mu, &ts);
@@ -576,8 +613,10 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 s.stop = 1;
                 pthread_cond_broadcast(&s.cv_work);
             }
+            const int ndone = s.ndone;
             pthread_mutex_unlock(&s.mu);
-            progress(&s);
+            if (backstop) serve_some(&s, 0.0);
+            if (!backstop || ndone != reported) progress(&s), reported = ndone;
             pthread_mutex_lock(&s.mu);
         }
         s.stop = 1;
@@ -585,12 +624,12 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
         const int committed = s.committed;
         pthread_mutex_unlock(&s.mu);
         for (int k = 0; k < nth; k++) pthread_join(th[k], NULL);
-        if (serving) pthread_join(serve_th, NULL);
         free(th);
         pthread_cond_destroy(&s.cv);
         pthread_cond_destroy(&s.cv_work);
         pthread_mutex_destroy(&s.mu);
-        if (!st && serving && sa.rc)
+        pthread_mutex_destroy(&s.serve_mu);
+        if (!st && s.serve_rc)
             st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "%s: lost contact with a rank after %d of %d cases",
                               set->name, committed, n);
         if (!st && committed < n)
