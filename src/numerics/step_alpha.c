@@ -146,6 +146,100 @@ static int alpha_update(int n, double dt, double beta, double gamma, double af, 
     return isfinite(sum);
 }
 
+/* Pairs of doubles (GCC's vector extension: SSE2 on x86-64), each lane the IEEE operation of a
+ * scalar, so the same bits as the scalar code. */
+#if defined(__GNUC__)
+#define KD_V2 1
+typedef double kd_v2 __attribute__((vector_size(16)));
+static inline kd_v2 ld2(const double* p) {
+    kd_v2 x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+static inline void st2(double* p, kd_v2 x) { memcpy(p, &x, sizeof x); }
+#else
+#define KD_V2 0
+#endif
+
+/* One step of a tridiagonal system with C = 0 and a bidiagonal Cholesky factor (axial bars: the
+ * seed 001 bar, theory.md sec. 8.2), in two passes rather than five: ascending, the residual row
+ * of kd_gband_residual3 (r_i -= M(i, j) (am a_j) + K(i, j) z_j for j = i - 1, i, i + 1) and at once
+ * the forward substitution of chol_band_solve; descending, the back substitution and the Newmark
+ * update of alpha_update for the entry just solved. Every value is formed by the same operations
+ * in the same order as in those functions, so the bits are the same (tests/dynamics_steady_test.c,
+ * the examples' CSV files); the carried x_j stays in a register rather than going through memory
+ * (a store and a load in each link of the substitutions' chains of dependent operations).
+ * pm, pk: M and K in tridiagonal band storage (A(i, j) at p[1 + i + 2 j]); u: the factor of
+ * dpbtrf with ku = 1 and the reciprocals of its diagonal after it. r: f in, the new acceleration
+ * out. Returns 0 once the state is NaN or Inf. */
+static int tri_step(int n, const double* restrict pm, const double* restrict pk, const double* restrict u,
+                    double am, double dt, double beta, double gamma, double af, double* restrict q,
+                    double* restrict v, const double* restrict a, double* restrict r, double* restrict tmp,
+                    double* restrict tmp2) {
+    const double* rd = u + 2 * (size_t)n;
+    /* M(i, i-1) = pm[3 i - 1], M(i, i) = pm[3 i + 1], M(i, i+1) = pm[3 i + 3]; the same for K. The
+     * arguments am a_j and z_j of rows i - 1, i, i + 1 slide along in registers. */
+    double ya = am * a[0], yz = tmp2[0], za = am * a[1], zz = tmp2[1], xa = 0.0, xz = 0.0;
+    double ri = r[0];
+    ri -= pm[1] * ya + pk[1] * yz;
+    ri -= pm[3] * za + pk[3] * zz;
+    double x = ri * rd[0];  /* x_{i-1} of the forward substitution */
+    r[0] = x;
+    for (int i = 1; i < n; i++) {
+        xa = ya, xz = yz, ya = za, yz = zz;
+        ri = r[i];
+        ri -= pm[3 * i - 1] * xa + pk[3 * i - 1] * xz;
+        ri -= pm[3 * i + 1] * ya + pk[3 * i + 1] * yz;
+        if (i < n - 1) {
+            za = am * a[i + 1], zz = tmp2[i + 1];
+            ri -= pm[3 * i + 3] * za + pk[3 * i + 3] * zz;
+        }
+        x = (ri - u[2 * i] * x) * rd[i];
+        r[i] = x;
+    }
+    /* the constant factors of alpha_update, each the same product it forms */
+    const double c1 = dt * dt * (0.5 - beta), c2 = beta * dt * dt, c3 = gamma * dt, c4 = dt * (1 - gamma);
+    const double f1 = 1 - af;
+    double c = x;  /* x_j once the terms of the rows below it are subtracted */
+    int i = n - 1;
+#if KD_V2
+    kd_v2 sum2 = {0.0, 0.0};
+    for (; i >= 1; i -= 2) {  /* entries i and i - 1: the chain in scalars, the update in pairs */
+        const double a1 = c * rd[i];
+        c = r[i - 1] - u[2 * i] * a1;
+        const double a0 = c * rd[i - 1];
+        if (i > 1) c = r[i - 2] - u[2 * i - 2] * a0;
+        r[i] = a1, r[i - 1] = a0;
+        const int k = i - 1;
+        const kd_v2 ai = {a0, a1}, qk = ld2(q + k), vk = ld2(v + k), ak = ld2(a + k);
+        const kd_v2 qti = qk + dt * vk + c1 * ak, vti = vk + c4 * ak;
+        const kd_v2 qi = qti + c2 * ai, vi = vti + c3 * ai;
+        st2(q + k, qi), st2(v + k, vi);
+        const kd_v2 qtn = qi + dt * vi + c1 * ai, vtn = vi + c4 * ai;
+        st2(tmp + k, f1 * vtn + af * vi);
+        st2(tmp2 + k, f1 * qtn + af * qi);
+        sum2 += 0.0 * qi + 0.0 * vi;
+    }
+    double sum = sum2[0] + sum2[1];  /* finite unless the state is */
+#else
+    double sum = 0;
+#endif
+    for (; i >= 0; i--) {
+        const double ai = c * rd[i];
+        if (i > 0) c = r[i - 1] - u[2 * i] * ai;
+        r[i] = ai;
+        const double qti = q[i] + dt * v[i] + c1 * a[i];
+        const double vti = v[i] + c4 * a[i];
+        const double qi = qti + c2 * ai, vi = vti + c3 * ai;
+        q[i] = qi, v[i] = vi;
+        const double qtn = qi + dt * vi + c1 * ai, vtn = vi + c4 * ai;
+        tmp[i] = f1 * vtn + af * vi;
+        tmp2[i] = f1 * qtn + af * qi;
+        sum += 0.0 * qi + 0.0 * vi;
+    }
+    return isfinite(sum);
+}
+
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
 
 static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
@@ -218,6 +312,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     }
     int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
+        int finite;
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
         if (sys->step) {  /* the system's own step (kd_ode2.step) */
@@ -274,14 +369,19 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             }
             stats->factorizations++;
             factored = 1;
+        } else if (c_zero && S.symmetric && kl == 1 && ku == 1 && n >= 2 && sys->M->kl == 1 && sys->M->ku == 1) {
+            /* a bar: residual, solve and update in two passes */
+            finite = tri_step(n, sys->M->ab, K.ab, S.chol, am, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+            goto updated;
         } else {
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
             solve(&S, rhs);
         }
-    update:;
+    update:
         /* the update, and tmp, tmp2 of the next step; the new acceleration
          * stays in rhs, which becomes a (the buffers swap) */
-        const int finite = alpha_update(n, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+        finite = alpha_update(n, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+    updated:;
         double* swap = a;
         a = rhs, rhs = swap;
         if (!finite) {
