@@ -12,6 +12,7 @@
 #include "kedyn/band.h"
 #include "kedyn/inertia.h"
 #include "kedyn/modes_speed.h"
+#include "numerics/pair.h"
 
 typedef struct dyn_ctx {
     kd_system* s;
@@ -62,7 +63,20 @@ static void energy_tridiagonal(const double* tri, const double* restrict f, cons
     const double *restrict ml = tri, *restrict md = tri + N, *restrict mu = tri + 2 * N;
     const double *restrict al = tri + 3 * N, *restrict ad = tri + 4 * N, *restrict au = tri + 5 * N;
     const double *restrict kl = tri + 6 * N, *restrict kd = tri + 7 * N, *restrict ku = tri + 8 * N;
-    for (int i = 1; i < n - 1; i++) {
+    int i = 1;
+#if KD_V2
+    for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1 */
+        const kd_v2 vl = ld2(v + i - 1), vi = ld2(v + i), vu = ld2(v + i + 1);
+        const kd_v2 ql = ld2(q + i - 1), qi = ld2(q + i), qu = ld2(q + i + 1);
+        const kd_v2 m = 0.0 + ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
+        const kd_v2 a = 0.0 + ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
+        const kd_v2 k = 0.0 + ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
+        st2(mv + i, vi * m);
+        st2(k0q + i, qi * a);
+        st2(kq + i, vi * (ld2(f + i) - 0.0 - (k - a)));
+    }
+#endif
+    for (; i < n - 1; i++) {
         const double m = KD_TRI_ROW(ml, md, mu, v, i), a = KD_TRI_ROW(al, ad, au, q, i);
         const double k = KD_TRI_ROW(kl, kd, ku, q, i);
         mv[i] = v[i] * m;
@@ -77,7 +91,7 @@ static void energy_tridiagonal(const double* tri, const double* restrict f, cons
     mv[0] = v[0] * m0, k0q[0] = q[0] * a0, kq[0] = v[0] * (f[0] - 0.0 - (k0 - a0));
     mv[L] = v[L] * m1, k0q[L] = q[L] * a1, kq[L] = v[L] * (f[L] - 0.0 - (k1 - a1));
     double st = 0, sv = 0, sp = 0;
-    for (int i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         st += mv[i];
         sv += k0q[i];
         sp += kq[i];

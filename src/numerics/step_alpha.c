@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kedyn/integrate.h"
+#include "numerics/pair.h"
 
 /* Implemented in step_sundials.c. */
 kd_status integrate_sundials(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
@@ -146,20 +147,20 @@ static int alpha_update(int n, double dt, double beta, double gamma, double af, 
     return isfinite(sum);
 }
 
-/* Pairs of doubles (GCC's vector extension: SSE2 on x86-64), each lane the IEEE operation of a
- * scalar, so the same bits as the scalar code. */
-#if defined(__GNUC__)
-#define KD_V2 1
-typedef double kd_v2 __attribute__((vector_size(16)));
-static inline kd_v2 ld2(const double* p) {
-    kd_v2 x;
-    memcpy(&x, p, sizeof x);
-    return x;
+/* The diagonals of tridiagonal M and K (band storage, A(i, j) at ab[1 + i + 2 j]) apart, for the
+ * rows of tri_step with unit stride: d[0..n) M(i, i-1), then M(i, i), M(i, i+1), K(i, i-1), K(i, i),
+ * K(i, i+1) (the missing corners zero). */
+static void tri_split(const double* pm, const double* pk, int n, double* d) {
+    const size_t N = (size_t)n;
+    for (int i = 0; i < n; i++) {
+        d[i] = i > 0 ? pm[3 * i - 1] : 0.0;
+        d[N + i] = pm[3 * i + 1];
+        d[2 * N + i] = i < n - 1 ? pm[3 * i + 3] : 0.0;
+        d[3 * N + i] = i > 0 ? pk[3 * i - 1] : 0.0;
+        d[4 * N + i] = pk[3 * i + 1];
+        d[5 * N + i] = i < n - 1 ? pk[3 * i + 3] : 0.0;
+    }
 }
-static inline void st2(double* p, kd_v2 x) { memcpy(p, &x, sizeof x); }
-#else
-#define KD_V2 0
-#endif
 
 /* One step of a tridiagonal system with C = 0 and a bidiagonal Cholesky factor (axial bars: the
  * seed 001 bar, theory.md sec. 8.2), in two passes rather than five: ascending, the residual row
@@ -168,32 +169,41 @@ static inline void st2(double* p, kd_v2 x) { memcpy(p, &x, sizeof x); }
  * update of alpha_update for the entry just solved. Every value is formed by the same operations
  * in the same order as in those functions, so the bits are the same (tests/dynamics_steady_test.c,
  * the examples' CSV files); the carried x_j stays in a register rather than going through memory
- * (a store and a load in each link of the substitutions' chains of dependent operations).
- * pm, pk: M and K in tridiagonal band storage (A(i, j) at p[1 + i + 2 j]); u: the factor of
- * dpbtrf with ku = 1 and the reciprocals of its diagonal after it. r: f in, the new acceleration
- * out. Returns 0 once the state is NaN or Inf. */
-static int tri_step(int n, const double* restrict pm, const double* restrict pk, const double* restrict u,
-                    double am, double dt, double beta, double gamma, double af, double* restrict q,
-                    double* restrict v, const double* restrict a, double* restrict r, double* restrict tmp,
-                    double* restrict tmp2) {
-    const double* rd = u + 2 * (size_t)n;
-    /* M(i, i-1) = pm[3 i - 1], M(i, i) = pm[3 i + 1], M(i, i+1) = pm[3 i + 3]; the same for K. The
-     * arguments am a_j and z_j of rows i - 1, i, i + 1 slide along in registers. */
-    double ya = am * a[0], yz = tmp2[0], za = am * a[1], zz = tmp2[1], xa = 0.0, xz = 0.0;
-    double ri = r[0];
-    ri -= pm[1] * ya + pk[1] * yz;
-    ri -= pm[3] * za + pk[3] * zz;
+ * (a store and a load in each link of the substitutions' chains of dependent operations), and the
+ * residual rows and the updates, independent of each other, are formed two at a time beside them.
+ * d: M and K split by tri_split; u: the factor of dpbtrf with ku = 1 and the reciprocals of its
+ * diagonal after it. r: f in, the new acceleration out. n >= 2. Returns 0 once the state is NaN
+ * or Inf. */
+static int tri_step(int n, const double* restrict d, const double* restrict u, double am, double dt, double beta,
+                    double gamma, double af, double* restrict q, double* restrict v, const double* restrict a,
+                    double* restrict r, double* restrict tmp, double* restrict tmp2) {
+    const size_t N = (size_t)n;
+    const double *ml = d, *md = d + N, *mu = d + 2 * N, *kl = d + 3 * N, *kd = d + 4 * N, *ku = d + 5 * N;
+    const double* rd = u + 2 * N;
+    const double* z = tmp2;
+    double ri = r[0];  /* the first row has no term on its left */
+    ri -= md[0] * (am * a[0]) + kd[0] * z[0];
+    ri -= mu[0] * (am * a[1]) + ku[0] * z[1];
     double x = ri * rd[0];  /* x_{i-1} of the forward substitution */
     r[0] = x;
-    for (int i = 1; i < n; i++) {
-        xa = ya, xz = yz, ya = za, yz = zz;
+    int i = 1;
+#if KD_V2
+    for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1, both inner */
+        kd_v2 rr = ld2(r + i);
+        rr -= ld2(ml + i) * (am * ld2(a + i - 1)) + ld2(kl + i) * ld2(z + i - 1);
+        rr -= ld2(md + i) * (am * ld2(a + i)) + ld2(kd + i) * ld2(z + i);
+        rr -= ld2(mu + i) * (am * ld2(a + i + 1)) + ld2(ku + i) * ld2(z + i + 1);
+        x = (rr[0] - u[2 * i] * x) * rd[i];
+        r[i] = x;
+        x = (rr[1] - u[2 * i + 2] * x) * rd[i + 1];
+        r[i + 1] = x;
+    }
+#endif
+    for (; i < n; i++) {
         ri = r[i];
-        ri -= pm[3 * i - 1] * xa + pk[3 * i - 1] * xz;
-        ri -= pm[3 * i + 1] * ya + pk[3 * i + 1] * yz;
-        if (i < n - 1) {
-            za = am * a[i + 1], zz = tmp2[i + 1];
-            ri -= pm[3 * i + 3] * za + pk[3 * i + 3] * zz;
-        }
+        ri -= ml[i] * (am * a[i - 1]) + kl[i] * z[i - 1];
+        ri -= md[i] * (am * a[i]) + kd[i] * z[i];
+        if (i < n - 1) ri -= mu[i] * (am * a[i + 1]) + ku[i] * z[i + 1];
         x = (ri - u[2 * i] * x) * rd[i];
         r[i] = x;
     }
@@ -201,7 +211,7 @@ static int tri_step(int n, const double* restrict pm, const double* restrict pk,
     const double c1 = dt * dt * (0.5 - beta), c2 = beta * dt * dt, c3 = gamma * dt, c4 = dt * (1 - gamma);
     const double f1 = 1 - af;
     double c = x;  /* x_j once the terms of the rows below it are subtracted */
-    int i = n - 1;
+    i = n - 1;
 #if KD_V2
     kd_v2 sum2 = {0.0, 0.0};
     for (; i >= 1; i -= 2) {  /* entries i and i - 1: the chain in scalars, the update in pairs */
@@ -265,7 +275,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     iteration_matrix S = {0};
     S.piv = malloc(sizeof(int) * (size_t)n);
     S.chol = malloc(sizeof(double) * (size_t)(ku + 2) * (size_t)n);
-    double* work = malloc(sizeof(double) * 7 * (size_t)n);
+    double* work = malloc(sizeof(double) * 13 * (size_t)n);  /* the state, then M and K split (tri_step) */
     kd_status st = kd_gband_init(&C, n, kl, ku);
     if (!st) st = kd_gband_init(&K, n, kl, ku);
     if (!st) st = kd_gband_init(&S.lu, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
@@ -274,6 +284,8 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         goto done;
     }
     double *q = work, *v = q + n, *a = v + n, *rhs = a + n, *f = rhs + n, *tmp = f + n, *tmp2 = tmp + n;
+    double* tri = tmp2 + n;
+    int tri_valid = 0;  /* tri holds the M and K of this step */
     memcpy(q, q0, sizeof(double) * (size_t)n);
     memcpy(v, v0, sizeof(double) * (size_t)n);
     double t = o->t0;
@@ -332,6 +344,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             break;
         }
         stats->rhs_evals++;
+        if (!sys->iteration) tri_valid = 0;  /* K evaluated again */
         const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
         int fresh = 0;  /* S and the residual formed by the system's fused step */
         if (sys->iteration) {
@@ -354,6 +367,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
                 c_zero = 1;
                 for (size_t i = 0; i < (size_t)(kl + ku + 1) * (size_t)n && c_zero; i++) c_zero = C.ab[i] == 0.0;
                 ck_valid = 1;
+                tri_valid = 0;
             }
         }
         if (fresh || ((changed || !factored) && !sys->iteration)) {
@@ -369,9 +383,11 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             }
             stats->factorizations++;
             factored = 1;
+            tri_valid = 0;
         } else if (c_zero && S.symmetric && kl == 1 && ku == 1 && n >= 2 && sys->M->kl == 1 && sys->M->ku == 1) {
             /* a bar: residual, solve and update in two passes */
-            finite = tri_step(n, sys->M->ab, K.ab, S.chol, am, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+            if (!tri_valid) tri_split(sys->M->ab, K.ab, n, tri), tri_valid = 1;
+            finite = tri_step(n, tri, S.chol, am, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
             goto updated;
         } else {
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
