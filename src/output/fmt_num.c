@@ -229,6 +229,58 @@ FMT_INLINE int fmt_e(char* buf, double x, int prec) {
     return n;
 }
 
+/* fmt_e for the CSVs' precisions (D = 11 or 5 digits) and the magnitudes of results
+ * (10^-12 <= |x| < 10^10 at 11 digits): the exponent from the double's bits, one product with an
+ * exact power of ten, at most one correction of the exponent; other numbers by fmt_e. */
+FMT_INLINE int fmt_e_csv(char* buf, double x, const int D) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int ex = (int)(bits >> 52 & 0x7ff);
+    if (ex == 0 || ex == 0x7ff) return fmt_e(buf, x, D - 1);  /* zeros, subnormals, inf, NaN */
+    const double ax = fabs(x);
+    /* floor((ex - 1023) log10 2), or one less (78913 / 2^18 ~ log10 2; an offset keeps the
+     * shifted value positive): e is this or up to two more */
+    const int e0 = (((ex - 1023) * 78913 + (1100 << 18)) >> 18) - 1100;
+    int k = D - 1 - e0;
+    if (k < 0 || k > 22) return fmt_e(buf, x, D - 1);
+    double s = ax * p10[k];
+    if (s >= (double)u10[D]) {
+        if (k == 0) return fmt_e(buf, x, D - 1);
+        s = ax * p10[--k];
+    } else if (s < (double)u10[D - 1]) {
+        if (k == 22) return fmt_e(buf, x, D - 1);
+        s = ax * p10[++k];
+    }
+    if (s >= (double)u10[D] || s < (double)u10[D - 1]) return fmt_e(buf, x, D - 1);
+    const int64_t il = (int64_t)s;  /* as in decimal() */
+    const double fr = s - (double)il;
+    uint64_t m = (uint64_t)il + (fr > 0.5);
+    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14 && exact_round(ax, k, u10[D - 1], u10[D], &m))
+        return fmt_e(buf, x, D - 1);
+    int e = D - 1 - k;
+    if (m == u10[D]) m = u10[D - 1], e++;
+    buf[0] = '-';
+    int n = (int)(bits >> 63);
+    if (D == 11) {
+        const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
+        buf[n] = (char)('0' + top / 100u);
+        buf[n + 1] = '.';
+        memcpy(buf + n + 2, two_digits + 2 * (top % 100u), 2);
+        digits8_word(low, buf + n + 4);
+        n += 12;
+    } else {
+        const uint32_t top = (uint32_t)m / 10000u, low = (uint32_t)m - top * 10000u;
+        buf[n] = (char)('0' + top);
+        buf[n + 1] = '.';
+        memcpy(buf + n + 2, two_digits + 2 * (low / 100u), 2);
+        memcpy(buf + n + 4, two_digits + 2 * (low % 100u), 2);
+        n += 6;
+    }
+    n += put_exp(buf + n, e);
+    buf[n] = '\0';
+    return n;
+}
+
 /* %g (C11 7.21.6.1): P significant digits, exponent X; style f with P - 1 - X decimals when
  * P > X >= -4, else style e with P - 1; trailing zeros of the fraction and a bare point removed */
 FMT_INLINE int fmt_g(char* buf, double x, int prec) {
@@ -277,8 +329,8 @@ FMT_INLINE int fmt_g(char* buf, double x, int prec) {
 
 int io_fmt_e(char* buf, double x, int prec) {
     switch (prec) {
-    case 10: return fmt_e(buf, x, 10);
-    case 4: return fmt_e(buf, x, 4);
+    case 10: return fmt_e_csv(buf, x, 11);
+    case 4: return fmt_e_csv(buf, x, 5);
     default: return fmt_e(buf, x, prec);
     }
 }
@@ -303,7 +355,7 @@ void io_row_e(io_row* r, char sep, double x, int prec) {
     row_room(r);
     if (sep) r->buf[r->len++] = sep;
     char* p = r->buf + r->len;
-    r->len += prec == 10 ? fmt_e(p, x, 10) : prec == 4 ? fmt_e(p, x, 4) : fmt_e(p, x, prec);
+    r->len += prec == 10 ? fmt_e_csv(p, x, 11) : prec == 4 ? fmt_e_csv(p, x, 5) : fmt_e(p, x, prec);
 }
 
 void io_row_g(io_row* r, char sep, double x, int prec) {
