@@ -163,7 +163,7 @@ static void tri_split(const double* pm, const double* pk, int n, double* d) {
 }
 
 /* One step of a tridiagonal system with C = 0 and a bidiagonal Cholesky factor (axial bars: the
- * seed 001 bar, theory.md sec. 8.2), in two passes rather than five: ascending, the residual row
+ * seed 001 bar; theory.md sec. 18), in two passes rather than five: ascending, the residual row
  * of kd_gband_residual3 (r_i -= M(i, j) (am a_j) + K(i, j) z_j for j = i - 1, i, i + 1) and at once
  * the forward substitution of chol_band_solve; descending, the back substitution and the Newmark
  * update of alpha_update for the entry just solved. Every value is formed by the same operations

@@ -166,6 +166,24 @@ FMT_INLINE void digits8_word(uint32_t v, char* p) {
 #endif
 }
 
+/* "d.dddddddddd" of m (D = 11: 8 digits at once) or "d.dddd" (D = 5); returns the length */
+FMT_INLINE int csv_digits(char* p, uint64_t m, const int D) {
+    if (D == 11) {
+        const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
+        p[0] = (char)('0' + top / 100u);
+        p[1] = '.';
+        memcpy(p + 2, two_digits + 2 * (top % 100u), 2);
+        digits8_word(low, p + 4);
+        return 12;
+    }
+    const uint32_t top = (uint32_t)m / 10000u, low = (uint32_t)m - top * 10000u;
+    p[0] = (char)('0' + top);
+    p[1] = '.';
+    memcpy(p + 2, two_digits + 2 * (low / 100u), 2);
+    memcpy(p + 4, two_digits + 2 * (low % 100u), 2);
+    return 6;
+}
+
 /* the D digits of m: the last 8 at once, then the rest two at a time in 32-bit arithmetic */
 FMT_INLINE void digits(uint64_t m, int D, char* dig) {
     if (D > 8) {
@@ -194,24 +212,8 @@ FMT_INLINE int fmt_e(char* buf, double x, int prec) {
         return fallback(buf, x, prec, 0);
     }
     if (signbit(x)) buf[n++] = '-';
-    if (D == 11) {  /* the CSVs' %.10e: d.dd then 8 digits at once */
-        const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
-        buf[n] = (char)('0' + top / 100u);
-        buf[n + 1] = '.';
-        memcpy(buf + n + 2, two_digits + 2 * (top % 100u), 2);
-        digits8_word(low, buf + n + 4);
-        n += 12;
-        n += put_exp(buf + n, e);
-        buf[n] = '\0';
-        return n;
-    }
-    if (D == 5) {  /* %.4e: d.dddd */
-        const uint32_t top = (uint32_t)m / 10000u, low = (uint32_t)m - top * 10000u;
-        buf[n] = (char)('0' + top);
-        buf[n + 1] = '.';
-        memcpy(buf + n + 2, two_digits + 2 * (low / 100u), 2);
-        memcpy(buf + n + 4, two_digits + 2 * (low % 100u), 2);
-        n += 6;
+    if (D == 11 || D == 5) {  /* the CSVs' precisions */
+        n += csv_digits(buf + n, m, D);
         n += put_exp(buf + n, e);
         buf[n] = '\0';
         return n;
@@ -261,21 +263,7 @@ FMT_INLINE int fmt_e_csv(char* buf, double x, const int D) {
     if (m == u10[D]) m = u10[D - 1], e++;
     buf[0] = '-';
     int n = (int)(bits >> 63);
-    if (D == 11) {
-        const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
-        buf[n] = (char)('0' + top / 100u);
-        buf[n + 1] = '.';
-        memcpy(buf + n + 2, two_digits + 2 * (top % 100u), 2);
-        digits8_word(low, buf + n + 4);
-        n += 12;
-    } else {
-        const uint32_t top = (uint32_t)m / 10000u, low = (uint32_t)m - top * 10000u;
-        buf[n] = (char)('0' + top);
-        buf[n + 1] = '.';
-        memcpy(buf + n + 2, two_digits + 2 * (low / 100u), 2);
-        memcpy(buf + n + 4, two_digits + 2 * (low % 100u), 2);
-        n += 6;
-    }
+    n += csv_digits(buf + n, m, D);
     n += put_exp(buf + n, e);
     buf[n] = '\0';
     return n;
