@@ -112,6 +112,36 @@ static void test_ties_and_powers(void** state) {
     print_message("fmt_num_test: %ld conversions equal to snprintf's\n", checked);
 }
 
+/* near-ties of the CSVs' precisions, which the 128-bit exact rounding decides (fmt_num.c,
+ * exact_round): the doubles nearest to (m + 1/2) 10^-k for random m of 11 and 5 digits and k over
+ * the orders of results, and their neighbours 1..3 units away on both sides; then 400 000
+ * random doubles of every sign, exponent (subnormals included) at 10 and 4 digits */
+static void test_near_ties(void** state) {
+    (void)state;
+    const long before = differ;
+    for (int i = 0; i < 100000; i++) {
+        const int D = i & 1 ? 11 : 5, k = (int)(next_u64() % 40) - 8;
+        const double lo = D == 11 ? 1e10 : 1e4;
+        const double m = lo + (double)(next_u64() % (uint64_t)(9 * lo));
+        double x = (m + 0.5) / pow(10.0, k);
+        if (next_u64() & 1) x = -x;
+        double y = x, z = x;
+        check_one(x, D - 1);
+        for (int j = 0; j < 3; j++) {
+            y = nextafter(y, INFINITY), z = nextafter(z, -INFINITY);
+            check_one(y, D - 1);
+            check_one(z, D - 1);
+        }
+    }
+    for (int i = 0; i < 400000; i++) {
+        const uint64_t u = next_u64();
+        double x;
+        memcpy(&x, &u, sizeof x);
+        check_one(x, i & 1 ? 10 : 4);
+    }
+    assert_int_equal(differ, before);
+}
+
 /* a long row through the buffer (several flushes) against fprintf of the same numbers */
 static void test_row(void** state) {
     (void)state;
@@ -155,6 +185,7 @@ int main(void) {
         cmocka_unit_test(test_random_magnitudes),
         cmocka_unit_test(test_time_columns),
         cmocka_unit_test(test_ties_and_powers),
+        cmocka_unit_test(test_near_ties),
         cmocka_unit_test(test_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "kedyn/band.h"
 #include "kedyn/inertia.h"
 #include "kedyn/modes_speed.h"
+#include "numerics/pair.h"
 
 typedef struct dyn_ctx {
     kd_system* s;
@@ -45,44 +46,55 @@ static void tri_split(const double* ab, int n, double* lo, double* di, double* u
     }
 }
 
-/* y = A x for the split tridiagonal A, each row's terms summed as kd_gband_matvec sums them
- * (gband.c: 0 + A(i, i-1) x(i-1) + A(i, i) x(i) + A(i, i+1) x(i+1), the first and last rows
- * without their missing term), so the same bits; the inner rows in a loop that vectorises. */
-static void tri_matvec(const double* restrict lo, const double* restrict di, const double* restrict up,
-                       const double* restrict x, double* restrict y, int n) {
-    double s = 0.0;
-    s += di[0] * x[0];
-    s += up[0] * x[1];
-    y[0] = s;
-    for (int i = 1; i < n - 1; i++) {
-        double r = 0.0;
-        r += lo[i] * x[i - 1];
-        r += di[i] * x[i];
-        r += up[i] * x[i + 1];
-        y[i] = r;
-    }
-    s = 0.0;
-    s += lo[n - 1] * x[n - 2];
-    s += di[n - 1] * x[n - 1];
-    y[n - 1] = s;
-}
+/* Row i of the split tridiagonal (lo, di, up) times x, its terms summed as kd_gband_matvec sums
+ * them (gband.c: 0 + A(i, i-1) x(i-1) + A(i, i) x(i) + A(i, i+1) x(i+1), the first and last rows
+ * without their missing term), so the same bits. */
+#define KD_TRI_ROW(lo, di, up, x, i) (0.0 + (lo)[i] * (x)[(i) - 1] + (di)[i] * (x)[i] + (up)[i] * (x)[(i) + 1])
 
 /* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
  * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the
- * matrix-vector and dot products of the general case, so the same bits, in fewer instructions.
- * n >= 2. */
+ * matrix-vector and dot products of the general case, so the same bits, in one pass: the three
+ * rows and the three sums at once (the products of the inner rows in a loop that vectorises
+ * into mv, k0q, kq, then the sums in order). n >= 2. */
 static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
                                const double* restrict v, int n, double* restrict mv, double* restrict k0q,
                                double* restrict kq, double* T, double* V, double* P) {
     const size_t N = (size_t)n;
-    tri_matvec(tri, tri + N, tri + 2 * N, v, mv, n);
-    tri_matvec(tri + 3 * N, tri + 4 * N, tri + 5 * N, q, k0q, n);
-    tri_matvec(tri + 6 * N, tri + 7 * N, tri + 8 * N, q, kq, n);
+    const double *restrict ml = tri, *restrict md = tri + N, *restrict mu = tri + 2 * N;
+    const double *restrict al = tri + 3 * N, *restrict ad = tri + 4 * N, *restrict au = tri + 5 * N;
+    const double *restrict kl = tri + 6 * N, *restrict kd = tri + 7 * N, *restrict ku = tri + 8 * N;
+    int i = 1;
+#if KD_V2
+    for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1 */
+        const kd_v2 vl = ld2(v + i - 1), vi = ld2(v + i), vu = ld2(v + i + 1);
+        const kd_v2 ql = ld2(q + i - 1), qi = ld2(q + i), qu = ld2(q + i + 1);
+        const kd_v2 m = 0.0 + ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
+        const kd_v2 a = 0.0 + ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
+        const kd_v2 k = 0.0 + ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
+        st2(mv + i, vi * m);
+        st2(k0q + i, qi * a);
+        st2(kq + i, vi * (ld2(f + i) - 0.0 - (k - a)));
+    }
+#endif
+    for (; i < n - 1; i++) {
+        const double m = KD_TRI_ROW(ml, md, mu, v, i), a = KD_TRI_ROW(al, ad, au, q, i);
+        const double k = KD_TRI_ROW(kl, kd, ku, q, i);
+        mv[i] = v[i] * m;
+        k0q[i] = q[i] * a;
+        kq[i] = v[i] * (f[i] - 0.0 - (k - a));
+    }
+    const size_t L = N - 1;
+    const double m0 = 0.0 + md[0] * v[0] + mu[0] * v[1], a0 = 0.0 + ad[0] * q[0] + au[0] * q[1];
+    const double k0 = 0.0 + kd[0] * q[0] + ku[0] * q[1];
+    const double m1 = 0.0 + ml[L] * v[L - 1] + md[L] * v[L], a1 = 0.0 + al[L] * q[L - 1] + ad[L] * q[L];
+    const double k1 = 0.0 + kl[L] * q[L - 1] + kd[L] * q[L];
+    mv[0] = v[0] * m0, k0q[0] = q[0] * a0, kq[0] = v[0] * (f[0] - 0.0 - (k0 - a0));
+    mv[L] = v[L] * m1, k0q[L] = q[L] * a1, kq[L] = v[L] * (f[L] - 0.0 - (k1 - a1));
     double st = 0, sv = 0, sp = 0;
-    for (int i = 0; i < n; i++) {
-        st += v[i] * mv[i];
-        sv += q[i] * k0q[i];
-        sp += v[i] * (f[i] - 0.0 - (kq[i] - k0q[i]));
+    for (i = 0; i < n; i++) {
+        st += mv[i];
+        sv += k0q[i];
+        sp += kq[i];
     }
     *T = 0.5 * st, *V = 0.5 * sv, *P = sp;
 }

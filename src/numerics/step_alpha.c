@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kedyn/integrate.h"
+#include "numerics/pair.h"
 
 /* Implemented in step_sundials.c. */
 kd_status integrate_sundials(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
@@ -146,6 +147,109 @@ static int alpha_update(int n, double dt, double beta, double gamma, double af, 
     return isfinite(sum);
 }
 
+/* The diagonals of tridiagonal M and K (band storage, A(i, j) at ab[1 + i + 2 j]) apart, for the
+ * rows of tri_step with unit stride: d[0..n) M(i, i-1), then M(i, i), M(i, i+1), K(i, i-1), K(i, i),
+ * K(i, i+1) (the missing corners zero). */
+static void tri_split(const double* pm, const double* pk, int n, double* d) {
+    const size_t N = (size_t)n;
+    for (int i = 0; i < n; i++) {
+        d[i] = i > 0 ? pm[3 * i - 1] : 0.0;
+        d[N + i] = pm[3 * i + 1];
+        d[2 * N + i] = i < n - 1 ? pm[3 * i + 3] : 0.0;
+        d[3 * N + i] = i > 0 ? pk[3 * i - 1] : 0.0;
+        d[4 * N + i] = pk[3 * i + 1];
+        d[5 * N + i] = i < n - 1 ? pk[3 * i + 3] : 0.0;
+    }
+}
+
+/* One step of a tridiagonal system with C = 0 and a bidiagonal Cholesky factor (axial bars: the
+ * seed 001 bar; theory.md sec. 19), in two passes rather than five: ascending, the residual row
+ * of kd_gband_residual3 (r_i -= M(i, j) (am a_j) + K(i, j) z_j for j = i - 1, i, i + 1) and at once
+ * the forward substitution of chol_band_solve; descending, the back substitution and the Newmark
+ * update of alpha_update for the entry just solved. Every value is formed by the same operations
+ * in the same order as in those functions, so the bits are the same (tests/dynamics_steady_test.c,
+ * the examples' CSV files); the carried x_j stays in a register rather than going through memory
+ * (a store and a load in each link of the substitutions' chains of dependent operations), and the
+ * residual rows and the updates, independent of each other, are formed two at a time beside them.
+ * d: M and K split by tri_split; u: the factor of dpbtrf with ku = 1 and the reciprocals of its
+ * diagonal after it. r: f in, the new acceleration out. n >= 2. Returns 0 once the state is NaN
+ * or Inf. */
+static int tri_step(int n, const double* restrict d, const double* restrict u, double am, double dt, double beta,
+                    double gamma, double af, double* restrict q, double* restrict v, const double* restrict a,
+                    double* restrict r, double* restrict tmp, double* restrict tmp2) {
+    const size_t N = (size_t)n;
+    const double *ml = d, *md = d + N, *mu = d + 2 * N, *kl = d + 3 * N, *kd = d + 4 * N, *ku = d + 5 * N;
+    const double* rd = u + 2 * N;
+    const double* z = tmp2;
+    double ri = r[0];  /* the first row has no term on its left */
+    ri -= md[0] * (am * a[0]) + kd[0] * z[0];
+    ri -= mu[0] * (am * a[1]) + ku[0] * z[1];
+    double x = ri * rd[0];  /* x_{i-1} of the forward substitution */
+    r[0] = x;
+    int i = 1;
+#if KD_V2
+    for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1, both inner */
+        kd_v2 rr = ld2(r + i);
+        rr -= ld2(ml + i) * (am * ld2(a + i - 1)) + ld2(kl + i) * ld2(z + i - 1);
+        rr -= ld2(md + i) * (am * ld2(a + i)) + ld2(kd + i) * ld2(z + i);
+        rr -= ld2(mu + i) * (am * ld2(a + i + 1)) + ld2(ku + i) * ld2(z + i + 1);
+        x = (rr[0] - u[2 * i] * x) * rd[i];
+        r[i] = x;
+        x = (rr[1] - u[2 * i + 2] * x) * rd[i + 1];
+        r[i + 1] = x;
+    }
+#endif
+    for (; i < n; i++) {
+        ri = r[i];
+        ri -= ml[i] * (am * a[i - 1]) + kl[i] * z[i - 1];
+        ri -= md[i] * (am * a[i]) + kd[i] * z[i];
+        if (i < n - 1) ri -= mu[i] * (am * a[i + 1]) + ku[i] * z[i + 1];
+        x = (ri - u[2 * i] * x) * rd[i];
+        r[i] = x;
+    }
+    /* the constant factors of alpha_update, each the same product it forms */
+    const double c1 = dt * dt * (0.5 - beta), c2 = beta * dt * dt, c3 = gamma * dt, c4 = dt * (1 - gamma);
+    const double f1 = 1 - af;
+    double c = x;  /* x_j once the terms of the rows below it are subtracted */
+    i = n - 1;
+#if KD_V2
+    kd_v2 sum2 = {0.0, 0.0};
+    for (; i >= 1; i -= 2) {  /* entries i and i - 1: the chain in scalars, the update in pairs */
+        const double a1 = c * rd[i];
+        c = r[i - 1] - u[2 * i] * a1;
+        const double a0 = c * rd[i - 1];
+        if (i > 1) c = r[i - 2] - u[2 * i - 2] * a0;
+        r[i] = a1, r[i - 1] = a0;
+        const int k = i - 1;
+        const kd_v2 ai = {a0, a1}, qk = ld2(q + k), vk = ld2(v + k), ak = ld2(a + k);
+        const kd_v2 qti = qk + dt * vk + c1 * ak, vti = vk + c4 * ak;
+        const kd_v2 qi = qti + c2 * ai, vi = vti + c3 * ai;
+        st2(q + k, qi), st2(v + k, vi);
+        const kd_v2 qtn = qi + dt * vi + c1 * ai, vtn = vi + c4 * ai;
+        st2(tmp + k, f1 * vtn + af * vi);
+        st2(tmp2 + k, f1 * qtn + af * qi);
+        sum2 += 0.0 * qi + 0.0 * vi;
+    }
+    double sum = sum2[0] + sum2[1];  /* finite unless the state is */
+#else
+    double sum = 0;
+#endif
+    for (; i >= 0; i--) {
+        const double ai = c * rd[i];
+        if (i > 0) c = r[i - 1] - u[2 * i] * ai;
+        r[i] = ai;
+        const double qti = q[i] + dt * v[i] + c1 * a[i];
+        const double vti = v[i] + c4 * a[i];
+        const double qi = qti + c2 * ai, vi = vti + c3 * ai;
+        q[i] = qi, v[i] = vi;
+        const double qtn = qi + dt * vi + c1 * ai, vtn = vi + c4 * ai;
+        tmp[i] = f1 * vtn + af * vi;
+        tmp2[i] = f1 * qtn + af * qi;
+        sum += 0.0 * qi + 0.0 * vi;
+    }
+    return isfinite(sum);
+}
+
 #define FAILT(t, ...) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, __VA_ARGS__)
 
 static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, const double* q0, const double* v0,
@@ -171,7 +275,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     iteration_matrix S = {0};
     S.piv = malloc(sizeof(int) * (size_t)n);
     S.chol = malloc(sizeof(double) * (size_t)(ku + 2) * (size_t)n);
-    double* work = malloc(sizeof(double) * 7 * (size_t)n);
+    double* work = malloc(sizeof(double) * 13 * (size_t)n);  /* the state, then M and K split (tri_step) */
     kd_status st = kd_gband_init(&C, n, kl, ku);
     if (!st) st = kd_gband_init(&K, n, kl, ku);
     if (!st) st = kd_gband_init(&S.lu, n, 2 * kl, ku);  /* (2 kl + ku + 1) rows for dgbtrf */
@@ -180,6 +284,8 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
         goto done;
     }
     double *q = work, *v = q + n, *a = v + n, *rhs = a + n, *f = rhs + n, *tmp = f + n, *tmp2 = tmp + n;
+    double* tri = tmp2 + n;
+    int tri_valid = 0;  /* tri holds the M and K of this step */
     memcpy(q, q0, sizeof(double) * (size_t)n);
     memcpy(v, v0, sizeof(double) * (size_t)n);
     double t = o->t0;
@@ -218,6 +324,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
     }
     int factored = 0, c_zero = 0, ck_valid = 0;
     for (long step = 1; step <= nsteps; step++) {
+        int finite;
         const double t1 = step == nsteps ? o->t_end : o->t0 + (double)step * dt;
         const double tf = t1 - af * (t1 - t);
         if (sys->step) {  /* the system's own step (kd_ode2.step) */
@@ -237,6 +344,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             break;
         }
         stats->rhs_evals++;
+        if (!sys->iteration) tri_valid = 0;  /* K evaluated again */
         const double cc = (1 - af) * gamma * dt, ck = (1 - af) * beta * dt * dt;
         int fresh = 0;  /* S and the residual formed by the system's fused step */
         if (sys->iteration) {
@@ -259,6 +367,7 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
                 c_zero = 1;
                 for (size_t i = 0; i < (size_t)(kl + ku + 1) * (size_t)n && c_zero; i++) c_zero = C.ab[i] == 0.0;
                 ck_valid = 1;
+                tri_valid = 0;
             }
         }
         if (fresh || ((changed || !factored) && !sys->iteration)) {
@@ -274,14 +383,21 @@ static kd_status alpha_family(const kd_ode2* sys, const kd_integrate_opts* o, co
             }
             stats->factorizations++;
             factored = 1;
+            tri_valid = 0;
+        } else if (c_zero && S.symmetric && kl == 1 && ku == 1 && n >= 2 && sys->M->kl == 1 && sys->M->ku == 1) {
+            /* a bar: residual, solve and update in two passes */
+            if (!tri_valid) tri_split(sys->M->ab, K.ab, n, tri), tri_valid = 1;
+            finite = tri_step(n, tri, S.chol, am, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+            goto updated;
         } else {
             kd_gband_residual3(sys->M, am, a, c_zero ? NULL : &C, tmp, &K, tmp2, rhs);
             solve(&S, rhs);
         }
-    update:;
+    update:
         /* the update, and tmp, tmp2 of the next step; the new acceleration
          * stays in rhs, which becomes a (the buffers swap) */
-        const int finite = alpha_update(n, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+        finite = alpha_update(n, dt, beta, gamma, af, q, v, a, rhs, tmp, tmp2);
+    updated:;
         double* swap = a;
         a = rhs, rhs = swap;
         if (!finite) {

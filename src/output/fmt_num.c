@@ -51,6 +51,36 @@ FMT_INLINE int scaled(double ax, int k, double* s) {
     return 0;
 }
 
+/* round(ax 10^k) exactly, an exact half to even as printf rounds it in the default rounding mode,
+ * for the near-ties the scaled product cannot decide: ax = f 2^E (f < 2^53), so
+ * ax 10^k = f 5^k 2^(E + k) with f 5^k < 2^116 an integer of 128 bits for 0 <= k <= 27 (the
+ * orders 10^-17..10^10 at 11 digits). -1 (snprintf decides) outside that range, for subnormals
+ * and without 128-bit integers. */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 fmt_u128;
+#endif
+static int exact_round(double ax, int k, uint64_t lo, uint64_t hi, uint64_t* m) {
+#if defined(__SIZEOF_INT128__)
+    uint64_t bits;
+    memcpy(&bits, &ax, sizeof bits);
+    const int ex = (int)(bits >> 52 & 0x7ff);
+    if (k < 0 || k > 27 || ex == 0) return -1;
+    fmt_u128 N = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+    for (int i = 0; i < k; i++) N *= 5u;
+    const int p = 1075 - ex - k;  /* ax 10^k = N 2^-p */
+    if (p < 1 || p > 120) return -1;
+    const fmt_u128 q = N >> p, rem = N - (q << p), half = (fmt_u128)1 << (p - 1);
+    uint64_t r = (uint64_t)q;
+    if (rem > half || (rem == half && (r & 1u))) r++;
+    if (r < lo || r > hi) return -1;
+    *m = r;
+    return 0;
+#else
+    (void)ax, (void)k, (void)lo, (void)hi, (void)m;
+    return -1;
+#endif
+}
+
 /* ax > 0 finite: its D significant digits m (10^(D-1) <= m < 10^D) and decimal exponent e,
  * ax ~ m 10^(e - D + 1); -1 where snprintf must decide */
 FMT_INLINE int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
@@ -72,9 +102,13 @@ FMT_INLINE int decimal(double ax, int D, uint64_t* m_out, int* e_out) {
         else
             break;
     }
-    const double fl = (double)(uint64_t)s, fr = s - fl;  /* floor, exact: 0 < s < 2^53 */
-    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14) return -1;  /* 30x the error bound: a tie? */
-    uint64_t m = (uint64_t)fl + (fr > 0.5);
+    /* floor, exact: 0 < s < 2^53 (signed conversions: one instruction each on x86-64) */
+    const int64_t il = (int64_t)s;
+    const double fl = (double)il, fr = s - fl;
+    uint64_t m = (uint64_t)il + (fr > 0.5);
+    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14 &&  /* 30x the error bound: a tie? */
+        exact_round(ax, D - 1 - e, u10[D - 1], u10[D], &m))
+        return -1;
     if (m == u10[D]) m = u10[D - 1], e++;
     *m_out = m, *e_out = e;
     return 0;
@@ -113,6 +147,43 @@ FMT_INLINE void digits8(uint32_t v, char* p) {
     memcpy(p + 6, two_digits + 2 * (b % 100u), 2);
 }
 
+/* the 8 digits of v < 10^8 in one 64-bit word, in memory order: v split into two halves of 4
+ * digits, each into two of 2, each into two digits, every split one multiplication by a
+ * reciprocal in all lanes at once (x / 100 = (x 10486) >> 20 for x < 10^4, x / 10 = (x 103) >> 10
+ * for x < 100; the lanes never carry into each other) */
+FMT_INLINE void digits8_word(uint32_t v, char* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t hi = v / 10000u, lo = v - hi * 10000u;
+    uint64_t x = hi | lo << 32;                                  /* 32-bit lanes: 4 digits */
+    uint64_t y = (x * 10486u) >> 20 & 0x0000007F0000007Full;
+    x = y | (x - 100u * y) << 16;                                /* 16-bit lanes: 2 digits */
+    y = (x * 103u) >> 10 & 0x000F000F000F000Full;
+    x = y | (x - 10u * y) << 8;                                  /* bytes: 1 digit */
+    x += 0x3030303030303030ull;
+    memcpy(p, &x, sizeof x);
+#else
+    digits8(v, p);
+#endif
+}
+
+/* "d.dddddddddd" of m (D = 11: 8 digits at once) or "d.dddd" (D = 5); returns the length */
+FMT_INLINE int csv_digits(char* p, uint64_t m, const int D) {
+    if (D == 11) {
+        const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
+        p[0] = (char)('0' + top / 100u);
+        p[1] = '.';
+        memcpy(p + 2, two_digits + 2 * (top % 100u), 2);
+        digits8_word(low, p + 4);
+        return 12;
+    }
+    const uint32_t top = (uint32_t)m / 10000u, low = (uint32_t)m - top * 10000u;
+    p[0] = (char)('0' + top);
+    p[1] = '.';
+    memcpy(p + 2, two_digits + 2 * (low / 100u), 2);
+    memcpy(p + 4, two_digits + 2 * (low % 100u), 2);
+    return 6;
+}
+
 /* the D digits of m: the last 8 at once, then the rest two at a time in 32-bit arithmetic */
 FMT_INLINE void digits(uint64_t m, int D, char* dig) {
     if (D > 8) {
@@ -141,6 +212,12 @@ FMT_INLINE int fmt_e(char* buf, double x, int prec) {
         return fallback(buf, x, prec, 0);
     }
     if (signbit(x)) buf[n++] = '-';
+    if (D == 11 || D == 5) {  /* the CSVs' precisions */
+        n += csv_digits(buf + n, m, D);
+        n += put_exp(buf + n, e);
+        buf[n] = '\0';
+        return n;
+    }
     digits(m, D, buf + n + 1);  /* one place to the right, then the first digit moved before the point */
     buf[n] = buf[n + 1];
     if (D > 1) {
@@ -149,6 +226,44 @@ FMT_INLINE int fmt_e(char* buf, double x, int prec) {
     } else {
         n += 1;
     }
+    n += put_exp(buf + n, e);
+    buf[n] = '\0';
+    return n;
+}
+
+/* fmt_e for the CSVs' precisions (D = 11 or 5 digits) and the magnitudes of results
+ * (10^-12 <= |x| < 10^10 at 11 digits): the exponent from the double's bits, one product with an
+ * exact power of ten, at most one correction of the exponent; other numbers by fmt_e. */
+FMT_INLINE int fmt_e_csv(char* buf, double x, const int D) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int ex = (int)(bits >> 52 & 0x7ff);
+    if (ex == 0 || ex == 0x7ff) return fmt_e(buf, x, D - 1);  /* zeros, subnormals, inf, NaN */
+    const double ax = fabs(x);
+    /* floor((ex - 1023) log10 2), or one less (78913 / 2^18 ~ log10 2; an offset keeps the
+     * shifted value positive): e is this or up to two more */
+    const int e0 = (((ex - 1023) * 78913 + (1100 << 18)) >> 18) - 1100;
+    int k = D - 1 - e0;
+    if (k < 0 || k > 22) return fmt_e(buf, x, D - 1);
+    double s = ax * p10[k];
+    if (s >= (double)u10[D]) {
+        if (k == 0) return fmt_e(buf, x, D - 1);
+        s = ax * p10[--k];
+    } else if (s < (double)u10[D - 1]) {
+        if (k == 22) return fmt_e(buf, x, D - 1);
+        s = ax * p10[++k];
+    }
+    if (s >= (double)u10[D] || s < (double)u10[D - 1]) return fmt_e(buf, x, D - 1);
+    const int64_t il = (int64_t)s;  /* as in decimal() */
+    const double fr = s - (double)il;
+    uint64_t m = (uint64_t)il + (fr > 0.5);
+    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14 && exact_round(ax, k, u10[D - 1], u10[D], &m))
+        return fmt_e(buf, x, D - 1);
+    int e = D - 1 - k;
+    if (m == u10[D]) m = u10[D - 1], e++;
+    buf[0] = '-';
+    int n = (int)(bits >> 63);
+    n += csv_digits(buf + n, m, D);
     n += put_exp(buf + n, e);
     buf[n] = '\0';
     return n;
@@ -202,8 +317,8 @@ FMT_INLINE int fmt_g(char* buf, double x, int prec) {
 
 int io_fmt_e(char* buf, double x, int prec) {
     switch (prec) {
-    case 10: return fmt_e(buf, x, 10);
-    case 4: return fmt_e(buf, x, 4);
+    case 10: return fmt_e_csv(buf, x, 11);
+    case 4: return fmt_e_csv(buf, x, 5);
     default: return fmt_e(buf, x, prec);
     }
 }
@@ -228,7 +343,7 @@ void io_row_e(io_row* r, char sep, double x, int prec) {
     row_room(r);
     if (sep) r->buf[r->len++] = sep;
     char* p = r->buf + r->len;
-    r->len += prec == 10 ? fmt_e(p, x, 10) : prec == 4 ? fmt_e(p, x, 4) : fmt_e(p, x, prec);
+    r->len += prec == 10 ? fmt_e_csv(p, x, 11) : prec == 4 ? fmt_e_csv(p, x, 5) : fmt_e(p, x, prec);
 }
 
 void io_row_g(io_row* r, char sep, double x, int prec) {
