@@ -5,7 +5,7 @@
  *     S = (1 - am) M + (1 - af) gamma h C + (1 - af) b h^2 K
  * is nonsymmetric: factored once by UMFPACK's LU (fill-reducing ordering: AMD on the graph of the
  * nodes, csc_order.c), one solve and three sparse products per step, no allocation in a step
- * (theory.md, "Sparse steps of rotating structures"). The non-gyroscopic step is kd_newmark_csc
+ * (theory.md sec. 20). The non-gyroscopic step is kd_newmark_csc
  * (kedyn/band.h). */
 #ifndef KEDYN_NEWMARK_GYRO_H
 #define KEDYN_NEWMARK_GYRO_H

@@ -1,5 +1,5 @@
 /* Implicit generalized-alpha / Newmark steps of a gyroscopic structure in compressed columns
- * (kedyn/newmark_gyro.h; theory.md, "Sparse steps of rotating structures"). The acceleration
+ * (kedyn/newmark_gyro.h; theory.md sec. 20). The acceleration
  * form of kd_newmark_csc (newmark_csc.c, theory.md sec. 13.4) with a general C:
  *     S a_{n+1} = f - am M a_n - C ((1 - af) v* + af v_n) - K ((1 - af) q* + af q_n),
  *     S = (1 - am) M + (1 - af) gamma h C + (1 - af) b h^2 K,
