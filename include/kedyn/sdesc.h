@@ -38,6 +38,7 @@ typedef struct kd_sbody_desc {
     int frame_node;               /* 0: chord frame; 1: root (node 1 clamped) */
     double p1[3];                 /* node 1 (the first point), body frame */
     double length;                /* first to last point, along the body's x axis, m */
+    int geometric_stiffness;      /* 1 (default): two-way links take the axial force's geometric stiffness */
 } kd_sbody_desc;
 
 typedef struct kd_sjoint_desc {

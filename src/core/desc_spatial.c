@@ -95,6 +95,7 @@ static const kd_field sbody_fields[] = {
     CUSTOM("elements", .doc = "beam: number of elements (>= 1)"),
     CUSTOM("theory", .doc = "beam: euler-bernoulli (default), rayleigh or timoshenko"),
     CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
+    CUSTOM("geometric_stiffness", .doc = "beam, two-way: true (default) or false, the geometric stiffness of the elastic axial force"),
 };
 const kd_field* kd_sbody_fields(int* n) { TABLE(sbody_fields); }
 

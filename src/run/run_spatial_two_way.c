@@ -64,7 +64,7 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
     }
     for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
         double F[3] = {0, 0, 0};
-        if (smp->lambda) kd_ffr3d_joint_force(s, j, smp->lambda, F);
+        if (smp->lambda) kd_ffr3d_joint_force(s, j, smp->q, smp->lambda, F);
         fprintf(k->fp, ",%.10e,%.10e,%.10e", F[0], F[1], F[2]);
         k->st->max_F = fmax(k->st->max_F, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]));
     }
