@@ -142,6 +142,11 @@ void kd_ffr3d_body_force(const kd_ffr3d_system* s, int b, const double* qb, cons
 struct kd_smech;
 kd_status kd_ffr3d_from_smech(const kd_desc* d, const struct kd_smech* m, kd_ffr3d_system** out, double** q0,
                               double** qd0, kd_error* err);
+/* The quasi-static start at t (theory.md sec. 17, F10): from a consistent (q, qd), the elastic
+ * coordinates at rest relative to their frames (q_f' = 0) with q_f'' = 0 under the loads of the
+ * motion, the reference coordinates re-assembled on the deformed links (Phi = 0,
+ * Phi_q q' = -Phi_t). q, qd updated; KD_ERR_NUMERIC when Newton's method does not converge. */
+kd_status kd_ffr3d_static_start(const kd_ffr3d_system* s, double t, double* q, double* qd, kd_error* err);
 /* Mechanism joint index of system joint j (from kd_ffr3d_from_smech), or -1. */
 int kd_ffr3d_joint_tag(const kd_ffr3d_system* s, int j);
 

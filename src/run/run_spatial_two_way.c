@@ -113,7 +113,12 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
     kd_ffr3d_system* s = NULL;
     double *q0 = NULL, *qd0 = NULL;
     st = kd_ffr3d_from_smech(d, m, &s, &q0, &qd0, err);
-    if (st) return st;
+    if (!st && dy.initial_static) st = kd_ffr3d_static_start(s, 0.0, q0, qd0, err);
+    if (st) {
+        free(q0), free(qd0);
+        kd_ffr3d_free(&s);
+        return st;
+    }
     kd_ked_run_stats* rs = &a->ked;
     int nl = 0;
     for (int b = 0; b < kd_ffr3d_body_count(s); b++) nl += kd_ffr3d_body_nodes(s, b) > 0;
