@@ -14,7 +14,14 @@
  *     differences (of the independent kinetic energy routine);
  *   - from a model file (examples/spatial_flexible_arm.yaml: a flexible arm on a tilted revolute
  *     joint, a flexible pendulum on a ball joint at its tip): T + V + U conserved, both bending
- *     planes of the arm excited; what the route does not take is a located error. */
+ *     planes of the arm excited; what the route does not take is a located error;
+ *   - the joint rows (every type, at elastic nodes and rigid points, with revolute and translation
+ *     drivers) against finite differences of Phi;
+ *   - a link held at its tip node by each of the universal, cylindrical, prismatic, point-on-line,
+ *     point-on-plane and distance joints against the rigid body on the same joint (kedyn/smech.h),
+ *     the paths converging like 1/E, T + V + U conserved;
+ *   - the geometric stiffness of the axial force: the flapwise frequency of a spinning cantilever
+ *     against the published rotating-beam values, and without it the frequency at rest. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
