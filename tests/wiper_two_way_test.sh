@@ -8,7 +8,10 @@
 #   - the two differ by the rods' action on the motion, which the one-way run leaves out: a
 #     deflection of order 1/E acting on a motion changed by order 1/E, so the difference falls
 #     like 1/E^2: with E x 4 it falls by 16 (asserted in (8, 32)) while the deflections fall by 4;
-#   - the run writes summary.json (coupling two-way, the links), dynamics.csv and the report.
+#   - the run writes summary.json (coupling two-way, the links), dynamics.csv and the report; in
+#     animation.json each rod's last node, drawn at its frame's pose displaced by its u, v, w, lies
+#     on the lever's joint point drawn from the lever's own pose (undisplaced it misses by the
+#     frame's misalignment with the chord, millimetres).
 # usage: wiper_two_way_test.sh KEDYN EXAMPLES_DIR
 set -u
 kedyn=$1
@@ -71,6 +74,31 @@ print('E: %d instants, midspan deflection up to %.4e m, one-way/two-way differen
       % (n1, a1, d1, d1 / a1, n4, a4, d4, d4 / a4, d1 / d4, a1 / a4))
 ok = n1 >= 50 and n4 >= 50 and a1 > 5e-4 and d1 < 1e-3 * a1 and 8 < d1 / d4 < 32 and 3.5 < a1 / a4 < 4.5
 sys.exit(0 if ok else 1)
+PY
+
+check "animation: each rod's last node, drawn displaced, at its universal joint on the lever" \
+  python3 - "$tmp/two_E/animation.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+names = [b['name'] for b in a['bodies']]
+def at(pose, x):
+    return [pose[r] + sum(pose[3 + 3 * r + c] * x[c] for c in range(3)) for r in range(3)]
+worst = rigid = 0.0
+frames = a['sets'][0]['frames']
+for f in frames:
+    for rod, lever in (('rod1', 'lever'), ('rod2', 'lever2')):
+        b, l = names.index(rod), names.index(lever)
+        pts = a['bodies'][b]['points']
+        last = len(pts) - 1
+        u = f['disp'][b][3 * last:3 * last + 3]
+        tip = at(f['pose'][b], [pts[last][c] + u[c] for c in range(3)])
+        bare = at(f['pose'][b], pts[last])
+        C = at(f['pose'][l], a['bodies'][l]['points'][1])   # C (lever) or F (lever2): its second point
+        worst = max(worst, max(abs(tip[c] - C[c]) for c in range(3)))
+        rigid = max(rigid, max(abs(bare[c] - C[c]) for c in range(3)))
+print('animation: %d frames; the drawn last node is %.2e m from the joint point (undisplaced: %.2e m)'
+      % (len(frames), worst, rigid))
+sys.exit(0 if len(frames) >= 10 and worst < 1e-5 and rigid > 1e-3 else 1)
 PY
 
 echo "wiper_two_way_test: $pass passed, $fail failed"
