@@ -15,7 +15,9 @@
  * the element invariants (theory.md sec. 17; no quadrature per evaluation). Joints join points (a
  * node of an elastic body, which moves with the node's deflection, a point of a rigid body or a
  * ground point) and axes (at a node: turned by the node's small rotation): spherical, revolute,
- * fixed, and a driver of a revolute joint's rotation. The compiled system is a kd_cms with
+ * fixed, universal, cylindrical, prismatic, point-on-line, point-on-plane and distance (the joints
+ * of kedyn/smech.h), drivers of a revolute joint's rotation or of a prismatic or cylindrical
+ * joint's translation. The compiled system is a kd_cms with
  * block-diagonal M(q) (one block per body), solved by any formulation of kedyn/mbs.h.
  *
  * Ownership: kd_ffr3d_new / kd_ffr3d_free(&s); the kd_cms view is valid while the system lives.
@@ -40,6 +42,8 @@ typedef struct kd_ffr3d_beam {
     kd_theory theory;             /* KD_THEORY_EULER_BERNOULLI or KD_THEORY_RAYLEIGH (cubic) */
     double E, G, rho;             /* Pa, Pa, kg/m^3 */
     double A, Iy, Iz, J;          /* m^2; m^4: Iy = int z^2 dA, Iz = int y^2 dA, torsion constant J */
+    int geometric;                /* 1: the geometric stiffness of the elastic axial force (theory.md
+                                     sec. 17, F9); 0: linear elastic stiffness only */
 } kd_ffr3d_beam;
 
 /* A point: node `node` (0-based) of an elastic body, p (from the centre of mass, body axes) of a
@@ -53,7 +57,13 @@ typedef struct kd_ffr3d_point {
 typedef enum kd_ffr3d_joint_type {
     KD_FFR3D_SPHERICAL = 0,       /* points coincide (3 rows) */
     KD_FFR3D_REVOLUTE,            /* and the axes stay parallel (5) */
-    KD_FFR3D_FIXED                /* and the relative orientation is kept (6) */
+    KD_FFR3D_FIXED,               /* and the relative orientation is kept (6) */
+    KD_FFR3D_UNIVERSAL,           /* points coincide, axis (on a) _|_ axis2 (on b) (4) */
+    KD_FFR3D_CYLINDRICAL,         /* b's point on the line through a's point along the axis, axes parallel (4) */
+    KD_FFR3D_PRISMATIC,           /* cylindrical without rotation about the axis (5) */
+    KD_FFR3D_POINT_ON_LINE,       /* b's point on the line through a's point along a's axis (2) */
+    KD_FFR3D_POINT_ON_PLANE,      /* b's point on the plane through a's point normal to a's axis (1) */
+    KD_FFR3D_DISTANCE             /* rod with ball ends: |r_b - r_a| = length (1) */
 } kd_ffr3d_joint_type;
 
 typedef struct kd_ffr3d_system kd_ffr3d_system;
@@ -71,7 +81,13 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
  * each body's frame by kd_ffr3d_finish. Returns the joint index or -1. */
 int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
                        const double axis[3], kd_error* err);
-/* Driver of revolute joint j: the rotation of b's body about the axis from the initial pose is
+/* Any joint type: axis2 (universal: b's axis, global at the initial pose, orthogonal to axis) and
+ * length (distance; 0: the points' distance at the initial state of kd_ffr3d_finish). The axis of
+ * a point-on-line or point-on-plane joint and of a cylindrical or prismatic joint is a's. */
+int kd_ffr3d_add_joint_ex(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
+                          const double axis[3], const double axis2[3], double length, kd_error* err);
+/* Driver of joint j: revolute, the rotation of b's body about the axis from the initial pose is
+ * initial + law(t); prismatic or cylindrical, the displacement u.(r_b - r_a) along a's axis is
  * initial + law(t) (the law is copied). */
 kd_status kd_ffr3d_add_driver(kd_ffr3d_system* s, int joint, const kd_law* law, double initial, kd_error* err);
 
@@ -97,18 +113,20 @@ int kd_ffr3d_node_coordinate(const kd_ffr3d_system* s, int b, int node, int d);
 
 /* Position of a point at q. */
 void kd_ffr3d_point_position(const kd_ffr3d_system* s, const double* q, kd_ffr3d_point a, double r[3]);
-/* Kinetic energy, potential energy of gravity, strain energy q_f^T K q_f / 2. */
+/* Kinetic energy, potential energy of gravity, strain energy q_f^T K q_f / 2 (with the geometric
+ * stiffness: the axial part from the mean strain with the slopes, F9). */
 void kd_ffr3d_energy(const kd_ffr3d_system* s, const double* q, const double* qd, double* T, double* V_gravity,
                      double* V_strain);
-/* Section forces of beam body b at every node (4 per node): N = EA u' (tension > 0), My = EIy ry',
+/* Section forces of beam body b at every node (4 per node): N = EA u' (tension > 0; with the
+ * geometric stiffness the element's mean strain with the slopes, F9), My = EIy ry',
  * Mz = EIz rz' and sigma = |N|/A + |My| c_z/Iy + |Mz| c_y/Iz (c_y, c_z: the extreme fibres; both 0:
  * sigma 0); inner nodes average their two elements. */
 void kd_ffr3d_section_forces(const kd_ffr3d_system* s, int b, const double* q, double c_y, double c_z, double* out);
 /* Linear momentum and angular momentum about the global origin. */
 void kd_ffr3d_momentum(const kd_ffr3d_system* s, const double* q, const double* qd, double p[3], double L[3]);
-/* The force (global) that joint j's point equations apply on its second point's body, from the
- * multipliers. */
-void kd_ffr3d_joint_force(const kd_ffr3d_system* s, int j, const double* lambda, double F[3]);
+/* The force (global) that joint j's equations (and its translation driver) apply at its second
+ * point, from the multipliers at q: -(d Phi / d r_b)^T lambda. */
+void kd_ffr3d_joint_force(const kd_ffr3d_system* s, int j, const double* q, const double* lambda, double F[3]);
 
 /* The body blocks at one body's coordinates (tests: the mass block M (column-major, size^2) and
  * the generalized force Q (size) of body b; work: scratch of kd_ffr3d_body_scratch doubles). */
@@ -119,11 +137,16 @@ void kd_ffr3d_body_force(const kd_ffr3d_system* s, int b, const double* qb, cons
 /* The two-way system of a spatial mechanism with `beam` bodies (docs/model-format.md, "Spatial
  * mechanisms", two-way links): the compiled rigid mechanism m (links as rigid bodies, assembled
  * at t = 0 with its velocities) gives the initial state (*q0, *qd0, allocated) with undeformed
- * links; ground, rigid and beam bodies, spherical, revolute and fixed joints at rigid points or
- * link nodes, drivers of revolute joints and gravity. Anything else is a located KD_ERR_INPUT. */
+ * links; ground, rigid and beam bodies, every joint of kedyn/smech.h at rigid points or link
+ * nodes, its drivers and gravity. Anything else is a located KD_ERR_INPUT. */
 struct kd_smech;
 kd_status kd_ffr3d_from_smech(const kd_desc* d, const struct kd_smech* m, kd_ffr3d_system** out, double** q0,
                               double** qd0, kd_error* err);
+/* The quasi-static start at t (theory.md sec. 17, F10): from a consistent (q, qd), the elastic
+ * coordinates at rest relative to their frames (q_f' = 0) with q_f'' = 0 under the loads of the
+ * motion, the reference coordinates re-assembled on the deformed links (Phi = 0,
+ * Phi_q q' = -Phi_t). q, qd updated; KD_ERR_NUMERIC when Newton's method does not converge. */
+kd_status kd_ffr3d_static_start(const kd_ffr3d_system* s, double t, double* q, double* qd, kd_error* err);
 /* Mechanism joint index of system joint j (from kd_ffr3d_from_smech), or -1. */
 int kd_ffr3d_joint_tag(const kd_ffr3d_system* s, int j);
 

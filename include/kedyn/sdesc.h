@@ -40,6 +40,7 @@ typedef struct kd_sbody_desc {
                                      1 at the outputs (default), 2 in the basis */
     double p1[3];                 /* node 1 (the first point), body frame */
     double length;                /* first to last point, along the body's x axis, m */
+    int geometric_stiffness;      /* 1 (default): two-way links take the axial force's geometric stiffness */
 } kd_sbody_desc;
 
 typedef struct kd_sjoint_desc {

@@ -97,6 +97,7 @@ static const kd_field sbody_fields[] = {
     CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
     CUSTOM("modes", .doc = "beam: one-way links projected on their lowest N constrained modes at rest (default: none)"),
     CUSTOM("static_correction", .doc = "beam with modes: output (default: the truncated modes' static share at the output instants), basis or none"),
+    CUSTOM("geometric_stiffness", .doc = "beam, two-way: true (default) or false, the geometric stiffness of the elastic axial force"),
 };
 const kd_field* kd_sbody_fields(int* n) { TABLE(sbody_fields); }
 

@@ -25,6 +25,7 @@ typedef struct f3_body {
     kd_element_kind kind;         /* beams: the element kind, constants and length */
     kd_element_consts ec;
     double Le;
+    double g0[144];               /* element int (v'^T v' + w'^T w') dx (row-major 12 x 12), F9 */
 } f3_body;
 
 /* Doubles of scratch one body evaluation needs (nf its elastic count). */

@@ -38,6 +38,7 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
     }
     b->elastic = 1;
     b->beam = *beam;
+    memcpy(b->g0, p->g_k[0], sizeof(b->g0));
     b->kind = kind, b->ec = c, b->Le = Le;
     b->nodes = nn;
     /* F2: the frame is clamped at node 1; the other nodes' six DOFs are the elastic coordinates */
@@ -208,6 +209,34 @@ void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch)
 #undef MM
 }
 
+/* F9: the geometric part of the elastic force of the axial force, Q_f -= dN_e (e_u1' - e_u1) + N_e g0 q_e
+ * per element (eps_e = (u2 - u1)/h + q_e.g0 q_e / (2h), N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h),
+ * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. */
+static void geometric_force(const f3_body* b, const double* z, double* Qf, double* U) {
+    const int ne = b->nodes - 1;
+    const double EA = b->ec.E * b->ec.A, h = b->Le;
+    double u = 0;
+    for (int e = 0; e < ne; e++) {
+        const int* map = b->node_coord + 6 * e;
+        double qe[12], gq[12], s2 = 0;
+        for (int k = 0; k < 12; k++) qe[k] = map[k] >= 0 ? z[map[k]] : 0.0;
+        for (int i = 0; i < 12; i++) {
+            double x = 0;
+            for (int j = 0; j < 12; j++) x += b->g0[12 * i + j] * qe[j];
+            gq[i] = x, s2 += qe[i] * x;
+        }
+        const double elin = (qe[6] - qe[0]) / h, eps = elin + 0.5 * s2 / h;
+        const double N = EA * eps, dN = N - EA * elin;
+        if (U) u += 0.5 * EA * h * (eps * eps - elin * elin);
+        if (!Qf) continue;
+        if (map[0] >= 0) Qf[map[0]] += dN;
+        if (map[6] >= 0) Qf[map[6]] -= dN;
+        for (int i = 0; i < 12; i++)
+            if (map[i] >= 0) Qf[map[i]] -= N * gq[i];
+    }
+    if (U) *U = u;
+}
+
 void f3_body_force(const f3_body* b, const double* q, const double* qd, const double g[3], double* Q,
                    double* scratch) {
     const int nf = b->nf;
@@ -280,6 +309,7 @@ void f3_body_force(const f3_body* b, const double* q, const double* qd, const do
                 Qf[a] -= 2 * W[3 * i + j] * x;
             }
         }
+    if (b->beam.geometric) geometric_force(b, z, Qf, NULL);
 }
 
 /* T = (m R'.R' + 2 R'.A (w x S_t + S_N q_f') + w.I_theta w + 2 w.m_thetaf q_f' + q_f'.M_ff q_f') / 2 */
@@ -329,6 +359,11 @@ double f3_body_strain(const f3_body* b, const double* q) {
     double U = 0;
     for (int a = 0; a < nf; a++)
         for (int c = 0; c < nf; c++) U += 0.5 * z[a] * b->K[(size_t)a * nf + c] * z[c];
+    if (b->elastic && b->beam.geometric) {
+        double Ug;
+        geometric_force(b, z, NULL, &Ug);
+        U += Ug;
+    }
     return U;
 }
 
@@ -374,6 +409,9 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
             const int c = b->node_coord[6 * e + a];
             de[a] = c >= 0 ? z[c] : 0.0;
         }
+        double s2 = 0;   /* F9: the slopes' part of the mean axial strain */
+        for (int i = 0; i < 12 && b->beam.geometric; i++)
+            for (int j = 0; j < 12; j++) s2 += de[i] * b->g0[12 * i + j] * de[j];
         for (int end = 0; end < 2; end++) {
             double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
             kd_element_shape(b->kind, &b->ec, b->Le, (double)end, N, dN);
@@ -381,7 +419,7 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
             for (int a = 0; a < 12; a++) du += dN[KD_F_U][a] * de[a], dry += dN[KD_F_TY][a] * de[a], drz += dN[KD_F_TZ][a] * de[a];
             const int node = e + end;
             const double w = node > 0 && node < nn - 1 ? 0.5 : 1.0;
-            out[4 * node] += w * b->ec.E * b->ec.A * du;
+            out[4 * node] += w * b->ec.E * b->ec.A * (du + 0.5 * s2 / b->Le);
             out[4 * node + 1] += w * b->ec.E * b->ec.Iy * dry;
             out[4 * node + 2] += w * b->ec.E * b->ec.Iz * drz;
         }

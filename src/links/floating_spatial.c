@@ -5,8 +5,9 @@
  * a = A(p) (a0 + theta_node x a0) (a0 the axis in the frame at the undeformed node, turned by the
  * node's small rotation), each with its Jacobian (R, p and the node's three elastic columns) and
  * its velocity-squared term (the second derivative at q'' = 0). The equations are those of the
- * rigid spatial mechanism (theory.md sec. 11, S4-S6: spherical, dot-1 rows, the revolute driver)
- * evaluated on these vectors. */
+ * rigid spatial mechanism (theory.md sec. 11, S4-S6: component rows of d = r_b - r_a, dot-1 rows
+ * of two axes, dot-2 rows a.d, the distance row (d.d - L^2)/2 and the drivers) evaluated on these
+ * vectors (F8). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ typedef struct f3_joint {
     kd_ffr3d_joint_type type;
     kd_ffr3d_point pt[2];
     double axis[3];               /* global, initial pose */
+    double axis2[3];              /* universal: b's axis, global, initial pose */
+    double length;                /* distance (0: from the initial state) */
     double tri[2][3][3];          /* (f, g, u) in each side's frame (ground: global) */
     int row, nrow;
     int driven, drow;
@@ -137,15 +140,37 @@ static kd_status check_point(const kd_ffr3d_system* s, kd_ffr3d_point a, kd_erro
 
 int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
                        const double axis[3], kd_error* err) {
+    return kd_ffr3d_add_joint_ex(s, type, a, b, axis, NULL, 0.0, err);
+}
+
+static double norm(const double* a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+int kd_ffr3d_add_joint_ex(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
+                          const double axis[3], const double axis2[3], double length, kd_error* err) {
+    static const int rows[] = {3, 5, 6, 4, 4, 5, 2, 1, 1};
+    if ((unsigned)type > KD_FFR3D_DISTANCE) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "unknown joint type %d", (int)type);
+        return -1;
+    }
     if (check_point(s, a, err) || check_point(s, b, err)) return -1;
     if (a.body == b.body) {
         kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a joint needs two different bodies");
         return -1;
     }
-    double n = 0;
-    if (type != KD_FFR3D_SPHERICAL) n = axis ? sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]) : 0;
-    if (type != KD_FFR3D_SPHERICAL && !(n > 0)) {
-        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a revolute or fixed joint needs an axis of nonzero length");
+    const int axial = type != KD_FFR3D_SPHERICAL && type != KD_FFR3D_DISTANCE;
+    const double n = axial && axis ? norm(axis) : 0, n2 = type == KD_FFR3D_UNIVERSAL && axis2 ? norm(axis2) : 0;
+    if (axial && !(n > 0)) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a %s joint needs an axis of nonzero length",
+                     type == KD_FFR3D_UNIVERSAL ? "universal" : "revolute, fixed, cylindrical, prismatic or point-on-line/plane");
+        return -1;
+    }
+    if (type == KD_FFR3D_UNIVERSAL &&
+        (!(n2 > 0) || fabs(axis[0] * axis2[0] + axis[1] * axis2[1] + axis[2] * axis2[2]) > 1e-6 * n * n2)) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a universal joint needs two orthogonal axes of nonzero length");
+        return -1;
+    }
+    if (type == KD_FFR3D_DISTANCE && !(length >= 0)) {
+        kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a distance joint needs a length >= 0");
         return -1;
     }
     if (s->finished) {
@@ -157,15 +182,22 @@ int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_po
         kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
         return -1;
     }
-    j->type = type, j->pt[0] = a, j->pt[1] = b, j->tag = -1;
-    for (int i = 0; i < 3 && n > 0; i++) j->axis[i] = axis[i] / n;
-    j->nrow = type == KD_FFR3D_SPHERICAL ? 3 : type == KD_FFR3D_REVOLUTE ? 5 : 6;
+    j->type = type, j->pt[0] = a, j->pt[1] = b, j->tag = -1, j->length = length;
+    if (axial)
+        for (int i = 0; i < 3; i++) j->axis[i] = axis[i] / n;
+    else
+        j->axis[2] = 1.0;
+    for (int i = 0; i < 3 && n2 > 0; i++) j->axis2[i] = axis2[i] / n2;
+    j->nrow = rows[type];
     return s->nj++;
 }
 
 kd_status kd_ffr3d_add_driver(kd_ffr3d_system* s, int joint, const kd_law* law, double initial, kd_error* err) {
-    if (joint < 0 || joint >= s->nj || s->joint[joint].type != KD_FFR3D_REVOLUTE || s->joint[joint].driven || s->finished)
-        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a driver needs an undriven revolute joint");
+    const kd_ffr3d_joint_type t = joint >= 0 && joint < s->nj ? s->joint[joint].type : KD_FFR3D_SPHERICAL;
+    if ((t != KD_FFR3D_REVOLUTE && t != KD_FFR3D_PRISMATIC && t != KD_FFR3D_CYLINDRICAL) || s->joint[joint].driven ||
+        s->finished)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                            "a driver needs an undriven revolute, prismatic or cylindrical joint");
     f3_joint* j = &s->joint[joint];
     if (kd_law_copy(&j->law, law)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     j->driven = 1, j->initial = initial;
@@ -272,40 +304,111 @@ static void dot_row(const f3_term* x, const f3_term* y, double* phi, double* jl,
     if (gam) *gam = -(dot(y->v, x->acc) + dot(x->v, y->acc) + 2 * dot(x->vd, y->vd));
 }
 
+/* The joint's body vectors: its points and (for joints with axes) the triads (f, g, u) of both
+ * sides; d = P_b - P_a with its rate and velocity-squared acceleration. */
+typedef struct f3_jterms {
+    f3_term P[2], X[2][3];
+    double d[3], dd[3], dacc[3];
+} f3_jterms;
+
+static void jterms(const kd_ffr3d_system* s, const f3_joint* j, const double* q, const double* qd, f3_jterms* T) {
+    const int axes = j->type != KD_FFR3D_SPHERICAL && j->type != KD_FFR3D_DISTANCE;
+    for (int side = 0; side < 2; side++) {
+        double s0[3];
+        point_local(s, j->pt[side], s0);
+        term(s, j->pt[side], s0, 1, q, qd, &T->P[side]);
+        if (axes)
+            for (int a = 0; a < 3; a++) term(s, j->pt[side], j->tri[side][a], 0, q, qd, &T->X[side][a]);
+    }
+    for (int i = 0; i < 3; i++) {
+        T->d[i] = T->P[1].v[i] - T->P[0].v[i];
+        T->dd[i] = T->P[1].vd[i] - T->P[0].vd[i];
+        T->dacc[i] = T->P[1].acc[i] - T->P[0].acc[i];
+    }
+}
+
+/* A dot-2 row x.d (x an axis on side 0; theory.md sec. 11 S5, F8). */
+static void dot2_row(const f3_term* x, const f3_jterms* T, double* phi, double* jl, double* gam) {
+    if (phi) *phi = dot(x->v, T->d);
+    if (jl) {
+        const double m[3] = {-x->v[0], -x->v[1], -x->v[2]};
+        term_jac_add(x, 0, T->d, jl), term_jac_add(&T->P[0], 0, m, jl), term_jac_add(&T->P[1], 1, x->v, jl);
+    }
+    if (gam) *gam = -(dot(x->v, T->dacc) + dot(T->d, x->acc) + 2 * dot(x->vd, T->dd));
+}
+
 /* The rows of joint k (and of its driver, at drow): any output may be NULL; gam needs qd. */
 static void joint_eval(const kd_ffr3d_system* s, int k, double t, const double* q, const double* qd, double* phi,
                        double* jl, double* phit, double* gam) {
     const f3_joint* j = &s->joint[k];
-    f3_term P[2], X[2][3];
-    for (int side = 0; side < 2; side++) {
-        double s0[3];
-        point_local(s, j->pt[side], s0);
-        term(s, j->pt[side], s0, 1, q, qd, &P[side]);
-        if (j->type != KD_FFR3D_SPHERICAL)
-            for (int a = 0; a < 3; a++) term(s, j->pt[side], j->tri[side][a], 0, q, qd, &X[side][a]);
-    }
+    f3_jterms T;
+    jterms(s, j, q, qd, &T);
+    f3_term(*X)[3] = T.X;
 #define ROW(r) (jl ? jl + (size_t)(r) * F3_SLOTS : NULL)
+#define PHI(r) (phi ? phi + (r) : NULL)
+#define GAM(r) (gam ? gam + (r) : NULL)
+    int r = j->row;
+    const kd_ffr3d_joint_type ty = j->type;
     /* S4: d = r_b - r_a = 0 */
-    for (int i = 0; i < 3; i++) {
-        const int r = j->row + i;
-        if (phi) phi[r] = P[1].v[i] - P[0].v[i];
-        if (jl) {
-            const double e[3] = {i == 0, i == 1, i == 2}, me[3] = {-(i == 0), -(i == 1), -(i == 2)};
-            term_jac_add(&P[0], 0, me, ROW(r)), term_jac_add(&P[1], 1, e, ROW(r));
+    if (ty == KD_FFR3D_SPHERICAL || ty == KD_FFR3D_REVOLUTE || ty == KD_FFR3D_FIXED || ty == KD_FFR3D_UNIVERSAL)
+        for (int i = 0; i < 3; i++, r++) {
+            if (phi) phi[r] = T.d[i];
+            if (jl) {
+                const double e[3] = {i == 0, i == 1, i == 2}, me[3] = {-(i == 0), -(i == 1), -(i == 2)};
+                term_jac_add(&T.P[0], 0, me, ROW(r)), term_jac_add(&T.P[1], 1, e, ROW(r));
+            }
+            if (gam) gam[r] = -T.dacc[i];
         }
-        if (gam) gam[r] = -(P[1].acc[i] - P[0].acc[i]);
+    /* S5 (F8): revolute f.u2 = g.u2 = 0; fixed f.g2 = g.u2 = u.f2 = 0; universal u.u2' = 0 (u2' b's
+     * own axis); cylindrical f.u2 = g.u2 = f.d = g.d = 0, prismatic and f.g2 = 0; point-on-line
+     * f.d = g.d = 0; point-on-plane u.d = 0; distance (d.d - L^2)/2 = 0 */
+    switch (ty) {
+    case KD_FFR3D_REVOLUTE:
+        dot_row(&X[0][0], &X[1][2], PHI(r), ROW(r), GAM(r)), r++;
+        dot_row(&X[0][1], &X[1][2], PHI(r), ROW(r), GAM(r)), r++;
+        break;
+    case KD_FFR3D_FIXED:
+        dot_row(&X[0][0], &X[1][1], PHI(r), ROW(r), GAM(r)), r++;
+        dot_row(&X[0][1], &X[1][2], PHI(r), ROW(r), GAM(r)), r++;
+        dot_row(&X[0][2], &X[1][0], PHI(r), ROW(r), GAM(r)), r++;
+        break;
+    case KD_FFR3D_UNIVERSAL: dot_row(&X[0][2], &X[1][2], PHI(r), ROW(r), GAM(r)), r++; break;
+    case KD_FFR3D_CYLINDRICAL:
+    case KD_FFR3D_PRISMATIC:
+        dot_row(&X[0][0], &X[1][2], PHI(r), ROW(r), GAM(r)), r++;
+        dot_row(&X[0][1], &X[1][2], PHI(r), ROW(r), GAM(r)), r++;
+        dot2_row(&X[0][0], &T, PHI(r), ROW(r), GAM(r)), r++;
+        dot2_row(&X[0][1], &T, PHI(r), ROW(r), GAM(r)), r++;
+        if (ty == KD_FFR3D_PRISMATIC) dot_row(&X[0][0], &X[1][1], PHI(r), ROW(r), GAM(r)), r++;
+        break;
+    case KD_FFR3D_POINT_ON_LINE:
+        dot2_row(&X[0][0], &T, PHI(r), ROW(r), GAM(r)), r++;
+        dot2_row(&X[0][1], &T, PHI(r), ROW(r), GAM(r)), r++;
+        break;
+    case KD_FFR3D_POINT_ON_PLANE: dot2_row(&X[0][2], &T, PHI(r), ROW(r), GAM(r)), r++; break;
+    case KD_FFR3D_DISTANCE:
+        if (phi) phi[r] = 0.5 * (dot(T.d, T.d) - j->length * j->length);
+        if (jl) {
+            const double m[3] = {-T.d[0], -T.d[1], -T.d[2]};
+            term_jac_add(&T.P[0], 0, m, ROW(r)), term_jac_add(&T.P[1], 1, T.d, ROW(r));
+        }
+        if (gam) gam[r] = -(dot(T.d, T.dacc) + dot(T.dd, T.dd));
+        r++;
+        break;
+    default: break;
     }
-    /* S5: revolute f.u2 = g.u2 = 0; fixed f.g2 = g.u2 = u.f2 = 0 */
-    static const int rev[2][2] = {{0, 2}, {1, 2}}, fix[3][2] = {{0, 1}, {1, 2}, {2, 0}};
-    const int nd = j->type == KD_FFR3D_REVOLUTE ? 2 : j->type == KD_FFR3D_FIXED ? 3 : 0;
-    for (int d = 0; d < nd; d++) {
-        const int* ab = j->type == KD_FFR3D_REVOLUTE ? rev[d] : fix[d];
-        const int r = j->row + 3 + d;
-        dot_row(&X[0][ab[0]], &X[1][ab[1]], phi ? phi + r : NULL, ROW(r), gam ? gam + r : NULL);
-    }
-    if (j->driven) {
+    if (j->driven && ty != KD_FFR3D_REVOLUTE) {
+        /* S6: the translation u.d - x(t) of a prismatic or cylindrical joint */
+        const int rd = j->drow;
+        double x, xd, xdd, ph = 0, g = 0;
+        kd_law_eval(&j->law, t, &x, &xd, &xdd);
+        dot2_row(&X[0][2], &T, &ph, ROW(rd), qd ? &g : NULL);
+        if (phi) phi[rd] = ph - x - j->initial;
+        if (phit) phit[rd] = -xd;
+        if (gam) gam[rd] = g + xdd;
+    } else if (j->driven) {
         /* S6: Phi = D1 cos th - D2 sin th, D1 = g.f2, D2 = f.f2 */
-        const int r = j->drow;
+        const int rd = j->drow;
         double th, thd, thdd;
         kd_law_eval(&j->law, t, &th, &thd, &thdd);
         th += j->initial;
@@ -315,19 +418,21 @@ static void joint_eval(const kd_ffr3d_system* s, int k, double t, const double* 
         memset(j1, 0, sizeof(j1)), memset(j2, 0, sizeof(j2));
         dot_row(&X[0][1], &X[1][0], &D1, j1, qd ? &g1 : NULL);
         dot_row(&X[0][0], &X[1][0], &D2, j2, qd ? &g2 : NULL);
-        if (phi) phi[r] = D1 * c - D2 * sn;
+        if (phi) phi[rd] = D1 * c - D2 * sn;
         if (jl)
-            for (int k2 = 0; k2 < F3_SLOTS; k2++) ROW(r)[k2] = c * j1[k2] - sn * j2[k2];
-        if (phit) phit[r] = -thd * (D1 * sn + D2 * c);
+            for (int k2 = 0; k2 < F3_SLOTS; k2++) ROW(rd)[k2] = c * j1[k2] - sn * j2[k2];
+        if (phit) phit[rd] = -thd * (D1 * sn + D2 * c);
         if (gam) {
             const double D1d = dot(X[0][1].vd, X[1][0].v) + dot(X[0][1].v, X[1][0].vd);
             const double D2d = dot(X[0][0].vd, X[1][0].v) + dot(X[0][0].v, X[1][0].vd);
             const double cd = -sn * thd, sd = c * thd;
             const double cdd = -c * thd * thd - sn * thdd, sdd = -sn * thd * thd + c * thdd;
-            gam[r] = c * g1 - sn * g2 - 2 * (cd * D1d - sd * D2d) - (cdd * D1 - sdd * D2);
+            gam[rd] = c * g1 - sn * g2 - 2 * (cd * D1d - sd * D2d) - (cdd * D1 - sdd * D2);
         }
     }
 #undef ROW
+#undef PHI
+#undef GAM
 }
 
 /* Every row: joints, normalisation (one per body), drivers. */
@@ -467,9 +572,19 @@ kd_status kd_ffr3d_finish(kd_ffr3d_system* s, const double* q0, kd_error* err) {
         for (int side = 0; side < 2; side++) {
             double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
             if (j->pt[side].body >= 0) kd_rot_from_quat(q0 + s->body[j->pt[side].body].off + 3, R);
+            /* universal: b's third vector is its own axis (F8) */
+            if (side == 1 && j->type == KD_FFR3D_UNIVERSAL) memcpy(tri[2], j->axis2, sizeof(tri[2]));
             for (int a = 0; a < 3; a++)
                 for (int i = 0; i < 3; i++)
                     j->tri[side][a][i] = R[i] * tri[a][0] + R[3 + i] * tri[a][1] + R[6 + i] * tri[a][2];
+        }
+        if (j->type == KD_FFR3D_DISTANCE && j->length == 0) {
+            double ra[3], rb[3];
+            kd_ffr3d_point_position(s, q0, j->pt[0], ra);
+            kd_ffr3d_point_position(s, q0, j->pt[1], rb);
+            const double dv[3] = {rb[0] - ra[0], rb[1] - ra[1], rb[2] - ra[2]};
+            j->length = norm(dv);
+            if (!(j->length > 0)) return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a distance joint of zero length");
         }
     }
     /* the pattern: each joint row spans both sides' slots; a normalisation row its body's p */
@@ -559,9 +674,33 @@ void kd_ffr3d_momentum(const kd_ffr3d_system* s, const double* q, const double* 
     }
 }
 
-/* Phi = r_b - r_a: the constraint force -Phi_q^T lambda on b's point is -lambda. */
-void kd_ffr3d_joint_force(const kd_ffr3d_system* s, int j, const double* lambda, double F[3]) {
-    for (int i = 0; i < 3; i++) F[i] = -lambda[s->joint[j].row + i];
+/* The force -Phi_q^T lambda on b's point: -(d Phi_r / d r_b) lambda_r over the joint's rows, d Phi / d r_b
+ * e_i (component rows), the axis x (dot-2 rows x.d), d (distance), 0 (dot-1 rows), and the
+ * translation driver's u. */
+void kd_ffr3d_joint_force(const kd_ffr3d_system* s, int k, const double* q, const double* lambda, double F[3]) {
+    const f3_joint* j = &s->joint[k];
+    f3_jterms T;
+    jterms(s, j, q, NULL, &T);
+    const kd_ffr3d_joint_type ty = j->type;
+    const double* l = lambda + j->row;
+    memset(F, 0, sizeof(double) * 3);
+    for (int i = 0; i < 3; i++) {
+        double f = 0;
+        switch (ty) {
+        case KD_FFR3D_SPHERICAL:
+        case KD_FFR3D_REVOLUTE:
+        case KD_FFR3D_FIXED:
+        case KD_FFR3D_UNIVERSAL: f = l[i]; break;
+        case KD_FFR3D_CYLINDRICAL:
+        case KD_FFR3D_PRISMATIC: f = T.X[0][0].v[i] * l[2] + T.X[0][1].v[i] * l[3]; break;
+        case KD_FFR3D_POINT_ON_LINE: f = T.X[0][0].v[i] * l[0] + T.X[0][1].v[i] * l[1]; break;
+        case KD_FFR3D_POINT_ON_PLANE: f = T.X[0][2].v[i] * l[0]; break;
+        case KD_FFR3D_DISTANCE: f = T.d[i] * l[0]; break;
+        default: break;
+        }
+        if (j->driven && ty != KD_FFR3D_REVOLUTE) f += T.X[0][2].v[i] * lambda[j->drow];
+        F[i] = -f;
+    }
 }
 
 void kd_ffr3d_body_mass(const kd_ffr3d_system* s, int b, const double* qb, double* M) {

@@ -2,7 +2,7 @@
  * kd_ffr3d_from_smech; theory.md sec. 17, F7): the compiled rigid mechanism (links as rigid
  * bodies) is assembled at t = 0 and its bodies, joints, drivers and gravity become floating-frame
  * bodies (rigid ones, and each link a 3D beam with its frame clamped at its first point) and their
- * joints, starting from the rigid state with undeformed links. */
+ * joints (every joint type of kedyn/smech.h), starting from the rigid state with undeformed links. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
         }
         const kd_ffr3d_beam bm = {B->length, B->elements > 0 ? B->elements : 10, B->theory,
                                   mt->E, mt->G > 0 ? mt->G : mt->E / (2 * (1 + mt->nu)), mt->rho,
-                                  c.A, c.Iy, c.Iz, c.J};
+                                  c.A, c.Iy, c.Iz, c.J, B->geometric_stiffness};
         if (kd_ffr3d_add_beam(s, B->name, &bm, err) < 0) st = err->status;
     }
     /* poses: a rigid body's frame at its centre of mass, a link's at its first point; the initial
@@ -100,16 +100,14 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     for (int k = 0; !st && k < m->njoint; k++) {
         const kd_sjoint* J = &m->joint[k];
         const kd_sjoint_desc* JD = &sd->joints[k];
-        kd_ffr3d_joint_type t;
-        if (J->type == KD_SJOINT_SPHERICAL) t = KD_FFR3D_SPHERICAL;
-        else if (J->type == KD_SJOINT_REVOLUTE) t = KD_FFR3D_REVOLUTE;
-        else if (J->type == KD_SJOINT_FIXED) t = KD_FFR3D_FIXED;
-        else {
-            st = kd_error_set(err, KD_ERR_INPUT, d->file, JD->loc,
-                              "two-way elastic links take spherical, revolute and fixed joints, not %s ('%s')",
-                              kd_sjoint_name(J->type), J->name);
-            break;
-        }
+        /* every joint of kedyn/smech.h (the two enumerations differ in order) */
+        static const kd_ffr3d_joint_type map[KD_SJOINT_TYPES] = {
+            [KD_SJOINT_SPHERICAL] = KD_FFR3D_SPHERICAL,          [KD_SJOINT_REVOLUTE] = KD_FFR3D_REVOLUTE,
+            [KD_SJOINT_UNIVERSAL] = KD_FFR3D_UNIVERSAL,          [KD_SJOINT_CYLINDRICAL] = KD_FFR3D_CYLINDRICAL,
+            [KD_SJOINT_PRISMATIC] = KD_FFR3D_PRISMATIC,          [KD_SJOINT_FIXED] = KD_FFR3D_FIXED,
+            [KD_SJOINT_POINT_ON_LINE] = KD_FFR3D_POINT_ON_LINE, [KD_SJOINT_POINT_ON_PLANE] = KD_FFR3D_POINT_ON_PLANE,
+            [KD_SJOINT_DISTANCE] = KD_FFR3D_DISTANCE};
+        const kd_ffr3d_joint_type t = map[J->type];
         kd_ffr3d_point pt[2];
         for (int side = 0; side < 2; side++) {
             const int b = J->body[side];
@@ -138,14 +136,18 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
             P->node = node;
         }
         if (st) break;
-        /* the axis in global components at the initial guess (body 0's axes there) */
-        double ax[3] = {J->u[0][0], J->u[0][1], J->u[0][2]};
-        if (J->body[0] >= 0) {
-            double R[9];
-            kd_rot_from_quat(m->q0 + KD_SPOSE * J->body[0] + 3, R);
-            rotate(R, J->u[0], ax);
+        /* the axes in global components at the initial guess (body 0's axes there; a universal
+         * joint's second axis in body 1's) */
+        double ax[2][3];
+        for (int side = 0; side < 2; side++) {
+            memcpy(ax[side], J->u[side], sizeof(ax[side]));
+            if (J->body[side] >= 0) {
+                double R[9];
+                kd_rot_from_quat(m->q0 + KD_SPOSE * J->body[side] + 3, R);
+                rotate(R, J->u[side], ax[side]);
+            }
         }
-        const int j = kd_ffr3d_add_joint(s, t, pt[0], pt[1], ax, err);
+        const int j = kd_ffr3d_add_joint_ex(s, t, pt[0], pt[1], ax[0], ax[1], J->length, err);
         if (j < 0) {
             if (err->loc.line == 0) err->loc = JD->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
             st = err->status;
@@ -154,10 +156,9 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
         f3_set_joint_tag(s, j, k);
         if (J->driver >= 0) {
             const kd_sdriver* D = &m->driver[J->driver];
-            if (J->type != KD_SJOINT_REVOLUTE)
-                st = kd_error_set(err, KD_ERR_INPUT, d->file, sd->drivers[J->driver].loc,
-                                  "two-way elastic links take drivers of revolute joints only ('%s')", J->name);
-            else st = kd_ffr3d_add_driver(s, j, &D->law, D->initial, err);
+            st = kd_ffr3d_add_driver(s, j, &D->law, D->initial, err);
+            if (st && err->loc.line == 0)
+                err->loc = sd->drivers[J->driver].loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
         }
     }
     if (!st) st = kd_ffr3d_finish(s, qg, err);

@@ -107,6 +107,9 @@ static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc*
         if (!b->modes) return fail(ld, x, "static_correction applies with modes");
         if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
     }
+    b->geometric_stiffness = 1;
+    if ((x = field_value(f, "geometric_stiffness")) && (st = get_bool(ld, x, "geometric_stiffness", &b->geometric_stiffness)))
+        return st;
     x = field_value(f, "points");
     if (b->npoints < 2) return fail(ld, x ? x : v, "a beam needs two points (its ends, on its x axis)");
     const double *a = b->points[0].x, *e = b->points[b->npoints - 1].x;
@@ -175,7 +178,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
         return KD_OK;
     }
     static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
-                                            "static_correction"};
+                                            "static_correction", "geometric_stiffness"};
     if (kind != 2) {
         for (size_t i = 0; i < sizeof beam_only / sizeof beam_only[0]; i++)
             if ((x = field_value(f, beam_only[i])))

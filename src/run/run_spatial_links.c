@@ -140,7 +140,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
     const kd_sdesc* sd = d->sdesc;
     kd_dynamics_desc dy = ad->dynamics;
     if (dy.coupling == KD_COUPLING_TWO_WAY)  /* the 3D floating frame (src/run/run_spatial_two_way.c) */
-        return run_spatial_two_way(d, ad, m, outdir, ordinal, a, err);
+        return run_spatial_two_way(d, ad, m, outdir, ordinal, anim, a, err);
     kd_dynamics_resolve(&dy, KD_ROUTE_ONE_WAY);
     if (!kd_dynamics_route_takes(KD_ROUTE_ONE_WAY, dy.integrator))
         return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc, "one-way elastic links integrate with %s",

@@ -28,7 +28,43 @@ typedef struct sink {
     const double* c;              /* (2 bodies) extreme fibres c_y, c_z of each link's section */
     double* sf;                   /* (4 x largest node count) */
     int rows;
+    anim_spatial* anim;           /* animation instants (no recorder: none) */
+    const kd_desc* d;
 } sink;
+
+/* The animation instant at t (theory.md sec. 17, F1): a body's drawing frame (its origin in the
+ * description) is its floating frame moved back by the frame's point in the body, p1 for a link,
+ * the centre of mass for a rigid body; a link's drawing points are its nodes displaced by their
+ * u, v, w in the frame. */
+static void anim_instant(sink* k, const kd_mbs_sample* smp) {
+    anim_spatial* an = k->anim;
+    if (!an || !an->rec || !kd_anim_recorder_due(an->rec, smp->t)) return;
+    const kd_sdesc* sd = k->d->sdesc;
+    for (int b = 0, mb = 0; b < sd->nbodies; b++) {
+        double* P = an->pose + 12 * (size_t)b;
+        memset(P, 0, sizeof(double) * 12);
+        P[3] = P[7] = P[11] = 1;
+        if (sd->bodies[b].ground) continue;
+        const kd_sbody_desc* B = &sd->bodies[b];
+        const double* x = smp->q + kd_ffr3d_body_offset(k->s, mb);
+        const double n = sqrt(x[3] * x[3] + x[4] * x[4] + x[5] * x[5] + x[6] * x[6]);
+        const double p[4] = {x[3] / n, x[4] / n, x[5] / n, x[6] / n};
+        kd_rot_from_quat(p, P + 3);
+        const double* c = B->beam ? B->p1 : k->m->com + 3 * mb;
+        for (int r = 0; r < 3; r++) P[r] = x[r] - (P[3 + 3 * r] * c[0] + P[4 + 3 * r] * c[1] + P[5 + 3 * r] * c[2]);
+        if (an->disp && B->beam) {
+            const int np = an->disp_adr[b + 1] - an->disp_adr[b];
+            double* dv = an->disp + 3 * (size_t)an->disp_adr[b];
+            for (int nd = 0; nd < kd_ffr3d_body_nodes(k->s, mb) && nd < np; nd++)
+                for (int cc = 0; cc < 3; cc++) {
+                    const int i = kd_ffr3d_node_coordinate(k->s, mb, nd, cc);
+                    dv[3 * nd + cc] = i >= 0 ? smp->q[i] : 0.0;
+                }
+        }
+        mb++;
+    }
+    kd_anim_record_pose(an->rec, smp->t, an->pose, an->disp);
+}
 
 static int row(void* ctx, const kd_mbs_sample* smp) {
     sink* k = ctx;
@@ -64,7 +100,7 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
     }
     for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
         double F[3] = {0, 0, 0};
-        if (smp->lambda) kd_ffr3d_joint_force(s, j, smp->lambda, F);
+        if (smp->lambda) kd_ffr3d_joint_force(s, j, smp->q, smp->lambda, F);
         fprintf(k->fp, ",%.10e,%.10e,%.10e", F[0], F[1], F[2]);
         k->st->max_F = fmax(k->st->max_F, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]));
     }
@@ -72,6 +108,7 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
     kd_ffr3d_energy(s, smp->q, smp->qd, &T, &V, &U);
     fprintf(k->fp, ",%.6e,%.6e,%.12e,%.12e,%.12e,%.12e\n", smp->drift_pos, smp->drift_vel, T, V, U, T + V + U);
     k->rows++;
+    anim_instant(k, smp);
     return ferror(k->fp) != 0 || kd_interrupted();
 }
 
@@ -102,7 +139,7 @@ static kd_status check_step(const kd_desc* d, const kd_analysis_desc* ad, const 
 }
 
 kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
-                              int ordinal, kd_analysis_report* a, kd_error* err) {
+                              int ordinal, anim_spatial* anim, kd_analysis_report* a, kd_error* err) {
     kd_dynamics_desc dy = ad->dynamics;
     kd_dynamics_resolve(&dy, KD_ROUTE_TWO_WAY);
     if (!kd_dynamics_route_takes(KD_ROUTE_TWO_WAY, dy.integrator))
@@ -113,7 +150,12 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
     kd_ffr3d_system* s = NULL;
     double *q0 = NULL, *qd0 = NULL;
     st = kd_ffr3d_from_smech(d, m, &s, &q0, &qd0, err);
-    if (st) return st;
+    if (!st && dy.initial_static) st = kd_ffr3d_static_start(s, 0.0, q0, qd0, err);
+    if (st) {
+        free(q0), free(qd0);
+        kd_ffr3d_free(&s);
+        return st;
+    }
     kd_ked_run_stats* rs = &a->ked;
     int nl = 0;
     for (int b = 0; b < kd_ffr3d_body_count(s); b++) nl += kd_ffr3d_body_nodes(s, b) > 0;
@@ -163,7 +205,7 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
         }
         double* sf = malloc(sizeof(double) * 4 * (size_t)nmax);
         if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        sink k = {fp, s, m, rs, c, sf, 0};
+        sink k = {fp, s, m, rs, c, sf, 0, anim, d};
         kd_mbs_stats ms;
         memset(&ms, 0, sizeof(ms));
         if (!st) st = kd_mbs_forward(kd_ffr3d_cms(s), &o, q0, qd0, row, &k, &ms, err);

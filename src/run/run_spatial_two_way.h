@@ -5,9 +5,13 @@
 
 #include "kedyn/report.h"
 #include "kedyn/run.h"
+#include "output/anim_spatial.h"
 
+/* anim (may hold no recorder): the bodies' poses from their floating frames and the links' nodal
+ * u, v, w in their frames at the recording instants. */
 struct kd_smech;
 kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, const struct kd_smech* m,
-                              const char* outdir, int ordinal, kd_analysis_report* a, kd_error* err);
+                              const char* outdir, int ordinal, anim_spatial* anim, kd_analysis_report* a,
+                              kd_error* err);
 
 #endif
