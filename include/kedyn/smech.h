@@ -118,7 +118,8 @@ typedef struct kd_smech {
                                      or -(1 + nbody) - d for driver d */
     int* block_start;             /* (nbody + 1) 7 b */
     double length_scale;          /* largest point distance, m */
-    double* jl_work;              /* (14 nc) local Jacobian rows: a workspace of the callbacks, so
+    double* jl_work;              /* (28 nc) local Jacobian rows, then a CSR Phi_q (kd_smech_reactions_of):
+                                     a workspace of the callbacks, so
                                      that one kd_smech serves one solver at a time */
     double* qa_work;              /* (n) applied forces: a workspace of the formalism routes'
                                      callbacks (kedyn/smech_formalism.h), same rule */
@@ -174,6 +175,8 @@ kd_status kd_smech_compile(const kd_desc* d, kd_smech** out, kd_error* err);
 void kd_smech_phi(const kd_smech* m, double t, const double* q, double* phi);
 void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac);
 void kd_smech_phi_t(const kd_smech* m, double t, const double* q, double* phi_t);
+/* kd_smech_jacobian and kd_smech_phi_t in one pass over the rows. */
+void kd_smech_jacobian_phi_t(const kd_smech* m, double t, const double* q, double* jac, double* phi_t);
 void kd_smech_gamma(const kd_smech* m, double t, const double* q, const double* qd, double* gamma);
 void kd_smech_force(const kd_smech* m, double t, const double* q, const double* qd, double* Q);
 /* The applied forces only (gravity, torques, point forces, springs; kd_smech_force without its
@@ -239,6 +242,8 @@ kd_status kd_smech_reactions_alloc(const kd_smech* m, kd_smech_reactions* r);
 void kd_smech_reactions_free(kd_smech_reactions* r);
 /* F and drive from r->lambda (as filled by a solver, e.g. kd_mbs_sample.lambda) at (t, q). */
 void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r);
+/* The same from Phi_q at (t, q) already evaluated (jac: kd_smech_jacobian's CSR values). */
+void kd_smech_reactions_jac(const kd_smech* m, const double* q, const double* jac, kd_smech_reactions* r);
 /* Multipliers: [M Phi_q^T; Phi_q 0] [q''; lambda] = [Q; gamma] at (t, q, q'); q'' into qdd (may be NULL). */
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                        kd_smech_reactions* r, kd_error* err);

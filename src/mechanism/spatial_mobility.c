@@ -310,20 +310,26 @@ void kd_smech_reactions_free(kd_smech_reactions* r) {
 /* The force F (global) and moment about the joint's point on body 1 of the generalised
  * constraint force g = -Phi_q^T lambda of the joint's (and its driver's) rows on one body:
  * Q_r = F, Q_p = J_a^T F + 2 E^T n, so n = E (Q_p - J_a^T F) / 2 (S10). */
-void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
-    double* jl = m->jl_work;
-    sp_rows_all(m, t, q, NULL, NULL, jl, NULL, NULL);
+/* Joint k's generalised constraint force on its body `side` (S10), g = -Phi_q,k^T lambda_k
+ * restricted to that body's seven columns, from the CSR Jacobian. */
+static void joint_force(const kd_smech* m, const kd_sjoint* j, int side, const double* jac, const double* lambda,
+                        double g[7]) {
+    for (int c = 0; c < 7; c++) g[c] = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int r0 = pass ? (j->driver >= 0 ? m->driver[j->driver].row : 0) : j->row;
+        const int nr = pass ? (j->driver >= 0) : j->nrow;
+        for (int r = r0; r < r0 + nr; r++)
+            for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
+                if (m->jac_slot[k] / KD_SPOSE == side) g[m->jac_slot[k] % KD_SPOSE] -= jac[k] * lambda[r];
+    }
+}
+
+void kd_smech_reactions_jac(const kd_smech* m, const double* q, const double* jac, kd_smech_reactions* r) {
     for (int k = 0; k < m->njoint; k++) {
         const kd_sjoint* j = m->joint + k;
         const int side = j->body[1] >= 0 ? 1 : 0;
-        double g[7] = {0};
-        for (int i = 0; i < j->nrow; i++)
-            for (int c = 0; c < 7; c++)
-                g[c] -= jl[(size_t)SP_SLOTS * (j->row + i) + KD_SPOSE * side + c] * r->lambda[j->row + i];
-        if (j->driver >= 0) {
-            const int row = m->driver[j->driver].row;
-            for (int c = 0; c < 7; c++) g[c] -= jl[(size_t)SP_SLOTS * row + KD_SPOSE * side + c] * r->lambda[row];
-        }
+        double g[7];
+        joint_force(m, j, side, jac, r->lambda, g);
         const int b = j->body[side];
         sp_vterm a;
         sp_term(m, b, j->s[side], 1, q, NULL, &a);
@@ -345,6 +351,12 @@ void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smec
         }
     }
     for (int d = 0; d < m->ndriver; d++) r->drive[d] = -r->lambda[m->driver[d].row];
+}
+
+void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
+    double* jac = m->jl_work + (size_t)SP_SLOTS * m->nc;  /* past the local rows (spatial_model.c) */
+    kd_smech_jacobian(m, t, q, jac);
+    kd_smech_reactions_jac(m, q, jac, r);
 }
 
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,

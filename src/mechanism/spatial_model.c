@@ -267,7 +267,7 @@ kd_status kd_smech_finish(kd_smech* m, kd_error* err) {
     m->jac_col = malloc(sizeof(int) * (size_t)(2 * KD_SPOSE * m->nc + 1));
     m->jac_slot = malloc(sizeof(int) * (size_t)(2 * KD_SPOSE * m->nc + 1));
     m->block_start = malloc(sizeof(int) * (size_t)(m->nbody + 1));
-    m->jl_work = malloc(sizeof(double) * (size_t)(SP_SLOTS * m->nc + 1));
+    m->jl_work = malloc(sizeof(double) * (size_t)(2 * SP_SLOTS * m->nc + 1));  /* local rows, then a CSR Phi_q */
     m->qa_work = malloc(sizeof(double) * (size_t)(m->n + 1));
     if (!m->row_owner || !m->jac_rowptr || !m->jac_col || !m->jac_slot || !m->block_start || !m->jl_work ||
         !m->qa_work)
@@ -307,6 +307,13 @@ void kd_smech_phi(const kd_smech* m, double t, const double* q, double* phi) {
 
 void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac) {
     sp_rows_all(m, t, q, NULL, NULL, m->jl_work, NULL, NULL);
+    for (int r = 0; r < m->nc; r++)
+        for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
+            jac[k] = m->jl_work[(size_t)SP_SLOTS * r + m->jac_slot[k]];
+}
+
+void kd_smech_jacobian_phi_t(const kd_smech* m, double t, const double* q, double* jac, double* phi_t) {
+    sp_rows_all(m, t, q, NULL, NULL, m->jl_work, phi_t, NULL);
     for (int r = 0; r < m->nc; r++)
         for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
             jac[k] = m->jl_work[(size_t)SP_SLOTS * r + m->jac_slot[k]];
