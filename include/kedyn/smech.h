@@ -123,7 +123,17 @@ typedef struct kd_smech {
                                      that one kd_smech serves one solver at a time */
     double* qa_work;              /* (n) applied forces: a workspace of the formalism routes'
                                      callbacks (kedyn/smech_formalism.h), same rule */
+    /* Linear algebra of kinematics, inverse dynamics and mobility (src/mechanism/spatial_mobility.c):
+     * KD_SMECH_LINALG_AUTO (0, kd_smech_new's) takes the sparse LU of Phi_q (kedyn/smech_lu.h) when
+     * Phi_q is square (fully driven) with n >= KD_SMECH_SPARSE_MIN and regular, the dense SVD
+     * otherwise; DENSE and SPARSE force one (SPARSE still needs a square regular Phi_q). lu: the
+     * sparse LU of the single-instant functions, made at their first call (same rule as jl_work). */
+    int linalg;
+    struct kd_smech_lu* lu;
 } kd_smech;
+
+enum { KD_SMECH_LINALG_AUTO = 0, KD_SMECH_LINALG_DENSE = 1, KD_SMECH_LINALG_SPARSE = 2 };
+#define KD_SMECH_SPARSE_MIN 140   /* coordinates (20 bodies) from which AUTO takes the sparse LU */
 
 kd_smech* kd_smech_new(void);
 void kd_smech_free(kd_smech** m);

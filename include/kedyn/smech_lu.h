@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-typedef struct kd_smech_lu kd_smech_lu;
+typedef struct kd_smech_lu kd_smech_lu;  /* struct kd_smech_lu: kedyn/smech.h */
 
 /* KD_ERR_INPUT when nc != n; KD_ERR_NOMEM. */
 kd_status kd_smech_lu_new(const kd_smech* m, kd_smech_lu** out, kd_error* err);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/smech_lu.h"
 #include "spatial_internal.h"
 
 kd_smech* kd_smech_new(void) { return calloc(1, sizeof(kd_smech)); }
@@ -21,6 +22,7 @@ void kd_smech_free(kd_smech** pm) {
     free(m->jac_rowptr), free(m->jac_col), free(m->jac_slot), free(m->row_owner), free(m->block_start);
     free(m->jl_work);
     free(m->qa_work);
+    kd_smech_lu_free(&m->lu);
     free(m);
     *pm = NULL;
 }
