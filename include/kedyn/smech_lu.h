@@ -20,7 +20,9 @@ typedef struct kd_smech_lu kd_smech_lu;  /* struct kd_smech_lu: kedyn/smech.h */
 kd_status kd_smech_lu_new(const kd_smech* m, kd_smech_lu** out, kd_error* err);
 void kd_smech_lu_free(kd_smech_lu** lu);
 /* Factorise Phi_q given as the CSR values jac (kd_smech_jacobian); cond (may be NULL): the 1-norm
- * condition number estimate (Hager-Higham, klu_condest). Returns 0, or 1 when singular. */
+ * condition number estimate (Hager-Higham, klu_condest; while the ratio of the smallest to the
+ * largest pivot stays within a factor 2 of its value at the last such estimate, that estimate
+ * scaled by the ratio's change). Returns 0, or 1 when singular. */
 int kd_smech_lu_factor(kd_smech_lu* lu, const double* jac, double* cond);
 /* Phi_q x = b (trans = 0) or Phi_q^T x = b (trans = 1), in place. Returns 0 or 1. */
 int kd_smech_lu_solve(kd_smech_lu* lu, int trans, double* x);
