@@ -26,8 +26,6 @@ void kd_smech_lu_free(kd_smech_lu** lu);
 int kd_smech_lu_factor(kd_smech_lu* lu, const double* jac, double* cond);
 /* Phi_q x = b (trans = 0) or Phi_q^T x = b (trans = 1), in place. Returns 0 or 1. */
 int kd_smech_lu_solve(kd_smech_lu* lu, int trans, double* x);
-/* Factorisations with pivoting so far (the first included). */
-int kd_smech_lu_pivotings(const kd_smech_lu* lu);
 
 #ifdef __cplusplus
 }

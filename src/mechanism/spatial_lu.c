@@ -7,7 +7,7 @@
 #include "kedyn/smech_lu.h"
 
 struct kd_smech_lu {
-    int n, nnz, pivotings;
+    int n, nnz;
     int *Ap, *Ai, *map;           /* CSC of Phi_q; map: CSR entry -> CSC entry */
     double* Ax;
     double rcond_ref, cond_ref;   /* klu_rcond, klu_condest at the last factorisation with pivoting */
@@ -73,7 +73,6 @@ kd_status kd_smech_lu_new(const kd_smech* m, kd_smech_lu** out, kd_error* err) {
 static int factor_pivoting(kd_smech_lu* lu) {
     if (lu->num) klu_free_numeric(&lu->num, &lu->kc);
     lu->num = klu_factor(lu->Ap, lu->Ai, lu->Ax, lu->sym, &lu->kc);
-    lu->pivotings++;
     if (!lu->num || lu->kc.status != KLU_OK) return 1;
     if (!klu_rcond(lu->sym, lu->num, &lu->kc)) return 1;
     lu->rcond_ref = lu->kc.rcond, lu->cond_ref = 0.0;
@@ -115,5 +114,3 @@ int kd_smech_lu_solve(kd_smech_lu* lu, int trans, double* x) {
                          : klu_solve(lu->sym, lu->num, lu->n, 1, x, &lu->kc);
     return !ok;
 }
-
-int kd_smech_lu_pivotings(const kd_smech_lu* lu) { return lu->pivotings; }
