@@ -6,12 +6,21 @@
  *                                  block Cholesky of the 7 x 7 mass blocks and a sparse Cholesky
  *                                  of Phi_q M^-1 Phi_q^T), best of 3. STEPS default 100, 20, 5
  *                                  for N < 1000, < 10 000, >= 10 000.
- * Prints: case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib. */
+ *   bench_spatial kin N [STEPS [dense|sparse]]  a driven spatial chain of N rods on revolute
+ *                                  joints (axes alternately x and y, each driven at its own
+ *                                  speed, scaled by 10 / N above 10 bodies): kinematics (kd_smech_kinematics) over STEPS steps
+ *                                  (default 20) with the joint reactions by the multipliers
+ *                                  (kd_smech_inverse_multipliers) at every instant, on the sparse
+ *                                  LU of Phi_q or the dense SVD path; best of 3.
+ * Prints: case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib;
+ * kin: kin N n path steps total_s per_instant_s per_body_instant_us per_body_instant_cpu_us max_cond drive0
+ * newton_iterations_per_instant peak_rss_kib (times: best of 3, wall and the thread's CPU time). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "blas_threads.h"
 #include "core/util.h"
@@ -33,10 +42,83 @@ static int out(void* ctx, const kd_mbs_sample* s) {
     return 0;
 }
 
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+typedef struct kin_rec {
+    const kd_smech* m;
+    kd_smech_reactions re;
+    double drive0;
+    int bad;
+    long iters, instants;
+} kin_rec;
+
+static int kin_sink(void* ctx, double t, const double* q, const double* qd, const double* qdd,
+                    const kd_smech_info* info) {
+    (void)qdd;
+    kin_rec* k = ctx;
+    k->iters += info->iterations, k->instants++;
+    kd_error err;
+    if (kd_smech_inverse_multipliers(k->m, t, q, qd, NULL, &k->re, &err)) return k->bad = 1;
+    k->drive0 = k->re.drive[0];
+    return 0;
+}
+
+/* A driven chain: rod b hangs from rod b - 1 (ground for b = 0) on a revolute joint about x or y,
+ * driven at (0.5 + 0.1 (b mod 3)) min(1, 10 / N) rad/s from the straight pose (the chain's total
+ * bend the same for every N, so that the motion per step, and Newton's work, are comparable). */
+static int kin(int N, int steps, int dense) {
+    const double L = 0.1, mass = 0.1;
+    const double I6[6] = {mass * L * L / 12, mass * L * L / 12, 1e-6, 0, 0, 0};
+    double J[9];
+    kd_inertia_tensor(I6, J);
+    kd_smech* m = kd_smech_new();
+    const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, com[3] = {0, 0, -L / 2};
+    for (int b = 0; b < N; b++) {
+        const double top[3] = {0, 0, -L * b}, P0[3] = {0, 0, b == 0 ? 0 : -L}, P1[3] = {0, 0, 0};
+        const double ax[3] = {b % 2 ? 1.0 : 0.0, b % 2 ? 0.0 : 1.0, 0};
+        kd_smech_add_body(m, "rod", mass, J, com, top, I3);
+        const int j = kd_smech_add_joint(m, "R", KD_SJOINT_REVOLUTE, b - 1, b, P0, P1, ax, NULL, 0);
+        const kd_law law = {.type = KD_LAW_SPEED, .value = (0.5 + 0.1 * (b % 3)) * (N > 10 ? 10.0 / N : 1.0)};
+        kd_smech_add_driver(m, j, &law, 0.0);
+    }
+    m->g[2] = -9.81;
+    m->linalg = dense ? KD_SMECH_LINALG_DENSE : KD_SMECH_LINALG_SPARSE;
+    kd_error err;
+    if (kd_smech_finish(m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    kin_rec k = {m, {0}, 0, 0, 0, 0};
+    if (kd_smech_reactions_alloc(m, &k.re)) return 1;
+    double best = INFINITY, best_cpu = INFINITY, cmax = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        const double t0 = util_now_s(), c0 = cpu_now();
+        if (kd_smech_kinematics(m, 0.01 * steps, steps, 1e12, kin_sink, &k, &cmax, &err) || k.bad) {
+            fprintf(stderr, "%s\n", k.bad ? "inverse dynamics failed" : err.msg);
+            return 1;
+        }
+        best = fmin(best, util_now_s() - t0), best_cpu = fmin(best_cpu, cpu_now() - c0);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("kin %d %d %s %d %.4f %.6g %.4g %.4g %.3g %.9g %.2f %ld\n", N, m->n, dense ? "dense" : "sparse", steps,
+           best, best / (steps + 1), 1e6 * best / (steps + 1) / N, 1e6 * best_cpu / (steps + 1) / N, cmax, k.drive0,
+           (double)k.iters / k.instants, ru.ru_maxrss);
+    kd_smech_reactions_free(&k.re);
+    kd_smech_free(&m);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     app_blas_threads_default();
+    if (argc >= 3 && !strcmp(argv[1], "kin"))
+        return kin(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 20, argc > 4 && !strcmp(argv[4], "dense"));
     if (argc < 3 || strcmp(argv[1], "chain")) {
-        fprintf(stderr, "usage: bench_spatial chain N [STEPS]\n");
+        fprintf(stderr, "usage: bench_spatial chain N [STEPS] | kin N [STEPS [dense|sparse]]\n");
         return 2;
     }
     const int N = atoi(argv[2]);

@@ -94,6 +94,15 @@ echo "# case N n nc steps total_s per_step_s per_body_step_us drift energy_rel p
 for n in 10 100 1000 10000; do
   "$build/bench/bench_spatial" chain "$n"
 done
+echo "# driven spatial chain of N rods on revolutes: kinematics and multipliers per instant, sparse LU"
+echo "# (dense SVD for 10 and 20 bodies, the ratio), best of 3"
+echo "# kin N n path steps total_s per_instant_s per_body_instant_us per_body_instant_cpu_us max_cond drive0 newton_its peak_rss_kib"
+for n in 10 20; do
+  "$build/bench/bench_spatial" kin "$n" 20 dense
+done
+for n in 10 20 100 1000 10000; do
+  "$build/bench/bench_spatial" kin "$n" 20 sparse
+done
 echo "# the 300 x 240 plate's dynamics analysis from a model file (sparse route of kd_dynamics_run)"
 echo "# neq sparse_route compile_s setup_s best_step_s median_step_s steps w_centre_end peak_rss_kib"
 "$build/bench/bench_plate_dynamics" bench/models/plate_300x240_dynamics.yaml

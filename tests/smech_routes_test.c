@@ -517,6 +517,90 @@ static void test_bricard_compare(void** state) {
     kd_desc_free(&d);
 }
 
+/* Lagrange's own route (ida, the DAE of its cms) on Bricard's linkage for a whole second from
+ * theta0 = 0.4 rad, theta' = 1.5 rad/s: the rows left out change three times on the way, and IDA
+ * restarts from a consistent state at each change (theory.md sec. 11.2, S16). Every output lies on
+ * the one-DOF path q(theta) (theta the rotation of L1 about R1's z axis), and the energy of the
+ * independent one-DOF equation, E(theta, theta') = mu(theta) theta'^2 / 2 + V(theta) with mu and V
+ * from the path's kinematics alone, stays constant; the trajectory agrees with newton-euler's
+ * augmented rk4 run. */
+typedef struct ida_rec {
+    const kd_smech *m, *md;
+    int rows;
+    double E0, dE, dpath, th_min, th_max, t_end;
+    double traj[64 * 201];
+} ida_rec;
+
+static int ida_out(void* ctx, const kd_mbs_sample* s) {
+    ida_rec* r = ctx;
+    const kd_smech* m = r->m;
+    const double* p = s->q + 3;  /* L1: a rotation about z from the identity */
+    const double th = 2.0 * atan2(p[3], p[0]);
+    double w[3], mu, V, q[64];
+    kd_smech_omega(m, 0, s->q, s->qd, w);
+    bricard_energy(r->md, s->q, th, &mu, &V);
+    memcpy(q, s->q, sizeof(double) * (size_t)m->n);
+    bricard_at(r->md, th, q);
+    for (int i = 0; i < m->n; i++) r->dpath = fmax(r->dpath, fabs(q[i] - s->q[i]));
+    const double E = 0.5 * mu * w[2] * w[2] + V;
+    if (r->rows == 0) r->E0 = E, r->th_min = r->th_max = th;
+    r->dE = fmax(r->dE, fabs(E - r->E0));
+    r->th_min = fmin(r->th_min, th), r->th_max = fmax(r->th_max, th);
+    if (r->rows < 201) memcpy(r->traj + (size_t)r->rows * m->n, s->q, sizeof(double) * (size_t)m->n);
+    r->t_end = s->t, r->rows++;
+    return 0;
+}
+
+static void test_bricard_lagrange_ida(void** state) {
+    (void)state;
+    kd_smech* m = bricard(0);
+    kd_smech* md = bricard(1);
+    const int n = m->n;
+    double t1[64], t2[64];
+    bricard_state(m, md, 0.4, 1.5, t1, t2);
+    ida_rec* rec = calloc(2, sizeof(ida_rec));
+    long switches = 0, restarts = 0;
+    for (int k = 0; k < 2; k++) {
+        const kd_mech_formalism f = k ? KD_MECH_NEWTON_EULER : KD_MECH_LAGRANGE;
+        kd_mbs_opts o;
+        kd_mbs_opts_default(&o);
+        o.t_end = 1.0, o.dt = 5e-4, o.output_every = 10, o.stabilization = KD_MBS_STAB_PROJECTION;
+        kd_smech_formalism_opts(f, m, &o);
+        assert_int_equal(o.formulation, k ? KD_MBS_AUGMENTED : KD_MBS_IDA);
+        kd_cms cms;
+        kd_cms_rows* kept = NULL;
+        kd_error err;
+        kd_mbs_stats stats;
+        memset(&stats, 0, sizeof(stats));
+        assert_int_equal(kd_smech_formalism_system(f, m, 0.0, m->q0, &cms, &kept, &err), KD_OK);
+        rec[k].m = m, rec[k].md = md;
+        kd_status st = kd_mbs_forward(&cms, &o, m->q0, m->qd0, ida_out, &rec[k], &stats, &err);
+        if (st) printf("%s: %s\n", kd_mech_formalism_name(f), err.msg);
+        assert_int_equal(st, KD_OK);
+        if (!k) switches = kd_cms_rows_switches(kept), restarts = stats.repartitions;
+        kd_cms_rows_free(&kept);
+        printf("Bricard 1 s, %-12s: t %.4f, %d outputs, theta in [%.3f, %.3f] rad, |E - E0| of the one-DOF "
+               "equation %.3g J (E0 %.6f J), off the path %.3g\n",
+               kd_mech_formalism_name(f), rec[k].t_end, rec[k].rows, rec[k].th_min, rec[k].th_max, rec[k].dE,
+               rec[k].E0, rec[k].dpath);
+    }
+    double d = 0;
+    for (int i = 0; i < 201 * n; i++) d = fmax(d, fabs(rec[0].traj[i] - rec[1].traj[i]));
+    printf("Bricard 1 s: rows left out changed %ld times, IDA restarts %ld, |q_lagrange - q_newton-euler| %.3g\n",
+           switches, restarts, d);
+    assert_true(fabs(rec[0].t_end - 1.0) < 1e-12);
+    assert_int_equal(rec[0].rows, 201);
+    assert_true(switches >= 2 && restarts == switches);
+    assert_true(rec[0].th_max - rec[0].th_min > 0.5);   /* a large swing */
+    assert_true(rec[0].dE < 1e-6 * fabs(rec[0].E0));  /* IDA's global error at rtol 1e-8 */
+    assert_true(rec[0].dpath < 1e-8);
+    assert_true(rec[1].dE < 1e-9 * fabs(rec[1].E0));  /* the reference itself is sharp */
+    assert_true(d < 5e-6);
+    free(rec);
+    kd_smech_free(&m);
+    kd_smech_free(&md);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_state),
@@ -526,6 +610,7 @@ int main(void) {
         cmocka_unit_test(test_bricard_single_state),
         cmocka_unit_test(test_bricard_runs),
         cmocka_unit_test(test_bricard_compare),
+        cmocka_unit_test(test_bricard_lagrange_ida),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

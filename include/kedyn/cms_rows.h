@@ -36,6 +36,14 @@ kd_status kd_cms_rows_new(const kd_cms* base, double t, const double* q, const i
 /* Multipliers of the view's rows (nc - ndrop) onto the base's rows (nc), zero at the rows left out
  * at the last Jacobian. r may be NULL (nothing dropped): a copy of the base's nc values. */
 void kd_cms_rows_expand(const kd_cms_rows* r, int nc_base, const double* lambda, double* full);
+/* The view behind cms (its ctx when cms is a view made by kd_cms_rows_new), or NULL. */
+kd_cms_rows* kd_cms_rows_of(const kd_cms* cms);
+/* Deferred (on = 1): the Jacobian keeps the rows left out as they are, and they change only in
+ * kd_cms_rows_revise, which a solver with a history of the multipliers (ida) calls at its accepted
+ * steps and then restarts from a consistent state. Revise: the check of the Jacobian at (t, q);
+ * returns 1 when the rows left out changed, 0 when not, -1 when the Jacobian failed. */
+void kd_cms_rows_defer(kd_cms_rows* r, int on);
+int kd_cms_rows_revise(kd_cms_rows* r, double t, const double* q);
 /* How many times the rows left out have changed. */
 long kd_cms_rows_switches(const kd_cms_rows* r);
 void kd_cms_rows_free(kd_cms_rows** r);

@@ -41,6 +41,7 @@
 #include "kedyn/mech.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
+#include "kedyn/smech_lu.h"
 #include "kedyn/cms.h"
 #include "kedyn/cms_rows.h"
 #include "kedyn/mbs.h"

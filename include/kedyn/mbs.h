@@ -132,7 +132,8 @@ typedef struct kd_mbs_stats {
     long evaluations;             /* evaluations of the accelerations (or DAE residuals) */
     long factorizations;          /* numeric sparse (or dense) factorisations */
     long projections;             /* projections onto the constraint manifold */
-    long repartitions;            /* maggi: choices of the independent coordinates */
+    long repartitions;            /* maggi: choices of the independent coordinates; ida: restarts
+                                     on a new set of rows (kedyn/cms_rows.h) */
     int dof;                      /* n - rank(Phi_q) at t0 */
     int redundant;                /* constraint equations found redundant at t0 */
     double max_drift_pos;         /* largest |Phi|_inf over the output instants */

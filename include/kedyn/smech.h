@@ -118,11 +118,22 @@ typedef struct kd_smech {
                                      or -(1 + nbody) - d for driver d */
     int* block_start;             /* (nbody + 1) 7 b */
     double length_scale;          /* largest point distance, m */
-    double* jl_work;              /* (14 nc) local Jacobian rows: a workspace of the callbacks, so
+    double* jl_work;              /* (28 nc) local Jacobian rows, then a CSR Phi_q (kd_smech_reactions_of):
+                                     a workspace of the callbacks, so
                                      that one kd_smech serves one solver at a time */
     double* qa_work;              /* (n) applied forces: a workspace of the formalism routes'
                                      callbacks (kedyn/smech_formalism.h), same rule */
+    /* Linear algebra of kinematics, inverse dynamics and mobility (src/mechanism/spatial_mobility.c):
+     * KD_SMECH_LINALG_AUTO (0, kd_smech_new's) takes the sparse LU of Phi_q (kedyn/smech_lu.h) when
+     * Phi_q is square (fully driven) with n >= KD_SMECH_SPARSE_MIN and regular, the dense SVD
+     * otherwise; DENSE and SPARSE force one (SPARSE still needs a square regular Phi_q). lu: the
+     * sparse LU of the single-instant functions, made at their first call (same rule as jl_work). */
+    int linalg;
+    struct kd_smech_lu* lu;
 } kd_smech;
+
+enum { KD_SMECH_LINALG_AUTO = 0, KD_SMECH_LINALG_DENSE = 1, KD_SMECH_LINALG_SPARSE = 2 };
+#define KD_SMECH_SPARSE_MIN 140   /* coordinates (20 bodies) from which AUTO takes the sparse LU */
 
 kd_smech* kd_smech_new(void);
 void kd_smech_free(kd_smech** m);
@@ -174,6 +185,8 @@ kd_status kd_smech_compile(const kd_desc* d, kd_smech** out, kd_error* err);
 void kd_smech_phi(const kd_smech* m, double t, const double* q, double* phi);
 void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac);
 void kd_smech_phi_t(const kd_smech* m, double t, const double* q, double* phi_t);
+/* kd_smech_jacobian and kd_smech_phi_t in one pass over the rows. */
+void kd_smech_jacobian_phi_t(const kd_smech* m, double t, const double* q, double* jac, double* phi_t);
 void kd_smech_gamma(const kd_smech* m, double t, const double* q, const double* qd, double* gamma);
 void kd_smech_force(const kd_smech* m, double t, const double* q, const double* qd, double* Q);
 /* The applied forces only (gravity, torques, point forces, springs; kd_smech_force without its
@@ -239,6 +252,8 @@ kd_status kd_smech_reactions_alloc(const kd_smech* m, kd_smech_reactions* r);
 void kd_smech_reactions_free(kd_smech_reactions* r);
 /* F and drive from r->lambda (as filled by a solver, e.g. kd_mbs_sample.lambda) at (t, q). */
 void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r);
+/* The same from Phi_q at (t, q) already evaluated (jac: kd_smech_jacobian's CSR values). */
+void kd_smech_reactions_jac(const kd_smech* m, const double* q, const double* jac, kd_smech_reactions* r);
 /* Multipliers: [M Phi_q^T; Phi_q 0] [q''; lambda] = [Q; gamma] at (t, q, q'); q'' into qdd (may be NULL). */
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                        kd_smech_reactions* r, kd_error* err);

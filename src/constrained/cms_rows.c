@@ -32,6 +32,7 @@ struct kd_cms_rows {
     double *A, *U, *S, *Zt, *tau;      /* dense Phi_q (base nc x n), its SVD, Z^T; the check's work */
     lapack_int* piv;
     long switches;
+    int deferred;                 /* 1: the Jacobian keeps the rows; kd_cms_rows_revise changes them */
 };
 
 static void pick(const kd_cms_rows* r, double* out) {
@@ -122,6 +123,32 @@ static int healthy(kd_cms_rows* r) {
     return 1;
 }
 
+/* The rows left out chosen again from Z at the base Jacobian in r->buf (QR with column pivoting
+ * of Z^T); a row coming back takes the slot of a row leaving. Returns 1 when they changed. */
+static int choose_again(kd_cms_rows* r) {
+    int best[64];
+    if (dependencies(r) || best_rows(r, best)) return 0;
+    int used[64] = {0}, changed = 0;
+    for (int k = 0; k < r->nd; k++) {
+        int still = 0;
+        for (int j = 0; j < r->nd; j++) still |= best[j] == r->drop[k];
+        if (still) continue;
+        changed = 1;
+        for (int j = 0; j < r->nd; j++) {
+            int was = 0;
+            for (int l = 0; l < r->nd; l++) was |= r->drop[l] == best[j];
+            if (was || used[j]) continue;
+            used[j] = 1;
+            for (int i = 0; i < r->nc; i++)
+                if (r->row[i] == best[j]) r->row[i] = r->drop[k];
+            break;
+        }
+    }
+    memcpy(r->drop, best, sizeof(int) * (size_t)r->nd);
+    r->switches += changed;
+    return changed;
+}
+
 static int v_jac(void* c, double t, const double* q, double* jac) {
     kd_cms_rows* r = c;
     const kd_cms* b = &r->base;
@@ -130,30 +157,7 @@ static int v_jac(void* c, double t, const double* q, double* jac) {
     /* revisit the rows left out: the dependencies with Z_D = I, Z_O = -(Phi_O Phi_O^T)^-1 Phi_O Phi_D^T
      * (the kept rows O, the rows left out D); when an entry of Z_O outgrows 1 / SWITCH_RATIO (or
      * Phi_O Phi_O^T is singular) the kept rows are losing their rank: choose again from Z (SVD) */
-    if (!healthy(r)) {
-        int best[64];
-        if (!dependencies(r) && !best_rows(r, best)) {
-            /* a row coming back takes the slot of a row leaving; the rows left out become best */
-            int used[64] = {0}, changed = 0;
-            for (int k = 0; k < r->nd; k++) {
-                int still = 0;
-                for (int j = 0; j < r->nd; j++) still |= best[j] == r->drop[k];
-                if (still) continue;
-                changed = 1;
-                for (int j = 0; j < r->nd; j++) {
-                    int was = 0;
-                    for (int l = 0; l < r->nd; l++) was |= r->drop[l] == best[j];
-                    if (was || used[j]) continue;
-                    used[j] = 1;
-                    for (int i = 0; i < r->nc; i++)
-                        if (r->row[i] == best[j]) r->row[i] = r->drop[k];
-                    break;
-                }
-            }
-            memcpy(r->drop, best, sizeof(int) * (size_t)r->nd);
-            r->switches += changed;
-        }
-    }
+    if (!r->deferred && !healthy(r)) choose_again(r);
     /* the slots' values: a candidate row's entries at their columns of the union pattern */
     for (int i = 0; i < r->nc; i++) {
         const int br = r->row[i];
@@ -166,6 +170,15 @@ static int v_jac(void* c, double t, const double* q, double* jac) {
         }
     }
     return 0;
+}
+
+kd_cms_rows* kd_cms_rows_of(const kd_cms* cms) { return cms->jacobian == v_jac ? cms->ctx : NULL; }
+
+void kd_cms_rows_defer(kd_cms_rows* r, int on) { r->deferred = on; }
+
+int kd_cms_rows_revise(kd_cms_rows* r, double t, const double* q) {
+    if (r->base.jacobian(r->base.ctx, t, q, r->buf)) return -1;
+    return healthy(r) ? 0 : choose_again(r);
 }
 
 kd_status kd_cms_rows_new(const kd_cms* base, double t, const double* q, const int* drop, int ndrop,

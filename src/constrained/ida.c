@@ -22,6 +22,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "constrained_internal.h"
+#include "kedyn/cms_rows.h"
 
 typedef struct ggl {
     mbs_ws* w;
@@ -94,6 +95,100 @@ static void quiet(int code, const char* module, const char* fn, char* msg, void*
     (void)code, (void)module, (void)fn, (void)msg, (void)ud;
 }
 
+static kd_status ida_failed(mbs_ws* w, void* mem, int flag, kd_error* err) {
+    if (w->failed) return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
+    realtype tret = 0, h = 0;
+    IDAGetCurrentTime(mem, &tret), IDAGetCurrentStep(mem, &h);
+    char* name = IDAGetReturnFlagName(flag);  /* allocated by SUNDIALS */
+    const kd_status st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                      "t = %g: IDA failed: %s with step %.3g s (near a singular configuration, such "
+                                      "as a limit position, the corrector cannot converge)",
+                                      tret, name ? name : "?", h);
+    free(name);
+    return st;
+}
+
+/* The integration on a view without the redundant rows (theory.md sec. 11.2, S16): one IDA step
+ * at a time, the outputs interpolated (IDAGetDky); after each step the view checks its rows at the
+ * step's state, and when they change IDA restarts there from a consistent state: q, v and W as
+ * they are (the rows left out hold on the motion, so the new set is satisfied too), lambda and q''
+ * from the augmented equations of the new rows, mu = 0, and a new factorisation with pivoting. */
+static kd_status run_view(mbs_ws* w, ggl* g, void* mem, SUNLinearSolver LS, SUNMatrix A, N_Vector yy, N_Vector yp,
+                          kd_cms_rows* view, long nout, double dto, kd_mbs_output_fn out, void* ctx,
+                          kd_error* err) {
+    const kd_mbs_opts* o = w->opts;
+    const int n = w->n, nc = w->nc, m = 2 * (n + nc) + 1;
+    N_Vector yi = N_VClone(yy), di = N_VClone(yp);
+    if (!yi || !di) {
+        if (yi) N_VDestroy(yi);
+        if (di) N_VDestroy(di);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    double* y = N_VGetArrayPointer(yy);
+    double* d = N_VGetArrayPointer(yp);
+    kd_status st = KD_OK;
+    long k = 1;
+    while (!st && k <= nout) {
+        realtype tret = o->t0;
+        const int flag = IDASolve(mem, o->t_end, &tret, yy, yp, IDA_ONE_STEP);
+        if (flag < 0) {
+            st = ida_failed(w, mem, flag, err);
+            break;
+        }
+        /* the outputs passed by this step */
+        for (; k <= nout; k++) {
+            const double tout = k == nout ? o->t_end : o->t0 + k * dto;
+            if (tret < tout - 1e-12 * fmax(1.0, fabs(tout))) break;
+            if (IDAGetDky(mem, tout, 0, yi) || IDAGetDky(mem, tout, 1, di)) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: IDA interpolation failed", tout);
+                break;
+            }
+            const double *yv = N_VGetArrayPointer(yi), *dv = N_VGetArrayPointer(di);
+            memcpy(w->qdd, dv + n, sizeof(double) * n);
+            memcpy(w->lambda, yv + 2 * n, sizeof(double) * nc);
+            if (mbs_emit(w, tout, yv, yv + n, yv[m - 1], out, ctx)) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
+                break;
+            }
+        }
+        if (st || k > nout) break;
+        const int changed = kd_cms_rows_revise(view, tret, y);
+        if (changed < 0) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: the Jacobian callback failed", tret);
+            break;
+        }
+        if (!changed) continue;
+        /* restart on the new rows from a consistent state */
+        kd_mbs_opts plain = *o;
+        plain.stabilization = KD_MBS_STAB_NONE;
+        w->opts = &plain;
+        const int bad = mbs_accel(w, tret, y, y + n, 0);
+        w->opts = o;
+        if (bad) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: %s", w->fail_t, w->why);
+            break;
+        }
+        double p = 0;
+        for (int i = 0; i < n; i++) d[i] = y[n + i], d[n + i] = w->qdd[i], p += w->Q[i] * y[n + i];
+        for (int r = 0; r < nc; r++) y[2 * n + r] = w->lambda[r], y[2 * n + nc + r] = 0.0, d[2 * n + r] = 0.0,
+                                     d[2 * n + nc + r] = 0.0;
+        d[m - 1] = p;
+        realtype h = 0;
+        IDAGetLastStep(mem, &h);
+        long v = 0;  /* IDAReInit sets IDA's counters to zero */
+        if (IDAGetNumSteps(mem, &v) == 0) w->stats->steps += v;
+        if (IDAGetNumLinSolvSetups(mem, &v) == 0) w->stats->factorizations += v;
+        if (IDAReInit(mem, tret, yy, yp) || IDASetInitStep(mem, h) ||
+            SUNLinSol_KLUReInit(LS, A, mbs_ida_jac_nnz(g->J), SUNKLU_REINIT_PARTIAL)) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g: IDA restart failed", tret);
+            break;
+        }
+        w->stats->repartitions++;
+    }
+    N_VDestroy(yi), N_VDestroy(di);
+    return st;
+}
+
 kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
                       kd_error* err) {
     const kd_mbs_opts* o = w->opts;
@@ -103,6 +198,9 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
                             "t = %g: the ida formulation needs independent constraints; %d are redundant", o->t0,
                             w->stats->redundant);
     ggl g = {w, NULL};
+    /* a view without redundant rows (kedyn/cms_rows.h) changes its rows only between steps here */
+    kd_cms_rows* view = kd_cms_rows_of(w->sys);
+    if (view) kd_cms_rows_defer(view, 1);
     SUNContext sctx = NULL;
     N_Vector yy = NULL, yp = NULL, id = NULL, av = NULL;
     SUNMatrix A = NULL;
@@ -177,6 +275,10 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
     }
     const double dto = o->dt * o->output_every;
     const long nout = (long)ceil((o->t_end - o->t0) / dto - 1e-6);
+    if (view) {
+        st = run_view(w, &g, mem, LS, A, yy, yp, view, nout, dto, out, ctx, err);
+        goto done;
+    }
     for (long k = 1; k <= nout; k++) {
         const double tout = k == nout ? o->t_end : o->t0 + k * dto;
         realtype tret = o->t0;
@@ -203,6 +305,7 @@ kd_status mbs_run_ida(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_out
         }
     }
 done:;
+    if (view) kd_cms_rows_defer(view, 0);
     long v = 0;
     if (mem && IDAGetNumSteps(mem, &v) == 0) w->stats->steps += v;
     if (mem && IDAGetNumLinSolvSetups(mem, &v) == 0) w->stats->factorizations += v;

@@ -14,6 +14,7 @@
 #include "kedyn/frame.h"
 #include "kedyn/mbs.h"
 #include "kedyn/sdesc.h"
+#include "kedyn/smech_lu.h"
 #include "kedyn/system.h"
 #include "link_ode.h"
 
@@ -46,76 +47,28 @@ static int rstore(void* ctx, double t, const double* q, const double* qd, const 
     return 0;
 }
 
-/* A fully driven mechanism without redundant rows has a square, regular Phi_q (nc = n): one LU
- * per Newton iterate and one at the solution serve velocity (Phi_q q' = -Phi_t), acceleration
- * (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'', theory.md sec. 11, 12.8), with
- * the condition number estimated from the LU (1-norm, dgecon) for singular positions. The
- * workspace is allocated once; no allocation inside the instants. */
+/* A fully driven mechanism without redundant rows has a square, regular Phi_q (nc = n): one sparse
+ * LU (kedyn/smech_lu.h, KLU) per Newton iterate and one at the solution serve velocity (Phi_q q' =
+ * -Phi_t), acceleration (Phi_q q'' = gamma) and the multipliers (Phi_q^T lambda = Q - M q'',
+ * theory.md sec. 11, 12.8), with the condition number estimated from the LU (1-norm, Hager-Higham)
+ * for singular positions. The workspace is allocated once; no allocation inside the instants
+ * (a new pivot order excepted). */
 typedef struct lu_work {
-    double *jac, *A, *phi, *b, *Mb, *Q, *work;
-    lapack_int *ipiv, *iwork;
+    kd_smech_lu* lu;
+    double *jac, *phi, *b, *Mb, *Q;
 } lu_work;
 
 static void lu_free(lu_work* w) {
-    free(w->jac), free(w->A), free(w->phi), free(w->b), free(w->Mb), free(w->Q), free(w->work);
-    free(w->ipiv), free(w->iwork);
+    kd_smech_lu_free(&w->lu);
+    free(w->jac), free(w->phi), free(w->b), free(w->Mb), free(w->Q);
 }
 
-/* Phi_q at (t, q) factorised into w->A; rcond (1-norm) estimated. Returns nonzero when singular. */
-static int lu_factor(const kd_smech* m, lu_work* w, double t, const double* q, double* rcond) {
-    const int n = m->n;
-    kd_smech_jacobian(m, t, q, w->jac);
-    memset(w->A, 0, sizeof(double) * (size_t)n * (size_t)n);
-    kd_smech_jac_dense(m, w->jac, m->nc, w->A, n);
-    const double anorm = LAPACKE_dlange_work(LAPACK_COL_MAJOR, '1', n, n, w->A, n, w->work);
-    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w->A, n, w->ipiv)) return 1;
-    double rc = 0.0;
-    if (rcond && LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, w->A, n, anorm, &rc, w->work, w->iwork)) return 1;
-    if (rcond) *rcond = rc;
-    return 0;
-}
-
-/* Phi_q x = b ('N') or Phi_q^T x = b ('T') in place with dgetrf's factor P L U (column-major,
- * 1-based pivots), written out: on these small systems the calls of dgetrs (row swaps and two
- * dtrsv) cost more than their arithmetic. */
-static int lu_solve(const kd_smech* m, lu_work* w, char trans, double* x) {
-    const int n = m->n;
-    const double* A = w->A;
-    if (trans == 'N') {
-        for (int i = 0; i < n; i++) {  /* P^T, then L y = b */
-            const int p = w->ipiv[i] - 1;
-            const double xi = x[p];
-            x[p] = x[i], x[i] = xi;
-        }
-        for (int j = 0; j < n; j++) {
-            const double xj = x[j], *col = A + (size_t)j * n;
-            for (int i = j + 1; i < n; i++) x[i] -= col[i] * xj;
-        }
-        for (int j = n - 1; j >= 0; j--) {  /* U x = y */
-            const double* col = A + (size_t)j * n;
-            const double xj = x[j] /= col[j];
-            for (int i = 0; i < j; i++) x[i] -= col[i] * xj;
-        }
-    } else {
-        for (int j = 0; j < n; j++) {  /* U^T z = b */
-            const double* col = A + (size_t)j * n;
-            double sum = x[j];
-            for (int i = 0; i < j; i++) sum -= col[i] * x[i];
-            x[j] = sum / col[j];
-        }
-        for (int j = n - 1; j >= 0; j--) {  /* L^T y = z */
-            const double* col = A + (size_t)j * n;
-            double sum = x[j];
-            for (int i = j + 1; i < n; i++) sum -= col[i] * x[i];
-            x[j] = sum;
-        }
-        for (int i = n - 1; i >= 0; i--) {  /* P */
-            const int p = w->ipiv[i] - 1;
-            const double xi = x[p];
-            x[p] = x[i], x[i] = xi;
-        }
-    }
-    return 0;
+/* Phi_q at (t, q) factorised (and Phi_t into phi_t when not NULL); cond estimated when not NULL.
+ * Returns nonzero when singular. */
+static int lu_factor(const kd_smech* m, lu_work* w, double t, const double* q, double* phi_t, double* cond) {
+    if (phi_t) kd_smech_jacobian_phi_t(m, t, q, w->jac, phi_t);
+    else kd_smech_jacobian(m, t, q, w->jac);
+    return kd_smech_lu_factor(w->lu, w->jac, cond);
 }
 
 #define CHORD_MAX 8
@@ -124,26 +77,28 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
                           kd_smech_reactions* re, int* at_start, kd_error* err) {
     const int n = m->n;
     const size_t N = (size_t)n;
-    lu_work w = {calloc((size_t)m->jac_nnz + 1, sizeof(double)), calloc(N * N, sizeof(double)),
-                 calloc(N, sizeof(double)), calloc(N, sizeof(double)), calloc(49 * (size_t)m->nbody, sizeof(double)),
-                 calloc(N, sizeof(double)), calloc(4 * N, sizeof(double)), calloc(N, sizeof(lapack_int)),
-                 calloc(N, sizeof(lapack_int))};
+    lu_work w = {NULL, calloc((size_t)m->jac_nnz + 1, sizeof(double)), calloc(N, sizeof(double)),
+                 calloc(N, sizeof(double)), calloc(49 * (size_t)m->nbody, sizeof(double)), calloc(N, sizeof(double))};
     double* q = calloc(4 * N, sizeof(double));
-    if (!w.jac || !w.A || !w.phi || !w.b || !w.Mb || !w.Q || !w.work || !w.ipiv || !w.iwork || !q) {
+    if (!w.jac || !w.phi || !w.b || !w.Mb || !w.Q || !q) {
         lu_free(&w), free(q);
         return NOMEM();
+    }
+    kd_status st = kd_smech_lu_new(m, &w.lu, err);
+    if (st) {
+        lu_free(&w), free(q);
+        return st;
     }
     double *qd = q + N, *qdd = q + 2 * N, *qdd0 = q + 3 * N;  /* qdd0: the previous instant's */
     memcpy(q, m->q0, N * sizeof(double));
     const double tol = 1e-11 * fmax(1.0, m->length_scale), tol_r = 1e-3 * tol, h = t_end / steps;
-    kd_status st = KD_OK;
     for (int k = 0; k <= steps && !st; k++) {
         const double t = k * h;
         /* predictor: Taylor to the third order, the jerk from the last two accelerations */
         for (int i = 0; k > 0 && i < n; i++)
             q[i] += h * qd[i] + 0.5 * h * h * qdd[i] + (k > 1 ? h * h * (qdd[i] - qdd0[i]) / 6.0 : 0.0);
         int it = 0;
-        double res = INFINITY, rcond = 0.0;
+        double res = INFINITY, cond = INFINITY;
         /* Newton on Phi(t, q) = 0; from the second instant on, the first iterates keep the factor
          * of the previous instant's Phi_q (chord iterations: no Jacobian and no LU; they
          * contract by about |Phi_q^-1 dPhi_q| ~ h), full Newton after CHORD_MAX of them */
@@ -156,25 +111,25 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
              * iterates, which contract linearly, go on to round-off (tol_r, or no more decrease) */
             if (!isfinite(res) || (res <= tol && (k == 0 || res <= tol_r || res > 0.1 * res_prev))) break;
             res_prev = res;
-            if ((k == 0 || it >= CHORD_MAX) && lu_factor(m, &w, t, q, NULL)) break;
+            if ((k == 0 || it >= CHORD_MAX) && lu_factor(m, &w, t, q, NULL, NULL)) break;
             for (int i = 0; i < n; i++) w.b[i] = -w.phi[i];
-            if (lu_solve(m, &w, 'N', w.b)) break;
+            if (kd_smech_lu_solve(w.lu, 0, w.b)) break;
             for (int i = 0; i < n; i++) q[i] += w.b[i];
         }
-        if (!(res <= tol) || lu_factor(m, &w, t, q, &rcond) || !(rcond > 0) || 1.0 / rcond > cond_max) {
+        /* at the solution: Phi_q and Phi_t in one pass, one LU with its condition estimate */
+        if (!(res <= tol) || lu_factor(m, &w, t, q, qd, &cond) || !(cond < cond_max)) {
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                               "singular position at t = %g s (|Phi| = %.3g after %d Newton iterations, condition "
                               "number of Phi_q %.3g)",
-                              t, res, it, rcond > 0 ? 1.0 / rcond : INFINITY);
+                              t, res, it, cond);
             if (at_start) *at_start = k == 0;
             break;
         }
-        kd_smech_phi_t(m, t, q, qd);
         for (int i = 0; i < n; i++) qd[i] = -qd[i];
-        if (lu_solve(m, &w, 'N', qd)) st = KD_ERR_NUMERIC;
+        if (kd_smech_lu_solve(w.lu, 0, qd)) st = KD_ERR_NUMERIC;
         memcpy(qdd0, qdd, N * sizeof(double));
         kd_smech_gamma(m, t, q, qd, qdd);
-        if (!st && lu_solve(m, &w, 'N', qdd)) st = KD_ERR_NUMERIC;
+        if (!st && kd_smech_lu_solve(w.lu, 0, qdd)) st = KD_ERR_NUMERIC;
         /* multipliers: Phi_q^T lambda = Q - M q'' */
         kd_smech_mass_blocks(m, q, w.Mb);
         kd_smech_force(m, t, q, qd, w.Q);
@@ -184,12 +139,12 @@ static kd_status rigid_lu(const kd_smech* m, double t_end, int steps, double con
                 for (int c = 0; c < 7; c++) a -= w.Mb[49 * (size_t)b + 7 * c + i] * qdd[7 * b + c];
                 re->lambda[7 * b + i] = a;
             }
-        if (!st && lu_solve(m, &w, 'T', re->lambda)) st = KD_ERR_NUMERIC;
+        if (!st && kd_smech_lu_solve(w.lu, 1, re->lambda)) st = KD_ERR_NUMERIC;
         if (st) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: LAPACK failure", t);
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: sparse LU failure", t);
             break;
         }
-        kd_smech_reactions_of(m, t, q, re);
+        kd_smech_reactions_jac(m, q, w.jac, re);
         const size_t i = (size_t)r->nsamples++;
         r->t[i] = t;
         memcpy(r->q + i * N, q, N * sizeof(double));

@@ -123,20 +123,30 @@ void sp_E(const double p[4], double E[3][4]) {
  *   v = [r +] A(p) s,  dv/dp = sp_rot_jac,  v' = [r' +] dv/dp p',  acc = 2 A(p') s
  * where v'' = [r'' +] dv/dp p'' + acc. Ground (b < 0): v = s, everything else zero. */
 void sp_term(const kd_smech* m, int b, const double s[3], int point, const double* q, const double* qd, sp_vterm* o) {
+    sp_term_at(m, b, s, point, q, qd, 1, o);
+}
+
+/* The same; jac = 0 without qd leaves J unset (the value alone: constraint values). */
+void sp_term_at(const kd_smech* m, int b, const double s[3], int point, const double* q, const double* qd, int jac,
+                sp_vterm* o) {
     (void)m;
-    memset(o, 0, sizeof(*o));
     o->body = b, o->point = point;
     if (b < 0) {
+        memset(o, 0, sizeof(*o));
+        o->body = b, o->point = point;
         memcpy(o->v, s, sizeof(double) * 3);
         return;
     }
     const double* x = q + KD_SPOSE * b;
     const double* p = x + 3;
     sp_rot_apply(p, s, o->v);
-    sp_rot_jac(p, s, o->J);
+    if (jac || qd) sp_rot_jac(p, s, o->J);
     if (point)
         for (int i = 0; i < 3; i++) o->v[i] += x[i];
-    if (!qd) return;
+    if (!qd) {
+        memset(o->vd, 0, sizeof(o->vd)), memset(o->acc, 0, sizeof(o->acc));
+        return;
+    }
     const double* pd = qd + KD_SPOSE * b + 3;
     for (int i = 0; i < 3; i++) {
         double a = point ? qd[KD_SPOSE * b + i] : 0.0;

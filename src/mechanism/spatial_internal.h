@@ -20,6 +20,8 @@ void sp_rot_jac(const double p[4], const double s[3], double J[3][4]);
 void sp_G(const double p[4], double G[3][4]);
 void sp_E(const double p[4], double E[3][4]);
 void sp_term(const kd_smech* m, int b, const double s[3], int point, const double* q, const double* qd, sp_vterm* o);
+void sp_term_at(const kd_smech* m, int b, const double s[3], int point, const double* q, const double* qd, int jac,
+                sp_vterm* o);
 void sp_term_jac_add(const sp_vterm* t, const double w[3], double scale, int slot, double* jl);
 
 /* Rows of joint k (or of a normalisation / driver row through sp_rows_all): phi (nrow), jl

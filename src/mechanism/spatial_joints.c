@@ -37,21 +37,41 @@ typedef struct jterms {
     double d[3], dd[3], dacc[3];  /* d = P1 - P0, d', its velocity-squared acceleration */
 } jterms;
 
-static void terms(const kd_smech* m, const kd_sjoint* j, const double* q, const double* qd, jterms* T) {
-    const int b0 = j->body[0], b1 = j->body[1];
-    sp_term(m, b0, j->s[0], 1, q, qd, &T->P0);
-    sp_term(m, b1, j->s[1], 1, q, qd, &T->P1);
-    sp_term(m, b0, j->u[0], 0, q, qd, &T->u0);
-    sp_term(m, b0, j->f[0], 0, q, qd, &T->f0);
-    sp_term(m, b0, j->g[0], 0, q, qd, &T->g0);
-    sp_term(m, b1, j->u[1], 0, q, qd, &T->u1);
-    sp_term(m, b1, j->f[1], 0, q, qd, &T->f1);
-    sp_term(m, b1, j->g[1], 0, q, qd, &T->g1);
-    for (int i = 0; i < 3; i++) {
-        T->d[i] = T->P1.v[i] - T->P0.v[i];
-        T->dd[i] = T->P1.vd[i] - T->P0.vd[i];
-        T->dacc[i] = T->P1.acc[i] - T->P0.acc[i];
+/* The terms a row set uses (bit mask), so that each is built once and only when needed. */
+enum { T_P = 1, T_U0 = 2, T_F0 = 4, T_G0 = 8, T_U1 = 16, T_F1 = 32, T_G1 = 64 };
+
+static int joint_terms(kd_sjoint_type t) {
+    switch (t) {
+    case KD_SJOINT_REVOLUTE: return T_P | T_F0 | T_G0 | T_U1;
+    case KD_SJOINT_UNIVERSAL: return T_P | T_U0 | T_U1;
+    case KD_SJOINT_CYLINDRICAL: return T_P | T_F0 | T_G0 | T_U1;
+    case KD_SJOINT_PRISMATIC: return T_P | T_F0 | T_G0 | T_U1 | T_G1;
+    case KD_SJOINT_FIXED: return T_P | T_U0 | T_F0 | T_G0 | T_U1 | T_F1 | T_G1;
+    case KD_SJOINT_POINT_ON_LINE: return T_P | T_F0 | T_G0;
+    case KD_SJOINT_POINT_ON_PLANE: return T_P | T_U0;
+    default: return T_P;  /* spherical, distance */
     }
+}
+
+/* jac: the terms' d/dp are wanted (Jacobian rows); with qd they are built anyway (v'). */
+static void terms(const kd_smech* m, const kd_sjoint* j, const double* q, const double* qd, int mask, int jac,
+                  jterms* T) {
+    const int b0 = j->body[0], b1 = j->body[1];
+    if (mask & T_P) {
+        sp_term_at(m, b0, j->s[0], 1, q, qd, jac, &T->P0);
+        sp_term_at(m, b1, j->s[1], 1, q, qd, jac, &T->P1);
+        for (int i = 0; i < 3; i++) {
+            T->d[i] = T->P1.v[i] - T->P0.v[i];
+            T->dd[i] = T->P1.vd[i] - T->P0.vd[i];
+            T->dacc[i] = T->P1.acc[i] - T->P0.acc[i];
+        }
+    }
+    if (mask & T_U0) sp_term_at(m, b0, j->u[0], 0, q, qd, jac, &T->u0);
+    if (mask & T_F0) sp_term_at(m, b0, j->f[0], 0, q, qd, jac, &T->f0);
+    if (mask & T_G0) sp_term_at(m, b0, j->g[0], 0, q, qd, jac, &T->g0);
+    if (mask & T_U1) sp_term_at(m, b1, j->u[1], 0, q, qd, jac, &T->u1);
+    if (mask & T_F1) sp_term_at(m, b1, j->f[1], 0, q, qd, jac, &T->f1);
+    if (mask & T_G1) sp_term_at(m, b1, j->g[1], 0, q, qd, jac, &T->g1);
 }
 
 /* One row: value, local Jacobian (SP_SLOTS), gamma. */
@@ -120,7 +140,7 @@ void sp_joint_eval(const kd_smech* m, int k, const double* q, const double* qd, 
                    double* gamma) {
     const kd_sjoint* j = m->joint + k;
     jterms T;
-    terms(m, j, q, qd, &T);
+    terms(m, j, q, qd, joint_terms(j->type), jl != NULL, &T);
     rowout o = {phi, jl, gamma, 0};
     switch (j->type) {
     case KD_SJOINT_SPHERICAL:
@@ -170,7 +190,7 @@ static void driver_eval(const kd_smech* m, int dv, double t, const double* q, co
     kd_law_eval(&d->law, t, &x, &xd, &xdd);
     x += d->initial;
     jterms T;
-    terms(m, j, q, qd, &T);
+    terms(m, j, q, qd, j->type != KD_SJOINT_REVOLUTE ? T_P | T_U0 : T_F0 | T_G0 | T_F1, jl != NULL, &T);
     double ph = 0, ga = 0;
     rowout o = {&ph, jl, qd ? &ga : NULL, 0};
     if (j->type != KD_SJOINT_REVOLUTE) {
@@ -181,7 +201,8 @@ static void driver_eval(const kd_smech* m, int dv, double t, const double* q, co
         return;
     }
     double p1, p2, g1 = 0, g2 = 0, J1[SP_SLOTS], J2[SP_SLOTS];
-    rowout o1 = {&p1, J1, qd ? &g1 : NULL, 0}, o2 = {&p2, J2, qd ? &g2 : NULL, 0};
+    const int need_j = jl || qd;  /* the rows' Jacobians: for jl, and for gamma's rates */
+    rowout o1 = {&p1, need_j ? J1 : NULL, qd ? &g1 : NULL, 0}, o2 = {&p2, need_j ? J2 : NULL, qd ? &g2 : NULL, 0};
     row_dot1(&o1, &T.g0, &T.f1);  /* D1 = sin theta_rel */
     row_dot1(&o2, &T.f0, &T.f1);  /* D2 = cos theta_rel */
     const double c = cos(x), s = sin(x);
@@ -208,8 +229,9 @@ void sp_rows_all(const kd_smech* m, double t, const double* q, const double* qd,
                  double* phi_t, double* gamma) {
     for (int k = 0; k < m->njoint; k++) {
         const int r = m->joint[k].row;
-        sp_joint_eval(m, k, q, qd, phi ? phi + r : NULL, jl ? jl + (size_t)SP_SLOTS * r : NULL,
-                      gamma ? gamma + r : NULL);
+        if (phi || jl || gamma)
+            sp_joint_eval(m, k, q, qd, phi ? phi + r : NULL, jl ? jl + (size_t)SP_SLOTS * r : NULL,
+                          gamma ? gamma + r : NULL);
         if (phi_t)
             for (int i = 0; i < m->joint[k].nrow; i++) phi_t[r + i] = 0.0;
     }

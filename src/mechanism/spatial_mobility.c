@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/smech_lu.h"
 #include "spatial_internal.h"
 
 #define RANK_TOL 1e-9
@@ -76,8 +77,128 @@ static int rank_rows(const kd_smech* m, sp_work* w, int nrow, double* cond) {
     return rank;
 }
 
+/* ---- the sparse path (theory.md sec. 11.3) ----------------------------------------------
+ * A fully driven mechanism without redundant rows has a square, regular Phi_q: every Newton
+ * step, velocity, acceleration and multiplier is one solve with its sparse LU, at a cost linear in
+ * the number of bodies of a chain, where the dense SVD of the n x n Phi_q costs n^3. */
+
+static int sparse_wanted(const kd_smech* m) {
+    return m->nc == m->n && (m->linalg == KD_SMECH_LINALG_SPARSE ||
+                             (m->linalg == KD_SMECH_LINALG_AUTO && m->n >= KD_SMECH_SPARSE_MIN));
+}
+
+/* The single-instant functions' LU (m->lu, made once; the workspace rule of jl_work). */
+static kd_smech_lu* cached_lu(const kd_smech* m) {
+    if (!m->lu) {
+        kd_error e;
+        kd_smech_lu* lu = NULL;
+        if (kd_smech_lu_new(m, &lu, &e)) return NULL;
+        ((kd_smech*)m)->lu = lu;
+    }
+    return m->lu;
+}
+
+typedef struct sp_sparse {
+    kd_smech_lu* lu;
+    double *jac, *b, *Mb, *Q;
+} sp_sparse;
+
+static void sparse_free(sp_sparse* s) { free(s->jac), free(s->b), free(s->Mb), free(s->Q); }
+
+static int sparse_new(const kd_smech* m, kd_smech_lu* lu, sp_sparse* s) {
+    s->lu = lu;
+    s->jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+    s->b = malloc(sizeof(double) * (size_t)(m->n + 1));
+    s->Mb = malloc(sizeof(double) * (size_t)(KD_SPOSE * KD_SPOSE * m->nbody + 1));
+    s->Q = malloc(sizeof(double) * (size_t)(m->n + 1));
+    if (!lu || !s->jac || !s->b || !s->Mb || !s->Q) {
+        sparse_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Phi_q at (t, q) factorised, with its 1-norm condition estimate. 0, or 1 when singular. */
+static int sparse_factor(const kd_smech* m, sp_sparse* s, double t, const double* q, double* cond) {
+    kd_smech_jacobian(m, t, q, s->jac);
+    double c = INFINITY;
+    const int bad = kd_smech_lu_factor(s->lu, s->jac, &c);
+    if (cond) *cond = bad ? INFINITY : c;
+    return bad || !(c < 1.0 / RANK_TOL);
+}
+
+/* Newton with the LU; at the solution Phi_q stays factorised (velocity, acceleration). Returns
+ * KD_OK, KD_ERR_NUMERIC (no convergence or singular). */
+static kd_status sparse_position(const kd_smech* m, sp_sparse* s, double t, double* q, kd_smech_info* info,
+                                 kd_error* err) {
+    const double tol = 1e-11 * fmax(1.0, m->length_scale);
+    memset(info, 0, sizeof(*info));
+    double* phi = s->b;
+    for (int it = 0; it <= 50; it++) {
+        kd_smech_phi(m, t, q, phi);
+        double r = 0;
+        for (int i = 0; i < m->nc; i++) r = fmax(r, fabs(phi[i]));
+        info->residual = r, info->iterations = it;
+        const int sing = sparse_factor(m, s, t, q, r <= tol ? &info->cond : NULL);
+        info->rank = sing ? m->n - 1 : m->n;  /* a singular LU: rank below n, not counted */
+        if (r <= tol || sing) return sing ? kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                                         "t = %g s: Phi_q is singular", t)
+                                          : KD_OK;
+        if (!isfinite(r)) break;
+        for (int i = 0; i < m->n; i++) phi[i] = -phi[i];
+        kd_smech_lu_solve(s->lu, 0, phi);
+        for (int i = 0; i < m->n; i++) q[i] += phi[i];
+    }
+    return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                        "cannot assemble at t = %g s: |Phi| = %.3g after 50 Newton iterations", t, info->residual);
+}
+
+/* q' = -Phi_q^-1 Phi_t and q'' = Phi_q^-1 gamma with the factor at q. */
+static void sparse_rates(const kd_smech* m, sp_sparse* s, double t, const double* q, double* qd, double* qdd) {
+    kd_smech_phi_t(m, t, q, qd);
+    for (int i = 0; i < m->n; i++) qd[i] = -qd[i];
+    kd_smech_lu_solve(s->lu, 0, qd);
+    if (!qdd) return;
+    kd_smech_gamma(m, t, q, qd, qdd);
+    kd_smech_lu_solve(s->lu, 0, qdd);
+}
+
+/* Phi_q^T lambda = Q - M q'' (the factor at q, the Jacobian in s->jac). */
+static void sparse_multipliers(const kd_smech* m, sp_sparse* s, double t, const double* q, const double* qd,
+                               const double* qdd, double* lambda) {
+    kd_smech_mass_blocks(m, q, s->Mb);
+    kd_smech_force(m, t, q, qd, s->Q);
+    for (int b = 0; b < m->nbody; b++)
+        for (int i = 0; i < KD_SPOSE; i++) {
+            double a = s->Q[KD_SPOSE * b + i];
+            for (int c = 0; c < KD_SPOSE; c++) a -= s->Mb[(size_t)49 * b + 7 * c + i] * qdd[KD_SPOSE * b + c];
+            lambda[KD_SPOSE * b + i] = a;
+        }
+    kd_smech_lu_solve(s->lu, 1, lambda);
+}
+
+/* The single-instant functions on the sparse path: 1 when it applies (s ready, Phi_q factorised
+ * at (t, q) and regular), 0 when the dense path must answer. */
+static int sparse_at(const kd_smech* m, sp_sparse* s, double t, const double* q, double* cond) {
+    if (!sparse_wanted(m) || sparse_new(m, cached_lu(m), s)) return 0;
+    if (sparse_factor(m, s, t, q, cond)) {
+        sparse_free(s);
+        return 0;
+    }
+    return 1;
+}
+
 kd_status kd_smech_mobility_at(const kd_smech* m, double t, const double* q, kd_smech_mobility* mob, kd_error* err) {
     memset(mob, 0, sizeof(*mob));
+    mob->gruebler = 6 * m->nbody - m->nc_joint;  /* S9: 7 coordinates less one normalisation per body */
+    sp_sparse sp;
+    if (sparse_at(m, &sp, t, q, &mob->cond)) {
+        /* a regular square Phi_q: every row independent, the drivers take the n - nc_mech DOF */
+        sparse_free(&sp);
+        mob->rank_driven = m->n, mob->rank = m->nc_mech;
+        mob->dof = m->n - mob->rank, mob->dof_undriven = 0;
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_smech_jacobian(m, t, q, w.jac);
@@ -169,6 +290,20 @@ static kd_status position(const kd_smech* m, sp_work* w, double t, double* q, kd
 }
 
 kd_status kd_smech_solve_position(const kd_smech* m, double t, double* q, kd_smech_info* info, kd_error* err) {
+    sp_sparse sp;
+    if (sparse_wanted(m) && !sparse_new(m, cached_lu(m), &sp)) {
+        /* from a guess that assembles on the sparse path; otherwise the dense one from the same guess */
+        double* q1 = malloc(sizeof(double) * (size_t)(m->n + 1));
+        kd_smech_info loc;
+        kd_error e;
+        const kd_status s1 = q1 ? (memcpy(q1, q, sizeof(double) * (size_t)m->n),
+                                   sparse_position(m, &sp, t, q1, info ? info : &loc, &e))
+                                : KD_ERR_NOMEM;
+        if (!s1) memcpy(q, q1, sizeof(double) * (size_t)m->n);
+        free(q1);
+        sparse_free(&sp);
+        if (!s1) return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = position(m, &w, t, q, info, err);
@@ -210,6 +345,12 @@ static kd_status acceleration(const kd_smech* m, sp_work* w, double t, const dou
 
 kd_status kd_smech_solve_velocity(const kd_smech* m, double t, const double* q, double* qd, int project,
                                   kd_error* err) {
+    sp_sparse sp;
+    if (sparse_at(m, &sp, t, q, NULL)) {  /* a square regular Phi_q: the projection is the solution */
+        sparse_rates(m, &sp, t, q, qd, NULL);
+        sparse_free(&sp);
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = velocity(m, &w, t, q, qd, project, err);
@@ -219,6 +360,13 @@ kd_status kd_smech_solve_velocity(const kd_smech* m, double t, const double* q, 
 
 kd_status kd_smech_solve_acceleration(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                       kd_error* err) {
+    sp_sparse sp;
+    if (sparse_at(m, &sp, t, q, NULL)) {
+        kd_smech_gamma(m, t, q, qd, qdd);
+        kd_smech_lu_solve(sp.lu, 0, qdd);
+        sparse_free(&sp);
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = acceleration(m, &w, t, q, qd, qdd, err);
@@ -226,8 +374,67 @@ kd_status kd_smech_solve_acceleration(const kd_smech* m, double t, const double*
     return st;
 }
 
+/* Kinematics on the sparse path: its own LU (the sink may call the single-instant functions, which
+ * use m->lu); the same predictor, checks and messages as the dense loop below. Returns KD_OK,
+ * an error, or -1 (before any output) when Phi_q is not regular at the assembled start. */
+static int kinematics_sparse(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
+                             void* ctx, double* cond_max_met, kd_error* err) {
+    kd_smech_lu* lu = NULL;
+    kd_error e0;
+    if (kd_smech_lu_new(m, &lu, &e0)) return -1;
+    sp_sparse sp;
+    const int n = m->n;
+    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    if (!q || sparse_new(m, lu, &sp)) {
+        free(q), kd_smech_lu_free(&lu);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    double *qd = q + n, *qdd = q + 2 * n;
+    memcpy(q, m->q0, sizeof(double) * (size_t)n);
+    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
+    kd_smech_info info;
+    int st = sparse_position(m, &sp, 0.0, q, &info, err) ? -1 : KD_OK;
+    double cmax = 0;
+    const double h = t_end / (steps > 0 ? steps : 1);
+    for (int k = 0; !st && k <= steps; k++) {
+        const double t = k * h;
+        if (k > 0) {
+            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            const double cond_prev = info.cond;
+            if (sparse_position(m, &sp, t, q, &info, err)) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
+                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
+                                  t - h, t, cond_prev, t - h);
+                break;
+            }
+        }
+        sparse_rates(m, &sp, t, q, qd, qdd);
+        if (info.cond > cmax) cmax = info.cond;
+        if (info.cond > cond_max) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
+                              "cond_max %.3g; rank %d of %d)",
+                              t, info.cond, cond_max, info.rank, n);
+            break;
+        }
+        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
+            break;
+        }
+    }
+    if (cond_max_met && st != -1) *cond_max_met = cmax;
+    free(q), sparse_free(&sp), kd_smech_lu_free(&lu);
+    return st;
+}
+
 kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
                               void* ctx, double* cond_max_met, kd_error* err) {
+    if (sparse_wanted(m)) {
+        const int s = kinematics_sparse(m, t_end, steps, cond_max, sink, ctx, cond_max_met, err);
+        if (s != -1) return (kd_status)s;
+        kd_error_clear(err);
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n;
@@ -310,20 +517,26 @@ void kd_smech_reactions_free(kd_smech_reactions* r) {
 /* The force F (global) and moment about the joint's point on body 1 of the generalised
  * constraint force g = -Phi_q^T lambda of the joint's (and its driver's) rows on one body:
  * Q_r = F, Q_p = J_a^T F + 2 E^T n, so n = E (Q_p - J_a^T F) / 2 (S10). */
-void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
-    double* jl = m->jl_work;
-    sp_rows_all(m, t, q, NULL, NULL, jl, NULL, NULL);
+/* Joint k's generalised constraint force on its body `side` (S10), g = -Phi_q,k^T lambda_k
+ * restricted to that body's seven columns, from the CSR Jacobian. */
+static void joint_force(const kd_smech* m, const kd_sjoint* j, int side, const double* jac, const double* lambda,
+                        double g[7]) {
+    for (int c = 0; c < 7; c++) g[c] = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int r0 = pass ? (j->driver >= 0 ? m->driver[j->driver].row : 0) : j->row;
+        const int nr = pass ? (j->driver >= 0) : j->nrow;
+        for (int r = r0; r < r0 + nr; r++)
+            for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
+                if (m->jac_slot[k] / KD_SPOSE == side) g[m->jac_slot[k] % KD_SPOSE] -= jac[k] * lambda[r];
+    }
+}
+
+void kd_smech_reactions_jac(const kd_smech* m, const double* q, const double* jac, kd_smech_reactions* r) {
     for (int k = 0; k < m->njoint; k++) {
         const kd_sjoint* j = m->joint + k;
         const int side = j->body[1] >= 0 ? 1 : 0;
-        double g[7] = {0};
-        for (int i = 0; i < j->nrow; i++)
-            for (int c = 0; c < 7; c++)
-                g[c] -= jl[(size_t)SP_SLOTS * (j->row + i) + KD_SPOSE * side + c] * r->lambda[j->row + i];
-        if (j->driver >= 0) {
-            const int row = m->driver[j->driver].row;
-            for (int c = 0; c < 7; c++) g[c] -= jl[(size_t)SP_SLOTS * row + KD_SPOSE * side + c] * r->lambda[row];
-        }
+        double g[7];
+        joint_force(m, j, side, jac, r->lambda, g);
         const int b = j->body[side];
         sp_vterm a;
         sp_term(m, b, j->s[side], 1, q, NULL, &a);
@@ -347,8 +560,25 @@ void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smec
     for (int d = 0; d < m->ndriver; d++) r->drive[d] = -r->lambda[m->driver[d].row];
 }
 
+void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smech_reactions* r) {
+    double* jac = m->jl_work + (size_t)SP_SLOTS * m->nc;  /* past the local rows (spatial_model.c) */
+    kd_smech_jacobian(m, t, q, jac);
+    kd_smech_reactions_jac(m, q, jac, r);
+}
+
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                        kd_smech_reactions* r, kd_error* err) {
+    sp_sparse sp;
+    if (sparse_at(m, &sp, t, q, NULL)) {
+        /* square Phi_q: q'' = Phi_q^-1 gamma, Phi_q^T lambda = Q - M q'' (the augmented system's solution) */
+        double* a = qdd ? qdd : sp.b;
+        kd_smech_gamma(m, t, q, qd, a);
+        kd_smech_lu_solve(sp.lu, 0, a);
+        sparse_multipliers(m, &sp, t, q, qd, a, r->lambda);
+        kd_smech_reactions_jac(m, q, sp.jac, r);
+        sparse_free(&sp);
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n, nc = m->nc, N = n + nc;
@@ -381,6 +611,16 @@ kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double
 
 kd_status kd_smech_inverse_projection(const kd_smech* m, double t, const double* q, const double* qd,
                                       const double* qdd, kd_smech_reactions* r, kd_error* err) {
+    sp_sparse sp;
+    if (sparse_at(m, &sp, t, q, NULL)) {
+        /* square Phi_q: the drivers' partial velocities are A = Phi_q^-1 E (E: the unit columns of the
+         * driver rows, S10), so A^T (M q'' - Q) = E^T Phi_q^-T (M q'' - Q): one transposed solve,
+         * Phi_q^T lambda = Q - M q'', gives every drive (-lambda at its row) and the joint multipliers */
+        sparse_multipliers(m, &sp, t, q, qd, qdd, r->lambda);
+        kd_smech_reactions_jac(m, q, sp.jac, r);
+        sparse_free(&sp);
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n, nc = m->nc, nd = m->ndriver, nm = m->nc_mech, ld = w.ld;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/smech_lu.h"
 #include "spatial_internal.h"
 
 kd_smech* kd_smech_new(void) { return calloc(1, sizeof(kd_smech)); }
@@ -21,6 +22,7 @@ void kd_smech_free(kd_smech** pm) {
     free(m->jac_rowptr), free(m->jac_col), free(m->jac_slot), free(m->row_owner), free(m->block_start);
     free(m->jl_work);
     free(m->qa_work);
+    kd_smech_lu_free(&m->lu);
     free(m);
     *pm = NULL;
 }
@@ -267,7 +269,7 @@ kd_status kd_smech_finish(kd_smech* m, kd_error* err) {
     m->jac_col = malloc(sizeof(int) * (size_t)(2 * KD_SPOSE * m->nc + 1));
     m->jac_slot = malloc(sizeof(int) * (size_t)(2 * KD_SPOSE * m->nc + 1));
     m->block_start = malloc(sizeof(int) * (size_t)(m->nbody + 1));
-    m->jl_work = malloc(sizeof(double) * (size_t)(SP_SLOTS * m->nc + 1));
+    m->jl_work = malloc(sizeof(double) * (size_t)(2 * SP_SLOTS * m->nc + 1));  /* local rows, then a CSR Phi_q */
     m->qa_work = malloc(sizeof(double) * (size_t)(m->n + 1));
     if (!m->row_owner || !m->jac_rowptr || !m->jac_col || !m->jac_slot || !m->block_start || !m->jl_work ||
         !m->qa_work)
@@ -307,6 +309,13 @@ void kd_smech_phi(const kd_smech* m, double t, const double* q, double* phi) {
 
 void kd_smech_jacobian(const kd_smech* m, double t, const double* q, double* jac) {
     sp_rows_all(m, t, q, NULL, NULL, m->jl_work, NULL, NULL);
+    for (int r = 0; r < m->nc; r++)
+        for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
+            jac[k] = m->jl_work[(size_t)SP_SLOTS * r + m->jac_slot[k]];
+}
+
+void kd_smech_jacobian_phi_t(const kd_smech* m, double t, const double* q, double* jac, double* phi_t) {
+    sp_rows_all(m, t, q, NULL, NULL, m->jl_work, phi_t, NULL);
     for (int r = 0; r < m->nc; r++)
         for (int k = m->jac_rowptr[r]; k < m->jac_rowptr[r + 1]; k++)
             jac[k] = m->jl_work[(size_t)SP_SLOTS * r + m->jac_slot[k]];
