@@ -104,7 +104,7 @@ check "planted temporary links: target untouched" test "$(cat sym/victim)" = "pr
 check "planted temporary links: summary complete" grep -q '"complete": true' sym/out/summary.json
 
 # ---- SIGINT, SIGTERM: the rows so far kept, complete: false, no temporary file -----------
-sed 's/t_end: 0.1,/t_end: 200,/' "$examples/rotating_bar.yaml" >long.yaml  # about 9 s, interrupted after 1
+sed 's/t_end: 0.1,/t_end: 60,/' "$examples/rotating_bar.yaml" >long.yaml  # about 3 s, interrupted after 1
 "$kedyn" run long.yaml -o int --quiet >/dev/null 2>int.err &
 pid=$!; sleep 1; kill -INT $pid; wait $pid; code=$?
 check "SIGINT: exit 130" test $code -eq 130
