@@ -34,6 +34,11 @@ double shell_quad_warping(const double x[4][3]);
 /* The same for the 6, 8, 9-node shells (element_shell_p2.c): the nodes' offsets from the plane
  * of the corners (through their centroid). */
 double shell_p2_warping(int nnode, const double x[][3]);
+/* A shell's point in body axes from its rows in the element's own axes (element_shell.c). */
+void shell_point_out(const kd_element_props* p, double N0[3][KD_ELEM_DOF_MAX],
+                     double Nt[3][KD_ELEM_DOF_MAX], double Ns[3][KD_ELEM_DOF_MAX],
+                     double B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX], double G[2][3][KD_ELEM_DOF_MAX],
+                     double det, const double x2[2], double z0, kd_element_point* out);
 
 /* Quadrature rules (quadrature.c). */
 extern const kd_quadrature quadrature_line_gauss6;       /* 6-point Gauss-Legendre on [0, 1] */

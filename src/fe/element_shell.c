@@ -173,10 +173,37 @@ static void rotate_row(const kd_element_props* p, const double* loc, double* out
         }
 }
 
+/* The point of a shell in body axes: its position (z0 the offset of a warped element's mean
+ * plane) and its rows N0, Nt, B, G rotated from the own axes (theory.md sec. 10.7). */
+void shell_point_out(const kd_element_props* p, double N0[3][KD_ELEM_DOF_MAX],
+                     double Nt[3][KD_ELEM_DOF_MAX], double Ns[3][KD_ELEM_DOF_MAX],
+                     double B[KD_STRAIN_MAX][KD_ELEM_DOF_MAX], double G[2][3][KD_ELEM_DOF_MAX],
+                     double det, const double x2[2], double z0, kd_element_point* out) {
+    const int nd = 6 * p->nnode;
+    memset(out, 0, sizeof(*out));
+    out->measure = det;
+    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1] + z0 * p->frame[2][k];
+    for (int i = 0; i < 3; i++) {
+        /* components: u_body_c = sum_i T[i][c] u_local_i, then the columns */
+        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX], ns[KD_ELEM_DOF_MAX];
+        for (int a = 0; a < nd; a++) {
+            n0[a] = p->frame[0][i] * N0[0][a] + p->frame[1][i] * N0[1][a] + p->frame[2][i] * N0[2][a];
+            nt[a] = p->frame[0][i] * Nt[0][a] + p->frame[1][i] * Nt[1][a] + p->frame[2][i] * Nt[2][a];
+            ns[a] = p->frame[0][i] * Ns[0][a] + p->frame[1][i] * Ns[1][a] + p->frame[2][i] * Ns[2][a];
+        }
+        rotate_row(p, n0, out->N0[i]);
+        rotate_row(p, nt, out->Nt[0][i]);
+        rotate_row(p, ns, out->Nt[1][i]);
+    }
+    for (int r = 0; r < p->nstrain; r++) rotate_row(p, B[r], out->B[r]);
+    for (int d = 0; d < 2; d++)
+        for (int c = 0; c < 3; c++) rotate_row(p, G[d][c], out->G[d][c]);
+}
+
 /* At xi, in the own axes: membrane u, v and plate w, theta with their rows,
  * then rotated (theory.md sec. 10.7). */
 static void shell_eval(const kd_element_props* p, const double xi[3], kd_element_point* out) {
-    const int n = p->nnode, nd = 6 * n;
+    const int n = p->nnode;
     double xl[KD_ELEM_NODE_MAX][2];
     for (int a = 0; a < n; a++)
         for (int k = 0; k < 2; k++)
@@ -249,29 +276,7 @@ static void shell_eval(const kd_element_props* p, const double xi[3], kd_element
             }
     }
     /* rotate to element coordinates */
-    memset(out, 0, sizeof(*out));
-    out->measure = det;
-    const double z0 = n == 4 ? p->aux[WARP_Z0] : 0.0;  /* a warped quadrilateral's mean plane */
-    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1] + z0 * p->frame[2][k];
-    double tmp[KD_ELEM_DOF_MAX];
-    for (int i = 0; i < 3; i++) {
-        /* components: u_body_c = sum_i T[i][c] u_local_i, then the columns */
-        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX], ns[KD_ELEM_DOF_MAX];
-        for (int a = 0; a < nd; a++) {
-            n0[a] = p->frame[0][i] * N0[0][a] + p->frame[1][i] * N0[1][a] + p->frame[2][i] * N0[2][a];
-            nt[a] = p->frame[0][i] * Nt[0][a] + p->frame[1][i] * Nt[1][a] + p->frame[2][i] * Nt[2][a];
-            ns[a] = p->frame[0][i] * Ns[0][a] + p->frame[1][i] * Ns[1][a] + p->frame[2][i] * Ns[2][a];
-        }
-        rotate_row(p, n0, out->N0[i]);
-        rotate_row(p, nt, out->Nt[0][i]);
-        rotate_row(p, ns, out->Nt[1][i]);
-    }
-    for (int r = 0; r < p->nstrain; r++) rotate_row(p, B[r], out->B[r]);
-    for (int d = 0; d < 2; d++)
-        for (int c = 0; c < 3; c++) {
-            memcpy(tmp, G[d][c], sizeof(tmp));
-            rotate_row(p, tmp, out->G[d][c]);
-        }
+    shell_point_out(p, N0, Nt, Ns, B, G, det, x2, n == 4 ? p->aux[WARP_Z0] : 0.0, out);
 }
 
 const kd_element_family element_family_shell_tri = {

@@ -381,17 +381,6 @@ static void membrane_quad(const kd_element_props* p, const double xl[][2], const
     }
 }
 
-/* Rotate a row over the local DOFs (per node u, v, w, theta_x, theta_y,
- * theta_z along the own axes) to the element DOFs. */
-static void rotate_row(const kd_element_props* p, const double* loc, double* out) {
-    for (int a = 0; a < p->nnode; a++)
-        for (int blk = 0; blk < 2; blk++) {
-            const double* l = loc + 6 * a + 3 * blk;
-            double* o = out + 6 * a + 3 * blk;
-            for (int j = 0; j < 3; j++) o[j] = l[0] * p->frame[0][j] + l[1] * p->frame[1][j] + l[2] * p->frame[2][j];
-        }
-}
-
 static void p2_eval(const kd_element_props* p, const double xi[3], kd_element_point* out) {
     const int n = p->nnode, nd = 6 * n;
     double xl[KD_ELEM_NODE_MAX][2];
@@ -465,23 +454,7 @@ static void p2_eval(const kd_element_props* p, const double xi[3], kd_element_po
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < nd; c++) B[r][c] += z * B[3 + r][c];
     }
-    memset(out, 0, sizeof(*out));
-    out->measure = det;
-    for (int k = 0; k < 3; k++) out->x[k] = p->frame[0][k] * x2[0] + p->frame[1][k] * x2[1] + z0 * p->frame[2][k];
-    for (int i = 0; i < 3; i++) {
-        double n0[KD_ELEM_DOF_MAX], nt[KD_ELEM_DOF_MAX], ns[KD_ELEM_DOF_MAX];
-        for (int a = 0; a < nd; a++) {
-            n0[a] = p->frame[0][i] * N0[0][a] + p->frame[1][i] * N0[1][a] + p->frame[2][i] * N0[2][a];
-            nt[a] = p->frame[0][i] * Nt[0][a] + p->frame[1][i] * Nt[1][a] + p->frame[2][i] * Nt[2][a];
-            ns[a] = p->frame[0][i] * Ns[0][a] + p->frame[1][i] * Ns[1][a] + p->frame[2][i] * Ns[2][a];
-        }
-        rotate_row(p, n0, out->N0[i]);
-        rotate_row(p, nt, out->Nt[0][i]);
-        rotate_row(p, ns, out->Nt[1][i]);
-    }
-    for (int r = 0; r < p->nstrain; r++) rotate_row(p, B[r], out->B[r]);
-    for (int d = 0; d < 2; d++)
-        for (int c = 0; c < 3; c++) rotate_row(p, G[d][c], out->G[d][c]);
+    shell_point_out(p, N0, Nt, Ns, B, G, det, x2, z0, out);
 }
 
 #define P2_TABLE(NAME, STR, DOMAIN, NNODE, NODE_XI)                                                   \
