@@ -179,7 +179,7 @@ kd_status kd_assemble_csc_pattern(const kd_model* m, kd_csc* a) { return csc_pat
 
 /* Add the upper triangles of the row-major element matrices ke and mo into K and M, which share
  * one pattern: each entry's position is searched once for both. */
-static void scatter_csc(kd_csc* K, kd_csc* M, const double* ke, const double* mo, const int* eqs, int n) {
+void kd_assemble_csc_scatter(kd_csc* K, kd_csc* M, const double* ke, const double* mo, const int* eqs, int n) {
     for (int q = 0; q < n; q++) {
         const int j = eqs[q];
         if (j < 0) continue;
@@ -219,7 +219,7 @@ kd_status kd_assemble_stiffness_mass_csc(const kd_model* m, kd_csc* K, kd_csc* M
     for (int e = 0; e < m->nelem; e++) {
         int eqs[KD_ELEM_DOF_MAX];
         const int n = element_stiffness_mass(m, e, me, &last_prop, ke, mo, eqs);
-        scatter_csc(K, M, ke, mo, eqs, n);
+        kd_assemble_csc_scatter(K, M, ke, mo, eqs, n);
     }
     return KD_OK;
 }

@@ -23,27 +23,6 @@ static void body_m(const kd_frame* f, double* W, double* Mw) {
         for (int j = 0; j < 3; j++) Mw[3 * i + j] += W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
 }
 
-/* The upper triangles of the row-major ke and me into K and M (one pattern, rows ascending):
- * each entry's position searched once for both. */
-static void scatter_pair(kd_csc* K, kd_csc* M, const double* ke, const double* me, const int* eqs, int n) {
-    for (int q = 0; q < n; q++) {
-        const int j = eqs[q];
-        if (j < 0) continue;
-        for (int r = 0; r < n; r++) {
-            const int i = eqs[r];
-            if (i < 0 || i > j) continue;
-            int lo = K->p[j], hi = K->p[j + 1] - 1;
-            while (lo < hi) {
-                const int mid = (lo + hi) / 2;
-                if (K->i[mid] < i) lo = mid + 1;
-                else hi = mid;
-            }
-            K->x[lo] += ke[r * n + q];
-            M->x[lo] += me[r * n + q];
-        }
-    }
-}
-
 kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc* M, int* gyroscopic, kd_error* err) {
     *gyroscopic = 0;
     if (m->elem_rot)
@@ -127,7 +106,7 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
         if (geo)
             for (int i = 0; i < nn; i++) ke[i] += kg[i];
         if (p != me_prop) kd_element_mass(pr, me), me_prop = p;
-        scatter_pair(K, M, ke, me, eqs, n);
+        kd_assemble_csc_scatter(K, M, ke, me, eqs, n);
     }
     prestress_membrane_free(&ps);
     free(frame), free(acc), free(terms), free(terms_body), free(S), free(need);
