@@ -4,7 +4,6 @@
  * tabulated pose fed into kd_system), its integration and post-processing. */
 #include "kedyn/sked.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
