@@ -95,6 +95,7 @@ static void supports(const kd_model* m, int b, int* fixed) {
 void prestress_membrane_free(prestress_membrane** pp) {
     if (!pp || !*pp) return;
     free((*pp)->elem_adr);
+    free((*pp)->elem_shell);
     free((*pp)->N);
     free(*pp);
     *pp = NULL;
@@ -106,15 +107,11 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
                             size_t* used, int sparse, const unsigned char* need, kd_error* err) {
     const kd_body* body = &m->body[b];
     const int nn = body->node_num, e0 = body->elem_adr, ne = body->elem_num;
-    double size = 0.0;
-    for (int k = 0; k < nn; k++)
-        for (int i = 0; i < 2; i++) size = fmax(size, fabs(m->node_x[3 * (body->node_adr + k) + i]));
-    for (int k = 0; k < nn; k++)
-        if (fabs(m->node_x[3 * (body->node_adr + k) + 2]) > 1e-9 * size)
-            return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
-                                "body '%s': the geometric stiffness of the motion needs a body flat in its x-y plane "
-                                "(set geometric_stiffness: false)",
-                                body->name);
+    if (!prestress_shell_flat(m, b))
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                            "body '%s': the geometric stiffness of the motion needs a shell or a body flat in its x-y "
+                            "plane (set geometric_stiffness: false)",
+                            body->name);
     const size_t n2 = 2 * (size_t)(nn > 0 ? nn : 1);
     int* fixed = calloc(n2, sizeof(int));
     int* eq = malloc(sizeof(int) * n2);
@@ -240,6 +237,48 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
     return st;
 }
 
+/* Does body b take the static shell problem: a shell not flat in its x-y plane (theory.md
+ * sec. 18.6)? */
+static int shell_body(const kd_model* m, int b) {
+    const kd_body* body = &m->body[b];
+    return body->elem_num > 0 && m->prop[m->elem_prop[body->elem_adr]].kind.theory == KD_THEORY_SHELL &&
+           !prestress_shell_flat(m, b);
+}
+
+/* The d'Alembert load -q_c of the twelve unit cases at row i of element record p with origin r0
+ * (theory.md sec. 18.6): -s_j for a_j, -(x_jk + r0_k s_j) for M_jk. */
+static void inertia_load(const void* ctx, const kd_element_props* p, const double r0[3], int i, double* f) {
+    (void)ctx;
+    for (int j = 0; j < 3; j++) f[j] = -p->s_i[j][i];
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) f[3 + 3 * j + k] = -(p->x_ik[j][k][i] + r0[k] * p->s_i[j][i]);
+}
+
+/* Shell body b not flat in its x-y plane: the static shell problem of the twelve unit cases
+ * (prestress_shell.c) and each case's resultants at the quadrature points of each element, in
+ * the element's own axes (written from ps->N + *used on). */
+static kd_status solve_shell(const kd_model* m, int b, prestress_membrane* ps, size_t* used, kd_error* err) {
+    const kd_body* body = &m->body[b];
+    prestress_shell_solution sol;
+    const kd_status st = prestress_shell_solve(m, b, PRESTRESS_CASES_SHELL, inertia_load, NULL, &sol);
+    if (st == KD_ERR_NUMERIC)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                            "body '%s': its static shell problem for the pre-stress of the motion is singular (its "
+                            "supports hold no rigid motion; set geometric_stiffness: false)",
+                            body->name);
+    if (st) return st;
+    for (int e = body->elem_adr; e < body->elem_adr + body->elem_num; e++) {
+        const kd_element_props* p = &m->prop[m->elem_prop[e]];
+        const int ng = p->family->quadrature(p)->n;
+        ps->elem_adr[e] = (int)*used, ps->elem_shell[e] = 1;
+        if (ng > ps->rule_max) ps->rule_max = ng;
+        for (int g = 0; g < ng; g++) prestress_shell_point(m, e, &sol, g, ps->N + *used + (size_t)g * PRESTRESS_CASES_SHELL * 3);
+        *used += (size_t)ng * PRESTRESS_CASES_SHELL * 3;
+    }
+    prestress_shell_free(&sol);
+    return KD_OK;
+}
+
 /* Does body b carry a pre-stress of inertia: geometric stiffness on, and a
  * frame motion or gravity (a body at rest and without weight has none)? */
 static int loaded(const kd_model* m, int b) {
@@ -262,7 +301,8 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
     size_t total = 0;
     for (int e = 0; e < m->nelem; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
-        if (is_2d(p) && loaded(m, m->elem_body[e])) total += (size_t)p->family->quadrature(p)->n * PRESTRESS_CASES * 3;
+        if (is_2d(p) && loaded(m, m->elem_body[e]))
+            total += (size_t)p->family->quadrature(p)->n * (shell_body(m, m->elem_body[e]) ? PRESTRESS_CASES_SHELL : PRESTRESS_CASES) * 3;
     }
     if (total == 0) return KD_OK;
     prestress_membrane* ps = calloc(1, sizeof(*ps));
@@ -272,7 +312,8 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
     if (!st) {
         ps->elem_adr = malloc(sizeof(int) * (size_t)m->nelem);
         ps->N = malloc(sizeof(double) * total);
-        if (!ps->elem_adr || !ps->N) st = KD_ERR_NOMEM;
+        ps->elem_shell = calloc((size_t)m->nelem, 1);
+        if (!ps->elem_adr || !ps->N || !ps->elem_shell) st = KD_ERR_NOMEM;
     }
     for (int e = 0; e < m->nelem && !st; e++) ps->elem_adr[e] = -1;
     size_t used = 0;
@@ -280,7 +321,7 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
         const kd_body* body = &m->body[b];
         if (!loaded(m, b) || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
         const unsigned char* nb = need ? need + (size_t)b * PRESTRESS_CASES : NULL;
-        st = solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
+        st = shell_body(m, b) ? solve_shell(m, b, ps, &used, err) : solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
     }
     free(comp), free(have_comp);
     if (st) {
@@ -297,12 +338,16 @@ int prestress_membrane_field(const prestress_membrane* ps, const kd_model* m, in
     if (!ps || ps->elem_adr[e] < 0) return 0;
     const kd_element_props* p = &m->prop[m->elem_prop[e]];
     const int ng = p->family->quadrature(p)->n;
-    const double coef[PRESTRESS_CASES] = {a[0], a[1], M[0], M[1], M[3], M[4]};
+    /* flat: a_x, a_y, M_xx, M_xy, M_yx, M_yy; a shell off its plane: a and all of M (sec. 18.6) */
+    const int shell = ps->elem_shell[e], nc = shell ? PRESTRESS_CASES_SHELL : PRESTRESS_CASES;
+    const double flat[PRESTRESS_CASES] = {a[0], a[1], M[0], M[1], M[3], M[4]};
+    const double all[PRESTRESS_CASES_SHELL] = {a[0], a[1], a[2], M[0], M[1], M[2], M[3], M[4], M[5], M[6], M[7], M[8]};
+    const double* coef = shell ? all : flat;
     const double* N = ps->N + ps->elem_adr[e];
     for (int g = 0; g < ng; g++) {
         double r[3] = {0, 0, 0};
-        for (int c = 0; c < PRESTRESS_CASES; c++)
-            for (int k = 0; k < 3; k++) r[k] += coef[c] * N[(g * PRESTRESS_CASES + c) * 3 + k];
+        for (int c = 0; c < nc; c++)
+            for (int k = 0; k < 3; k++) r[k] += coef[c] * N[(g * nc + c) * 3 + k];
         double* s = S + (size_t)g * KD_GRAD_MAX * KD_GRAD_MAX;
         memset(s, 0, sizeof(double) * KD_GRAD_MAX * KD_GRAD_MAX);
         s[0] = r[0], s[1] = s[KD_GRAD_MAX] = r[2], s[KD_GRAD_MAX + 1] = r[1];
