@@ -239,6 +239,11 @@ msg=$("$kedyn" run "$models/shell_warped_limit.yaml" -o "$tmp/badshellwarp" 2>&1
 check "shell warped beyond the limit exits 1" test $code -eq 1
 check "shell warped beyond the limit located" grep -q "shell_warped_limit.yaml:6:12: error: body 'p': element 1 is warped beyond the limit" <<<"$msg"
 check "shell warped beyond the limit leaves no output" test ! -e "$tmp/badshellwarp"
+# a curved shell spinning: the pre-stress of its static shell problem stiffens its flapping
+# mode by Southwell's coefficient, (omega^2 - omega_0^2) / Omega^2 ~ 1.19 (theory.md sec. 18.6)
+"$kedyn" run "$examples/spinning_curved_blade.yaml" -o "$tmp/curvedspin" >/dev/null 2>&1; code=$?
+check "spinning curved blade exits 0" test $code -eq 0
+check "spinning curved blade stiffened by Southwell's coefficient" awk -F, 'NR == 2 { w0 = $2 } NR == 3 { k = ($2 * $2 - w0 * w0) / ($1 * $1) } END { exit !(k > 1.17 && k < 1.21) }' "$tmp/curvedspin/campbell.csv"
 # a plate's stability map with a thickness axis: a thickness_m column, Omega_cr ~ t (theory.md sec. 14.8)
 "$kedyn" run "$models/plate_stability_thickness.yaml" -o "$tmp/stabt" >/dev/null 2>&1; code=$?
 check "stability thickness axis exits 0" test $code -eq 0

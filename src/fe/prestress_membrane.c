@@ -21,7 +21,11 @@
  * where the model fixes them; on a plate, u and v where both rotations are
  * fixed (a clamped edge). A body without any is held statically
  * determinately: u, v at its first node and the transverse direction at the
- * node farthest from it. */
+ * node farthest from it.
+ *
+ * A shell not flat in its x-y plane takes instead the static shell problem
+ * (prestress_shell.c) of twelve unit cases, a_x, a_y, a_z and the nine M_jk,
+ * with its own supports (theory.md sec. 18.6). */
 #include "prestress_membrane.h"
 
 #include <math.h>
