@@ -352,6 +352,33 @@ static void test_warped_to_flat(void** state) {
     assert_true(d[1] < 0.2 * d[0] && d[2] < 0.2 * d[1]);
 }
 
+/* A curved shell its supports do not hold: its static shell problem is singular, an input error
+ * naming the body (no pre-stress is made up). */
+static void test_free_shell_rejected(void** state) {
+    (void)state;
+    const double par[4] = {1.0, 0.05, 1, 60 * PI / 180.0};
+    char path[512], text[2048];
+    snprintf(path, sizeof(path), "%s/strip.msh", mesh_dir);
+    write_grid(path, 10, 2, 0, strip_pos, par, 0);
+    snprintf(text, sizeof(text),
+             "kedyn: 1\n"
+             "materials:\n"
+             "  steel: {E: 210e9, rho: 7800, nu: 0}\n"
+             "bodies:\n"
+             "  - {name: strip, type: plate, theory: shell, interpolation: mitc4, material: steel, thickness: 0.01,\n"
+             "     mesh: {file: %s}}\n"
+             "motion:\n"
+             "  - {body: strip, rotation: {axis: z, law: {speed: 1}}}\n",
+             path);
+    kd_model* m = compile(text);
+    prestress_membrane* ps = NULL;
+    kd_error err;
+    assert_int_equal(prestress_membrane_solve(m, &ps, &err), KD_ERR_INPUT);
+    assert_null(ps);
+    assert_non_null(strstr(err.msg, "body 'strip': its static shell problem for the pre-stress of the motion is singular"));
+    kd_model_free(&m);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(mesh_dir, sizeof(mesh_dir), "/tmp/kedyn_shell_spin_XXXXXX");
@@ -374,6 +401,7 @@ int main(void) {
         cmocka_unit_test(test_spinning_cylinder),
         cmocka_unit_test(test_southwell_strip),
         cmocka_unit_test(test_warped_to_flat),
+        cmocka_unit_test(test_free_shell_rejected),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -270,13 +270,15 @@ static kd_status solve_shell(const kd_model* m, int b, prestress_membrane* ps, s
                             "body '%s': its static shell problem for the pre-stress of the motion is singular (its "
                             "supports hold no rigid motion; set geometric_stiffness: false)",
                             body->name);
-    if (st) return st;
+    if (st == KD_ERR_NOMEM) return st;
+    if (st) return kd_error_set(err, st, "", KD_LOC_NONE, "body '%s': its static shell problem failed", body->name);
     for (int e = body->elem_adr; e < body->elem_adr + body->elem_num; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const int ng = p->family->quadrature(p)->n;
         ps->elem_adr[e] = (int)*used, ps->elem_shell[e] = 1;
         if (ng > ps->rule_max) ps->rule_max = ng;
-        for (int g = 0; g < ng; g++) prestress_shell_point(m, e, &sol, g, ps->N + *used + (size_t)g * PRESTRESS_CASES_SHELL * 3);
+        for (int g = 0; g < ng; g++)
+            prestress_shell_point(m, e, &sol, g, ps->N + *used + (size_t)g * PRESTRESS_CASES_SHELL * 3);
         *used += (size_t)ng * PRESTRESS_CASES_SHELL * 3;
     }
     prestress_shell_free(&sol);
@@ -305,8 +307,10 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
     size_t total = 0;
     for (int e = 0; e < m->nelem; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
-        if (is_2d(p) && loaded(m, m->elem_body[e]))
-            total += (size_t)p->family->quadrature(p)->n * (shell_body(m, m->elem_body[e]) ? PRESTRESS_CASES_SHELL : PRESTRESS_CASES) * 3;
+        if (is_2d(p) && loaded(m, m->elem_body[e])) {
+            const int nc = shell_body(m, m->elem_body[e]) ? PRESTRESS_CASES_SHELL : PRESTRESS_CASES;
+            total += (size_t)p->family->quadrature(p)->n * (size_t)nc * 3;
+        }
     }
     if (total == 0) return KD_OK;
     prestress_membrane* ps = calloc(1, sizeof(*ps));
@@ -325,7 +329,8 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
         const kd_body* body = &m->body[b];
         if (!loaded(m, b) || body->elem_num == 0 || !is_2d(&m->prop[m->elem_prop[body->elem_adr]])) continue;
         const unsigned char* nb = need ? need + (size_t)b * PRESTRESS_CASES : NULL;
-        st = shell_body(m, b) ? solve_shell(m, b, ps, &used, err) : solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
+        st = shell_body(m, b) ? solve_shell(m, b, ps, &used, err)
+                              : solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
     }
     free(comp), free(have_comp);
     if (st) {

@@ -63,10 +63,11 @@ static kd_status shell_rest_body(const kd_model* m, int b, const int* adr, doubl
     prestress_shell_solution sol;
     kd_status st = prestress_shell_solve(m, b, 1, weight_load, gb, &sol);
     if (st == KD_ERR_NOMEM) return kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the pre-stress at rest");
-    if (st)
+    if (st == KD_ERR_NUMERIC)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                             "body '%s': its static problem under gravity is singular (its supports hold no rigid "
                             "motion; set geometric_stiffness: false)", body->name);
+    if (st) return kd_error_set(err, st, "", KD_LOC_NONE, "body '%s': its static problem under gravity failed", body->name);
     for (int e = body->elem_adr; e < body->elem_adr + body->elem_num; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const int ng = p->family->quadrature(p)->n;
