@@ -230,7 +230,7 @@ static void test_chain(void** state) {
     kd_smech_free(&m);
 }
 
-/* ---- non-square Phi_q: the sparse QR of Phi_q^T against the dense SVD route (sec. 13.1) ---- */
+/* ---- non-square Phi_q: the sparse QR of Phi_q^T against the dense SVD route (sec. 11.4) ---- */
 
 /* Mobility on the dense route and on the sparse QR: the same ranks, degrees of freedom and
  * redundant rows (names compared as text). */
@@ -243,7 +243,7 @@ static void compare_mobility(kd_smech* m, const double* q, kd_smech_mobility mob
         kd_smech_redundant_names(m, &mob[p], names[p], sizeof(names[p]));
     }
     printf("%s: gruebler %d; dense: rank %d, driven %d, dof %d, redundant %d [%s], cond %.4g; sparse QR: rank %d, "
-           "driven %d, dof %d, redundant %d [%s], diagonal ratio %.4g\n",
+           "driven %d, dof %d, redundant %d [%s], cond %.4g\n",
            what, mob[0].gruebler, mob[0].rank, mob[0].rank_driven, mob[0].dof, mob[0].nredundant, names[0], mob[0].cond,
            mob[1].rank, mob[1].rank_driven, mob[1].dof, mob[1].nredundant, names[1], mob[1].cond);
     assert_int_equal(mob[0].rank, mob[1].rank);
@@ -252,8 +252,9 @@ static void compare_mobility(kd_smech* m, const double* q, kd_smech_mobility mob
     assert_int_equal(mob[0].dof_undriven, mob[1].dof_undriven);
     assert_int_equal(mob[0].nredundant, mob[1].nredundant);
     assert_string_equal(names[0], names[1]);
-    /* |R_ii| lies between the extreme singular values: the ratio is at most the 2-norm condition */
-    assert_true(mob[1].cond <= mob[0].cond * (1 + 1e-8) && mob[1].cond >= 1.0);
+    /* the estimate by power and inverse iteration against the SVD's ratio (of all rows there, of
+     * the independent ones here): measured within 3 % */
+    assert_true(mob[1].cond > 0.8 * mob[0].cond && mob[1].cond < 1.25 * mob[0].cond);
     m->linalg = KD_SMECH_LINALG_AUTO;
 }
 
@@ -435,9 +436,10 @@ static void test_four_bar_redundant(void** state) {
     const double dq = maxdiff(h[0].q, h[1].q, N), dqd = maxdiff(h[0].qd, h[1].qd, N);
     const double dqdd = maxdiff(h[0].qdd, h[1].qdd, N);
     printf("four-bar: sparse QR - dense over a crank turn: q %.3g, q' %.3g (of %.3g), q'' %.3g (of %.3g); largest "
-           "condition: dense %.4g, QR diagonal ratio %.4g\n",
+           "condition: dense %.4g, QR estimate %.4g\n",
            dq, dqd, maxabs(h[0].qd, N), dqdd, maxabs(h[0].qdd, N), cmax[0], cmax[1]);
     assert_true(dq < 1e-12 && dqd < 1e-10 * maxabs(h[0].qd, N) && dqdd < 1e-9 * maxabs(h[0].qdd, N));
+    assert_true(cmax[1] > 0.8 * cmax[0] && cmax[1] < 1.25 * cmax[0]);
     /* the rocker's angle against the closed form of the four-bar (the loop's two circles) */
     double derr = 0;
     for (int i = 0; i <= steps; i++) {
@@ -497,7 +499,7 @@ static void test_qr_tolerance_perturbed(void** state) {
         kd_smech_qr* qr = NULL;
         assert_int_equal(kd_smech_qr_new(m, tol[k], &qr, &err), KD_OK);
         assert_int_equal(kd_smech_qr_factor(qr, jac), 0);
-        kd_smech_qr_rank(qr, NULL, &rank[k], NULL, NULL, 0, &nd[k]);
+        kd_smech_qr_rank(qr, NULL, &rank[k], NULL, 0, &nd[k]);
         kd_smech_qr_free(&qr);
     }
     printf("Bricard, rank tolerance %.0e: rank %d, redundant %d; %.0e: rank %d, redundant %d\n", tol[0], rank[0], nd[0],

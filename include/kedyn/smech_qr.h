@@ -1,5 +1,5 @@
 /* kedyn: a rank-revealing sparse QR of Phi_q^T (SuiteSparseQR) for spatial mechanisms whose Phi_q
- * is not square: undriven degrees of freedom (nc < n) and redundant rows (theory.md sec. 13.1).
+ * is not square: undriven degrees of freedom (nc < n) and redundant rows (theory.md sec. 11.4).
  * The columns of Phi_q^T are taken in the order of the dense route's Gram-Schmidt pass
  * (normalisation rows, joint rows, driver rows) with SuiteSparseQR's fixed ordering, so that a
  * row is found dependent exactly when it depends on the rows before it in that order: its
@@ -28,11 +28,12 @@ void kd_smech_qr_free(kd_smech_qr** qr);
  * SuiteSparseQR fails (no memory). */
 int kd_smech_qr_factor(kd_smech_qr* qr, const double* jac);
 /* After a factorisation: the rank of the rows [0, nc_mech) (joints and normalisation) and of all
- * rows; the ratio of the largest to the smallest |R_ii| (a lower bound of the 2-norm condition
- * number of the independent rows); the dependent rows (Phi_q row indices, in the pass order) into
- * dead[0 .. min(*ndead, maxdead)). Any pointer may be NULL. */
-void kd_smech_qr_rank(const kd_smech_qr* qr, int* rank_mech, int* rank, double* cond, int* dead, int maxdead,
-                      int* ndead);
+ * rows; the dependent rows (Phi_q row indices, in the pass order) into dead[0 .. min(*ndead,
+ * maxdead)). Any pointer may be NULL. */
+void kd_smech_qr_rank(const kd_smech_qr* qr, int* rank_mech, int* rank, int* dead, int maxdead, int* ndead);
+/* The 2-norm condition number of the independent rows, estimated from below by power and inverse
+ * iteration (8 steps each) with the factor. */
+double kd_smech_qr_cond(kd_smech_qr* qr);
 /* Minimum-norm x (n) of the independent rows of Phi_q x = b (b: nc). */
 void kd_smech_qr_solve(kd_smech_qr* qr, const double* b, double* x);
 /* Least-squares lambda (nc) of Phi_q^T lambda = r (r: n), zero on the dependent rows. */

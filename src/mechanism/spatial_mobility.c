@@ -189,14 +189,14 @@ static int sparse_at(const kd_smech* m, sp_sparse* s, double t, const double* q,
     return 1;
 }
 
-/* ---- the sparse path of a non-square Phi_q (theory.md sec. 13.1) ---------------------------
+/* ---- the sparse path of a non-square Phi_q (theory.md sec. 11.4) ---------------------------
  * Undriven degrees of freedom (nc < n) or redundant rows (nc > n, or nc = n with a rank drop):
  * the rank-revealing sparse QR of Phi_q^T (kedyn/smech_qr.h) gives the rank, the redundant rows in
  * the dense route's order, minimum-norm solutions of Phi_q x = b and least-squares multipliers. */
 
+/* Asked after the LU declined (Phi_q not square, or square and singular). */
 static int qr_wanted(const kd_smech* m) {
-    return m->nc != m->n && (m->linalg == KD_SMECH_LINALG_SPARSE ||
-                             (m->linalg == KD_SMECH_LINALG_AUTO && m->n >= KD_SMECH_SPARSE_MIN));
+    return m->linalg == KD_SMECH_LINALG_SPARSE || (m->linalg == KD_SMECH_LINALG_AUTO && m->n >= KD_SMECH_SPARSE_MIN);
 }
 
 typedef struct sp_qr {
@@ -224,11 +224,13 @@ static int qr_new(const kd_smech* m, sp_qr* s) {
     return 0;
 }
 
-/* Phi_q^T at (t, q) factorised; rank (all rows) and cond (may be NULL). 0, or 1 on failure. */
+/* Phi_q^T at (t, q) factorised; rank (all rows) and its condition estimate cond (may be NULL).
+ * 0, or 1 on failure. */
 static int qr_factor(const kd_smech* m, sp_qr* s, double t, const double* q, int* rank, double* cond) {
     kd_smech_jacobian(m, t, q, s->jac);
     if (kd_smech_qr_factor(s->qr, s->jac)) return 1;
-    kd_smech_qr_rank(s->qr, NULL, rank, cond, NULL, 0, NULL);
+    kd_smech_qr_rank(s->qr, NULL, rank, NULL, 0, NULL);
+    if (cond) *cond = kd_smech_qr_cond(s->qr);
     return 0;
 }
 
@@ -242,7 +244,7 @@ static kd_status qr_position(const kd_smech* m, sp_qr* s, double t, double* q, k
         double r = 0;
         for (int i = 0; i < m->nc; i++) r = fmax(r, fabs(s->b[i]));
         info->residual = r, info->iterations = it;
-        if (qr_factor(m, s, t, q, &info->rank, &info->cond))
+        if (qr_factor(m, s, t, q, &info->rank, r <= tol ? &info->cond : NULL))
             return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "t = %g s: sparse QR failed", t);
         if (r <= tol) return KD_OK;
         if (!isfinite(r)) break;
@@ -320,9 +322,10 @@ kd_status kd_smech_mobility_at(const kd_smech* m, double t, const double* q, kd_
     int rank;
     if (qr_at(m, &sq, t, q, &rank)) {
         /* the rows independent of those before them in the pass order: the dense route's rank and
-         * redundant rows (sec. 13.1); cond: the ratio of R's diagonal */
+         * redundant rows (sec. 11.4); cond: estimated from below with the factor */
         int dead[KD_SMECH_REDUNDANT_MAX], nd;
-        kd_smech_qr_rank(sq.qr, &mob->rank, &mob->rank_driven, &mob->cond, dead, KD_SMECH_REDUNDANT_MAX, &nd);
+        kd_smech_qr_rank(sq.qr, &mob->rank, &mob->rank_driven, dead, KD_SMECH_REDUNDANT_MAX, &nd);
+        mob->cond = kd_smech_qr_cond(sq.qr);
         qr_free(&sq);
         mob->dof = m->n - mob->rank, mob->dof_undriven = m->n - mob->rank_driven;
         mob->nredundant = nd < KD_SMECH_REDUNDANT_MAX ? nd : KD_SMECH_REDUNDANT_MAX;
@@ -779,7 +782,7 @@ void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smec
 /* Inverse dynamics on the QR path, for a fully driven mechanism with redundant rows (rank n):
  * q'' = Phi_q^+ gamma (solve_qdd; else qdd is given), then Phi_q^T lambda = Q - M q'' in least
  * squares with zero multipliers on the redundant rows: the constraint force Phi_q^T lambda and the
- * drives are unique, the split of the joints' reactions among redundant rows is not (sec. 13.1).
+ * drives are unique, the split of the joints' reactions among redundant rows is not (sec. 11.4).
  * 1 when done, 0 when the dense path must answer. */
 static int inverse_qr(const kd_smech* m, double t, const double* q, const double* qd, double* qdd, int solve_qdd,
                       kd_smech_reactions* r) {
