@@ -228,8 +228,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    /* released at rest (the dense velocity projection of kd_smech_solve_velocity is for small
-     * mechanisms; the forward solver projects sparsely) */
+    /* released at rest (the velocity projection of kd_smech_solve_velocity: case `mob`) */
     kd_cms cms;
     kd_smech_cms(m, &cms);
     kd_mbs_opts o;

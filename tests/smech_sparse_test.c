@@ -367,8 +367,8 @@ static void test_undriven_chain(void** state) {
         assert_int_equal(kd_smech_solve_position(m, 0.0, q + (size_t)p * m->n, &info[p], &err), KD_OK);
     }
     const double dq = maxdiff(q, q + m->n, (size_t)m->n);
-    printf("ball chain: assembled from a disturbed guess in %d (dense) and %d (sparse) iterations, sparse - dense %.3g, "
-           "rank %d and %d\n",
+    printf("ball chain: assembled from a disturbed guess in %d (dense) and %d (sparse) iterations, sparse - dense "
+           "%.3g, rank %d and %d\n",
            info[0].iterations, info[1].iterations, dq, info[0].rank, info[1].rank);
     assert_int_equal(info[0].iterations, info[1].iterations);
     assert_int_equal(info[0].rank, info[1].rank);

@@ -31,7 +31,8 @@ void kd_smech_qr_free(kd_smech_qr** pqr) {
     if (qr->E) cholmod_l_free((size_t)qr->nc, sizeof(SuiteSparse_long), qr->E, &qr->cc);
     if (qr->A) cholmod_l_free_sparse(&qr->A, &qr->cc);
     cholmod_l_finish(&qr->cc);
-    free(qr->perm), free(qr->map), free(qr->live), free(qr->rcol), free(qr->dead), free(qr->diag), free(qr->y), free(qr->z), free(qr->res);
+    free(qr->perm), free(qr->map), free(qr->live), free(qr->rcol), free(qr->dead), free(qr->diag);
+    free(qr->y), free(qr->z), free(qr->res);
     free(qr);
     *pqr = NULL;
 }
@@ -53,7 +54,8 @@ kd_status kd_smech_qr_new(const kd_smech* m, double rank_tol, kd_smech_qr** out,
     qr->z = malloc(sizeof(double) * ((size_t)nc + 1));
     qr->res = malloc(sizeof(double) * ((size_t)n + nc + 1));
     qr->A = cholmod_l_allocate_sparse((size_t)n, (size_t)nc, (size_t)nnz + 1, 1, 1, 0, CHOLMOD_REAL, &qr->cc);
-    if (!qr->perm || !qr->map || !qr->live || !qr->dead || !qr->rcol || !qr->diag || !qr->y || !qr->z || !qr->res || !qr->A) {
+    if (!qr->perm || !qr->map || !qr->live || !qr->dead || !qr->rcol || !qr->diag || !qr->y || !qr->z || !qr->res ||
+        !qr->A) {
         kd_smech_qr_free(&qr);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
