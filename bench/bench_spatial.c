@@ -12,6 +12,13 @@
  *                                  (default 20) with the joint reactions by the multipliers
  *                                  (kd_smech_inverse_multipliers) at every instant, on the sparse
  *                                  LU of Phi_q or the dense SVD path; best of 3.
+ *   bench_spatial mob N [dense|sparse]  an undriven chain of N rods hanging on spherical joints
+ *                                  (Phi_q 4N x 7N, mobility 3N): the mobility (rank and redundant
+ *                                  rows, kd_smech_mobility_at) and the projection of a velocity
+ *                                  guess onto Phi_q q' = -Phi_t (kd_smech_solve_velocity), on the
+ *                                  sparse QR of Phi_q^T or the dense route; best of 3.
+ * mob prints: mob N n nc path dof redundant mobility_s projection_s per_body_us (both, wall)
+ * per_body_cpu_us (the process's CPU time) constraint_residual peak_rss_kib.
  * Prints: case N n nc steps total_s per_step_s per_body_step_us drift energy_rel peak_rss_kib;
  * kin: kin N n path steps total_s per_instant_s per_body_instant_us per_body_instant_cpu_us max_cond drive0
  * newton_iterations_per_instant peak_rss_kib (times: best of 3, wall and the thread's CPU time). */
@@ -45,6 +52,12 @@ static int out(void* ctx, const kd_mbs_sample* s) {
 static double cpu_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static double proc_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
@@ -113,12 +126,79 @@ static int kin(int N, int steps, int dense) {
     return 0;
 }
 
+/* The undriven chain of the `chain` case (rods on spherical joints, bent out of their plane). */
+static kd_smech* ball_chain(int N) {
+    const double L = 0.1, mass = 0.1;
+    const double I6[6] = {mass * L * L / 12, mass * L * L / 12, 1e-6, 0, 0, 0};
+    double J[9], top[3] = {0, 0, 0};
+    kd_inertia_tensor(I6, J);
+    kd_smech* m = kd_smech_new();
+    for (int b = 0; b < N; b++) {
+        double R[9];
+        const double ax[3] = {b % 2 ? 1.0 : 0.0, b % 2 ? 0.0 : 1.0, 0}, com[3] = {0, 0, -L / 2};
+        kd_rot_axis_angle(ax, 0.2 * sin(0.7 * b), R);
+        kd_smech_add_body(m, "rod", mass, J, com, top, R);
+        const double P0[3] = {0, 0, b == 0 ? 0 : -L}, P1[3] = {0, 0, 0};
+        kd_smech_add_joint(m, "S", KD_SJOINT_SPHERICAL, b - 1, b, b == 0 ? top : P0, P1, NULL, NULL, 0);
+        for (int i = 0; i < 3; i++) top[i] += R[3 * i + 2] * (-L);
+    }
+    m->g[2] = -9.81;
+    return m;
+}
+
+static int mob(int N, int dense) {
+    kd_smech* m = ball_chain(N);
+    kd_error err;
+    if (kd_smech_finish(m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    m->linalg = dense ? KD_SMECH_LINALG_DENSE : KD_SMECH_LINALG_SPARSE;
+    const int n = m->n;
+    double* v = malloc(sizeof(double) * (size_t)n);
+    double* res = malloc(sizeof(double) * (size_t)(m->nc + 1));
+    double* jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+    if (!v || !res || !jac) return 1;
+    kd_smech_mobility mb;
+    double best_m = INFINITY, best_p = INFINITY, best_cpu = INFINITY;
+    for (int rep = 0; rep < 3; rep++) {
+        for (int i = 0; i < n; i++) v[i] = 0.3 * sin(1.7 * i + 0.4) + 0.1 * cos(0.3 * i);
+        const double t0 = util_now_s(), c0 = proc_cpu_now();
+        if (kd_smech_mobility_at(m, 0.0, m->q0, &mb, &err)) break;
+        const double t1 = util_now_s();
+        if (kd_smech_solve_velocity(m, 0.0, m->q0, v, 1, &err)) break;
+        const double t2 = util_now_s();
+        best_m = fmin(best_m, t1 - t0), best_p = fmin(best_p, t2 - t1), best_cpu = fmin(best_cpu, proc_cpu_now() - c0);
+    }
+    if (!isfinite(best_m) || !isfinite(best_p)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    /* |Phi_q q' + Phi_t| after the projection */
+    kd_smech_jacobian(m, 0.0, m->q0, jac);
+    kd_smech_phi_t(m, 0.0, m->q0, res);
+    double r = 0;
+    for (int i = 0; i < m->nc; i++) {
+        double a = res[i];
+        for (int k = m->jac_rowptr[i]; k < m->jac_rowptr[i + 1]; k++) a += jac[k] * v[m->jac_col[k]];
+        r = fmax(r, fabs(a));
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("mob %d %d %d %s %d %d %.6g %.6g %.4g %.4g %.2e %ld\n", N, n, m->nc, dense ? "dense" : "sparse", mb.dof,
+           mb.nredundant, best_m, best_p, 1e6 * (best_m + best_p) / N, 1e6 * best_cpu / N, r, ru.ru_maxrss);
+    free(v), free(res), free(jac);
+    kd_smech_free(&m);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     app_blas_threads_default();
+    if (argc >= 3 && !strcmp(argv[1], "mob")) return mob(atoi(argv[2]), argc > 3 && !strcmp(argv[3], "dense"));
     if (argc >= 3 && !strcmp(argv[1], "kin"))
         return kin(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 20, argc > 4 && !strcmp(argv[4], "dense"));
     if (argc < 3 || strcmp(argv[1], "chain")) {
-        fprintf(stderr, "usage: bench_spatial chain N [STEPS] | kin N [STEPS [dense|sparse]]\n");
+        fprintf(stderr, "usage: bench_spatial chain N [STEPS] | kin N [STEPS [dense|sparse]] | mob N [dense|sparse]\n");
         return 2;
     }
     const int N = atoi(argv[2]);
@@ -148,8 +228,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    /* released at rest (the dense velocity projection of kd_smech_solve_velocity is for small
-     * mechanisms; the forward solver projects sparsely) */
+    /* released at rest (the velocity projection of kd_smech_solve_velocity: case `mob`) */
     kd_cms cms;
     kd_smech_cms(m, &cms);
     kd_mbs_opts o;

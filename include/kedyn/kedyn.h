@@ -42,6 +42,7 @@
 #include "kedyn/sdesc.h"
 #include "kedyn/smech.h"
 #include "kedyn/smech_lu.h"
+#include "kedyn/smech_qr.h"
 #include "kedyn/cms.h"
 #include "kedyn/cms_rows.h"
 #include "kedyn/mbs.h"

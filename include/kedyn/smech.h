@@ -124,9 +124,10 @@ typedef struct kd_smech {
     double* qa_work;              /* (n) applied forces: a workspace of the formalism routes'
                                      callbacks (kedyn/smech_formalism.h), same rule */
     /* Linear algebra of kinematics, inverse dynamics and mobility (src/mechanism/spatial_mobility.c):
-     * KD_SMECH_LINALG_AUTO (0, kd_smech_new's) takes the sparse LU of Phi_q (kedyn/smech_lu.h) when
-     * Phi_q is square (fully driven) with n >= KD_SMECH_SPARSE_MIN and regular, the dense SVD
-     * otherwise; DENSE and SPARSE force one (SPARSE still needs a square regular Phi_q). lu: the
+     * KD_SMECH_LINALG_AUTO (0, kd_smech_new's) takes, for n >= KD_SMECH_SPARSE_MIN, the sparse LU
+     * of Phi_q (kedyn/smech_lu.h) when Phi_q is square (fully driven) and regular, the sparse QR of
+     * Phi_q^T (kedyn/smech_qr.h: undriven or redundant) otherwise, and the dense SVD below that
+     * size; DENSE and SPARSE force one. lu: the
      * sparse LU of the single-instant functions, made at their first call (same rule as jl_work). */
     int linalg;
     struct kd_smech_lu* lu;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kedyn/smech_lu.h"
+#include "kedyn/smech_qr.h"
 #include "spatial_internal.h"
 
 #define RANK_TOL 1e-9
@@ -188,6 +189,124 @@ static int sparse_at(const kd_smech* m, sp_sparse* s, double t, const double* q,
     return 1;
 }
 
+/* ---- the sparse path of a non-square Phi_q (theory.md sec. 11.4) ---------------------------
+ * Undriven degrees of freedom (nc < n) or redundant rows (nc > n, or nc = n with a rank drop):
+ * the rank-revealing sparse QR of Phi_q^T (kedyn/smech_qr.h) gives the rank, the redundant rows in
+ * the dense route's order, minimum-norm solutions of Phi_q x = b and least-squares multipliers. */
+
+/* Asked after the LU declined (Phi_q not square, or square and singular). */
+static int qr_wanted(const kd_smech* m) {
+    return m->linalg == KD_SMECH_LINALG_SPARSE || (m->linalg == KD_SMECH_LINALG_AUTO && m->n >= KD_SMECH_SPARSE_MIN);
+}
+
+typedef struct sp_qr {
+    kd_smech_qr* qr;
+    double *jac, *b, *x;          /* (jac_nnz), (max(n, nc)), (n) */
+} sp_qr;
+
+static void qr_free(sp_qr* s) {
+    kd_smech_qr_free(&s->qr);
+    free(s->jac), free(s->b), free(s->x);
+}
+
+static int qr_new(const kd_smech* m, sp_qr* s) {
+    kd_error e;
+    memset(s, 0, sizeof(*s));
+    const int nb = m->n > m->nc ? m->n : m->nc;
+    kd_smech_qr_new(m, KD_SMECH_QR_TOL, &s->qr, &e);
+    s->jac = malloc(sizeof(double) * (size_t)(m->jac_nnz + 1));
+    s->b = malloc(sizeof(double) * (size_t)(nb + 1));
+    s->x = malloc(sizeof(double) * (size_t)(m->n + 1));
+    if (!s->qr || !s->jac || !s->b || !s->x) {
+        qr_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Phi_q^T at (t, q) factorised; rank (all rows) and its condition estimate cond (may be NULL).
+ * 0, or 1 on failure. */
+static int qr_factor(const kd_smech* m, sp_qr* s, double t, const double* q, int* rank, double* cond) {
+    kd_smech_jacobian(m, t, q, s->jac);
+    if (kd_smech_qr_factor(s->qr, s->jac)) return 1;
+    kd_smech_qr_rank(s->qr, NULL, rank, NULL, 0, NULL);
+    if (cond) *cond = kd_smech_qr_cond(s->qr);
+    return 0;
+}
+
+/* Gauss-Newton with minimum-norm steps (the dense route's, on the QR). KD_OK, KD_ERR_NUMERIC,
+ * KD_ERR_NOMEM. */
+static kd_status qr_position(const kd_smech* m, sp_qr* s, double t, double* q, kd_smech_info* info, kd_error* err) {
+    const double tol = 1e-11 * fmax(1.0, m->length_scale);
+    memset(info, 0, sizeof(*info));
+    for (int it = 0; it <= 50; it++) {
+        kd_smech_phi(m, t, q, s->b);
+        double r = 0;
+        for (int i = 0; i < m->nc; i++) r = fmax(r, fabs(s->b[i]));
+        info->residual = r, info->iterations = it;
+        if (qr_factor(m, s, t, q, &info->rank, r <= tol ? &info->cond : NULL))
+            return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "t = %g s: sparse QR failed", t);
+        if (r <= tol) return KD_OK;
+        if (!isfinite(r)) break;
+        for (int i = 0; i < m->nc; i++) s->b[i] = -s->b[i];
+        kd_smech_qr_solve(s->qr, s->b, s->x);
+        for (int i = 0; i < m->n; i++) q[i] += s->x[i];
+    }
+    return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                        "cannot assemble at t = %g s: |Phi| = %.3g after 50 Newton iterations", t, info->residual);
+}
+
+/* Phi_q x = rhs (minimum norm) with the factor at q; project: x = x + Phi_q^+ (rhs - Phi_q x). rhs
+ * may be s->b. */
+static void qr_rows(const kd_smech* m, sp_qr* s, double* x, const double* rhs, int project) {
+    if (!project) {
+        kd_smech_qr_solve(s->qr, rhs, x);
+        return;
+    }
+    for (int i = 0; i < m->nc; i++) {
+        double a = rhs[i];
+        for (int k = m->jac_rowptr[i]; k < m->jac_rowptr[i + 1]; k++) a -= s->jac[k] * x[m->jac_col[k]];
+        s->b[i] = a;
+    }
+    kd_smech_qr_solve(s->qr, s->b, s->x);
+    for (int i = 0; i < m->n; i++) x[i] += s->x[i];
+}
+
+/* q' (project: a guess projected) and q'' (may be NULL) with the factor at q. */
+static void qr_rates(const kd_smech* m, sp_qr* s, double t, const double* q, double* qd, double* qdd, int project) {
+    kd_smech_phi_t(m, t, q, s->b);
+    for (int i = 0; i < m->nc; i++) s->b[i] = -s->b[i];
+    qr_rows(m, s, qd, s->b, project);
+    if (!qdd) return;
+    kd_smech_gamma(m, t, q, qd, s->b);
+    kd_smech_qr_solve(s->qr, s->b, qdd);
+}
+
+/* Phi_q^T lambda = Q - M q'' (least squares; zero on the redundant rows) with the factor at q. */
+static void qr_multipliers(const kd_smech* m, sp_qr* s, double t, const double* q, const double* qd,
+                           const double* qdd, double* Mb, double* lambda) {
+    kd_smech_mass_blocks(m, q, Mb);
+    kd_smech_force(m, t, q, qd, s->x);
+    for (int b = 0; b < m->nbody; b++)
+        for (int i = 0; i < KD_SPOSE; i++) {
+            double a = s->x[KD_SPOSE * b + i];
+            for (int c = 0; c < KD_SPOSE; c++) a -= Mb[(size_t)49 * b + 7 * c + i] * qdd[KD_SPOSE * b + c];
+            s->b[KD_SPOSE * b + i] = a;
+        }
+    kd_smech_qr_tsolve(s->qr, s->b, lambda);
+}
+
+/* The single-instant functions on the QR path: 1 when it applies (s ready, Phi_q^T factorised at
+ * (t, q)), 0 when the dense path must answer. */
+static int qr_at(const kd_smech* m, sp_qr* s, double t, const double* q, int* rank) {
+    if (!qr_wanted(m) || qr_new(m, s)) return 0;
+    if (qr_factor(m, s, t, q, rank, NULL)) {
+        qr_free(s);
+        return 0;
+    }
+    return 1;
+}
+
 kd_status kd_smech_mobility_at(const kd_smech* m, double t, const double* q, kd_smech_mobility* mob, kd_error* err) {
     memset(mob, 0, sizeof(*mob));
     mob->gruebler = 6 * m->nbody - m->nc_joint;  /* S9: 7 coordinates less one normalisation per body */
@@ -197,6 +316,20 @@ kd_status kd_smech_mobility_at(const kd_smech* m, double t, const double* q, kd_
         sparse_free(&sp);
         mob->rank_driven = m->n, mob->rank = m->nc_mech;
         mob->dof = m->n - mob->rank, mob->dof_undriven = 0;
+        return KD_OK;
+    }
+    sp_qr sq;
+    int rank;
+    if (qr_at(m, &sq, t, q, &rank)) {
+        /* the rows independent of those before them in the pass order: the dense route's rank and
+         * redundant rows (sec. 11.4); cond: estimated from below with the factor */
+        int dead[KD_SMECH_REDUNDANT_MAX], nd;
+        kd_smech_qr_rank(sq.qr, &mob->rank, &mob->rank_driven, dead, KD_SMECH_REDUNDANT_MAX, &nd);
+        mob->cond = kd_smech_qr_cond(sq.qr);
+        qr_free(&sq);
+        mob->dof = m->n - mob->rank, mob->dof_undriven = m->n - mob->rank_driven;
+        mob->nredundant = nd < KD_SMECH_REDUNDANT_MAX ? nd : KD_SMECH_REDUNDANT_MAX;
+        memcpy(mob->redundant_row, dead, sizeof(int) * (size_t)mob->nredundant);
         return KD_OK;
     }
     sp_work w;
@@ -304,6 +437,13 @@ kd_status kd_smech_solve_position(const kd_smech* m, double t, double* q, kd_sme
         sparse_free(&sp);
         if (!s1) return KD_OK;
     }
+    sp_qr sq;
+    if (qr_wanted(m) && !qr_new(m, &sq)) {
+        kd_smech_info loc;
+        const kd_status s1 = qr_position(m, &sq, t, q, info ? info : &loc, err);
+        qr_free(&sq);
+        return s1;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = position(m, &w, t, q, info, err);
@@ -351,6 +491,13 @@ kd_status kd_smech_solve_velocity(const kd_smech* m, double t, const double* q, 
         sparse_free(&sp);
         return KD_OK;
     }
+    sp_qr sq;
+    int rank;
+    if (qr_at(m, &sq, t, q, &rank)) {
+        qr_rates(m, &sq, t, q, qd, NULL, project);
+        qr_free(&sq);
+        return KD_OK;
+    }
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     kd_status st = velocity(m, &w, t, q, qd, project, err);
@@ -365,6 +512,14 @@ kd_status kd_smech_solve_acceleration(const kd_smech* m, double t, const double*
         kd_smech_gamma(m, t, q, qd, qdd);
         kd_smech_lu_solve(sp.lu, 0, qdd);
         sparse_free(&sp);
+        return KD_OK;
+    }
+    sp_qr sq;
+    int rank;
+    if (qr_at(m, &sq, t, q, &rank)) {
+        kd_smech_gamma(m, t, q, qd, sq.b);
+        kd_smech_qr_solve(sq.qr, sq.b, qdd);
+        qr_free(&sq);
         return KD_OK;
     }
     sp_work w;
@@ -428,6 +583,63 @@ static int kinematics_sparse(const kd_smech* m, double t_end, int steps, double 
     return st;
 }
 
+/* Kinematics on the QR path (a fully driven mechanism with redundant rows: rank n of nc > n
+ * rows); the same predictor, checks and messages as the dense loop below. KD_OK or an error. */
+static kd_status kinematics_qr(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
+                               void* ctx, double* cond_max_met, kd_error* err) {
+    sp_qr sq;
+    const int n = m->n;
+    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    if (!q || qr_new(m, &sq)) {
+        free(q);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    double *qd = q + n, *qdd = q + 2 * n;
+    memcpy(q, m->q0, sizeof(double) * (size_t)n);
+    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
+    kd_smech_info info;
+    kd_status st = qr_position(m, &sq, 0.0, q, &info, err);
+    const int rank0 = info.rank;
+    if (!st && rank0 < n)
+        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                          "kinematics needs a fully driven mechanism: %d degree(s) of freedom left by the drivers",
+                          n - rank0);
+    double cmax = 0;
+    const double h = t_end / (steps > 0 ? steps : 1);
+    for (int k = 0; !st && k <= steps; k++) {
+        const double t = k * h;
+        if (k > 0) {
+            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            const double cond_prev = info.cond;
+            st = qr_position(m, &sq, t, q, &info, err);
+            if (st == KD_ERR_NUMERIC) {
+                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
+                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
+                                  t - h, t, cond_prev, t - h);
+                break;
+            }
+            if (st) break;
+        }
+        qr_rates(m, &sq, t, q, qd, qdd, 0);
+        if (info.cond > cmax) cmax = info.cond;
+        if (info.cond > cond_max || info.rank < rank0) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
+                              "cond_max %.3g; rank %d of %d)",
+                              t, info.cond, cond_max, info.rank, rank0);
+            break;
+        }
+        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
+            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
+            break;
+        }
+    }
+    if (cond_max_met) *cond_max_met = cmax;
+    free(q), qr_free(&sq);
+    return st;
+}
+
 kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
                               void* ctx, double* cond_max_met, kd_error* err) {
     if (sparse_wanted(m)) {
@@ -435,6 +647,7 @@ kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double
         if (s != -1) return (kd_status)s;
         kd_error_clear(err);
     }
+    if (qr_wanted(m)) return kinematics_qr(m, t_end, steps, cond_max, sink, ctx, cond_max_met, err);
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n;
@@ -566,6 +779,34 @@ void kd_smech_reactions_of(const kd_smech* m, double t, const double* q, kd_smec
     kd_smech_reactions_jac(m, q, jac, r);
 }
 
+/* Inverse dynamics on the QR path, for a fully driven mechanism with redundant rows (rank n):
+ * q'' = Phi_q^+ gamma (solve_qdd; else qdd is given), then Phi_q^T lambda = Q - M q'' in least
+ * squares with zero multipliers on the redundant rows: the constraint force Phi_q^T lambda and the
+ * drives are unique, the split of the joints' reactions among redundant rows is not (sec. 11.4).
+ * 1 when done, 0 when the dense path must answer. */
+static int inverse_qr(const kd_smech* m, double t, const double* q, const double* qd, double* qdd, int solve_qdd,
+                      kd_smech_reactions* r) {
+    sp_qr sq;
+    int rank;
+    if (!qr_at(m, &sq, t, q, &rank)) return 0;
+    double* Mb = malloc(sizeof(double) * (size_t)(KD_SPOSE * KD_SPOSE * m->nbody + 1));
+    double* a = solve_qdd && !qdd ? malloc(sizeof(double) * (size_t)(m->n + 1)) : qdd;
+    if (rank < m->n || !Mb || !a) {
+        if (a != qdd) free(a);
+        free(Mb), qr_free(&sq);
+        return 0;
+    }
+    if (solve_qdd) {
+        kd_smech_gamma(m, t, q, qd, sq.b);
+        kd_smech_qr_solve(sq.qr, sq.b, a);
+    }
+    qr_multipliers(m, &sq, t, q, qd, a, Mb, r->lambda);
+    kd_smech_reactions_jac(m, q, sq.jac, r);
+    if (a != qdd) free(a);
+    free(Mb), qr_free(&sq);
+    return 1;
+}
+
 kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double* q, const double* qd, double* qdd,
                                        kd_smech_reactions* r, kd_error* err) {
     sp_sparse sp;
@@ -579,6 +820,7 @@ kd_status kd_smech_inverse_multipliers(const kd_smech* m, double t, const double
         sparse_free(&sp);
         return KD_OK;
     }
+    if (inverse_qr(m, t, q, qd, qdd, 1, r)) return KD_OK;
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n, nc = m->nc, N = n + nc;
@@ -621,6 +863,7 @@ kd_status kd_smech_inverse_projection(const kd_smech* m, double t, const double*
         sparse_free(&sp);
         return KD_OK;
     }
+    if (inverse_qr(m, t, q, qd, (double*)qdd, 0, r)) return KD_OK;
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const int n = m->n, nc = m->nc, nd = m->ndriver, nm = m->nc_mech, ld = w.ld;
