@@ -113,20 +113,25 @@ check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/m
 check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601
 check "no journal left after a complete run" test ! -e "$tmp/map.2/.kedyn-cases"
 # the map's rows are printf's "%.10g" of its grid and speeds (formatted by the threads that
-# computed the points): every field, the grid columns against the model's hubs and lengths
-rows_printf() {  # rows_printf CSV
-  python3 - "$1" <<'PY'
-import sys
+# computed the points): the grid columns against the model's hubs and lengths; each speed in
+# its own %.10g form and within the 10 digits' rounding (5e-10) of summary.json's 12-digit value
+rows_printf() {  # rows_printf CSV SUMMARY
+  python3 - "$1" "$2" <<'PY'
+import json, sys
 rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])][1:]
+w = [x for row in json.load(open(sys.argv[2]))["analyses"][0]["omega_cr_rad_s"] for x in row]
 hubs = [i / 100 for i in range(40)]; lengths = [0.3 + i / 100 for i in range(40)]
-ok = len(rows) == 1600
+ok = len(rows) == 1600 and len(w) == 1600
 for k, r in enumerate(rows):
     ok = ok and r[0] == "%.10g" % hubs[k // 40] and r[1] == "%.10g" % lengths[k % 40]
-    ok = ok and (r[2] == "inf" or r[2] == "%.10g" % float(r[2]))
+    if r[2] == "inf":
+        ok = ok and w[k] is None
+    else:
+        ok = ok and r[2] == "%.10g" % float(r[2]) and abs(float(r[2]) - w[k]) <= 5.1e-10 * abs(w[k])
 sys.exit(0 if ok else 1)
 PY
 }
-check "40 x 40 map: rows as printf's %.10g of the grid" rows_printf "$tmp/map.2/stability.csv"
+check "40 x 40 map: rows as printf's %.10g of the grid and speeds" rows_printf "$tmp/map.2/stability.csv" "$tmp/map.2/summary.json"
 # killed mid-map (80 x 80 points, 2 threads): the rows so far under a temporary name only, the
 # final name absent; --resume ends with the file of an uninterrupted run
 python3 - "$src/bench/parallel_stability40.yaml" "$tmp/map80.yaml" <<'PY'
