@@ -48,7 +48,7 @@ static kd_status stab_commit(void* ctx, int i, kd_status st, const char* msg, ru
     char row[IO_STABILITY_ROW_MAX];
     const char* p = (const char*)in->p;
     size_t len = in->left;
-    if (!len) p = row, len = (size_t)io_stability_csv_row(row, sc->map, (size_t)i, sc->map->omega_cr[i]);  /* a record without its row */
+    if (!len) p = row, len = (size_t)io_stability_csv_row(row, sc->map, (size_t)i, sc->map->omega_cr[i]);  /* a journal record of an older kedyn: no row */
     if (fwrite(p, 1, len, sc->csv.fp) != len)
         return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the stability map's CSV");
     in->p += in->left, in->left = 0;
