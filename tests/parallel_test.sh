@@ -112,6 +112,51 @@ KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2"
 check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/map.1" "$tmp/map.2"
 check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601
 check "no journal left after a complete run" test ! -e "$tmp/map.2/.kedyn-cases"
+# the map's rows are printf's "%.10g" of its grid and speeds (formatted by the threads that
+# computed the points): the grid columns against the model's hubs and lengths; each speed in
+# its own %.10g form and within the 10 digits' rounding (5e-10) of summary.json's 12-digit value
+rows_printf() {  # rows_printf CSV SUMMARY
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])][1:]
+w = [x for row in json.load(open(sys.argv[2]))["analyses"][0]["omega_cr_rad_s"] for x in row]
+hubs = [i / 100 for i in range(40)]; lengths = [0.3 + i / 100 for i in range(40)]
+ok = len(rows) == 1600 and len(w) == 1600
+for k, r in enumerate(rows):
+    ok = ok and r[0] == "%.10g" % hubs[k // 40] and r[1] == "%.10g" % lengths[k % 40]
+    if r[2] == "inf":
+        ok = ok and w[k] is None
+    else:
+        ok = ok and r[2] == "%.10g" % float(r[2]) and abs(float(r[2]) - w[k]) <= 5.1e-10 * abs(w[k])
+sys.exit(0 if ok else 1)
+PY
+}
+check "40 x 40 map: rows as printf's %.10g of the grid and speeds" rows_printf "$tmp/map.2/stability.csv" "$tmp/map.2/summary.json"
+# killed mid-map (80 x 80 points, 2 threads): the rows so far under a temporary name only, the
+# final name absent; --resume ends with the file of an uninterrupted run
+python3 - "$src/bench/parallel_stability40.yaml" "$tmp/map80.yaml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r"hubs: \[[^]]*\]", "hubs: [" + ", ".join("%.3f" % (i * 0.005) for i in range(80)) + "]", s)
+s = re.sub(r"lengths: \[[^]]*\]", "lengths: [" + ", ".join("%.3f" % (0.3 + i * 0.005) for i in range(80)) + "]", s)
+open(sys.argv[2], "w").write(s)
+PY
+"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.1" --jobs 1 --quiet >/dev/null 2>&1
+"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.k" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 1000); do
+  [ "$(stat -c %s "$tmp/map80.k/.kedyn-cases/analysis1.journal" 2>/dev/null || echo 0)" -gt 20000 ] && break
+  sleep 0.005
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "map killed mid-study: no stability.csv" test ! -e "$tmp/map80.k/stability.csv"
+check "map killed mid-study: its rows streamed to the temporary file" \
+  test "$(cat "$tmp"/map80.k/stability.csv.tmp* 2>/dev/null | wc -l)" -gt 1
+"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.k" --resume --jobs 2 --quiet >/dev/null 2>&1
+check "map --resume exits 0" test $? -eq 0
+check "map --resume = an uninterrupted run, byte for byte" same_results "$tmp/map80.1" "$tmp/map80.k"
+check "map --resume: no temporary file left" test -z "$(ls "$tmp/map80.k" | grep tmp)"
 
 # runs that fail (a forcing of 1e308 N overflows) do not stop the others, on any number of threads
 sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \

@@ -5,6 +5,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/run.h"
+#include "stability_rows.h"
 
 kd_status kd_write_modes_csv(const char* path, const kd_model* m, const kd_modes* r, kd_error* err) {
     kd_atomic_file f;
@@ -48,17 +49,10 @@ kd_status kd_write_stability_csv(const char* path, const kd_stability_map* s, kd
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    /* a plate's thickness axis (theory.md sec. 14.8): a thickness_m column */
-    const int nt = s->nthick > 0 ? s->nthick : 1;
-    fprintf(f.fp, s->nthick > 0 ? "hub_m,length_m,thickness_m,omega_cr_rad_s\n" : "hub_m,length_m,omega_cr_rad_s\n");
-    for (int i = 0; i < s->nhubs; i++)
-        for (int j = 0; j < s->nlengths; j++)
-            for (int k = 0; k < nt; k++) {
-                const double w = s->omega_cr[((size_t)i * s->nlengths + j) * nt + k];
-                fprintf(f.fp, "%.10g,%.10g,", s->hub[i], s->length[j]);
-                if (s->nthick > 0) fprintf(f.fp, "%.10g,", s->thickness[k]);
-                if (isinf(w)) fprintf(f.fp, "inf\n");
-                else fprintf(f.fp, "%.10g\n", w);
-            }
+    /* the rows as a parallel study streams them (stability_rows.h) */
+    fputs(io_stability_csv_head(s), f.fp);
+    const size_t n = (size_t)s->nhubs * (size_t)s->nlengths * (size_t)(s->nthick > 0 ? s->nthick : 1);
+    char row[IO_STABILITY_ROW_MAX];
+    for (size_t i = 0; i < n; i++) fwrite(row, 1, (size_t)io_stability_csv_row(row, s, i, s->omega_cr[i]), f.fp);
     return kd_atomic_commit(&f, err);
 }
