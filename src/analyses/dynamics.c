@@ -46,16 +46,13 @@ static void tri_split(const double* ab, int n, double* lo, double* di, double* u
     }
 }
 
-/* Row i of the split tridiagonal (lo, di, up) times x, its terms summed as kd_gband_matvec sums
- * them (gband.c: 0 + A(i, i-1) x(i-1) + A(i, i) x(i) + A(i, i+1) x(i+1), the first and last rows
- * without their missing term), so the same bits. */
-#define KD_TRI_ROW(lo, di, up, x, i) (0.0 + (lo)[i] * (x)[(i) - 1] + (di)[i] * (x)[i] + (up)[i] * (x)[(i) + 1])
-
 /* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
  * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the
  * matrix-vector and dot products of the general case, so the same bits, in one pass: the three
  * rows and the three sums at once (the products of the inner rows in a loop that vectorises
- * into mv, k0q, kq, then the sums in order). n >= 2. */
+ * into mv, k0q, kq, then the sums in order). kd_gband_matvec sums a row as 0 + A(i, i-1) x(i-1)
+ * + ...; without the leading 0 (and the "- 0" of f - C v) a row differs only in the sign of a
+ * zero, which a sum started at +0 absorbs (+0 + -0 = +0), so T, V and P keep their bits. n >= 2. */
 static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
                                const double* restrict v, int n, double* restrict mv, double* restrict k0q,
                                double* restrict kq, double* T, double* V, double* P) {
@@ -68,28 +65,29 @@ static void energy_tridiagonal(const double* tri, const double* restrict f, cons
     for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1 */
         const kd_v2 vl = ld2(v + i - 1), vi = ld2(v + i), vu = ld2(v + i + 1);
         const kd_v2 ql = ld2(q + i - 1), qi = ld2(q + i), qu = ld2(q + i + 1);
-        const kd_v2 m = 0.0 + ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
-        const kd_v2 a = 0.0 + ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
-        const kd_v2 k = 0.0 + ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
+        const kd_v2 m = ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
+        const kd_v2 a = ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
+        const kd_v2 k = ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
         st2(mv + i, vi * m);
         st2(k0q + i, qi * a);
-        st2(kq + i, vi * (ld2(f + i) - 0.0 - (k - a)));
+        st2(kq + i, vi * (ld2(f + i) - (k - a)));
     }
 #endif
     for (; i < n - 1; i++) {
-        const double m = KD_TRI_ROW(ml, md, mu, v, i), a = KD_TRI_ROW(al, ad, au, q, i);
-        const double k = KD_TRI_ROW(kl, kd, ku, q, i);
+        const double m = ml[i] * v[i - 1] + md[i] * v[i] + mu[i] * v[i + 1];
+        const double a = al[i] * q[i - 1] + ad[i] * q[i] + au[i] * q[i + 1];
+        const double k = kl[i] * q[i - 1] + kd[i] * q[i] + ku[i] * q[i + 1];
         mv[i] = v[i] * m;
         k0q[i] = q[i] * a;
-        kq[i] = v[i] * (f[i] - 0.0 - (k - a));
+        kq[i] = v[i] * (f[i] - (k - a));
     }
     const size_t L = N - 1;
-    const double m0 = 0.0 + md[0] * v[0] + mu[0] * v[1], a0 = 0.0 + ad[0] * q[0] + au[0] * q[1];
-    const double k0 = 0.0 + kd[0] * q[0] + ku[0] * q[1];
-    const double m1 = 0.0 + ml[L] * v[L - 1] + md[L] * v[L], a1 = 0.0 + al[L] * q[L - 1] + ad[L] * q[L];
-    const double k1 = 0.0 + kl[L] * q[L - 1] + kd[L] * q[L];
-    mv[0] = v[0] * m0, k0q[0] = q[0] * a0, kq[0] = v[0] * (f[0] - 0.0 - (k0 - a0));
-    mv[L] = v[L] * m1, k0q[L] = q[L] * a1, kq[L] = v[L] * (f[L] - 0.0 - (k1 - a1));
+    const double m0 = md[0] * v[0] + mu[0] * v[1], a0 = ad[0] * q[0] + au[0] * q[1];
+    const double k0 = kd[0] * q[0] + ku[0] * q[1];
+    const double m1 = ml[L] * v[L - 1] + md[L] * v[L], a1 = al[L] * q[L - 1] + ad[L] * q[L];
+    const double k1 = kl[L] * q[L - 1] + kd[L] * q[L];
+    mv[0] = v[0] * m0, k0q[0] = q[0] * a0, kq[0] = v[0] * (f[0] - (k0 - a0));
+    mv[L] = v[L] * m1, k0q[L] = q[L] * a1, kq[L] = v[L] * (f[L] - (k1 - a1));
     double st = 0, sv = 0, sp = 0;
     for (i = 0; i < n; i++) {
         st += mv[i];

@@ -617,11 +617,7 @@ int kd_system_force(void* ctx, double t, double* f) {
         }
     }
     memcpy(f, s->f_inertia, sizeof(double) * (size_t)s->n);
-    for (int i = 0; i < m->nnodal; i++) {
-        double v, dv, d2v;
-        kd_law_eval(&m->nodal[i].value, t, &v, &dv, &d2v);
-        f[m->nodal[i].eq] += v;
-    }
+    for (int i = 0; i < m->nnodal; i++) f[m->nodal[i].eq] += kd_law_value(&m->nodal[i].value, t);
     return 0;
 }
 
