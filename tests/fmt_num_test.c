@@ -142,7 +142,8 @@ static void test_near_ties(void** state) {
     assert_int_equal(differ, before);
 }
 
-/* a long row through the buffer (several flushes) against fprintf of the same numbers */
+/* a long row through the buffer (several flushes) against fprintf of the same numbers, also the
+ * columns written by io_row_e_cols */
 static void test_row(void** state) {
     (void)state;
     FILE* a = tmpfile();
@@ -159,6 +160,21 @@ static void test_row(void** state) {
             const double x = sin(1.0 + r * 0.37 + c) * pow(10.0, c % 30 - 15);
             io_row_e(&row, ',', x, c % 7 == 0 ? 4 : 10);
             fprintf(b, c % 7 == 0 ? ",%.4e" : ",%.10e", x);
+        }
+        /* the columns of a state by io_row_e_cols: gathered through equation numbers (-1: a fixed
+         * DOF, written 0), then a plain list, at 10, 4 and 6 digits */
+        double q[40];
+        int eq[40];
+        for (int c = 0; c < 40; c++) {
+            q[c] = cos(0.3 + r * 0.11 + c) * pow(10.0, (c + r) % 24 - 12);
+            eq[c] = c % 9 == 4 ? -1 : (c * 7) % 40;
+        }
+        const int prec[3] = {10, 4, 6};
+        for (int k = 0; k < 3; k++) {
+            io_row_e_cols(&row, q, eq, 40, prec[k]);
+            io_row_e_cols(&row, q, NULL, 40, prec[k]);
+            for (int c = 0; c < 40; c++) fprintf(b, ",%.*e", prec[k], eq[c] < 0 ? 0.0 : q[eq[c]]);
+            for (int c = 0; c < 40; c++) fprintf(b, ",%.*e", prec[k], q[c]);
         }
         io_row_end(&row);
         fputc('\n', b);

@@ -72,6 +72,9 @@ void kd_law_free(kd_law* law);
  * outside [t_0, t_(n-1)]. */
 void kd_law_eval(const kd_law* law, double t, double* f, double* df, double* d2f);
 
+/* f(t) alone, the same bits as kd_law_eval's f (a sine without its cosine: loads of a time step). */
+double kd_law_value(const kd_law* law, double t);
+
 /* Number of continuous derivatives (2 or more for every form but the
  * linear table, which has 0). */
 int kd_law_smoothness(const kd_law* law);

@@ -20,8 +20,8 @@ typedef struct dyn_ctx {
     void* ctx;
     int energy;
     kd_gband C, K;                /* energy: matrices at the output instant */
-    double* f;                    /* (n), then scratch (3 n) and tri (9 n) in the same block */
-    double *w1, *w2, *w3;
+    double* f;                    /* (n), then scratch (2 n) and tri (9 n) in the same block */
+    double *w1, *w2;
     double e0, work, p_prev, t_prev;
     int started;
     int c_known, c_zero;          /* energy: C = 0 (a bar: no gyroscopic term), while unchanged */
@@ -46,56 +46,45 @@ static void tri_split(const double* ab, int n, double* lo, double* di, double* u
     }
 }
 
-/* Row i of the split tridiagonal (lo, di, up) times x, its terms summed as kd_gband_matvec sums
- * them (gband.c: 0 + A(i, i-1) x(i-1) + A(i, i) x(i) + A(i, i+1) x(i+1), the first and last rows
- * without their missing term), so the same bits. */
-#define KD_TRI_ROW(lo, di, up, x, i) (0.0 + (lo)[i] * (x)[(i) - 1] + (di)[i] * (x)[i] + (up)[i] * (x)[(i) + 1])
-
 /* The energy terms of on_output (theory.md sec. 8.2, 8.2.1) for tridiagonal M, K0, K (split: 3 n
  * each in tri) and C = 0 (axial bars): the same products and sums in the same order as the
  * matrix-vector and dot products of the general case, so the same bits, in one pass: the three
- * rows and the three sums at once (the products of the inner rows in a loop that vectorises
- * into mv, k0q, kq, then the sums in order). n >= 2. */
+ * rows and the three sums at once (the products of the inner rows two at a time, each added to
+ * the sums in row order as it is formed). kd_gband_matvec sums a row as 0 + A(i, i-1) x(i-1)
+ * + ...; without the leading 0 (and the "- 0" of f - C v) a row differs only in the sign of a
+ * zero, which a sum started at +0 absorbs (+0 + -0 = +0), so T, V and P keep their bits. n >= 2. */
 static void energy_tridiagonal(const double* tri, const double* restrict f, const double* restrict q,
-                               const double* restrict v, int n, double* restrict mv, double* restrict k0q,
-                               double* restrict kq, double* T, double* V, double* P) {
-    const size_t N = (size_t)n;
+                               const double* restrict v, int n, double* T, double* V, double* P) {
+    const size_t N = (size_t)n, L = N - 1;
     const double *restrict ml = tri, *restrict md = tri + N, *restrict mu = tri + 2 * N;
     const double *restrict al = tri + 3 * N, *restrict ad = tri + 4 * N, *restrict au = tri + 5 * N;
     const double *restrict kl = tri + 6 * N, *restrict kd = tri + 7 * N, *restrict ku = tri + 8 * N;
+    /* row 0, then the inner rows, then row L, each added to the sums as it is formed (row order) */
+    const double m0 = md[0] * v[0] + mu[0] * v[1], a0 = ad[0] * q[0] + au[0] * q[1];
+    const double k0 = kd[0] * q[0] + ku[0] * q[1];
+    double st = 0.0 + v[0] * m0, sv = 0.0 + q[0] * a0, sp = 0.0 + v[0] * (f[0] - (k0 - a0));
     int i = 1;
 #if KD_V2
     for (; i + 1 < n - 1; i += 2) {  /* rows i and i + 1 */
         const kd_v2 vl = ld2(v + i - 1), vi = ld2(v + i), vu = ld2(v + i + 1);
         const kd_v2 ql = ld2(q + i - 1), qi = ld2(q + i), qu = ld2(q + i + 1);
-        const kd_v2 m = 0.0 + ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
-        const kd_v2 a = 0.0 + ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
-        const kd_v2 k = 0.0 + ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
-        st2(mv + i, vi * m);
-        st2(k0q + i, qi * a);
-        st2(kq + i, vi * (ld2(f + i) - 0.0 - (k - a)));
+        const kd_v2 m = ld2(ml + i) * vl + ld2(md + i) * vi + ld2(mu + i) * vu;
+        const kd_v2 a = ld2(al + i) * ql + ld2(ad + i) * qi + ld2(au + i) * qu;
+        const kd_v2 k = ld2(kl + i) * ql + ld2(kd + i) * qi + ld2(ku + i) * qu;
+        const kd_v2 tm = vi * m, ta = qi * a, tk = vi * (ld2(f + i) - (k - a));
+        st += tm[0], sv += ta[0], sp += tk[0];
+        st += tm[1], sv += ta[1], sp += tk[1];
     }
 #endif
     for (; i < n - 1; i++) {
-        const double m = KD_TRI_ROW(ml, md, mu, v, i), a = KD_TRI_ROW(al, ad, au, q, i);
-        const double k = KD_TRI_ROW(kl, kd, ku, q, i);
-        mv[i] = v[i] * m;
-        k0q[i] = q[i] * a;
-        kq[i] = v[i] * (f[i] - 0.0 - (k - a));
+        const double m = ml[i] * v[i - 1] + md[i] * v[i] + mu[i] * v[i + 1];
+        const double a = al[i] * q[i - 1] + ad[i] * q[i] + au[i] * q[i + 1];
+        const double k = kl[i] * q[i - 1] + kd[i] * q[i] + ku[i] * q[i + 1];
+        st += v[i] * m, sv += q[i] * a, sp += v[i] * (f[i] - (k - a));
     }
-    const size_t L = N - 1;
-    const double m0 = 0.0 + md[0] * v[0] + mu[0] * v[1], a0 = 0.0 + ad[0] * q[0] + au[0] * q[1];
-    const double k0 = 0.0 + kd[0] * q[0] + ku[0] * q[1];
-    const double m1 = 0.0 + ml[L] * v[L - 1] + md[L] * v[L], a1 = 0.0 + al[L] * q[L - 1] + ad[L] * q[L];
-    const double k1 = 0.0 + kl[L] * q[L - 1] + kd[L] * q[L];
-    mv[0] = v[0] * m0, k0q[0] = q[0] * a0, kq[0] = v[0] * (f[0] - 0.0 - (k0 - a0));
-    mv[L] = v[L] * m1, k0q[L] = q[L] * a1, kq[L] = v[L] * (f[L] - 0.0 - (k1 - a1));
-    double st = 0, sv = 0, sp = 0;
-    for (i = 0; i < n; i++) {
-        st += mv[i];
-        sv += k0q[i];
-        sp += kq[i];
-    }
+    const double m1 = ml[L] * v[L - 1] + md[L] * v[L], a1 = al[L] * q[L - 1] + ad[L] * q[L];
+    const double k1 = kl[L] * q[L - 1] + kd[L] * q[L];
+    st += v[L] * m1, sv += q[L] * a1, sp += v[L] * (f[L] - (k1 - a1));
     *T = 0.5 * st, *V = 0.5 * sv, *P = sp;
 }
 
@@ -131,7 +120,7 @@ static int on_output(void* ctx, double t, const double* q, const double* v, cons
             tri_split(d->K.ab, n, d->tri + 6 * N, d->tri + 7 * N, d->tri + 8 * N);
             d->tri_k = d->gen;
         }
-        energy_tridiagonal(d->tri, d->f, q, v, n, d->w1, d->w2, d->w3, &T, &V, &P);
+        energy_tridiagonal(d->tri, d->f, q, v, n, &T, &V, &P);
     } else {
         kd_gband_matvec(&s->M, v, d->w1);
         T = 0.5 * dot(v, d->w1, n);
@@ -469,12 +458,12 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* a, kd_dynam
     memset(&d, 0, sizeof(d));
     d.s = &s, d.out = out, d.ctx = ctx, d.energy = ad->energy;
     double* q0 = calloc(2 * (size_t)n, sizeof(double));
-    d.f = malloc(sizeof(double) * 13 * (size_t)n);
+    d.f = malloc(sizeof(double) * 12 * (size_t)n);
     if (!st) st = kd_gband_init(&d.C, n, s.kd, s.kd);
     if (!st) st = kd_gband_init(&d.K, n, s.kd, s.kd);
     if (st || !q0 || !d.f) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics");
     if (!st) {
-        d.w1 = d.f + n, d.w2 = d.w1 + n, d.w3 = d.w2 + n, d.tri = d.w3 + n;
+        d.w1 = d.f + n, d.w2 = d.w1 + n, d.tri = d.w2 + n;
         /* A linear model beyond a critical speed diverges: say so up front. */
         const double times[2] = {0.0, ad->t_end};
         for (int k = 0; k < 2 && warning; k++)

@@ -219,6 +219,18 @@ void kd_law_eval(const kd_law* law, double t, double* f, double* df, double* d2f
     }
 }
 
+double kd_law_value(const kd_law* law, double t) {
+    switch (law->type) {
+    case KD_LAW_CONSTANT: return law->value;
+    case KD_LAW_SPEED: return law->value * t;
+    case KD_LAW_SINE: return law->amplitude * sin(law->omega * t + law->phase) + law->offset;
+    default: break;
+    }
+    double f, df, d2f;
+    kd_law_eval(law, t, &f, &df, &d2f);
+    return f;
+}
+
 int kd_law_smoothness(const kd_law* law) { return law->type == KD_LAW_TABLE && law->linear ? 0 : 2; }
 
 void kd_law_range(const kd_law* law, double* t_min, double* t_max) {

@@ -182,10 +182,15 @@ static int frames_steady(const kd_system* s) {
     return 1;
 }
 
-void kd_system_frames(kd_system* s, double t) {
+/* The frames at t (kd_system_frames once they do not hold): apart, so that the test of the
+ * frames that hold, at every call of a time step, saves no registers. */
+#if defined(__GNUC__)
+#define SYSTEM_APART __attribute__((noinline))
+#else
+#define SYSTEM_APART
+#endif
+static SYSTEM_APART void frames_eval(kd_system* s, double t) {
     const kd_model* m = s->m;
-    /* C, K and f are asked for at the same instants; steady frames hold at every instant */
-    if (s->have_frames && (s->t_frames == t || s->frames_hold)) return;
     s->have_frames = 1;
     s->t_frames = t;
     s->frames_gen = s->frames_gen < 1000000000 ? s->frames_gen + 1 : 1;
@@ -193,6 +198,12 @@ void kd_system_frames(kd_system* s, double t) {
         if (m->body[b].type != KD_BODY_GROUND && m->body[b].type != KD_BODY_RIGID)  /* elastic bodies */
             kd_motion_eval(s->motion[b], m->body[b].rot, m->body[b].origin, t, &s->frame[b]);
     s->frames_hold = frames_steady(s);
+}
+
+void kd_system_frames(kd_system* s, double t) {
+    /* C, K and f are asked for at the same instants; steady frames hold at every instant */
+    if (s->have_frames && (s->t_frames == t || s->frames_hold)) return;
+    frames_eval(s, t);
 }
 
 /* The frame acceleration a body's elements feel: a_O,L - R^T g (gravity is
@@ -233,8 +244,7 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
 
 /* Did any body's omega_L, eps_L or a_O,L - R^T g change since the keys were
  * last stored? (They decide every inertia term.) Stores the current ones. */
-static int frames_unchanged(kd_system* s, double* keys, int* have) {
-    if (*have != 0 && *have == s->frames_gen) return 1;  /* stored from these very frames */
+static SYSTEM_APART int frames_compare(kd_system* s, double* keys, int* have) {
     int same = *have != 0;
     for (int b = 0; b < s->m->nbody; b++) {
         double k[9];
@@ -246,6 +256,11 @@ static int frames_unchanged(kd_system* s, double* keys, int* have) {
     }
     *have = s->frames_gen;
     return same;
+}
+
+static inline int frames_unchanged(kd_system* s, double* keys, int* have) {
+    if (*have != 0 && *have == s->frames_gen) return 1;  /* stored from these very frames */
+    return frames_compare(s, keys, have);
 }
 
 /* The geometric stiffness of element e in its body's frame: beams from the axial force
@@ -617,11 +632,7 @@ int kd_system_force(void* ctx, double t, double* f) {
         }
     }
     memcpy(f, s->f_inertia, sizeof(double) * (size_t)s->n);
-    for (int i = 0; i < m->nnodal; i++) {
-        double v, dv, d2v;
-        kd_law_eval(&m->nodal[i].value, t, &v, &dv, &d2v);
-        f[m->nodal[i].eq] += v;
-    }
+    for (int i = 0; i < m->nnodal; i++) f[m->nodal[i].eq] += kd_law_value(&m->nodal[i].value, t);
     return 0;
 }
 

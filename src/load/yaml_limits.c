@@ -253,7 +253,8 @@ kd_status yaml_check_limits(const char* text, size_t len, const char* name, kd_e
         yaml_event_delete(&e);
     }
     for (int i = 0; i <= KD_YAML_DEPTH_MAX; i++) free(sc->pending[i]);
-    for (int i = 0; i < ANCHOR_SLOTS; i++) free(slots[i].name);
+    /* names only where some anchor was set: the 32 pages of an unused table stay untouched */
+    for (int i = 0; i < ANCHOR_SLOTS && sc->nanchors > 0; i++) free(slots[i].name);
     free(slots);
     free(sc);
     yaml_parser_delete(&parser);

@@ -31,6 +31,9 @@ typedef struct io_row {
 void io_row_start(io_row* r, FILE* fp);
 /* sep (0: none), then x as "%.*e" */
 void io_row_e(io_row* r, char sep, double x, int prec);
+/* ",%.*e" of each of x[idx[0]], ..., x[idx[n-1]] (0 where idx[c] < 0), or of x[0], ..., x[n-1]
+ * when idx is NULL: io_row_e's bytes, one call for a row's columns */
+void io_row_e_cols(io_row* r, const double* x, const int* idx, int n, int prec);
 /* sep (0: none), then x as "%.*g" */
 void io_row_g(io_row* r, char sep, double x, int prec);
 /* the newline (the row stays in the block) */

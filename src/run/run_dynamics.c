@@ -121,9 +121,9 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
      * cost (src/output/fmt_num.h) */
     io_row* row = &h->row;
     io_row_g(row, 0, t, 10);
-    for (int c = 0; c < h->ncol; c++) io_row_e(row, ',', h->eq[c] < 0 ? 0.0 : q[h->eq[c]], 10);
+    io_row_e_cols(row, q, h->eq, h->ncol, 10);
     if (e) {
-        for (int k = 0; k < 3; k++) io_row_e(row, ',', e[k], 10);
+        io_row_e_cols(row, e, NULL, 3, 10);
         io_row_e(row, ',', e[3], 4);
     }
     io_row_end(row);
