@@ -1,13 +1,13 @@
-/* The sparse route of the dynamics analysis (theory.md sec. 13.4, 13.5, 20; docs/architecture.md):
- * a model whose elastic bodies are at rest or turn at a constant speed about an axis through
- * their origin, integrated by Newmark or the alpha family on one factorisation in compressed
- * columns instead of the band storage of kd_system, whose five band matrices do not fit for the
- * large plates. At rest, and in a steady motion without gyroscopic coupling or stiffness-
- * proportional damping, the iteration matrix is symmetric (CHOLMOD, kd_newmark_csc); with the
- * Coriolis matrix G or damping of the elastic stiffness only it is not (UMFPACK,
- * kd_newmark_gcsc). Taken above KD_DYNAMICS_SPARSE_DOF equations or when those band matrices
- * would exceed KD_DYNAMICS_BAND_BYTES; the environment variable KEDYN_DYNAMICS_SPARSE_MIN_DOF
- * lowers the threshold (tests only). */
+/* The sparse route of the dynamics analysis (theory.md sec. 13.4, 13.5, 20, 21; docs/architecture.md):
+ * a model whose elastic bodies are at rest or turn at a constant speed about a fixed axis,
+ * integrated by Newmark or the alpha family on one factorisation in compressed columns instead of
+ * the band storage of kd_system, whose five band matrices do not fit for the large plates. At rest,
+ * and in a steady rotation without gyroscopic coupling and with mass-proportional damping only,
+ * the iteration matrix is symmetric (CHOLMOD, kd_newmark_csc); with the Coriolis matrix G or a
+ * damping of the elastic stiffness (beta) it is not (UMFPACK, kd_newmark_gcsc). Taken above
+ * KD_DYNAMICS_SPARSE_DOF equations or when those band matrices would exceed
+ * KD_DYNAMICS_BAND_BYTES; the environment variable KEDYN_DYNAMICS_SPARSE_MIN_DOF lowers the
+ * threshold (tests only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
