@@ -10,8 +10,6 @@
 #include "kedyn/analysis.h"
 #include "kedyn/hamilton.h"
 #include "kedyn/band.h"
-#include "kedyn/inertia.h"
-#include "kedyn/modes_speed.h"
 #include "numerics/pair.h"
 #include "analyses/dynamics_sparse.h"
 
