@@ -114,8 +114,9 @@ kd_integrator kd_dynamics_method(kd_dynamics_integrator i);
 kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* ad, kd_dynamics_output out, void* ctx,
                           kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err);
 
-/* Does kd_dynamics_run integrate this analysis on the sparse route (bodies at rest, Newmark, one
- * CHOLMOD factorisation; docs/architecture.md) rather than in band storage? 1 yes, 0 no. */
+/* Does kd_dynamics_run integrate this analysis on the sparse route (bodies at rest or turning at a
+ * constant speed, the Newmark / alpha family, one sparse factorisation; docs/architecture.md)
+ * rather than in band storage? 1 yes, 0 no. */
 int kd_dynamics_sparse_route(const kd_model* m, const kd_analysis_desc* ad);
 
 /* Is the symmetric part of the effective stiffness K(t) of the system

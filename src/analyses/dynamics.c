@@ -10,9 +10,8 @@
 #include "kedyn/analysis.h"
 #include "kedyn/hamilton.h"
 #include "kedyn/band.h"
-#include "kedyn/inertia.h"
-#include "kedyn/modes_speed.h"
 #include "numerics/pair.h"
+#include "analyses/dynamics_sparse.h"
 
 typedef struct dyn_ctx {
     kd_system* s;
@@ -206,218 +205,6 @@ static kd_status initial_state(kd_system* s, const kd_dynamics_desc* ad, double*
     return st;
 }
 
-/* ---- Sparse route (theory.md sec. 13.4, 13.5; docs/architecture.md): a model whose bodies are at
- * rest, integrated by Newmark or the alpha family on one CHOLMOD factorisation (kd_newmark_csc)
- * instead of the band storage of kd_system, whose five band matrices do not fit for the large
- * plates. Taken above
- * KD_DYNAMICS_SPARSE_DOF equations or when those band matrices would exceed KD_DYNAMICS_BAND_BYTES;
- * the environment variable KEDYN_DYNAMICS_SPARSE_MIN_DOF lowers the threshold (tests only). */
-#define KD_DYNAMICS_SPARSE_DOF 20000
-#define KD_DYNAMICS_BAND_BYTES 2e9
-
-typedef struct sparse_dyn {
-    const kd_model* m;
-    kd_csc K, M, K0;              /* effective and elastic stiffness, mass (upper, compressed columns) */
-    double alpha, beta;           /* the bodies' common Rayleigh damping */
-    double* f_rest;               /* (n) the constant inertia load of gravity at rest */
-    double *f, *w1, *w2;          /* (n) scratch */
-    int energy, started;
-    double e0, work, p_prev, t_prev;
-} sparse_dyn;
-
-/* Does the sparse route apply: Newmark, HHT or generalized-alpha, invariants, every body at rest, elements in body axes, one
- * Rayleigh damping, no stiffness-proportional damping of a gravity-stiffened structure (the band
- * route damps with the elastic stiffness only), and a model large enough. */
-static int sparse_route(const kd_model* m, const kd_dynamics_desc* ad) {
-    const kd_dynamics_integrator in = ad->integrator;
-    if ((in != KD_INTEGRATOR_NEWMARK && in != KD_INTEGRATOR_HHT && in != KD_INTEGRATOR_GENERALIZED_ALPHA) ||
-        ad->formalism != KD_DYN_FORMALISM_INVARIANTS || m->elem_rot ||
-        m->neq <= 0)
-        return 0;
-    int first = 1;
-    double da = 0, db = 0;
-    for (int b = 0; b < m->nbody; b++) {
-        const kd_body* bd = &m->body[b];
-        if (bd->type == KD_BODY_GROUND || bd->type == KD_BODY_RIGID) continue;
-        if (bd->motion.type != KD_MOTION_NONE) return 0;
-        if (first) da = bd->damp_alpha, db = bd->damp_beta, first = 0;
-        else if (bd->damp_alpha != da || bd->damp_beta != db) return 0;
-    }
-    const int weight = m->gravity[0] != 0.0 || m->gravity[1] != 0.0 || m->gravity[2] != 0.0;
-    if (db != 0.0 && weight) return 0;
-    const char* env = getenv("KEDYN_DYNAMICS_SPARSE_MIN_DOF");
-    const long threshold = env && *env ? strtol(env, NULL, 10) : KD_DYNAMICS_SPARSE_DOF;
-    const double band_bytes = 5.0 * (2.0 * m->bandwidth + 1.0) * (double)m->neq * sizeof(double);
-    return m->neq >= threshold || band_bytes > KD_DYNAMICS_BAND_BYTES;
-}
-
-int kd_dynamics_sparse_route(const kd_model* m, const kd_analysis_desc* a) {
-    if (a->type != KD_ANALYSIS_DYNAMICS) return 0;
-    kd_dynamics_desc r = a->dynamics;
-    kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
-    return sparse_route(m, &r);
-}
-
-/* f(t): the constant inertia load at rest plus the nodal loads with their laws (kd_system_force). */
-static void sparse_force(const sparse_dyn* d, double t, double* f) {
-    memcpy(f, d->f_rest, sizeof(double) * (size_t)d->K.n);
-    for (int i = 0; i < d->m->nnodal; i++) {
-        double v, dv, d2v;
-        kd_law_eval(&d->m->nodal[i].value, t, &v, &dv, &d2v);
-        f[d->m->nodal[i].eq] += v;
-    }
-}
-
-/* The energy balance of on_output with C = alpha M + beta K0: T = v^T M v / 2, V = q^T K0 q / 2,
- * P = v^T (f - C v - (K - K0) q). */
-static void sparse_energy(sparse_dyn* d, double t, const double* q, const double* v, double e[4]) {
-    const int n = d->K.n;
-    sparse_force(d, t, d->f);
-    kd_csc_matvec(&d->M, v, d->w1);
-    const double T = 0.5 * dot(v, d->w1, n);
-    double P = 0;
-    for (int i = 0; i < n; i++) P += v[i] * (d->f[i] - d->alpha * d->w1[i]);
-    kd_csc_matvec(&d->K0, v, d->w2);
-    P -= d->beta * dot(v, d->w2, n);
-    kd_csc_matvec(&d->K0, q, d->w1);
-    const double V = 0.5 * dot(q, d->w1, n);
-    kd_csc_matvec(&d->K, q, d->w2);
-    for (int i = 0; i < n; i++) P -= v[i] * (d->w2[i] - d->w1[i]);
-    if (!d->started) d->e0 = T + V, d->started = 1;
-    else d->work += 0.5 * (P + d->p_prev) * (t - d->t_prev);
-    d->p_prev = P, d->t_prev = t;
-    e[0] = T, e[1] = V, e[2] = d->work, e[3] = T + V - d->e0 - d->work;
-}
-
-static kd_status sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dynamics_output out, void* ctx,
-                            kd_integrate_stats* stats, kd_error* err) {
-    sparse_dyn d;
-    memset(&d, 0, sizeof(d));
-    d.m = m, d.energy = ad->energy;
-    const int n = m->neq;
-    for (int b = 0; b < m->nbody; b++)
-        if (m->body[b].type != KD_BODY_GROUND && m->body[b].type != KD_BODY_RIGID) {
-            d.alpha = m->body[b].damp_alpha, d.beta = m->body[b].damp_beta;
-            break;
-        }
-    int gyro = 0;
-    kd_status st = kd_system_stiffness_csc(m, 0.0, &d.K, &d.M, &gyro, err);
-    if (st) return st;
-    double* buf = calloc(7 * (size_t)n, sizeof(double));
-    d.K0.n = n;
-    d.K0.p = malloc(sizeof(int) * ((size_t)n + 1));
-    if (d.K0.p) memcpy(d.K0.p, d.K.p, sizeof(int) * ((size_t)n + 1));
-    d.K0.i = d.K0.p ? malloc(sizeof(int) * (size_t)d.K.p[n]) : NULL;
-    d.K0.x = calloc((size_t)d.K.p[n], sizeof(double));
-    kd_newmark_csc* w = NULL;
-    if (!buf || !d.K0.p || !d.K0.i || !d.K0.x) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the dynamics");
-    double *q = buf, *v = buf + n, *a = v + n;
-    if (!st) {
-        memcpy(d.K0.i, d.K.i, sizeof(int) * (size_t)d.K.p[n]);
-        d.f_rest = a + n, d.f = d.f_rest + n, d.w1 = d.f + n, d.w2 = d.w1 + n;
-        /* the elastic stiffness and the inertia load of gravity at rest, q = -sum q_e
-         * (system.c kd_system_force with omega = eps = 0) */
-        for (int e = 0; e < m->nelem; e++) {
-            const int b = m->elem_body[e];
-            const kd_element_props* pr = &m->prop[m->elem_prop[e]];
-            int eqs[KD_ELEM_DOF_MAX];
-            const int ne = kd_model_elem_eqs(m, e, eqs);
-            kd_csc_add_element(&d.K0, pr->k, eqs, ne);
-            const double *R = m->body[b].rot, *g = m->gravity, zero[3] = {0, 0, 0};
-            double acc[3];
-            for (int i = 0; i < 3; i++) acc[i] = -(R[i] * g[0] + R[3 + i] * g[1] + R[6 + i] * g[2]);
-            if (acc[0] == 0.0 && acc[1] == 0.0 && acc[2] == 0.0) continue;
-            kd_inertia_terms it;
-            kd_inertia_terms_eval(pr, 0.0, zero, zero, acc, &it);
-            for (int k = 0; k < ne; k++)
-                if (eqs[k] >= 0) d.f_rest[eqs[k]] -= it.q[k];
-        }
-    }
-    /* the initial state (initial_state): quasi-static K q0 = f(0), a mode shape, nodal values */
-    if (!st && ad->initial_static) {
-        sparse_force(&d, 0.0, q);
-        st = kd_csc_solve_spd(&d.K, 1, q);
-        if (st) kd_error_set(err, st, "", KD_LOC_NONE, "the quasi-static initial state could not be solved");
-    }
-    if (!st && ad->initial_mode > 0) {
-        kd_system rest;  /* add_mode_shape of a structure at rest reads only m and n */
-        memset(&rest, 0, sizeof(rest));
-        rest.m = m, rest.n = n;
-        st = add_mode_shape(&rest, ad->initial_mode, ad->initial_amplitude, q, err);
-    }
-    for (int i = 0; i < ad->ninitial && !st; i++) {
-        const kd_initial_value* iv = &ad->initial[i];
-        const int e = dof_equation(m, iv->body, iv->node, iv->dof);
-        if (e < 0) st = kd_error_set(err, KD_ERR_INPUT, "", iv->loc, "initial value on a fixed DOF");
-        else (iv->velocity ? v : q)[e] = iv->value;
-    }
-    /* the checks and steps of kd_integrate (step_alpha.c): a whole number, the last on t_end */
-    if (!st && !(ad->t_end > 0))
-        st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "t_end (%g) must be later than t0 (0)", ad->t_end);
-    if (!st && !(ad->dt > 0)) st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "dt must be positive (got %g)", ad->dt);
-    if (!st && ad->output_every < 1)
-        st = kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "output_every must be >= 1");
-    const double ratio = st ? 1.0 : ad->t_end / ad->dt;
-    const long nsteps = ratio < 1e15 && lround(ratio) > 0 ? lround(ratio) : 1;
-    const double dt = ad->t_end / (double)nsteps;
-    /* the alpha family's parameters (step_alpha.c) */
-    double am = 0, af = 0, beta = ad->newmark_beta, gamma = ad->newmark_gamma;
-    if (ad->integrator == KD_INTEGRATOR_HHT) {
-        af = -ad->hht_alpha;
-        gamma = 0.5 - ad->hht_alpha;
-        beta = 0.25 * (1 - ad->hht_alpha) * (1 - ad->hht_alpha);
-    } else if (ad->integrator == KD_INTEGRATOR_GENERALIZED_ALPHA) {
-        const double r = ad->rho_inf;
-        am = (2 * r - 1) / (r + 1);
-        af = r / (r + 1);
-        gamma = 0.5 - am + af;
-        beta = 0.25 * (1 - am + af) * (1 - am + af);
-    }
-    memset(stats, 0, sizeof(*stats));
-    if (!st) {  /* M a0 = f(0) - C v0 - K q0 */
-        sparse_force(&d, 0.0, a);
-        kd_csc_matvec(&d.K, q, d.w1);
-        for (int i = 0; i < n; i++) a[i] -= d.w1[i];
-        kd_csc_matvec(&d.M, v, d.w1);
-        kd_csc_matvec(&d.K0, v, d.w2);
-        for (int i = 0; i < n; i++) a[i] -= d.alpha * d.w1[i] + d.beta * d.w2[i];
-        int rest = 1;  /* a structure starting at rest without load: a0 = 0 without a factorisation of M */
-        for (int i = 0; i < n && rest; i++) rest = a[i] == 0.0;
-        if (!rest) st = kd_csc_solve_spd(&d.M, 1, a);
-        if (st) kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = 0 s: the mass matrix is singular");
-        stats->rhs_evals++;
-    }
-    if (!st && kd_newmark_csc_init_alpha(&d.K, &d.M, d.alpha, d.beta, dt, beta, gamma, am, af, &w))
-        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "the iteration matrix is not positive definite");
-    if (!st) stats->factorizations = 1;
-    double e[4];
-    if (!st) {
-        if (d.energy) sparse_energy(&d, 0.0, q, v, e);
-        if (out(ctx, 0.0, q, v, a, d.energy ? e : NULL))
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = 0 s: output stopped the integration");
-    }
-    for (long step = 1; step <= nsteps && !st; step++) {
-        const double t1 = step == nsteps ? ad->t_end : (double)step * dt, t = (double)(step - 1) * dt;
-        sparse_force(&d, t1 - af * (t1 - t), d.f);  /* at t_{n+1-af}; no allocation in a step */
-        stats->rhs_evals++;
-        if (kd_newmark_csc_step(w, d.f, q, v, a)) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: the solve failed", t1);
-            break;
-        }
-        stats->steps++;
-        stats->t_reached = t1;
-        if (step % ad->output_every == 0 || step == nsteps) {
-            if (d.energy) sparse_energy(&d, t1, q, v, e);
-            if (out(ctx, t1, q, v, a, d.energy ? e : NULL))
-                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "at t = %g s: output stopped the integration", t1);
-        }
-    }
-    kd_newmark_csc_free(&w);
-    kd_csc_free(&d.K), kd_csc_free(&d.M), kd_csc_free(&d.K0);
-    free(buf);
-    return st;
-}
-
 kd_integrator kd_dynamics_method(kd_dynamics_integrator i) {
     switch (i) {
     case KD_INTEGRATOR_NEWMARK: return KD_INT_NEWMARK;
@@ -441,9 +228,9 @@ kd_status kd_dynamics_run(const kd_model* m, const kd_analysis_desc* a, kd_dynam
     kd_dynamics_desc r = a->dynamics;  /* the defaults of the elastic route for what is unset */
     kd_dynamics_resolve(&r, KD_ROUTE_ELASTIC);
     const kd_dynamics_desc* ad = &r;
-    if (sparse_route(m, ad)) {
+    if (dynamics_sparse_applies(m, ad)) {  /* large models: compressed columns (dynamics_sparse.c) */
         kd_integrate_stats local;
-        return sparse_run(m, ad, out, ctx, stats ? stats : &local, err);
+        return dynamics_sparse_run(m, ad, out, ctx, stats ? stats : &local, warning, nwarning, err);
     }
     kd_formalism formalism;
     if (kd_formalism_parse(kd_dynamics_formalism_name(ad->formalism), &formalism) != 0 ||

@@ -1,0 +1,15 @@
+/* The sparse route of the dynamics analysis (dynamics_sparse.c; not public): models too large for
+ * the band storage of kd_system, integrated on one factorisation in compressed columns. */
+#ifndef KEDYN_ANALYSES_DYNAMICS_SPARSE_H
+#define KEDYN_ANALYSES_DYNAMICS_SPARSE_H
+
+#include "kedyn/analysis.h"
+
+/* 1 when the resolved analysis ad of model m takes the sparse route. */
+int dynamics_sparse_applies(const kd_model* m, const kd_dynamics_desc* ad);
+
+/* kd_dynamics_run on the sparse route (the same outputs, energy columns and warning). */
+kd_status dynamics_sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dynamics_output out, void* ctx,
+                              kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err);
+
+#endif
