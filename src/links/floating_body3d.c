@@ -213,16 +213,16 @@ void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch)
 /* F9: the geometric part of the elastic force of the axial force, Q_f -= dN_e (e_u1' - e_u1) + N_e g0 q_e
  * per element (eps_e = (u2 - u1)/h + q_e.g0 q_e / (2h), N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h),
  * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. F11: a reduced
- * link (q_f = T x, its force T^T Q_f) takes the link's mean strain eps = (u_n - u_1)/L +
- * sum_e q_e.g0 q_e / (2L) in every element (the axial force of the quasi-static axial field,
- * uniform between the joints), and the energy EA L (eps^2 - eps_lin^2) / 2. */
+ * link (q_f = T x, its force T^T Q_f) relaxes the slopes' stretch over the link: the energy
+ * sum_e EA h eps_lin,e s_e + EA L sigma^2 / 2 (s_e = q_e.g0 q_e / (2h), sigma = sum_e h s_e / L),
+ * so N_e = EA (eps_lin,e + sigma) and dN_e = EA s_e. */
 static void geometric_force(const f3_body* b, const double* zr, double* Qr, double* U) {
     const int ne = b->nodes - 1, mean = b->T != NULL;
     const double EA = b->ec.E * b->ec.A, h = b->Le, L = b->beam.length;
     const double* z = f3_body_expand(b, zr);
     double* Qf = Qr && mean ? b->zfull + b->nfull : Qr;
     if (Qr && mean) memset(Qf, 0, sizeof(double) * (size_t)b->nfull);
-    double u = 0, S2 = 0, El = 0;
+    double u = 0, S2 = 0;
     for (int pass = mean ? 0 : 1; pass < 2; pass++)
         for (int e = 0; e < ne; e++) {
             const int* map = F3_FULL_COORD(b) + 6 * e;
@@ -234,12 +234,13 @@ static void geometric_force(const f3_body* b, const double* zr, double* Qr, doub
                 gq[i] = x, s2 += qe[i] * x;
             }
             if (pass == 0) {   /* the link's mean strain */
-                S2 += s2, El += qe[6] - qe[0];
+                S2 += s2;
                 continue;
             }
-            const double elin = mean ? El / L : (qe[6] - qe[0]) / h, eps = elin + 0.5 * (mean ? S2 / L : s2 / h);
-            const double N = EA * eps, dN = N - EA * elin;
-            if (U && (!mean || e == 0)) u += 0.5 * EA * (mean ? L : h) * (eps * eps - elin * elin);
+            const double elin = (qe[6] - qe[0]) / h, se = 0.5 * s2 / h, sigma = 0.5 * S2 / L;
+            const double N = EA * (elin + (mean ? sigma : se)), dN = EA * se;
+            if (U) u += mean ? EA * h * elin * se + (e == 0 ? 0.5 * EA * L * sigma * sigma : 0.0)
+                             : 0.5 * EA * h * ((elin + se) * (elin + se) - elin * elin);
             if (!Qf) continue;
             if (map[0] >= 0) Qf[map[0]] += dN;
             if (map[6] >= 0) Qf[map[6]] -= dN;
