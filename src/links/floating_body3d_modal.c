@@ -45,8 +45,13 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
     const int nfull = b->nf, nn = b->nodes;
     int nB = 0;
     for (int n = 1; n < nn; n++) nB += boundary[n] ? 6 : 0;
-    const int nI = nfull - nB, nm = modes < nI ? modes : nI, nr = nB + nm;
+    /* with the geometric stiffness the interior axial modes are left out (F11: the interior axial
+     * DOFs follow the joint nodes' axial displacement, the slopes' stretch relaxed in U_g) */
+    const int nI = nfull - nB, nIa = b->beam.geometric ? (nn - 1 - (nB / 6)) : 0;
+    const int nm = modes < nI - nIa ? modes : nI - nIa, nr = nB + nm;
     int* bmap = malloc(sizeof(int) * (size_t)nfull);    /* full DOF -> B index or -(I index) - 1 */
+    int* axial = calloc((size_t)nfull + 1, sizeof(int)); /* interior index -> 1: an axial u */
+    int* pick = malloc(sizeof(int) * ((size_t)nI + 1));  /* the retained modes */
     int* nc = malloc(sizeof(int) * 6 * (size_t)nn);
     double* T = calloc((size_t)nfull * nr + 1, sizeof(double));
     double* KII = malloc(sizeof(double) * ((size_t)nI * nI + 1));
@@ -61,7 +66,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
     double* K = malloc(sizeof(double) * (size_t)nr * nr);
     double* zf = malloc(sizeof(double) * 2 * (size_t)nfull);
     kd_status st = KD_OK;
-    if (!bmap || !nc || !T || !KII || !MII || !KIB || !lam || !w || !SN || !X || !Mij || !Mff || !K || !zf)
+    if (!bmap || !axial || !pick || !nc || !T || !KII || !MII || !KIB || !lam || !w || !SN || !X || !Mij || !Mff || !K || !zf)
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st) {
         /* the boundary DOFs first (in node order), then the modes */
@@ -71,7 +76,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
             nc[k] = -1;
             if (c < 0) continue;
             if (boundary[k / 6]) bmap[c] = ib, nc[k] = ib++;
-            else bmap[c] = -(ii++) - 1;
+            else axial[ii] = k % 6 == 0, bmap[c] = -(ii++) - 1;
         }
         for (int i = 0; i < nfull; i++)
             for (int j = 0; j < nfull; j++) {
@@ -99,6 +104,15 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "elastic body '%s': the constraint modes failed", b->name);
     }
     if (!st) {
+        /* the lowest nm modes (with the geometric stiffness: of those not mainly axial) */
+        for (int m = 0, k = 0; m < nI && k < nm; m++) {
+            double ax = 0, all = 0;
+            for (int i = 0; i < nI; i++) {
+                const double v = KII[(size_t)i * nI + m] * KII[(size_t)i * nI + m];
+                all += v, ax += axial[i] ? v : 0.0;
+            }
+            if (!nIa || ax < 0.5 * all) pick[k++] = m;
+        }
         for (int i = 0; i < nfull; i++) {
             double* Ti = T + (size_t)i * nr;
             if (bmap[i] >= 0) {
@@ -107,7 +121,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
             }
             const size_t x = (size_t)(-bmap[i] - 1);
             for (int c = 0; c < nB; c++) Ti[c] = KIB[x * nB + (size_t)c];
-            for (int m = 0; m < nm; m++) Ti[nB + m] = KII[x * nI + (size_t)m];   /* eigenvector m: column m */
+            for (int m = 0; m < nm; m++) Ti[nB + m] = KII[x * nI + (size_t)pick[m]];   /* eigenvector: a column */
         }
         const size_t nf2 = (size_t)nfull * nfull, nr2 = (size_t)nr * nr;
         project1(T, nfull, nr, b->SN, 3, SN);
@@ -134,7 +148,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
         b->nf = nr, b->size = KD_FFR3D_POSE + nr;
         SN = X = Mij = Mff = K = T = zf = NULL, nc = NULL;
     }
-    free(bmap), free(nc), free(T), free(KII), free(MII), free(KIB), free(lam), free(w);
+    free(bmap), free(axial), free(pick), free(nc), free(T), free(KII), free(MII), free(KIB), free(lam), free(w);
     free(SN), free(X), free(Mij), free(Mff), free(K), free(zf);
     return st;
 }
