@@ -84,7 +84,6 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
  * link has fewer interior DOFs). Joints can then act only at those nodes. */
 kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                           kd_error* err);
-int kd_ffr3d_body_modes(const kd_ffr3d_system* s, int b);          /* retained modes, 0: not reduced */
 /* The highest natural frequency (rad/s) of reduced body b clamped at its frame (0: not reduced). */
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b);
 /* u, v, w, rx, ry, rz of node `node` of body b at q (frame components; a reduced body's from its

@@ -29,7 +29,7 @@ typedef struct f3_body {
     /* modal reduction (F11; T NULL: none): q_f = T x, node_coord then maps the boundary nodes'
      * DOFs into x (-1 elsewhere) and full_coord the nodes' DOFs into q_f */
     double* T;                    /* (nfull x nf) row-major */
-    int nfull, modes;
+    int nfull;
     int* full_coord;
     double* zfull;                /* (2 nfull) work: q_f, and its generalized force */
     double omega_max;             /* rad/s, the reduced link's highest frequency, frame clamped */

@@ -4,7 +4,8 @@
  * DOFs B (all six DOFs of every node a joint acts on) and the interior I, and
  *     q_f = T x,  x = (q_B, eta),  T = [I 0; Psi Phi],  Psi = -K_II^-1 K_IB,
  * Phi the lowest N modes of K_II phi = lambda M_II phi (the link clamped at its frame and at the
- * joint nodes), M-normalised. Every invariant that is linear or quadratic in q_f is projected
+ * joint nodes), M-normalised; with the geometric stiffness the mainly axial modes are left out
+ * (the interior axial DOFs follow the joint nodes, F11). Every invariant that is linear or quadratic in q_f is projected
  * once here (S_N T, X T, T^T m_ij T, T^T M_ff T, T^T K T); the joints keep the boundary nodes'
  * DOFs as coordinates; the geometric stiffness (quartic in q_f) is evaluated through T per
  * evaluation (floating_body3d.c). Set-up work, allocated once. */
@@ -144,7 +145,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
         free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
         b->SN = SN, b->X = X, b->Mij = Mij, b->Mff = Mff, b->K = K;
         b->full_coord = b->node_coord, b->node_coord = nc;
-        b->T = T, b->zfull = zf, b->nfull = nfull, b->modes = nm;
+        b->T = T, b->zfull = zf, b->nfull = nfull;
         b->nf = nr, b->size = KD_FFR3D_POSE + nr;
         SN = X = Mij = Mff = K = T = zf = NULL, nc = NULL;
     }

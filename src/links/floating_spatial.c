@@ -168,7 +168,6 @@ kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint
 }
 
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b) { return s->body[b].omega_max; }
-int kd_ffr3d_body_modes(const kd_ffr3d_system* s, int b) { return s->body[b].T ? s->body[b].modes : 0; }
 
 void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]) {
     const f3_body* bd = &s->body[b];
