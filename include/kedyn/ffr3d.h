@@ -76,6 +76,19 @@ void kd_ffr3d_free(kd_ffr3d_system** s);
  * mass in body axes (row-major). */
 int kd_ffr3d_add_rigid(kd_ffr3d_system* s, const char* name, double mass, const double J[9], kd_error* err);
 int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam* beam, kd_error* err);
+/* Modal reduction of beam body b (theory.md sec. 17, F11; before the joints that use its interior
+ * nodes and before kd_ffr3d_set_pose and kd_ffr3d_finish: the coordinates are laid out again):
+ * the Craig-Bampton basis of the constraint modes of the joint nodes (joint_nodes, and the nodes
+ * of joints already added; all six DOFs of each stay coordinates) and the lowest `modes`
+ * fixed-interface modes (the link clamped at its frame node and the joint nodes; fewer when the
+ * link has fewer interior DOFs). Joints can then act only at those nodes. */
+kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
+                          kd_error* err);
+/* The highest natural frequency (rad/s) of reduced body b clamped at its frame (0: not reduced). */
+double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b);
+/* u, v, w, rx, ry, rz of node `node` of body b at q (frame components; a reduced body's from its
+ * basis; zeros for the frame node and rigid bodies). */
+void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]);
 /* A joint between points a and b (different bodies) with its axis in global components at the
  * initial pose (revolute, fixed; ignored by spherical): the axis and its triad are carried into
  * each body's frame by kd_ffr3d_finish. Returns the joint index or -1. */
@@ -108,7 +121,8 @@ const char* kd_ffr3d_body_name(const kd_ffr3d_system* s, int b);
 int kd_ffr3d_body_offset(const kd_ffr3d_system* s, int b);
 int kd_ffr3d_body_nodes(const kd_ffr3d_system* s, int b);     /* 0 for a rigid body */
 int kd_ffr3d_joint_count(const kd_ffr3d_system* s);
-/* Coordinate of elastic DOF d (0..5: u, v, w, rx, ry, rz) of node `node`, -1 when the frame holds it. */
+/* Coordinate of elastic DOF d (0..5: u, v, w, rx, ry, rz) of node `node`, -1 when the frame holds it
+ * (or, in a reduced body, when the node is not a joint node). */
 int kd_ffr3d_node_coordinate(const kd_ffr3d_system* s, int b, int node, int d);
 
 /* Position of a point at q. */

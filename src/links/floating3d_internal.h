@@ -26,14 +26,30 @@ typedef struct f3_body {
     kd_element_consts ec;
     double Le;
     double g0[144];               /* element int (v'^T v' + w'^T w') dx (row-major 12 x 12), F9 */
+    /* modal reduction (F11; T NULL: none): q_f = T x, node_coord then maps the boundary nodes'
+     * DOFs into x (-1 elsewhere) and full_coord the nodes' DOFs into q_f */
+    double* T;                    /* (nfull x nf) row-major */
+    int nfull;
+    int* full_coord;
+    double* zfull;                /* (2 nfull) work: q_f, and its generalized force */
+    double omega_max;             /* rad/s, the reduced link's highest frequency, frame clamped */
 } f3_body;
 
-/* Doubles of scratch one body evaluation needs (nf its elastic count). */
+/* The map of the nodes' DOFs into the full elastic coordinates. */
+#define F3_FULL_COORD(b) ((b)->full_coord ? (b)->full_coord : (b)->node_coord)
+
+/* Doubles of scratch one body evaluation needs (nf its elastic count: the full count of a
+ * reduced body). */
 #define F3_SCRATCH(nf) (12 * (size_t)(nf) + 16)
 
 kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
+/* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes
+ * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries). */
+kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* err);
+/* The full elastic coordinates of the body's z (z itself when not reduced; else b->zfull). */
+const double* f3_body_expand(const f3_body* b, const double* z);
 /* The body's block of M(q) (column-major size x size) at its coordinates q (R, p, q_f). */
 void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch);
 /* Quadratic-velocity, gravity and elastic forces into Q (size). */

@@ -106,6 +106,7 @@ void f3_body_init_rigid(f3_body* b, double mass, const double J[9]) {
 
 void f3_body_free(f3_body* b) {
     free(b->node_coord), free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
+    free(b->T), free(b->full_coord), free(b->zfull);
 }
 
 /* F3: the state-dependent invariants at q_f = z:
@@ -211,30 +212,47 @@ void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch)
 
 /* F9: the geometric part of the elastic force of the axial force, Q_f -= dN_e (e_u1' - e_u1) + N_e g0 q_e
  * per element (eps_e = (u2 - u1)/h + q_e.g0 q_e / (2h), N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h),
- * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. */
-static void geometric_force(const f3_body* b, const double* z, double* Qf, double* U) {
-    const int ne = b->nodes - 1;
-    const double EA = b->ec.E * b->ec.A, h = b->Le;
-    double u = 0;
-    for (int e = 0; e < ne; e++) {
-        const int* map = b->node_coord + 6 * e;
-        double qe[12], gq[12], s2 = 0;
-        for (int k = 0; k < 12; k++) qe[k] = map[k] >= 0 ? z[map[k]] : 0.0;
-        for (int i = 0; i < 12; i++) {
-            double x = 0;
-            for (int j = 0; j < 12; j++) x += b->g0[12 * i + j] * qe[j];
-            gq[i] = x, s2 += qe[i] * x;
+ * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. F11: a reduced
+ * link (q_f = T x, its force T^T Q_f) relaxes the slopes' stretch over the link: the energy
+ * sum_e EA h eps_lin,e s_e + EA L sigma^2 / 2 (s_e = q_e.g0 q_e / (2h), sigma = sum_e h s_e / L),
+ * so N_e = EA (eps_lin,e + sigma) and dN_e = EA s_e. */
+static void geometric_force(const f3_body* b, const double* zr, double* Qr, double* U) {
+    const int ne = b->nodes - 1, mean = b->T != NULL;
+    const double EA = b->ec.E * b->ec.A, h = b->Le, L = b->beam.length;
+    const double* z = f3_body_expand(b, zr);
+    double* Qf = Qr && mean ? b->zfull + b->nfull : Qr;
+    if (Qr && mean) memset(Qf, 0, sizeof(double) * (size_t)b->nfull);
+    double u = 0, S2 = 0;
+    for (int pass = mean ? 0 : 1; pass < 2; pass++)
+        for (int e = 0; e < ne; e++) {
+            const int* map = F3_FULL_COORD(b) + 6 * e;
+            double qe[12], gq[12], s2 = 0;
+            for (int k = 0; k < 12; k++) qe[k] = map[k] >= 0 ? z[map[k]] : 0.0;
+            for (int i = 0; i < 12; i++) {
+                double x = 0;
+                for (int j = 0; j < 12; j++) x += b->g0[12 * i + j] * qe[j];
+                gq[i] = x, s2 += qe[i] * x;
+            }
+            if (pass == 0) {   /* the link's mean strain */
+                S2 += s2;
+                continue;
+            }
+            const double elin = (qe[6] - qe[0]) / h, se = 0.5 * s2 / h, sigma = 0.5 * S2 / L;
+            const double N = EA * (elin + (mean ? sigma : se)), dN = EA * se;
+            if (U) u += mean ? EA * h * elin * se + (e == 0 ? 0.5 * EA * L * sigma * sigma : 0.0)
+                             : 0.5 * EA * h * ((elin + se) * (elin + se) - elin * elin);
+            if (!Qf) continue;
+            if (map[0] >= 0) Qf[map[0]] += dN;
+            if (map[6] >= 0) Qf[map[6]] -= dN;
+            for (int i = 0; i < 12; i++)
+                if (map[i] >= 0) Qf[map[i]] -= N * gq[i];
         }
-        const double elin = (qe[6] - qe[0]) / h, eps = elin + 0.5 * s2 / h;
-        const double N = EA * eps, dN = N - EA * elin;
-        if (U) u += 0.5 * EA * h * (eps * eps - elin * elin);
-        if (!Qf) continue;
-        if (map[0] >= 0) Qf[map[0]] += dN;
-        if (map[6] >= 0) Qf[map[6]] -= dN;
-        for (int i = 0; i < 12; i++)
-            if (map[i] >= 0) Qf[map[i]] -= N * gq[i];
-    }
     if (U) *U = u;
+    if (Qr && mean)
+        for (int i = 0; i < b->nfull; i++) {
+            const double* Ti = b->T + (size_t)i * b->nf;
+            for (int a = 0; a < b->nf; a++) Qr[a] += Ti[a] * Qf[i];
+        }
 }
 
 void f3_body_force(const f3_body* b, const double* q, const double* qd, const double g[3], double* Q,
@@ -402,15 +420,24 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
     const int nn = b->nodes;
     memset(out, 0, sizeof(double) * 4 * (size_t)nn);
     if (!b->elastic) return;
-    const double* z = q + KD_FFR3D_POSE;
+    const double* z = f3_body_expand(b, q + KD_FFR3D_POSE);
+    double slopes = 0;   /* F11: a reduced link's mean slope strain sum_e q_e.g0 q_e / (2L) */
+    for (int e = 0; e < nn - 1 && b->T && b->beam.geometric; e++)
+        for (int i = 0; i < 12; i++) {
+            const int ci = F3_FULL_COORD(b)[6 * e + i];
+            for (int j = 0; j < 12 && ci >= 0; j++) {
+                const int cj = F3_FULL_COORD(b)[6 * e + j];
+                if (cj >= 0) slopes += z[ci] * b->g0[12 * i + j] * z[cj] / (2 * b->beam.length);
+            }
+        }
     for (int e = 0; e < nn - 1; e++) {
         double de[12];
         for (int a = 0; a < 12; a++) {
-            const int c = b->node_coord[6 * e + a];
+            const int c = F3_FULL_COORD(b)[6 * e + a];
             de[a] = c >= 0 ? z[c] : 0.0;
         }
         double s2 = 0;   /* F9: the slopes' part of the mean axial strain */
-        for (int i = 0; i < 12 && b->beam.geometric; i++)
+        for (int i = 0; i < 12 && b->beam.geometric && !b->T; i++)
             for (int j = 0; j < 12; j++) s2 += de[i] * b->g0[12 * i + j] * de[j];
         for (int end = 0; end < 2; end++) {
             double N[KD_NFIELD][KD_ELEM_DOF_MAX], dN[KD_NFIELD][KD_ELEM_DOF_MAX];
@@ -419,7 +446,7 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
             for (int a = 0; a < 12; a++) du += dN[KD_F_U][a] * de[a], dry += dN[KD_F_TY][a] * de[a], drz += dN[KD_F_TZ][a] * de[a];
             const int node = e + end;
             const double w = node > 0 && node < nn - 1 ? 0.5 : 1.0;
-            out[4 * node] += w * b->ec.E * b->ec.A * (du + 0.5 * s2 / b->Le);
+            out[4 * node] += w * b->ec.E * b->ec.A * (du + (b->T ? slopes : 0.5 * s2 / b->Le));
             out[4 * node + 1] += w * b->ec.E * b->ec.Iy * dry;
             out[4 * node + 2] += w * b->ec.E * b->ec.Iz * drz;
         }

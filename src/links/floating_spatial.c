@@ -135,7 +135,52 @@ static kd_status check_point(const kd_ffr3d_system* s, kd_ffr3d_point a, kd_erro
     if (a.body >= 0 && s->body[a.body].elastic && (a.node < 0 || a.node >= s->body[a.body].nodes))
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "body '%s' has nodes 0..%d, not %d",
                             s->body[a.body].name, s->body[a.body].nodes - 1, a.node);
+    if (a.body >= 0 && s->body[a.body].T && a.node > 0 && s->body[a.body].node_coord[6 * a.node] < 0)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                            "node %d of the reduced body '%s' is not one of its joint nodes (kd_ffr3d_reduce)", a.node,
+                            s->body[a.body].name);
     return KD_OK;
+}
+
+kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
+                          kd_error* err) {
+    if (s->finished || b < 0 || b >= s->nb || !s->body[b].elastic || s->body[b].T || modes < 1)
+        return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
+                            "kd_ffr3d_reduce: an unreduced elastic body before kd_ffr3d_finish and modes >= 1");
+    f3_body* bd = &s->body[b];
+    int* bnd = calloc((size_t)bd->nodes, sizeof(int));
+    if (!bnd) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    kd_status st = KD_OK;
+    for (int k = 0; k < njoint_nodes && !st; k++)
+        if (joint_nodes[k] < 0 || joint_nodes[k] >= bd->nodes)
+            st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "body '%s' has nodes 0..%d, not %d", bd->name,
+                              bd->nodes - 1, joint_nodes[k]);
+        else bnd[joint_nodes[k]] = 1;
+    for (int k = 0; k < s->nj && !st; k++)   /* joints added before: their nodes are boundary nodes */
+        for (int side = 0; side < 2; side++)
+            if (s->joint[k].pt[side].body == b) bnd[s->joint[k].pt[side].node] = 1;
+    if (!st) st = f3_body_reduce(bd, modes, bnd, err);
+    free(bnd);
+    /* the coordinates laid out again */
+    s->n = 0;
+    for (int k = 0; k < s->nb; k++) s->body[k].off = s->n, s->n += s->body[k].size;
+    return st;
+}
+
+double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b) { return s->body[b].omega_max; }
+
+void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]) {
+    const f3_body* bd = &s->body[b];
+    for (int d = 0; d < 6; d++) u[d] = 0.0;
+    if (!bd->elastic || node < 0 || node >= bd->nodes) return;
+    const double* x = q + bd->off + KD_FFR3D_POSE;
+    for (int d = 0; d < 6; d++) {
+        const int c = F3_FULL_COORD(bd)[6 * node + d];
+        if (c < 0) continue;
+        if (!bd->T) u[d] = x[c];
+        else
+            for (int a = 0; a < bd->nf; a++) u[d] += bd->T[(size_t)c * bd->nf + a] * x[a];
+    }
 }
 
 int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
@@ -537,7 +582,8 @@ kd_status kd_ffr3d_finish(kd_ffr3d_system* s, const double* q0, kd_error* err) {
     if (!s->block_start) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     for (int b = 0; b < s->nb; b++) {
         s->block_start[b] = s->body[b].off;
-        nfmax = s->body[b].nf > nfmax ? s->body[b].nf : nfmax;
+        const int nfb = s->body[b].T ? s->body[b].nfull : s->body[b].nf;
+        nfmax = nfb > nfmax ? nfb : nfmax;
     }
     s->block_start[s->nb] = n;
     int nc = 0;

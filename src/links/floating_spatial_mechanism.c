@@ -17,6 +17,32 @@ static void rotate(const double R[9], const double x[3], double y[3]) {
     for (int i = 0; i < 3; i++) y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
 }
 
+/* F11: a link with `modes` reduced on the constraint modes of its joint nodes and its lowest
+ * fixed-interface modes (the nodes of its joints as the joint loop below finds them). */
+static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* s, int bi, int mb,
+                             const kd_sbody_desc* B, kd_error* err) {
+    if (B->statics == 0)
+        return kd_error_set(err, KD_ERR_INPUT, d->file, B->loc,
+                            "two-way link '%s': static_correction: none is not available (a reduced two-way link "
+                            "keeps the static modes of its joint nodes in its basis)",
+                            B->name);
+    const int ne = B->elements > 0 ? B->elements : 10;
+    int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
+    if (!nodes) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    int nn = 0;
+    for (int k = 0; k < m->njoint; k++)
+        for (int side = 0; side < 2; side++)
+            if (m->joint[k].body[side] == mb) {
+                const double x = m->joint[k].s[side][0] + m->com[3 * mb] - B->p1[0];
+                const int node = (int)lround(x / (B->length / ne));
+                if (node >= 0 && node <= ne) nodes[nn++] = node;   /* others: the joint loop's error */
+            }
+    const kd_status st = kd_ffr3d_reduce(s, bi, B->modes, nodes, nn, err);
+    free(nodes);
+    if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+    return st;
+}
+
 kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_system** out, double** q0, double** qd0,
                               kd_error* err) {
     const kd_sdesc* sd = d->sdesc;
@@ -63,7 +89,9 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
         const kd_ffr3d_beam bm = {B->length, B->elements > 0 ? B->elements : 10, B->theory,
                                   mt->E, mt->G > 0 ? mt->G : mt->E / (2 * (1 + mt->nu)), mt->rho,
                                   c.A, c.Iy, c.Iz, c.J, B->geometric_stiffness};
-        if (kd_ffr3d_add_beam(s, B->name, &bm, err) < 0) st = err->status;
+        const int bi = kd_ffr3d_add_beam(s, B->name, &bm, err);
+        if (bi < 0) st = err->status;
+        else if (B->modes > 0) st = reduce_link(d, m, s, bi, mb, B, err);
     }
     /* poses: a rigid body's frame at its centre of mass, a link's at its first point; the initial
      * guesses give the joints' triads (kd_ffr3d_finish), the assembled state the start */

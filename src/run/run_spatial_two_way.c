@@ -55,11 +55,11 @@ static void anim_instant(sink* k, const kd_mbs_sample* smp) {
         if (an->disp && B->beam) {
             const int np = an->disp_adr[b + 1] - an->disp_adr[b];
             double* dv = an->disp + 3 * (size_t)an->disp_adr[b];
-            for (int nd = 0; nd < kd_ffr3d_body_nodes(k->s, mb) && nd < np; nd++)
-                for (int cc = 0; cc < 3; cc++) {
-                    const int i = kd_ffr3d_node_coordinate(k->s, mb, nd, cc);
-                    dv[3 * nd + cc] = i >= 0 ? smp->q[i] : 0.0;
-                }
+            for (int nd = 0; nd < kd_ffr3d_body_nodes(k->s, mb) && nd < np; nd++) {
+                double u[6];
+                kd_ffr3d_node_displacement(k->s, mb, nd, smp->q, u);
+                for (int cc = 0; cc < 3; cc++) dv[3 * nd + cc] = u[cc];
+            }
         }
         mb++;
     }
@@ -78,11 +78,8 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
         if (kd_ffr3d_body_nodes(s, b)) kd_ffr3d_section_forces(s, b, smp->q, k->c[2 * b], k->c[2 * b + 1], k->sf);
         for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++) {
             double u[6];
-            for (int c = 0; c < 6; c++) {
-                const int i = kd_ffr3d_node_coordinate(s, b, n, c);
-                u[c] = i >= 0 ? smp->q[i] : 0.0;
-                fprintf(k->fp, ",%.10e", u[c]);
-            }
+            kd_ffr3d_node_displacement(s, b, n, smp->q, u);
+            for (int c = 0; c < 6; c++) fprintf(k->fp, ",%.10e", u[c]);
             const double dfl = hypot(u[1], u[2]);
             if (dfl > k->st->max_deflection) {
                 k->st->max_deflection = dfl;
@@ -122,7 +119,7 @@ static kd_status check_step(const kd_desc* d, const kd_analysis_desc* ad, const 
     int stiffest = -1;
     for (int b = 0; b < sd->nbodies; b++) {
         const kd_sbody_desc* B = &sd->bodies[b];
-        if (!B->beam) continue;
+        if (!B->beam || B->modes > 0) continue;   /* reduced links: check_modal_step */
         const kd_material_desc* m = &d->materials[B->material];
         const double w = 2.0 * sqrt(3.0) * sqrt(m->E / m->rho) / (B->length / (B->elements > 0 ? B->elements : 10));
         if (w > omega) omega = w, stiffest = b;
@@ -138,6 +135,23 @@ static kd_status check_step(const kd_desc* d, const kd_analysis_desc* ad, const 
     return KD_OK;
 }
 
+/* The same limit for reduced links (theory.md sec. 17, F11): their highest retained frequency,
+ * the link clamped at its frame. */
+static kd_status check_modal_step(const kd_desc* d, const kd_analysis_desc* ad, const kd_dynamics_desc* dy,
+                                  const kd_ffr3d_system* s, kd_error* err) {
+    if (dy->integrator != KD_INTEGRATOR_RK4 || !(dy->dt > 0)) return KD_OK;
+    for (int b = 0; b < kd_ffr3d_body_count(s); b++) {
+        const double omega = kd_ffr3d_body_omega_max(s, b), limit = omega > 0 ? 2.785 / omega : 0.0;
+        if (omega > 0 && dy->dt > 2.0 * limit)
+            return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
+                                "dynamics: dt = %g s is %.3g times the stability limit of the explicit rk4 integrator, "
+                                "about %.3g s (the highest retained frequency of the reduced link '%s', %.4g rad/s): "
+                                "use a smaller dt or fewer modes",
+                                dy->dt, dy->dt / limit, limit, kd_ffr3d_body_name(s, b), omega);
+    }
+    return KD_OK;
+}
+
 kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, const kd_smech* m, const char* outdir,
                               int ordinal, anim_spatial* anim, kd_analysis_report* a, kd_error* err) {
     kd_dynamics_desc dy = ad->dynamics;
@@ -150,6 +164,7 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
     kd_ffr3d_system* s = NULL;
     double *q0 = NULL, *qd0 = NULL;
     st = kd_ffr3d_from_smech(d, m, &s, &q0, &qd0, err);
+    if (!st) st = check_modal_step(d, ad, &dy, s, err);
     if (!st && dy.initial_static) st = kd_ffr3d_static_start(s, 0.0, q0, qd0, err);
     if (st) {
         free(q0), free(qd0);
