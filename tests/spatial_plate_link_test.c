@@ -1,4 +1,4 @@
-/* Shells as one-way elastic links of a spatial mechanism (kedyn/sked.h, theory.md sec. 21) against
+/* Shells as one-way elastic links of a spatial mechanism (kedyn/sked.h, theory.md "Shell links") against
  * independent references. A strip of steel L x b x t (nu = 0, so that the plate's bending
  * stiffness D b equals the beam's E I), clamped along its root edge x = 0 to its frame, on a
  * revolute joint at the middle of the root:

@@ -71,7 +71,7 @@ typedef struct kd_sked_link_spec {
     int statics;                  /* with modes, the static correction of the truncated modes: 0 none,
                                      1 their quasi-static share added at the output instants, 2 the
                                      load shapes' static deflections in the basis */
-    const kd_body_desc* shell;    /* not NULL: a shell link (a spatial `plate` body, theory.md sec. 21):
+    const kd_body_desc* shell;    /* not NULL: a shell link (a spatial `plate` body, theory.md "Shell links"):
                                      this mesh in the body frame (the link's frame: its origin and axes;
                                      p1 = 0), length, elements, theory, section, modes unused */
     int support_set, output_set;  /* indices into shell->node_sets: the set clamped to the frame, the
@@ -102,7 +102,7 @@ void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp
 
 /* Shell links: the rigid mass, centre of mass (body frame) and inertia tensor about it (Ixx, Iyy,
  * Izz, Ixy, Iyz, Izx, the tensor's entries) of plate p of density rho from its mesh (corner
- * triangles, theory.md sec. 21); 1 when it has no area. */
+ * triangles, theory.md "Shell links"); 1 when it has no area. */
 int kd_splate_mass(const kd_body_desc* p, double rho, double* mass, double com[3], double inertia[6]);
 /* The 1-based node of p's mesh at x (body frame, within 1e-6 of the mesh size), 0 when none. */
 int kd_splate_node_at(const kd_body_desc* p, const double x[3]);

@@ -393,7 +393,7 @@ void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp
     sp->length = B->length, sp->elements = B->elements, sp->theory = B->theory, sp->frame_node = B->frame_node;
     sp->modes = B->modes, sp->statics = B->statics;
     if (!B->plate) sp->material = d->materials[B->material], sp->section = d->sections[B->section];
-    if (B->plate) {  /* a shell link: its mesh in the body frame (theory.md sec. 21) */
+    if (B->plate) {  /* a shell link: its mesh in the body frame (theory.md "Shell links") */
         memset(sp->p1, 0, sizeof(sp->p1));
         sp->shell = B->shell, sp->support_set = B->support_set, sp->output_set = B->output_set;
         sp->material = d->materials[B->shell->material];

@@ -1,4 +1,4 @@
-/* Shells as one-way elastic links of a spatial mechanism (kedyn/sked.h; theory.md sec. 21): the
+/* Shells as one-way elastic links of a spatial mechanism (kedyn/sked.h; theory.md "Shell links"): the
  * rigid mass properties of a shell mesh, the joints' nodes on the mesh and the link's body in its
  * moving frame (the mesh in the body frame, a node set clamped to it). The frame motion, the joint
  * loads, the integration and the frequencies along the motion are the beam links' (spatial_one_way.c). */
@@ -11,7 +11,7 @@
 
 /* Accumulate the mass moments of the flat triangle (a, b, c), surface density mu = rho t, thickness
  * t: m0 += mu A, m1 += mu int x dA, m2 += mu int x x^T dA + mu t^2 / 12 A n n^T (the edge-midpoint
- * rule, exact for quadratics; the through-thickness term along the normal n: theory.md sec. 21). */
+ * rule, exact for quadratics; the through-thickness term along the normal n: theory.md "Shell links"). */
 static void tri_moments(const double* a, const double* b, const double* c, double mu, double t, double* m0,
                         double m1[3], double m2[9]) {
     const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};

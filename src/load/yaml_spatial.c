@@ -136,7 +136,7 @@ static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc*
     return KD_OK;
 }
 
-/* A plate body (a shell link, kedyn/sked.h, theory.md sec. 21): a shell mesh flat in the body's
+/* A plate body (a shell link, kedyn/sked.h, theory.md "Shell links"): a shell mesh flat in the body's
  * x-y plane (the body frame), its node sets, `support` (the set clamped to the link's frame) and
  * `output`; every point at a mesh node; mass, centre of mass and inertia from the mesh. */
 static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc* b) {
