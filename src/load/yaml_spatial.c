@@ -225,6 +225,10 @@ static kd_status read_body(loader* ld, const node_t* v) {
             b->npoints++;
         }
     }
+    static const char* const plate_only[] = {"interpolation", "thickness", "mesh", "node_sets", "support", "output"};
+    for (size_t i = 0; kind != 3 && i < sizeof plate_only / sizeof plate_only[0]; i++)
+        if ((x = field_value(f, plate_only[i])))
+            return fail(ld, x, "'%s' applies to a plate (a shell link)", plate_only[i]);
     static const char* const rigid_only[] = {"mass", "inertia", "com", "position", "orientation", "velocity",
                                              "angular_velocity"};
     if (b->ground) {
@@ -235,10 +239,6 @@ static kd_status read_body(loader* ld, const node_t* v) {
     }
     static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
                                             "static_correction", "geometric_stiffness"};
-    static const char* const plate_only[] = {"interpolation", "thickness", "mesh", "node_sets", "support", "output"};
-    for (size_t i = 0; kind != 3 && i < sizeof plate_only / sizeof plate_only[0]; i++)
-        if ((x = field_value(f, plate_only[i])))
-            return fail(ld, x, "'%s' applies to a plate (a shell link)", plate_only[i]);
     if (kind == 3) {  /* a shell link: what it does not take, then the plate */
         static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame", "modes",
                                                 "static_correction", "geometric_stiffness"};
