@@ -94,7 +94,6 @@ kd_status splate_link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) 
         }
     if (L->njoint == 0)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "elastic link '%s' is in no joint", sp->name);
-    L->node_u = L->joint_node[0];
     return KD_OK;
 }
 

@@ -5,7 +5,7 @@
 
 #include "kedyn/sked.h"
 
-/* The joints of L's body at mesh nodes (a located error at the caller otherwise); node_u the first. */
+/* The joints of L's body at mesh nodes (an error the caller locates otherwise). */
 kd_status splate_link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err);
 /* Body b (body 0 of ld, material 0) as the link's shell mesh in its frame, the support set clamped
  * (KD_ERR_NOMEM when out of memory). */
