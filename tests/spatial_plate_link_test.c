@@ -172,7 +172,8 @@ static void test_accelerated(void** state) {
         double* q = calloc((size_t)nq, sizeof(double));
         assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
         const double w = tip_w(L, p, q), e = fabs(w - ref) / ref;
-        printf("accelerated strip (%d x 2 MITC4): w_tip = %.6e m against %.6e m (rel %.2e)\n", mesh ? 20 : 10, w, ref, e);
+        printf("accelerated strip (%d x 2 MITC4): w_tip = %.6e m against %.6e m (rel %.2e)\n", mesh ? 20 : 10, w, ref,
+               e);
         assert_true(e < 5e-3);
         assert_true(e < err_prev);
         err_prev = e;

@@ -64,7 +64,8 @@ int kd_splate_node_at(const kd_body_desc* p, const double x[3]) {
     double dbest = INFINITY;
     for (int i = 0; i < g->nnodes; i++) {
         const double* y = g->node_x + 3 * i;
-        const double d = sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2]));
+        const double d = sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                              (x[2] - y[2]) * (x[2] - y[2]));
         if (d < dbest) dbest = d, best = i;
     }
     return dbest <= tol ? best + 1 : 0;

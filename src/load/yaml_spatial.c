@@ -158,18 +158,20 @@ static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc
         if ((st = get_choice(ld, x, "interpolation (shell)", in, 5, &c))) return st;
         p->interpolation = iv[c];
     }
-    if ((st = require(ld, v, f, "thickness", "plate", &th)) || (st = get_positive(ld, th, "thickness", &p->thickness)) ||
-        (st = yaml_read_plate_body(ld, v, f, p)))
+    if ((st = require(ld, v, f, "thickness", "plate", &th)) ||
+        (st = get_positive(ld, th, "thickness", &p->thickness)) || (st = yaml_read_plate_body(ld, v, f, p)))
         return st;
     node_t* mesh = field_value(f, "mesh");
     const kd_mesh_desc* g = &p->mesh;
     for (int k = 0; k < 3; k++)
         if (g->origin[k] != 0 || g->x_axis[k] != 0 || g->normal[k] != 0)
-            return fail(ld, mesh, "the mesh of a plate link is in its body frame: origin, x_axis and normal do not apply");
+            return fail(ld, mesh,
+                        "the mesh of a plate link is in its body frame: origin, x_axis and normal do not apply");
     const double tol = 1e-6 * kd_mesh_size(g);
     for (int i = 0; i < g->nnodes; i++)
         if (fabs(g->node_x[3 * i + 2]) > tol)
-            return fail(ld, mesh, "node %d of the mesh of plate link '%s' is off its x-y plane (z = %g): a plate link is flat",
+            return fail(ld, mesh,
+                        "node %d of the mesh of plate link '%s' is off its x-y plane (z = %g): a plate link is flat",
                         g->node_tag[i], b->name, g->node_x[3 * i + 2]);
     const kd_node_set_desc* set;
     if ((st = require(ld, v, f, "support", "plate", &x)) || (st = yaml_node_set(ld, x, p, &set))) return st;
@@ -182,7 +184,8 @@ static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc
     for (int i = 0; i < b->npoints; i++)
         if (!kd_splate_node_at(p, b->points[i].x))
             return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, b->points[i].loc,
-                                "point '%s' of plate link '%s' is not at a node of its mesh", b->points[i].name, b->name);
+                                "point '%s' of plate link '%s' is not at a node of its mesh", b->points[i].name,
+                                b->name);
     if (kd_splate_mass(p, ld->d->materials[p->material].rho, &b->mass, b->com, b->inertia) ||
         !(b->mass > 0) || !(b->inertia[0] > 0) || !(b->inertia[1] > 0))
         return fail(ld, th, "the plate link '%s' has no mass (a positive density and area)", b->name);

@@ -238,7 +238,8 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                     for (int nn = 0; nn < (os ? os->nnodes : P->mesh.nnodes); nn++)
                         for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", u[6 * (os ? os->nodes[nn] - 1 : nn) + c]);
                     for (int nn = 0; nn < L[l]->model->nnode; nn++) {
-                        const double dfl = sqrt(u[6 * nn] * u[6 * nn] + u[6 * nn + 1] * u[6 * nn + 1] + u[6 * nn + 2] * u[6 * nn + 2]);
+                        const double* un = u + 6 * nn;
+                        const double dfl = sqrt(un[0] * un[0] + un[1] * un[1] + un[2] * un[2]);
                         if (dfl > dmax) {
                             dmax = dfl;
                             snprintf(a->ked.max_deflection_at, sizeof(a->ked.max_deflection_at),
