@@ -41,6 +41,10 @@ typedef struct kd_sbody_desc {
     double p1[3];                 /* node 1 (the first point), body frame */
     double length;                /* first to last point, along the body's x axis, m */
     int geometric_stiffness;      /* 1 (default): two-way links take the axial force's geometric stiffness */
+    /* type: plate (a shell link, src/links/spatial_plate_link.c): mass, inertia and com from the mesh */
+    int plate;
+    kd_body_desc* shell;          /* owned: theory shell, interpolation, material, thickness, mesh, node sets */
+    int support_set, output_set;  /* indices into shell->node_sets (output -1: every node) */
 } kd_sbody_desc;
 
 typedef struct kd_sjoint_desc {

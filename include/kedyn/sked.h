@@ -71,6 +71,11 @@ typedef struct kd_sked_link_spec {
     int statics;                  /* with modes, the static correction of the truncated modes: 0 none,
                                      1 their quasi-static share added at the output instants, 2 the
                                      load shapes' static deflections in the basis */
+    const kd_body_desc* shell;    /* not NULL: a shell link (a spatial `plate` body, theory.md sec. 22):
+                                     this mesh in the body frame (the link's frame: its origin and axes;
+                                     p1 = 0), length, elements, theory, section, modes unused */
+    int support_set, output_set;  /* indices into shell->node_sets: the set clamped to the frame, the
+                                     set the outputs list (-1: every node) */
 } kd_sked_link_spec;
 
 typedef struct kd_sked_link {
@@ -94,6 +99,13 @@ typedef struct kd_sked_link {
  * compiled mechanism: its points, length, elements, theory, frame, material, section and the
  * model's gravity (the sum of its gravity forces); no damping. */
 void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* spec);
+
+/* Shell links: the rigid mass, centre of mass (body frame) and inertia tensor about it (Ixx, Iyy,
+ * Izz, Ixy, Iyz, Izx, the tensor's entries) of plate p of density rho from its mesh (corner
+ * triangles, theory.md sec. 22); 1 when it has no area. */
+int kd_splate_mass(const kd_body_desc* p, double rho, double* mass, double com[3], double inertia[6]);
+/* The 1-based node of p's mesh at x (body frame, within 1e-6 of the mesh size), 0 when none. */
+int kd_splate_node_at(const kd_body_desc* p, const double x[3]);
 
 kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_sked_link_spec* spec,
                            kd_sked_link** out, kd_error* err);

@@ -187,7 +187,8 @@ int kd_desc_beam_in_joints(const kd_desc* d, int b) {
 int kd_desc_elastic_links(const kd_desc* d) {
     int n = 0;
     for (int b = 0; b < d->nbodies; b++) n += kd_desc_beam_in_joints(d, b);
-    for (int b = 0; d->sdesc && b < d->sdesc->nbodies; b++) n += d->sdesc->bodies[b].beam;  /* spatial links */
+    for (int b = 0; d->sdesc && b < d->sdesc->nbodies; b++)  /* spatial links */
+        n += d->sdesc->bodies[b].beam || d->sdesc->bodies[b].plate;
     return n;
 }
 

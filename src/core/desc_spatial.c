@@ -17,6 +17,12 @@ void kd_sdesc_free(kd_sdesc** ps) {
     for (int i = 0; i < s->ndrivers; i++) kd_law_free(&s->drivers[i].law);
     for (int i = 0; i < s->nforces; i++)
         for (int c = 0; c < 3; c++) kd_law_free(&s->forces[i].value[c]);
+    for (int i = 0; i < s->nbodies; i++)  /* plate links' mesh bodies */
+        if (s->bodies[i].shell) {
+            kd_mesh_clear(&s->bodies[i].shell->mesh);
+            for (int k = 0; k < s->bodies[i].shell->nnode_sets; k++) free(s->bodies[i].shell->node_sets[k].nodes);
+            free(s->bodies[i].shell->node_sets), free(s->bodies[i].shell);
+        }
     free(s->bodies), free(s->joints), free(s->drivers), free(s->forces);
     free(s);
     *ps = NULL;
@@ -81,7 +87,7 @@ int kd_sdesc_find_point(const kd_sdesc* s, int b, const char* name) {
 
 static const kd_field sbody_fields[] = {
     CUSTOM("name", .required = 1, .doc = "unique name"),
-    CUSTOM("type", .required = 1, .doc = "ground, rigid or beam (an elastic link: a 3D beam along the body's x axis)"),
+    CUSTOM("type", .required = 1, .doc = "ground, rigid, beam (an elastic link: a 3D beam along the body's x axis) or plate (a shell link)"),
     CUSTOM("points", .doc = "named points {NAME: [x, y, z]} in the body frame (ground: global)"),
     CUSTOM("mass", .required = 1, .doc = "rigid: kg (beam: rho A L)"),
     CUSTOM("inertia", .required = 1, .doc = "rigid: [Ixx, Iyy, Izz, Ixy, Iyz, Izx] about the centre of mass, body axes, kg m^2 (beam: from the section)"),
@@ -90,14 +96,20 @@ static const kd_field sbody_fields[] = {
     CUSTOM("orientation", .doc = "rigid: initial axes, {axis, angle}, {euler_zyx} or {matrix}"),
     CUSTOM("velocity", .doc = "rigid: initial velocity of the centre of mass (global), m/s"),
     CUSTOM("angular_velocity", .doc = "rigid: initial angular velocity (global), rad/s"),
-    CUSTOM("material", .doc = "beam: a material's name"),
+    CUSTOM("material", .doc = "beam, plate: a material's name"),
     CUSTOM("section", .doc = "beam: a section's name"),
     CUSTOM("elements", .doc = "beam: number of elements (>= 1)"),
-    CUSTOM("theory", .doc = "beam: euler-bernoulli (default), rayleigh or timoshenko"),
+    CUSTOM("theory", .doc = "beam: euler-bernoulli (default), rayleigh or timoshenko; plate: shell (default)"),
     CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
     CUSTOM("modes", .doc = "beam: one-way links projected on their lowest N constrained modes at rest (default: none)"),
     CUSTOM("static_correction", .doc = "beam with modes: output (default: the truncated modes' static share at the output instants), basis or none"),
     CUSTOM("geometric_stiffness", .doc = "beam, two-way: true (default) or false, the geometric stiffness of the elastic axial force"),
+    CUSTOM("interpolation", .doc = "plate: the shell element, dkt, mitc4, t6, q8 or q9"),
+    CUSTOM("thickness", .doc = "plate: m (> 0)"),
+    CUSTOM("mesh", .doc = "plate: {rectangle, divisions} or {file} in the body's x-y plane (body frame)"),
+    CUSTOM("node_sets", .doc = "plate: named node sets {NAME: {x, y, z, tol} or {nodes}}"),
+    CUSTOM("support", .doc = "plate: the node set clamped to the link's frame (the body frame)"),
+    CUSTOM("output", .doc = "plate: the node set whose displacements dynamics.csv lists (default: every node)"),
 };
 const kd_field* kd_sbody_fields(int* n) { TABLE(sbody_fields); }
 

@@ -16,6 +16,7 @@
 #include "kedyn/smech_lu.h"
 #include "kedyn/system.h"
 #include "link_ode.h"
+#include "spatial_plate_link.h"
 
 #define TWO_PI 6.28318530717958647692
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -391,7 +392,12 @@ void kd_sked_link_spec_of(const kd_desc* d, int b, int mb, kd_sked_link_spec* sp
     memcpy(sp->p1, B->p1, sizeof(sp->p1));
     sp->length = B->length, sp->elements = B->elements, sp->theory = B->theory, sp->frame_node = B->frame_node;
     sp->modes = B->modes, sp->statics = B->statics;
-    sp->material = d->materials[B->material], sp->section = d->sections[B->section];
+    if (!B->plate) sp->material = d->materials[B->material], sp->section = d->sections[B->section];
+    if (B->plate) {  /* a shell link: its mesh in the body frame (theory.md sec. 22) */
+        memset(sp->p1, 0, sizeof(sp->p1));
+        sp->shell = B->shell, sp->support_set = B->support_set, sp->output_set = B->output_set;
+        sp->material = d->materials[B->shell->material];
+    }
     for (int i = 0; i < sd->nforces; i++)
         if (sd->forces[i].kind == KD_SF_GRAVITY)
             for (int c = 0; c < 3; c++) sp->g[c] += sd->forces[i].g[c];
@@ -408,7 +414,7 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
     L->preload = kd_law_constant(0.0);
     const int ns = r->nsamples;
     L->t0 = r->t[0], L->t_end = r->t[ns - 1];
-    kd_status st = link_joints(m, L, err);
+    kd_status st = spec->shell ? splate_link_joints(m, L, err) : link_joints(m, L, err);
     int first = spec->elements + 2, last = 0;
     for (int j = 0; j < L->njoint; j++) {
         if (L->joint_node[j] < first) first = L->joint_node[j];
@@ -424,10 +430,14 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
     kd_body_desc* b = NULL;
     if (!st) {
         snprintf(ld->title, sizeof(ld->title), "elastic link %s", spec->name);
-        mat = kd_desc_add_material(ld), sec = kd_desc_add_section(ld), b = kd_desc_add_body(ld);
-        if (!mat || !sec || !b) st = NOMEM();
+        mat = kd_desc_add_material(ld), sec = spec->shell ? NULL : kd_desc_add_section(ld), b = kd_desc_add_body(ld);
+        if (!mat || (!sec && !spec->shell) || !b) st = NOMEM();
     }
-    if (!st) {
+    if (!st && spec->shell) {
+        *mat = spec->material;
+        snprintf(b->name, sizeof(b->name), "%s", spec->name);
+        if (splate_link_body(ld, spec, b)) st = NOMEM();
+    } else if (!st) {
         *mat = spec->material, *sec = spec->section;
         snprintf(b->name, sizeof(b->name), "%s", spec->name);
         b->type = KD_BODY_BEAM;
@@ -489,8 +499,8 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         for (int c = 0; c < 6 && !st; c++) st = kd_law_table(&L->load[j][c], ns, r->t, comp + c * ns, 0, err);
         for (int c = 0; c < 6 && !st; c++) st = link_desc_nodal(ld, L->joint_node[j], dofs[c], &L->load[j][c]);
     }
-    /* axial force the joints transmit past the node whose u the frame holds */
-    if (!st)
+    /* axial force the joints transmit past the node whose u the frame holds (beams) */
+    if (!st && !spec->shell)
         st = link_preload_table(&L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, L->node_u, ns, r->t, buf,
                                 err);
     free(buf);
@@ -509,7 +519,7 @@ kd_status kd_sked_link_new(const kd_smech* m, const kd_sked_rigid* r, const kd_s
         else dm->body = 0, dm->alpha = spec->damp_alpha, dm->beta = spec->damp_beta;
     }
     if (!st) st = kd_model_compile(ld, &L->model, err);
-    if (!st) switch (sec->shape) {
+    if (!st && !spec->shell) switch (sec->shape) {
         case KD_SHAPE_CIRCLE:
         case KD_SHAPE_TUBE: L->c_y = L->c_z = 0.5 * sec->d; break;
         case KD_SHAPE_RECTANGLE: L->c_y = 0.5 * sec->h, L->c_z = 0.5 * sec->b; break;

@@ -10,7 +10,9 @@
 #include "kedyn/sdesc.h"
 #include "kedyn/element.h"
 #include "kedyn/ffr3d.h"
+#include "kedyn/sked.h"
 #include "kedyn/smech.h"
+#include "yaml_plate.h"
 #include "yaml_schema.h"
 
 #define NOMEM(ld) kd_error_set((ld)->err, KD_ERR_NOMEM, (ld)->file, KD_LOC_NONE, "out of memory")
@@ -134,11 +136,68 @@ static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc*
     return KD_OK;
 }
 
+/* A plate body (a shell link, kedyn/sked.h, theory.md sec. 22): a shell mesh flat in the body's
+ * x-y plane (the body frame), its node sets, `support` (the set clamped to the link's frame) and
+ * `output`; every point at a mesh node; mass, centre of mass and inertia from the mesh. */
+static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc* b) {
+    kd_body_desc* p = b->shell = calloc(1, sizeof(*p));
+    if (!p) return NOMEM(ld);
+    snprintf(p->name, sizeof(p->name), "%s", b->name);
+    p->type = KD_BODY_PLATE, p->theory = KD_THEORY_SHELL, p->interpolation = KD_INTERP_MITC4, p->section = -1;
+    p->geometric_stiffness = 1, p->loc = b->loc;
+    node_t *x, *th;
+    kd_status st;
+    int c = 0;
+    if ((x = field_value(f, "theory"))) {
+        static const char* const shell[] = {"shell"};
+        if ((st = get_choice(ld, x, "theory (a plate link)", shell, 1, &c))) return st;
+    }
+    if ((x = field_value(f, "interpolation"))) {
+        static const char* const in[] = {"dkt", "mitc4", "t6", "q8", "q9"};
+        static const kd_interp iv[] = {KD_INTERP_DKT, KD_INTERP_MITC4, KD_INTERP_T6, KD_INTERP_Q8, KD_INTERP_Q9};
+        if ((st = get_choice(ld, x, "interpolation (shell)", in, 5, &c))) return st;
+        p->interpolation = iv[c];
+    }
+    if ((st = require(ld, v, f, "thickness", "plate", &th)) ||
+        (st = get_positive(ld, th, "thickness", &p->thickness)) || (st = yaml_read_plate_body(ld, v, f, p)))
+        return st;
+    node_t* mesh = field_value(f, "mesh");
+    const kd_mesh_desc* g = &p->mesh;
+    for (int k = 0; k < 3; k++)
+        if (g->origin[k] != 0 || g->x_axis[k] != 0 || g->normal[k] != 0)
+            return fail(ld, mesh,
+                        "the mesh of a plate link is in its body frame: origin, x_axis and normal do not apply");
+    const double tol = 1e-6 * kd_mesh_size(g);
+    for (int i = 0; i < g->nnodes; i++)
+        if (fabs(g->node_x[3 * i + 2]) > tol)
+            return fail(ld, mesh,
+                        "node %d of the mesh of plate link '%s' is off its x-y plane (z = %g): a plate link is flat",
+                        g->node_tag[i], b->name, g->node_x[3 * i + 2]);
+    const kd_node_set_desc* set;
+    if ((st = require(ld, v, f, "support", "plate", &x)) || (st = yaml_node_set(ld, x, p, &set))) return st;
+    b->support_set = (int)(set - p->node_sets);
+    b->output_set = -1;
+    if ((x = field_value(f, "output"))) {
+        if ((st = yaml_node_set(ld, x, p, &set))) return st;
+        b->output_set = (int)(set - p->node_sets);
+    }
+    for (int i = 0; i < b->npoints; i++)
+        if (!kd_splate_node_at(p, b->points[i].x))
+            return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, b->points[i].loc,
+                                "point '%s' of plate link '%s' is not at a node of its mesh", b->points[i].name,
+                                b->name);
+    if (kd_splate_mass(p, ld->d->materials[p->material].rho, &b->mass, b->com, b->inertia) ||
+        !(b->mass > 0) || !(b->inertia[0] > 0) || !(b->inertia[1] > 0))
+        return fail(ld, th, "the plate link '%s' has no mass (a positive density and area)", b->name);
+    b->plate = 1;
+    return KD_OK;
+}
+
 static kd_status read_body(loader* ld, const node_t* v) {
     kd_sdesc* s = ld->d->sdesc;
     int nt;
     const kd_field* t = kd_sbody_fields(&nt);
-    field f[24];
+    field f[32];
     fields_of(t, nt, f);
     kd_status st = read_fields(ld, v, "body", f);
     if (st) return st;
@@ -146,11 +205,11 @@ static kd_status read_body(loader* ld, const node_t* v) {
     if (!b) return NOMEM(ld);
     b->loc = loc_of(v);
     node_t *name, *type, *x;
-    static const char* const kinds[] = {"ground", "rigid", "beam"};
+    static const char* const kinds[] = {"ground", "rigid", "beam", "plate"};
     int kind = 0;
     if ((st = require(ld, v, f, "name", "body", &name)) || (st = get_name(ld, name, "body name", b->name)) ||
         (st = require(ld, v, f, "type", "body", &type)) ||
-        (st = get_choice(ld, type, "body type (spatial mechanisms)", kinds, 3, &kind)))
+        (st = get_choice(ld, type, "body type (spatial mechanisms)", kinds, 4, &kind)))
         return st;
     if (kd_sdesc_find_body(s, b->name) != s->nbodies - 1) return fail(ld, name, "body '%s' is defined twice", b->name);
     b->ground = kind == 0;
@@ -169,6 +228,10 @@ static kd_status read_body(loader* ld, const node_t* v) {
             b->npoints++;
         }
     }
+    static const char* const plate_only[] = {"interpolation", "thickness", "mesh", "node_sets", "support", "output"};
+    for (size_t i = 0; kind != 3 && i < sizeof plate_only / sizeof plate_only[0]; i++)
+        if ((x = field_value(f, plate_only[i])))
+            return fail(ld, x, "'%s' applies to a plate (a shell link)", plate_only[i]);
     static const char* const rigid_only[] = {"mass", "inertia", "com", "position", "orientation", "velocity",
                                              "angular_velocity"};
     if (b->ground) {
@@ -179,7 +242,15 @@ static kd_status read_body(loader* ld, const node_t* v) {
     }
     static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
                                             "static_correction", "geometric_stiffness"};
-    if (kind != 2) {
+    if (kind == 3) {  /* a shell link: what it does not take, then the plate */
+        static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame", "modes",
+                                                "static_correction", "geometric_stiffness"};
+        for (size_t i = 0; i < sizeof not_plate / sizeof not_plate[0]; i++)
+            if ((x = field_value(f, not_plate[i])))
+                return fail(ld, x, "'%s' does not apply to a plate link (its mass, inertia and com come from its mesh)",
+                            not_plate[i]);
+        if ((st = read_plate(ld, v, f, b))) return st;
+    } else if (kind != 2) {
         for (size_t i = 0; i < sizeof beam_only / sizeof beam_only[0]; i++)
             if ((x = field_value(f, beam_only[i])))
                 return fail(ld, x, "'%s' applies to a beam (an elastic link)", beam_only[i]);
@@ -192,13 +263,13 @@ static kd_status read_body(loader* ld, const node_t* v) {
     }
     node_t *mn, *in;
     int c;
-    if (kind == 2) {
-        /* common keys of rigid bodies; mass, inertia and com come from the beam */
+    if (kind >= 2) {
+        /* common keys of rigid bodies; mass, inertia and com come from the beam or the plate */
     } else if ((st = require(ld, v, f, "mass", "rigid body", &mn)) || (st = get_positive(ld, mn, "mass", &b->mass)) ||
         (st = require(ld, v, f, "inertia", "rigid body", &in)) ||
         (st = get_numbers(ld, in, "inertia [Ixx, Iyy, Izz, Ixy, Iyz, Izx]", 6, 6, b->inertia, &c)))
         return st;
-    if (kind != 2) {
+    if (kind < 2) {
         b->loc_inertia = loc_of(in);
         double J[9];
         const int bad = kd_inertia_tensor(b->inertia, J);
@@ -460,6 +531,14 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
     for (int i = 0; !st && i < ld->d->nanalyses; i++)
         if (ld->d->analyses[i].type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0 &&
             ld->d->analyses[i].dynamics.coupling == KD_COUPLING_TWO_WAY) {
+            for (int b = 0; b < ld->d->sdesc->nbodies; b++)
+                if (ld->d->sdesc->bodies[b].plate) {
+                    st = kd_error_set(ld->err, KD_ERR_INPUT, ld->file, ld->d->analyses[i].loc,
+                                      "plate link '%s' is one-way only (coupling: two-way takes beams)",
+                                      ld->d->sdesc->bodies[b].name);
+                    break;
+                }
+            if (st) break;
             kd_ffr3d_system* s3 = NULL;
             double *q3 = NULL, *qd3 = NULL;
             st = kd_ffr3d_from_smech(ld->d, m, &s3, &q3, &qd3, ld->err);

@@ -18,7 +18,7 @@
 
 int run_spatial_has_links(const kd_desc* d) {
     for (int b = 0; d->sdesc && b < d->sdesc->nbodies; b++)
-        if (d->sdesc->bodies[b].beam) return 1;
+        if (d->sdesc->bodies[b].beam || d->sdesc->bodies[b].plate) return 1;
     return 0;
 }
 
@@ -80,14 +80,14 @@ static kd_status run_spatial_modes(const kd_desc* d, const kd_analysis_desc* an,
     kd_status st = kd_sked_rigid_solve(m, md.t_end, md.steps, md.cond_max, &r, err);
     if (st) return st;
     int nl = 0;
-    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam;
+    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam || sd->bodies[b].plate;
     kd_ked_modes* res = calloc((size_t)nl + 1, sizeof(kd_ked_modes));
     char(*names)[KD_NAME_MAX] = calloc((size_t)nl + 1, KD_NAME_MAX);
     if (!res || !names) st = NOMEM();
     for (int b = 0, mb = 0, l = 0; b < sd->nbodies && !st; b++) {
         const kd_sbody_desc* B = &sd->bodies[b];
         if (B->ground) continue;
-        if (B->beam) {
+        if (B->beam || B->plate) {
             kd_sked_link* L = NULL;
             st = new_link(d, b, mb, m, &r, &L, err);
             if (!st) st = kd_sked_modes_along_motion(L, &r, md.count, route, &res[l], err);
@@ -155,7 +155,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
     kd_status st = kd_sked_rigid_solve(m, dy.t_end, steps, 1e8, &r, err);
     if (st) return st;
     int nl = 0;
-    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam;
+    for (int b = 0; b < sd->nbodies; b++) nl += sd->bodies[b].beam || sd->bodies[b].plate;
     kd_sked_link** L = calloc((size_t)nl, sizeof(*L));
     store* S = calloc((size_t)nl, sizeof(*S));
     if (!L || !S) st = NOMEM();
@@ -163,7 +163,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
     for (int b = 0, mb = 0, l = 0; b < sd->nbodies && !st; b++) {
         const kd_sbody_desc* B = &sd->bodies[b];
         if (B->ground) continue;
-        if (B->beam) {
+        if (B->beam || B->plate) {
             st = new_link(d, b, mb, m, &r, &L[l], err);
             if (!st) {
                 const int nsteps = (int)ceil((r.t[r.nsamples - 1] - r.t[0]) / dy.dt - 1e-9);
@@ -196,6 +196,14 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         static const char* const jn[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
         for (int l = 0; l < nl; l++) {
             const char* nm = L[l]->spec.name;
+            if (L[l]->spec.shell) {  /* shell links: the output set's nodes by their numbers in the model file */
+                const kd_body_desc* P = L[l]->spec.shell;
+                const kd_node_set_desc* os = L[l]->spec.output_set >= 0 ? &P->node_sets[L[l]->spec.output_set] : NULL;
+                for (int i = 0; i < (os ? os->nnodes : P->mesh.nnodes); i++)
+                    for (int c = 0; c < 6; c++)
+                        fprintf(fp, ",%s.%d.%s", nm, P->mesh.node_tag[os ? os->nodes[i] - 1 : i], dn[c]);
+                continue;
+            }
             for (int i = 0; i < L[l]->model->nnode; i++) {
                 for (int c = 0; c < 6; c++) fprintf(fp, ",%s.%d.%s", nm, i + 1, dn[c]);
                 for (int c = 0; c < 4; c++) fprintf(fp, ",%s.%d.%s", nm, i + 1, sn[c]);
@@ -222,11 +230,29 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
             for (int l = 0; l < nl; l++) {
                 const int k = i < S[l].n ? i : S[l].n - 1;
                 const double* q = S[l].q + (size_t)k * 3 * (size_t)S[l].neq;
+                kd_sked_link_displacements(L[l], q, u);
+                if (L[l]->spec.shell) {  /* the output set's u .. rz; the largest |(u, v, w)| of any node */
+                    const kd_body_desc* P = L[l]->spec.shell;
+                    const kd_node_set_desc* os =
+                        L[l]->spec.output_set >= 0 ? &P->node_sets[L[l]->spec.output_set] : NULL;
+                    for (int nn = 0; nn < (os ? os->nnodes : P->mesh.nnodes); nn++)
+                        for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", u[6 * (os ? os->nodes[nn] - 1 : nn) + c]);
+                    for (int nn = 0; nn < L[l]->model->nnode; nn++) {
+                        const double* un = u + 6 * nn;
+                        const double dfl = sqrt(un[0] * un[0] + un[1] * un[1] + un[2] * un[2]);
+                        if (dfl > dmax) {
+                            dmax = dfl;
+                            snprintf(a->ked.max_deflection_at, sizeof(a->ked.max_deflection_at),
+                                     "%s node %d at t = %.6g s", L[l]->spec.name, P->mesh.node_tag[nn], t);
+                        }
+                    }
+                    anim_spatial_link(anim, t, -1, u, 0, l + 1 == nl ? &r : NULL);
+                    continue;
+                }
                 /* the elastic part of the joint forces, on the joint's second body */
                 kd_sked_link_reactions(L[l], S[l].t[k], q, q + S[l].neq, q + 2 * S[l].neq, dFl);
                 for (int j = 0; j < L[l]->njoint; j++)
                     for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
-                kd_sked_link_displacements(L[l], q, u);
                 /* the animation: each link's nodes; the last one records the instant */
                 anim_spatial_link(anim, t, L[l]->spec.body, u, L[l]->model->nnode, l + 1 == nl ? &r : NULL);
                 kd_sked_link_section_forces(L[l], q, sf);

@@ -498,6 +498,10 @@ analyses:
     for name, pts, marker, msg in SPATIAL_BEAM_CASES:
         t = SPATIAL_BEAM.replace("BEAMPTS", pts, 1)
         add(name, t, at(t, marker) + ": error: " + msg)
+    # ---- shell links of spatial mechanisms (type: plate)
+    for name, keys, marker, msg in SPATIAL_PLATE_CASES:
+        t = SPATIAL_PLATE.replace("PLATEKEYS", keys, 1)
+        add(name, t, at(t, marker) + ": error: " + msg)
     return c
 
 
@@ -553,6 +557,30 @@ SPATIAL_BEAM_CASES = [
      "1, points", "'mass' of a beam comes from its material and section"),
     ("phys_spatial_beam_backwards.yaml", "points: {A: [0, 0, 0], B: [-0.3, 0, 0]}",
      "{A: [0, 0, 0], B: [-0.3", "a beam runs along +x from its first to its last point"),
+]
+
+SPATIAL_PLATE = """kedyn: 1
+spatial: true
+materials:
+  steel: {E: 210e9, rho: 7800, nu: 0.3}
+bodies:
+  - {name: ground, type: ground, points: {A: [0, 0, 0]}}
+  - {name: arm, type: plate, material: steel, thickness: 0.002, mesh: {rectangle: [0.3, 0.04], divisions: [6, 2]}, node_sets: {root: {x: 0}}, PLATEKEYS}
+joints:
+  - {name: A, type: revolute, bodies: [ground, arm], points: [A, A], axis: [0, 0, 1]}
+drivers:
+  - {joint: A, law: {speed: 2.0}}
+analyses:
+  - {type: dynamics, t_end: 0.1, dt: 1.0e-3}
+"""
+
+SPATIAL_PLATE_CASES = [
+    ("phys_spatial_plate_point_off_node.yaml", "support: root, points: {A: [0.001, 0, 0]}", "A: [0.001",
+     "point 'A' of plate link 'arm' is not at a node of its mesh"),
+    ("phys_spatial_plate_support_set.yaml", "support: rot, points: {A: [0, 0, 0]}", "rot, points",
+     "body 'arm' has no node set 'rot' (it has: root)"),
+    ("phys_spatial_plate_mass.yaml", "mass: 1, support: root, points: {A: [0, 0, 0]}", "1, support",
+     "'mass' does not apply to a plate link (its mass, inertia and com come from its mesh)"),
 ]
 
 SPATIAL_CASES = [

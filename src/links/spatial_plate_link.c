@@ -1,0 +1,131 @@
+/* Shells as one-way elastic links of a spatial mechanism (kedyn/sked.h; theory.md sec. 22): the
+ * rigid mass properties of a shell mesh, the joints' nodes on the mesh and the link's body in its
+ * moving frame (the mesh in the body frame, a node set clamped to it). The frame motion, the joint
+ * loads, the integration and the frequencies along the motion are the beam links' (spatial_one_way.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "link_ode.h"
+#include "spatial_plate_link.h"
+
+/* Accumulate the mass moments of the flat triangle (a, b, c), surface density mu = rho t, thickness
+ * t: m0 += mu A, m1 += mu int x dA, m2 += mu int x x^T dA + mu t^2 / 12 A n n^T (the edge-midpoint
+ * rule, exact for quadratics; the through-thickness term along the normal n: theory.md sec. 22). */
+static void tri_moments(const double* a, const double* b, const double* c, double mu, double t, double* m0,
+                        double m1[3], double m2[9]) {
+    const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), A = 0.5 * nn;
+    if (!(nn > 0)) return;
+    for (int k = 0; k < 3; k++) n[k] /= nn;
+    const double* v[3] = {a, b, c};
+    *m0 += mu * A;
+    for (int e = 0; e < 3; e++) {
+        const double *p = v[e], *q = v[(e + 1) % 3];
+        const double mid[3] = {0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1]), 0.5 * (p[2] + q[2])};
+        for (int k = 0; k < 3; k++) {
+            m1[k] += mu * A / 3 * mid[k];
+            for (int l = 0; l < 3; l++) m2[3 * k + l] += mu * A / 3 * mid[k] * mid[l];
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) m2[3 * k + l] += mu * t * t / 12 * A * n[k] * n[l];
+}
+
+int kd_splate_mass(const kd_body_desc* p, double rho, double* mass, double com[3], double inertia[6]) {
+    const kd_mesh_desc* g = &p->mesh;
+    const int tri = g->elem_nnode == 3 || g->elem_nnode == 6;
+    double m0 = 0, m1[3] = {0, 0, 0}, m2[9] = {0};
+    const double mu = rho * p->thickness;
+    for (int e = 0; e < g->nelems; e++) {
+        const int* c = g->elem + (size_t)e * g->elem_nnode;  /* corners first, counter-clockwise */
+        const double *x0 = g->node_x + 3 * c[0], *x1 = g->node_x + 3 * c[1], *x2 = g->node_x + 3 * c[2];
+        tri_moments(x0, x1, x2, mu, p->thickness, &m0, m1, m2);
+        if (!tri) tri_moments(x0, x2, g->node_x + 3 * c[3], mu, p->thickness, &m0, m1, m2);
+    }
+    if (!(m0 > 0)) return 1;
+    for (int k = 0; k < 3; k++) com[k] = m1[k] / m0;
+    double S[9];  /* second moments about the centre of mass */
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) S[3 * k + l] = m2[3 * k + l] - m0 * com[k] * com[l];
+    const double tr = S[0] + S[4] + S[8];
+    /* J = tr(S) I - S: Ixx, Iyy, Izz, Ixy, Iyz, Izx (the tensor's entries) */
+    inertia[0] = tr - S[0], inertia[1] = tr - S[4], inertia[2] = tr - S[8];
+    inertia[3] = -S[1], inertia[4] = -S[5], inertia[5] = -S[6];
+    *mass = m0;
+    return 0;
+}
+
+int kd_splate_node_at(const kd_body_desc* p, const double x[3]) {
+    const kd_mesh_desc* g = &p->mesh;
+    const double tol = 1e-6 * fmax(kd_mesh_size(g), 1e-12);
+    int best = -1;
+    double dbest = INFINITY;
+    for (int i = 0; i < g->nnodes; i++) {
+        const double* y = g->node_x + 3 * i;
+        const double d = sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                              (x[2] - y[2]) * (x[2] - y[2]));
+        if (d < dbest) dbest = d, best = i;
+    }
+    return dbest <= tol ? best + 1 : 0;
+}
+
+kd_status splate_link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err) {
+    const kd_sked_link_spec* sp = &L->spec;
+    const double* com = m->com + 3 * sp->body;
+    for (int j = 0; j < m->njoint; j++)
+        for (int side = 0; side < 2; side++) {
+            const kd_sjoint* sj = &m->joint[j];
+            if (sj->body[side] != sp->body) continue;
+            /* the joint point in the body frame (the link's frame) */
+            const double x[3] = {sj->s[side][0] + com[0], sj->s[side][1] + com[1], sj->s[side][2] + com[2]};
+            const int node = kd_splate_node_at(sp->shell, x);
+            if (!node)
+                return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                                    "joint '%s' is not at a node of the mesh of the plate link '%s'", sj->name,
+                                    sp->name);
+            if (L->njoint == KD_KED_LINK_JOINTS)
+                return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "link '%s' has more than %d joints", sp->name,
+                                    KD_KED_LINK_JOINTS);
+            L->joint[L->njoint] = j;
+            L->joint_node[L->njoint] = node;
+            L->joint_sign[L->njoint] = side == 1 ? 1.0 : -1.0;
+            L->njoint++;
+        }
+    if (L->njoint == 0)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "elastic link '%s' is in no joint", sp->name);
+    return KD_OK;
+}
+
+/* The link's plate body (body 0 of ld, material 0): a copy of the mesh in the body frame, the
+ * support set's nodes clamped to the frame (every translation and rotation). */
+kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_desc* b) {
+    const kd_body_desc* p = sp->shell;
+    const kd_mesh_desc* g = &p->mesh;
+    b->type = KD_BODY_PLATE;
+    b->material = 0, b->section = -1;
+    b->theory = p->theory, b->interpolation = p->interpolation, b->thickness = p->thickness;
+    b->planar = 0, b->geometric_stiffness = 1;
+    b->mesh = *g;
+    memset(b->mesh.origin, 0, sizeof(b->mesh.origin));
+    memset(b->mesh.x_axis, 0, sizeof(b->mesh.x_axis));
+    memset(b->mesh.normal, 0, sizeof(b->mesh.normal));
+    const size_t nn = (size_t)g->nnodes, ne = (size_t)g->nelems * (size_t)g->elem_nnode;
+    b->mesh.node_x = malloc(sizeof(double) * 3 * nn);
+    b->mesh.node_tag = malloc(sizeof(int) * nn);
+    b->mesh.elem = malloc(sizeof(int) * ne);
+    b->mesh.elem_line = g->elem_line ? malloc(sizeof(int) * (size_t)g->nelems) : NULL;
+    if (!b->mesh.node_x || !b->mesh.node_tag || !b->mesh.elem || (g->elem_line && !b->mesh.elem_line))
+        return KD_ERR_NOMEM;
+    memcpy(b->mesh.node_x, g->node_x, sizeof(double) * 3 * nn);
+    memcpy(b->mesh.node_tag, g->node_tag, sizeof(int) * nn);
+    memcpy(b->mesh.elem, g->elem, sizeof(int) * ne);
+    if (g->elem_line) memcpy(b->mesh.elem_line, g->elem_line, sizeof(int) * (size_t)g->nelems);
+    const kd_node_set_desc* s = &p->node_sets[sp->support_set];
+    const unsigned all = (1u << KD_DOF_U) | (1u << KD_DOF_V) | (1u << KD_DOF_W) | (1u << KD_DOF_RX) |
+                         (1u << KD_DOF_RY) | (1u << KD_DOF_RZ);
+    for (int i = 0; i < s->nnodes; i++)
+        if (link_desc_support(ld, s->nodes[i], all)) return KD_ERR_NOMEM;
+    return KD_OK;
+}

@@ -1,0 +1,14 @@
+/* Internal to the one-way elastic links of a spatial mechanism: what a shell link (a plate body,
+ * src/links/spatial_plate_link.c) adds to the beam links of spatial_one_way.c. Not a public header. */
+#ifndef KEDYN_SPATIAL_PLATE_LINK_H
+#define KEDYN_SPATIAL_PLATE_LINK_H
+
+#include "kedyn/sked.h"
+
+/* The joints of L's body at mesh nodes (an error the caller locates otherwise). */
+kd_status splate_link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err);
+/* Body b (body 0 of ld, material 0) as the link's shell mesh in its frame, the support set clamped
+ * (KD_ERR_NOMEM when out of memory). */
+kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_desc* b);
+
+#endif
