@@ -199,6 +199,7 @@ static void test_geometric_field(void** state) {
         for (int a = 0; a < n * n; a++) scale = fmax(scale, fabs(kg[a]));
         if (p.ngeo == 0) {  /* a bar: no transverse slope */
             assert_true(scale == 0.0);
+            kd_element_props_free(&p);
             continue;
         }
         assert_int_equal(p.ngeo, 3);

@@ -218,7 +218,10 @@ static void check_kind(kd_theory th, kd_interp ip, int planar) {
             for (int a = 0; a < n; a++) assert_true(fabs(y[a] - p.s_i[i][a]) < 1e-13 * p.mass);
         }
     }
-    if (th == KD_THEORY_BAR) return;
+    if (th == KD_THEORY_BAR) {
+        kd_element_props_free(&p);
+        return;
+    }
     /* Rigid rotation about z: displacement (-y, x, 0) at every section point
      * (the -y part only where rotary inertia is kept). So m_i2 rz = x_i,x and,
      * with rotary inertia, m_i1 rz = -x_i,y. Also zero strain energy. */
