@@ -212,7 +212,6 @@ static void test_plate_element_routes(void** state) {
     double worst = 0;
     for (int k = 0; k < ncase; k++) {
         kd_element_props* p = calloc(1, sizeof(*p));
-        kd_element_props_free(p);
         if (kd_element_props_init_nodes(p, cases[k].kind, &c, cases[k].x) != KD_OK)
             fail_msg("%s %s: no element", kd_theory_str(cases[k].kind.theory), kd_interp_str(cases[k].kind.interp));
         const int shell = cases[k].kind.theory == KD_THEORY_SHELL;
