@@ -89,6 +89,7 @@ static void test_family_tables(void** state) {
             fam->eval(&p, fam->node_xi[a], &pt);
             for (int k = 0; k < 3; k++) assert_true(fabs(pt.x[k] - p.node_x[a][k]) < 1e-15);
         }
+        kd_element_props_free(&p);
     }
 }
 
@@ -121,6 +122,7 @@ static void test_generic_mass(void** state) {
                 for (int a = 0; a < nd; a++)
                     if (dofs[a] == KD_DOF_U) sx += p.s_i[0][node * nd + a];
             assert_true(rel_err(sx, p.mass) < 1e-14);
+            kd_element_props_free(&p);
         }
 }
 
@@ -167,6 +169,7 @@ static void test_strain_patch(void** state) {
             for (int b = 0; b < p.ndof; b++) energy += d[a] * p.k[a * p.ndof + b] * d[b];
         const double want = (E * c.A * e0 * e0 + (bend ? E * c.Iz * cv * cv : 0.0)) * L;
         assert_true(rel_err(energy, want) < 1e-12);
+        kd_element_props_free(&p);
     }
 }
 
@@ -196,6 +199,7 @@ static void test_geometric_field(void** state) {
         for (int a = 0; a < n * n; a++) scale = fmax(scale, fabs(kg[a]));
         if (p.ngeo == 0) {  /* a bar: no transverse slope */
             assert_true(scale == 0.0);
+            kd_element_props_free(&p);
             continue;
         }
         assert_int_equal(p.ngeo, 3);
@@ -204,6 +208,7 @@ static void test_geometric_field(void** state) {
             const double want = pk[0] * p.g_k[0][a] + pk[1] * p.g_k[1][a] + pk[2] * p.g_k[2][a];
             assert_true(fabs(kg[a] - want) < 1e-13 * scale);
         }
+        kd_element_props_free(&p);
     }
 }
 
@@ -267,6 +272,7 @@ static void test_init_from_nodes(void** state) {
         for (int k = 0; k < nn; k++) scale = fmax(scale, fabs(a.k[k]));
         for (int k = 0; k < nn; k++) assert_true(fabs(a.k[k] - b.k[k]) <= 1e-15 * scale);
         for (int k = 0; k < nn; k++) assert_true(fabs(a.m_ij[1][1][k] - b.m_ij[1][1][k]) <= 1e-15 * a.mass);
+        kd_element_props_free(&a), kd_element_props_free(&b);
     }
     /* a degenerate element is refused */
     const double x0[2][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};

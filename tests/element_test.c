@@ -69,6 +69,7 @@ static void test_bar(void** state) {
     const double mref[4] = {mAL / 3, mAL / 6, mAL / 6, mAL / 3};
     expect_block(p.k, 2, idx, 2, kref, 1e-14);
     expect_block(m, 2, idx, 2, mref, 1e-14);
+    kd_element_props_free(&p);
 }
 
 /* Planar Euler-Bernoulli cubic element on (v1, rz1, v2, rz2). */
@@ -94,6 +95,7 @@ static void test_euler_bernoulli_planar(void** state) {
     expect_block(m, 6, bend, 4, mref, 1e-13);
     /* No coupling between axial and bending in a straight beam. */
     assert_true(fabs(p.k[0 * 6 + 1]) < 1e-6 && fabs(m[0 * 6 + 1]) < 1e-12);
+    kd_element_props_free(&p);
 }
 
 /* Rayleigh: Euler-Bernoulli mass plus rotary inertia
@@ -111,6 +113,7 @@ static void test_rayleigh_rotary_inertia(void** state) {
     for (int i = 0; i < 16; i++) mref[i] += RHO * c.Iz / (30 * L) * rr[i];
     const int bend[4] = {1, 2, 4, 5};
     expect_block(m, 6, bend, 4, mref, 1e-13);
+    kd_element_props_free(&p);
 }
 
 /* Timoshenko (interdependent interpolation) stiffness in closed form:
@@ -130,6 +133,7 @@ static void test_timoshenko_stiffness(void** state) {
     expect_block(p.k, 6, bend, 4, kref, 1e-12);
     /* Cowper's coefficient for a solid circle. */
     assert_true(fabs(c.kappa_y - 6 * (1 + NU) / (7 + 6 * NU)) < 1e-15);
+    kd_element_props_free(&p);
 }
 
 /* 3D cubic: torsion GJ/L and rho Ip L/6; the x-z plane with theta_y = -w'
@@ -167,6 +171,7 @@ static void test_spatial_beam(void** state) {
     expect_block(m, 12, tx, 2, mt, 1e-13);
     /* Rectangle torsion constant: b/h = 3 gives beta = 0.263 (Roark), J = beta b h^3. */
     assert_true(rel_err(c.J, 0.263 * 0.03 * 1e-6) < 2e-3);
+    kd_element_props_free(&p);
 }
 
 /* Every element kind: symmetric k and m, m positive definite on a unit
@@ -213,7 +218,10 @@ static void check_kind(kd_theory th, kd_interp ip, int planar) {
             for (int a = 0; a < n; a++) assert_true(fabs(y[a] - p.s_i[i][a]) < 1e-13 * p.mass);
         }
     }
-    if (th == KD_THEORY_BAR) return;
+    if (th == KD_THEORY_BAR) {
+        kd_element_props_free(&p);
+        return;
+    }
     /* Rigid rotation about z: displacement (-y, x, 0) at every section point
      * (the -y part only where rotary inertia is kept). So m_i2 rz = x_i,x and,
      * with rotary inertia, m_i1 rz = -x_i,y. Also zero strain energy. */
@@ -226,6 +234,7 @@ static void check_kind(kd_theory th, kd_interp ip, int planar) {
         matvec(p.m_ij[i][0], n, rz, y);
         for (int a = 0; a < n; a++) assert_true(fabs(y[a] + p.x_ik[i][1][a]) < 1e-13 * p.mass * L);
     }
+    kd_element_props_free(&p);
 }
 
 static void test_all_kinds(void** state) {

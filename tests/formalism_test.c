@@ -63,7 +63,7 @@ static void test_routes_agree(void** state) {
     srand(7);
     double worst[KD_FORMALISM_COUNT] = {0};
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-        const kd_element_props p = props_of(kinds[k].theory, kinds[k].interp, kinds[k].planar);
+        kd_element_props p = props_of(kinds[k].theory, kinds[k].interp, kinds[k].planar);
         for (int trial = 0; trial < 3; trial++) {
             const kd_frame_state fs = random_frame();
             kd_element_place at;
@@ -86,6 +86,7 @@ static void test_routes_agree(void** state) {
                 assert_true(ops.elements == 1 && ops.points > 0 && ops.derivatives > 0 && ops.flops > 0);
             }
         }
+        kd_element_props_free(&p);
     }
     for (int f = 1; f < KD_FORMALISM_COUNT; f++)
         printf("  %-13s worst relative difference to the invariants: %.2e\n", kd_formalism_name((kd_formalism)f), worst[f]);
@@ -96,7 +97,7 @@ static void test_routes_agree(void** state) {
 static void test_routes_pairwise(void** state) {
     (void)state;
     srand(11);
-    const kd_element_props p = props_of(KD_THEORY_TIMOSHENKO, KD_INTERP_CUBIC, 0);
+    kd_element_props p = props_of(KD_THEORY_TIMOSHENKO, KD_INTERP_CUBIC, 0);
     const kd_frame_state fs = random_frame();
     kd_element_eqs e[KD_FORMALISM_COUNT];
     kd_element_place at;
@@ -118,6 +119,7 @@ static void test_routes_pairwise(void** state) {
             assert_true(fabs(e[KD_FORMALISM_KANE].m[a * n + b] - e[KD_FORMALISM_KANE].m[b * n + a]) <
                         1e-12 * fabs(e[KD_FORMALISM_KANE].m[a * n + a]));
         }
+    kd_element_props_free(&p);
 }
 
 /* Hamilton's canonical equations against Lagrange's at a random state and
@@ -126,7 +128,7 @@ static void test_hamilton_vs_lagrange(void** state) {
     (void)state;
     srand(3);
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-        const kd_element_props p = props_of(kinds[k].theory, kinds[k].interp, kinds[k].planar);
+        kd_element_props p = props_of(kinds[k].theory, kinds[k].interp, kinds[k].planar);
         const kd_frame_state fs = random_frame();
         const int n = p.ndof;
         double d[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], dd[KD_ELEM_DOF_MAX];
@@ -148,6 +150,7 @@ static void test_hamilton_vs_lagrange(void** state) {
         assert_true(rel_diff(dpdt, ddt_L, n) < 1e-10);
         /* theory.md sec. 4: Pd = G is skew and Rv = -G */
         for (int a = 0; a < n * n; a++) assert_true(fabs(h.Pd[a] + h.Rv[a]) < 1e-12 * (1 + fabs(h.Pd[a])));
+        kd_element_props_free(&p);
     }
 }
 
@@ -155,7 +158,7 @@ static void test_hamilton_vs_lagrange(void** state) {
  * Lagrange, for the same element. */
 static void test_operation_counts(void** state) {
     (void)state;
-    const kd_element_props p = props_of(KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
+    kd_element_props p = props_of(KD_THEORY_EULER_BERNOULLI, KD_INTERP_CUBIC, 1);
     kd_frame_state fs = random_frame();
     kd_formalism_ops ops[KD_FORMALISM_COUNT];
     memset(ops, 0, sizeof(ops));
@@ -177,6 +180,7 @@ static void test_operation_counts(void** state) {
     for (int f = 1; f < KD_FORMALISM_COUNT; f++)
         if (f != KD_FORMALISM_KANE) assert_true(ops[KD_FORMALISM_KANE].flops < ops[f].flops);
     assert_true(ops[KD_FORMALISM_INVARIANTS].flops < ops[KD_FORMALISM_KANE].flops);
+    kd_element_props_free(&p);
 }
 
 

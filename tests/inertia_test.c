@@ -61,6 +61,7 @@ static void test_matrix_structure(void** state) {
         assert_true(ev[n - 1] < 1e-12 * scale);
         assert_true(ev[0] < -1e-6 * scale);  /* and not trivially zero */
     }
+    kd_element_props_free(&p);
 }
 
 /* Direct quadrature of int rho N_p^T (R^T a_M) dV: 8 Gauss points along the
@@ -143,6 +144,7 @@ static void check_against_quadrature(kd_theory th, kd_interp ip, int planar) {
                 fail_msg("%s %s %s dof %d: invariants %.16g, quadrature %.16g", kd_theory_str(th), kd_interp_str(ip),
                          planar ? "planar" : "3D", i, got[i], want[i]);
     }
+    kd_element_props_free(&p);
 }
 
 static void test_inertia_against_direct_quadrature(void** state) {

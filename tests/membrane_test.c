@@ -80,12 +80,12 @@ static void test_quadrature(void** state) {
     const double xt6[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.5, 0, 0}, {0.5, 0.5, 0}, {0, 0.5, 0}};
     const int degree[5] = {2, 4, 3, 5, 5};
     for (int k = 0; k < 5; k++) {
-        kd_element_props* p = malloc(sizeof(*p));
+        kd_element_props* p = calloc(1, sizeof(*p));
         const kd_interp ip = MEMBRANES[k];
         const double(*x)[3] = ip == KD_INTERP_CST ? xt : (ip == KD_INTERP_T6 ? xt6 : xq);
         assert_int_equal(kd_element_props_init_nodes(p, membrane(ip), &c, x), KD_OK);
         check_rule(p->family->quadrature(p), p->family->domain == KD_DOMAIN_TRIANGLE, degree[k]);
-        free(p);
+        kd_element_props_free(p), free(p);
     }
 }
 
@@ -115,7 +115,7 @@ static double patch_error(kd_interp ip) {
     double err = 0.0;
     for (int i = 0; i < m.ndof; i++) err = fmax(err, fabs(x[i] - want[i]));
     /* strains at the quadrature points */
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     for (int e = 0; e < m.nelem; e++) {
         assert_int_equal(mesh_props(&m, &c, e, p), KD_OK);
         const kd_quadrature* q = p->family->quadrature(p);
@@ -130,7 +130,7 @@ static double patch_error(kd_interp ip) {
             err = fmax(err, fabs(eps[2] - au[2] - av[1]));
         }
     }
-    free(p), free(K), free(x), free(want), free(free_dof);
+    kd_element_props_free(p), free(p), free(K), free(x), free(want), free(free_dof);
     mesh_free(&m);
     return err / 1e-3;
 }
@@ -153,7 +153,7 @@ static void test_mass_and_rigid_modes(void** state) {
     for (int k = 0; k < 5; k++) {
         mesh2d m = mesh_rect(membrane(MEMBRANES[k]), 0.7, 0.4, 3, 2, 0.3);
         double area = 0.0, mass = 0.0, sx = 0.0, sy = 0.0;
-        kd_element_props* p = malloc(sizeof(*p));
+        kd_element_props* p = calloc(1, sizeof(*p));
         for (int e = 0; e < m.nelem; e++) {
             assert_int_equal(mesh_props(&m, &c, e, p), KD_OK);
             const kd_quadrature* q = p->family->quadrature(p);
@@ -178,7 +178,7 @@ static void test_mass_and_rigid_modes(void** state) {
         assert_true(rel_err(area, 0.7 * 0.4) < 1e-13);
         assert_true(rel_err(mass, RHO * T * 0.7 * 0.4) < 1e-13);
         assert_true(rel_err(sx, mass) < 1e-13 && rel_err(sy, mass) < 1e-13);
-        free(p);
+        kd_element_props_free(p), free(p);
         mesh_free(&m);
     }
 }
@@ -187,7 +187,7 @@ static void test_mass_and_rigid_modes(void** state) {
 static void test_degenerate(void** state) {
     (void)state;
     kd_element_consts c = plate_consts(E, NU, RHO, T);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     const double inverted_tri[3][3] = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}};
     const double collinear_tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
     const double good_tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
@@ -199,13 +199,15 @@ static void test_degenerate(void** state) {
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_CST), &c, collinear_tri), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_CST), &c, bent_tri), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_CST), &c, good_tri), KD_OK);
+    kd_element_props_free(p);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_Q4), &c, reentrant_quad), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_Q4), &c, inverted_quad), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_Q4), &c, good_quad), KD_OK);
     kd_element_consts bad = c;
     bad.t = 0.0;
+    kd_element_props_free(p);
     assert_int_equal(kd_element_props_init_nodes(p, membrane(KD_INTERP_Q4), &bad, good_quad), KD_ERR_USAGE);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 

@@ -147,7 +147,7 @@ static void test_placed_element_routes(void** state) {
     const kd_theory theories[3] = {KD_THEORY_RAYLEIGH, KD_THEORY_TIMOSHENKO, KD_THEORY_EULER_BERNOULLI};
     double worst = 0;
     for (int th = 0; th < 3; th++) {
-        const kd_element_props p = props_of(theories[th], 0.37);
+        kd_element_props p = props_of(theories[th], 0.37);
         assert_int_equal(p.ndof, 12);
         assert_true(kd_element_place_rotatable(&p));
         for (int trial = 0; trial < 3; trial++) {
@@ -178,6 +178,7 @@ static void test_placed_element_routes(void** state) {
                 }
             }
         }
+        kd_element_props_free(&p);
     }
     print_message("placed elements: worst relative difference of the routes to the direct quadrature %.2e\n", worst);
 }
@@ -210,7 +211,7 @@ static void test_plate_element_routes(void** state) {
     c.E = 2.1e11, c.G = 2.1e11 / 2.6, c.rho = 7800, c.t = 0.004;
     double worst = 0;
     for (int k = 0; k < ncase; k++) {
-        kd_element_props* p = malloc(sizeof(*p));
+        kd_element_props* p = calloc(1, sizeof(*p));
         if (kd_element_props_init_nodes(p, cases[k].kind, &c, cases[k].x) != KD_OK)
             fail_msg("%s %s: no element", kd_theory_str(cases[k].kind.theory), kd_interp_str(cases[k].kind.interp));
         const int shell = cases[k].kind.theory == KD_THEORY_SHELL;
@@ -240,7 +241,7 @@ static void test_plate_element_routes(void** state) {
                 }
             }
         }
-        free(p);
+        kd_element_props_free(p), free(p);
     }
     print_message("2D elements: worst relative difference of the routes to the invariants %.2e\n", worst);
 }

@@ -47,14 +47,15 @@ static void test_tables(void** state) {
     assert_null(kd_element_family_of((kd_element_kind){KD_THEORY_KIRCHHOFF, KD_INTERP_Q4, 0}));
     /* the Kirchhoff rectangles need rectangles */
     kd_element_consts c = plate_consts(E, NU, RHO, 0.01);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     const double rect[4][3] = {{0, 0, 0}, {0.3, 0, 0}, {0.3, 0.2, 0}, {0, 0.2, 0}};
     const double skew[4][3] = {{0, 0, 0}, {0.3, 0, 0}, {0.35, 0.2, 0}, {0.05, 0.2, 0}};
     assert_int_equal(kd_element_props_init_nodes(p, kirchhoff(KD_INTERP_ACM), &c, rect), KD_OK);
+    kd_element_props_free(p);
     assert_int_equal(kd_element_props_init_nodes(p, kirchhoff(KD_INTERP_ACM), &c, skew), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, kirchhoff(KD_INTERP_BFS), &c, skew), KD_ERR_INPUT);
     assert_int_equal(kd_element_props_init_nodes(p, MITC4, &c, skew), KD_OK);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 /* A quadratic field w = c0 + c1 x + c2 y + (kx x^2 + ky y^2)/2 + kxy x y and
@@ -98,7 +99,7 @@ static double bending_patch_error(kd_element_kind kind) {
     assert_int_equal(dense_solve_bc(K, n, free_dof, NULL, x), 0);
     double err = 0.0;
     for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - want[i]));
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     const double kappa[5] = {-f.kx, -f.ky, -2.0 * f.kxy, 0.0, 0.0};
     for (int e = 0; e < m.nelem; e++) {
         assert_int_equal(mesh_props(&m, &c, e, p), KD_OK);
@@ -116,7 +117,7 @@ static double bending_patch_error(kd_element_kind kind) {
             }
         }
     }
-    free(p), free(K), free(x), free(want), free(free_dof);
+    kd_element_props_free(p), free(p), free(K), free(x), free(want), free(free_dof);
     mesh_free(&m);
     return err / 3e-3;
 }

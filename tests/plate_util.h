@@ -125,6 +125,7 @@ static inline kd_status mesh_props(const mesh2d* m, const kd_element_consts* c, 
     const int* cn = m->conn + (size_t)e * m->nen;
     for (int a = 0; a < m->nen; a++)
         for (int k = 0; k < 3; k++) x[a][k] = m->x[3 * cn[a] + k] - m->x[3 * cn[0] + k];
+    kd_element_props_free(p);
     return kd_element_props_init_nodes(p, m->kind, c, (const double(*)[3])x);
 }
 
@@ -137,7 +138,7 @@ static inline void mesh_assemble(const mesh2d* m, const kd_element_consts* c, do
     if (K) memset(K, 0, sizeof(double) * (size_t)n * (size_t)n);
     if (M) memset(M, 0, sizeof(double) * (size_t)n * (size_t)n);
     if (Kg) memset(Kg, 0, sizeof(double) * (size_t)n * (size_t)n);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     double me[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
     double* Sq = NULL;
     for (int e = 0; e < m->nelem; e++) {
@@ -170,7 +171,7 @@ static inline void mesh_assemble(const mesh2d* m, const kd_element_consts* c, do
                 if (M) M[d] = 1.0;
             }
     free(Sq);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 /* Keep the rows and columns with keep[i] (A n x n -> r x r); returns r. */

@@ -60,7 +60,7 @@ static void element_nodes(int k, double warp, double bow, double x[KD_ELEM_NODE_
 static void test_rigid_modes(void** state) {
     (void)state;
     const kd_element_consts c = plate_consts(E, NU, RHO, 0.01);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     for (int k = 0; k < 3; k++) {
         kd_dof_name dofs[KD_NODE_DOF_MAX];
         assert_int_equal(kd_element_node_dofs(shell(k), dofs), 6);
@@ -69,6 +69,7 @@ static void test_rigid_modes(void** state) {
             /* flat; warped (z = 0.02 r s); bowed (curved sides) */
             double x[KD_ELEM_NODE_MAX][3];
             element_nodes(k, g == 1 ? 0.02 : 0.0, g == 2 ? 0.02 : 0.0, x);
+            kd_element_props_free(p);
             assert_int_equal(kd_element_props_init_nodes(p, shell(k), &c, (const double(*)[3])x), KD_OK);
             assert_int_equal(p->ndof, 6 * p->nnode);
             double lam[KD_ELEM_DOF_MAX];
@@ -83,9 +84,10 @@ static void test_rigid_modes(void** state) {
         /* warped beyond the limit (offsets 0.5 of the side) */
         double x[KD_ELEM_NODE_MAX][3];
         element_nodes(k, 0.3, 0.0, x);
+        kd_element_props_free(p);
         assert_int_equal(kd_element_props_init_nodes(p, shell(k), &c, (const double(*)[3])x), KD_ERR_INPUT);
     }
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 /* ---- patch tests ---------------------------------------------------------------------------- */
@@ -246,7 +248,7 @@ static double twisted_beam_q9(int k, int nx, int ny, double t, int dir) {
         }
     double* K = calloc((size_t)n * (size_t)ld, sizeof(double));
     const kd_element_consts c = {.E = E9, .G = E9 / (2.0 * (1.0 + nu)), .rho = 1.0, .t = t};
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     static const int ij[9][2] = {{0, 0}, {2, 0}, {2, 2}, {0, 2}, {1, 0}, {2, 1}, {1, 2}, {0, 1}, {1, 1}};
     const int ne = k == 1 ? 8 : 9;
     for (int ei = 0; ei < nx; ei++)
@@ -256,6 +258,7 @@ static double twisted_beam_q9(int k, int nx, int ny, double t, int dir) {
             for (int a = 0; a < ne; a++) en[a] = (2 * ei + ij[a][0]) * gy + 2 * ej + ij[a][1];
             for (int a = 0; a < ne; a++)
                 for (int q = 0; q < 3; q++) xe[a][q] = x[3 * en[a] + q] - x[3 * en[0] + q];
+            kd_element_props_free(p);
             if (kd_element_props_init_nodes(p, shell(k), &c, (const double(*)[3])xe)) fail_msg("element %d %d", ei, ej);
             const int nd = 6 * ne;
             for (int a = 0; a < nd; a++)
@@ -276,7 +279,7 @@ static double twisted_beam_q9(int k, int nx, int ny, double t, int dir) {
         if (K[(size_t)a * ld + kd] == 0.0) K[(size_t)a * ld + kd] = 1.0;
     assert_int_equal(LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', n, kd, 1, K, ld, f, n), 0);
     const double w = f[6 * ((gx - 1) * gy + ny) + dir];
-    free(x), free(K), free(f), free(p);
+    free(x), free(K), free(f), kd_element_props_free(p), free(p);
     return w;
 }
 

@@ -53,7 +53,7 @@ static void test_tables(void** state) {
     }
     /* a quadrilateral warped beyond the limit (offsets 0.125 sqrt(A) > 0.1, shell_warp_test) */
     kd_element_consts c = plate_consts(E, NU, RHO, 0.01);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     const double warped[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.5}, {0, 1, 0}};
     const double tilted[4][3] = {{0, 0, 0}, {1, 0, 0.2}, {1, 1, 0.2}, {0, 1, 0}};
     assert_int_equal(kd_element_props_init_nodes(p, shell(0), &c, warped), KD_ERR_INPUT);
@@ -63,7 +63,7 @@ static void test_tables(void** state) {
     assert_true(fabs(p->frame[0][0] - 1 / l) < 1e-14 && fabs(p->frame[0][2] - 0.2 / l) < 1e-14);
     assert_true(fabs(p->frame[2][0] + 0.2 / l) < 1e-14 && fabs(p->frame[2][2] - 1 / l) < 1e-14);
     assert_true(fabs(p->trans_dir[0][0] + 0.2 / l) < 1e-14);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 /* DOFs of a plane: fix the membrane (u, v, rz) or the bending (w, rx, ry). */

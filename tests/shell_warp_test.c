@@ -52,7 +52,7 @@ static void test_rigid_motions(void** state) {
     const kd_element_consts c = consts(210e9, 0.3, 7800, 0.01);
     /* a twisted, skewed element: offsets h = 0.0375 of sqrt(A) = 1.05 */
     const double x[4][3] = {{0, 0, 0}, {1.1, 0.1, 0.15}, {1.2, 1.0, 0.0}, {0.1, 0.9, 0.15}};
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     assert_int_equal(kd_element_props_init_nodes(p, SHELL_Q4, &c, x), KD_OK);
     double worst = 0.0;
     for (int k = 0; k < 6; k++) {
@@ -72,20 +72,21 @@ static void test_rigid_motions(void** state) {
     const double d1[3] = {1.2, 1.0, 0.0}, d2[3] = {-1.0, 0.8, 0.0};
     const double A = 0.5 * fabs(d1[0] * d2[1] - d1[1] * d2[0]);  /* diagonals in z = 0: the mean plane's normal is z */
     assert_true(fabs(mass - 7800 * 0.01 * A) < 1e-12 * mass);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 static void test_limit(void** state) {
     (void)state;
     const kd_element_consts c = consts(210e9, 0.3, 7800, 0.01);
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     /* a unit square with one corner raised by 0.3 (offsets from the mean plane 0.0726 sqrt(A))
      * or by 0.5 (0.114 sqrt(A)) */
     const double ok[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.3}, {0, 1, 0}};
     const double bad[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.5}, {0, 1, 0}};
     assert_int_equal(kd_element_props_init_nodes(p, SHELL_Q4, &c, ok), KD_OK);
+    kd_element_props_free(p);
     assert_int_equal(kd_element_props_init_nodes(p, SHELL_Q4, &c, bad), KD_ERR_INPUT);
-    free(p);
+    kd_element_props_free(p), free(p);
 }
 
 /* The twisted beam (90 degrees of twist) on an nx x ny mesh of Q4 shells, or of CST + DKT
@@ -105,7 +106,7 @@ static double twisted_beam(int tri, int nx, int ny, double t, double P, int dir)
     double* K = calloc((size_t)n * (size_t)ld, sizeof(double)); /* upper band, column-major */
     const kd_element_consts c = consts(E, nu, 1.0, t);
     const kd_element_kind kind = {KD_THEORY_SHELL, tri ? KD_INTERP_DKT : KD_INTERP_MITC4, 0};
-    kd_element_props* p = malloc(sizeof(*p));
+    kd_element_props* p = calloc(1, sizeof(*p));
     for (int i = 0; i < nx; i++)
         for (int j = 0; j < ny; j++) {
             const int nd[4] = {i * (ny + 1) + j, (i + 1) * (ny + 1) + j, (i + 1) * (ny + 1) + j + 1, i * (ny + 1) + j + 1};
@@ -116,6 +117,7 @@ static double twisted_beam(int tri, int nx, int ny, double t, double P, int dir)
                 double xe[4][3];
                 for (int a = 0; a < ne; a++)
                     for (int k = 0; k < 3; k++) xe[a][k] = x[3 * en[a] + k] - x[3 * en[0] + k];
+                kd_element_props_free(p);
                 if (kd_element_props_init_nodes(p, kind, &c, (const double(*)[3])xe)) fail_msg("element %d %d", i, j);
                 for (int a = 0; a < nd6; a++)
                     for (int bb = 0; bb < nd6; bb++) {
@@ -134,7 +136,7 @@ static double twisted_beam(int tri, int nx, int ny, double t, double P, int dir)
     const lapack_int info = LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'U', n, kd, 1, K, ld, f, n);
     assert_int_equal(info, 0);
     const double w = f[6 * (nx * (ny + 1) + ny / 2) + dir] / P;
-    free(x), free(K), free(f), free(p);
+    free(x), free(K), free(f), kd_element_props_free(p), free(p);
     return w;
 }
 

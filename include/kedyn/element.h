@@ -56,13 +56,14 @@ extern "C" {
 
 #define KD_NODE_DOF_MAX 8                     /* 3D quintic beam: u v w rx ry rz kz ky */
 #define KD_ELEM_NODE_MAX 9                    /* nodes of one element (9-node quadrilateral) */
-/* DOFs of one element: sizes the per-element matrices (kd_element_props,
- * kd_inertia_terms, the formalism routes). 54 = the 9-node shell (6 per
- * node), the largest element of any family; the others: 8-node shell 48,
- * 6-node shell 36, 4-node shell 24, two quintic beam nodes 16, BFS plate
- * 16, Q9 membrane 18. One kd_element_props is about 110 ndof_max^2 bytes:
- * 320 kB at 54 (62 kB at 24); its cost is measured in docs/performance.md
- * ("Quadratic shells"). */
+/* DOFs of one element: sizes the per-element scratch matrices
+ * (kd_inertia_terms, the formalism routes, assembly buffers). 54 = the
+ * 9-node shell (6 per node), the largest element of any family; the others:
+ * 8-node shell 48, 6-node shell 36, 4-node shell 24, two quintic beam nodes
+ * 16, BFS plate 16, Q9 membrane 18. A stored kd_element_props holds its
+ * matrices in a block sized by its own ndof (about 80 ndof^2 bytes: 46 kB
+ * for a 4-node shell), not by this bound (docs/performance.md, "Element
+ * records sized by their DOFs"). */
 #define KD_ELEM_DOF_MAX 54
 #define KD_TRANS_MAX 2                        /* transverse coordinates (beam section y, z) */
 #define KD_STRAIN_MAX 9                       /* strain rows (shell: 3 membrane, 3 bending, 2 shear,
@@ -133,7 +134,10 @@ struct kd_element_family;
 
 /* Per-element quantities, computed once (kd_element_props_init) and shared
  * by every element with the same kind, geometry and constants. Matrices are
- * row-major, ndof x ndof, in element coordinates. */
+ * row-major, ndof x ndof (row stride ndof), in element coordinates, and
+ * vectors ndof long: pointers into one block (`store`) that init allocates
+ * for this element's ndof and kd_element_props_free releases. A record may
+ * be moved or copied bitwise (the pointers go with it); free one copy. */
 typedef struct kd_element_props {
     kd_element_kind kind;
     const struct kd_element_family* family;
@@ -159,11 +163,13 @@ typedef struct kd_element_props {
      * the coefficients of their polynomial w field) */
     double aux[KD_ELEM_AUX_MAX];
     int ngeo;                     /* precomputed pre-stress basis fields (g_k), 0: none */
-    double k[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];           /* elastic stiffness */
-    double m_ij[3][3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* int rho N_i^T N_j dV */
-    double s_i[3][KD_ELEM_DOF_MAX];                         /* int rho N_i^T dV */
-    double x_ik[3][3][KD_ELEM_DOF_MAX];                     /* int rho N_i^T x_k dV */
-    double g_k[3][KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];      /* beams: int xi^k (v'^T v' + w'^T w') dx */
+    double* k;                    /* (ndof^2) elastic stiffness */
+    double* m_ij[3][3];           /* (ndof^2 each) int rho N_i^T N_j dV */
+    double* s_i[3];               /* (ndof each) int rho N_i^T dV */
+    double* x_ik[3][3];           /* (ndof each) int rho N_i^T x_k dV */
+    double* g_k[3];               /* (ndof^2 each) beams: int xi^k (v'^T v' + w'^T w') dx; NULL for a
+                                     family without precomputed pre-stress fields */
+    double* store;                /* the one block the pointers above point into (owned) */
     double mass;                  /* int rho dV (beams: rho A L; else by quadrature) */
 } kd_element_props;
 
@@ -250,6 +256,11 @@ kd_status kd_element_props_init_nodes(kd_element_props* p, kd_element_kind kind,
 /* The same for a two-node line element (beams) of length L along x. */
 kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
                                 double L);
+
+/* Release the matrices of a record filled by kd_element_props_init or
+ * kd_element_props_init_nodes (also after a failed init; p itself is the
+ * caller's). Every init allocates: free a record before filling it again. */
+void kd_element_props_free(kd_element_props* p);
 
 /* The geometric stiffness of a pre-stress field given at the quadrature
  * points of p's rule: S (rule size x KD_GRAD_MAX^2, row-major symmetric

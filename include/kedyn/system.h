@@ -69,7 +69,8 @@ typedef struct kd_system {
     int have_key;
     kd_inertia_terms* terms;          /* (nprop) scratch: inertia terms per element record */
     int* terms_body;                  /* (nprop) the body whose frame `terms` belong to */
-    double* qs0;                      /* (nprop x 3 x KD_ELEM_DOF_MAX) dq/dr0_j per record */
+    double* qs0;                      /* (3 x rec_vec[nprop]) dq/dr0_j per record: 3 rows of its ndof
+                                         from 3 rec_vec[p] */
     double* f_inertia;                /* (n) assembled inertia loads of the last kd_system_force */
     double* f_key;                    /* (nbody x 9) omega_L, eps_L, a_O,L - R^T g of those loads */
     int have_f_key;
@@ -86,10 +87,11 @@ typedef struct kd_system {
     double* ode_key;                  /* (nbody x 9) the same for the integrators' callback, */
     int have_ode_key;                 /* which reuses the integrator's own C and K buffers */
     const double *ode_C, *ode_K;      /* (compared, never read) */
-    double* k_frame;                  /* (nprop x KD_ELEM_DOF_MAX^2) k + k(eps) + k(omega) per record */
+    double* k_frame;                  /* (rec_mat[nprop]) k + k(eps) + k(omega) per record, from rec_mat[p] */
     int* c_zero;                      /* (nprop) 1 when the record's [c] is zero */
     int damped;                       /* 1 when some body has Rayleigh damping (Cd nonzero) */
-    double* m_elem;                   /* (nprop x KD_ELEM_DOF_MAX^2) element mass per record */
+    double* m_elem;                   /* (rec_mat[nprop]) element mass per record, from rec_mat[p] */
+    size_t *rec_mat, *rec_vec;        /* (nprop + 1) prefix sums of the records' ndof^2 and ndof */
     const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
     double ode_coef[3];               /* and its coefficients cm, cc, ck */
     kd_inertia_terms rot_terms;       /* scratch: terms of one element with its own axes */

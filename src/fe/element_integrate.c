@@ -6,6 +6,7 @@
  * invariants, m_ij, then s_i and x_ik; within each, the family's rows in
  * their order), so a family reproduces its matrices to the bit. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "element_family_list.h"
@@ -122,12 +123,36 @@ static int measure_positive(const kd_element_props* p) {
     return 1;
 }
 
-/* Common set-up of kd_element_props_init and kd_element_props_init_nodes. */
+/* The block of p's matrices and vectors, sized by its ndof (row stride
+ * ndof), zeroed: k, m_ij, g_k (the family's precomputed pre-stress fields:
+ * all three when it has any, beams always), s_i, x_ik. */
+static kd_status props_alloc(kd_element_props* p) {
+    const size_t n = (size_t)p->ndof, nn = n * n;
+    const int ng = p->ngeo > 0 || p->family->domain == KD_DOMAIN_LINE ? 3 : 0;
+    p->store = calloc((10 + (size_t)ng) * nn + 12 * n, sizeof(double));
+    if (!p->store) return KD_ERR_NOMEM;
+    double* at = p->store;
+    p->k = at, at += nn;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) p->m_ij[i][j] = at, at += nn;
+    for (int k = 0; k < ng; k++) p->g_k[k] = at, at += nn;
+    for (int i = 0; i < 3; i++) p->s_i[i] = at, at += n;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) p->x_ik[i][k] = at, at += n;
+    return KD_OK;
+}
+
+void kd_element_props_free(kd_element_props* p) {
+    free(p->store);
+    p->store = NULL;
+}
+
+/* Common set-up of kd_element_props_init and kd_element_props_init_nodes
+ * (p zeroed by them). */
 static kd_status props_init(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
                             const double x[][3], double L) {
     const kd_element_family* fam = kd_element_family_of(kind);
     if (!fam) return KD_ERR_USAGE;
-    memset(p, 0, sizeof(*p));
     p->kind = kind;
     p->family = fam;
     p->c = *c;
@@ -145,12 +170,14 @@ static kd_status props_init(kd_element_props* p, kd_element_kind kind, const kd_
     const kd_status st = fam->init(p);
     if (st) return st;
     if (!measure_positive(p)) return KD_ERR_INPUT;
+    if (props_alloc(p)) return KD_ERR_NOMEM;
     integrate(p);
     return KD_OK;
 }
 
 kd_status kd_element_props_init_nodes(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c,
                                       const double x[][3]) {
+    memset(p, 0, sizeof(*p));
     const kd_element_family* fam = kd_element_family_of(kind);
     if (!fam || fam->nnode > KD_ELEM_NODE_MAX) return KD_ERR_USAGE;
     /* a characteristic size: the distance of nodes 1 and 2 (a line element's length) */
@@ -160,6 +187,7 @@ kd_status kd_element_props_init_nodes(kd_element_props* p, kd_element_kind kind,
 
 kd_status kd_element_props_init(kd_element_props* p, kd_element_kind kind, const kd_element_consts* c, double L) {
     const double x[2][3] = {{0.0, 0.0, 0.0}, {L, 0.0, 0.0}};
+    memset(p, 0, sizeof(*p));
     const kd_element_family* fam = kd_element_family_of(kind);
     if (!fam || fam->domain != KD_DOMAIN_LINE || fam->nnode != 2) return KD_ERR_USAGE;
     return props_init(p, kind, c, x, L);

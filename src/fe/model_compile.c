@@ -32,6 +32,7 @@ void kd_model_free(kd_model** pm) {
     free(m->elem_rot);
     free(m->rest_adr);
     free(m->rest_S);
+    for (int i = 0; m->prop && i < m->nprop; i++) kd_element_props_free(&m->prop[i]);
     free(m->prop);
     for (int i = 0; i < m->nnodal; i++) kd_law_free(&m->nodal[i].value);
     free(m->nodal);

@@ -314,7 +314,7 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
     }
     if (total == 0) return KD_OK;
     prestress_membrane* ps = calloc(1, sizeof(*ps));
-    kd_element_props* comp = malloc(sizeof(*comp) * (size_t)m->nprop);
+    kd_element_props* comp = calloc((size_t)(m->nprop ? m->nprop : 1), sizeof(*comp));
     int* have_comp = calloc((size_t)m->nprop, sizeof(int));
     kd_status st = ps && comp && have_comp ? KD_OK : KD_ERR_NOMEM;
     if (!st) {
@@ -332,6 +332,7 @@ kd_status prestress_membrane_solve_cases(const kd_model* m, int sparse, const un
         st = shell_body(m, b) ? solve_shell(m, b, ps, &used, err)
                               : solve_body(m, b, comp, have_comp, ps, &used, sparse, nb, err);
     }
+    for (int p = 0; comp && p < m->nprop; p++) kd_element_props_free(&comp[p]);
     free(comp), free(have_comp);
     if (st) {
         if (st == KD_ERR_NOMEM) kd_error_set(err, st, "", KD_LOC_NONE, "out of memory for the membrane pre-stress");

@@ -59,7 +59,15 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
     s->key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->terms = calloc((size_t)m->nprop, sizeof(*s->terms));
     s->terms_body = calloc((size_t)m->nprop, sizeof(int));
-    s->qs0 = calloc((size_t)m->nprop * 3 * KD_ELEM_DOF_MAX, sizeof(double));
+    s->rec_mat = malloc(sizeof(size_t) * ((size_t)m->nprop + 1));
+    s->rec_vec = malloc(sizeof(size_t) * ((size_t)m->nprop + 1));
+    if (!s->rec_mat || !s->rec_vec) st = KD_ERR_NOMEM;
+    for (int p = 0; !st && p <= m->nprop; p++) {  /* records packed by their own ndof */
+        const size_t n = p ? (size_t)m->prop[p - 1].ndof : 0;
+        s->rec_mat[p] = p ? s->rec_mat[p - 1] + n * n : 0;
+        s->rec_vec[p] = p ? s->rec_vec[p - 1] + n : 0;
+    }
+    s->qs0 = st ? NULL : calloc(3 * s->rec_vec[m->nprop] + 1, sizeof(double));
     s->f_inertia = calloc((size_t)(s->n ? s->n : 1), sizeof(double));
     s->f_key = calloc((size_t)(9 * m->nbody), sizeof(double));
     s->route_key = calloc((size_t)(12 * m->nbody), sizeof(double));
@@ -71,9 +79,9 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
         if (!s->p0 || !s->dp0) st = KD_ERR_NOMEM;
     }
     s->ode_key = calloc((size_t)(9 * m->nbody), sizeof(double));
-    s->k_frame = malloc(sizeof(double) * (size_t)m->nprop * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    s->k_frame = st ? NULL : malloc(sizeof(double) * (s->rec_mat[m->nprop] + 1));
     s->c_zero = calloc((size_t)m->nprop, sizeof(int));
-    s->m_elem = malloc(sizeof(double) * (size_t)(m->nprop ? m->nprop : 1) * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    s->m_elem = st ? NULL : malloc(sizeof(double) * (s->rec_mat[m->nprop] + 1));
     s->elem_final = malloc(sizeof(int) * (size_t)(m->nelem ? m->nelem : 1));
     if (!s->ode_key || !s->k_frame || !s->c_zero || !s->m_elem || !s->elem_final) st = KD_ERR_NOMEM;
     if (st || !s->route_key || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
@@ -89,7 +97,7 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
         for (int i = 0; i < n; i++)
             if (eqs[i] >= 0 && eqs[i] < low) low = eqs[i];
     }
-    for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX);
+    for (int p = 0; p < m->nprop; p++) kd_element_mass(&m->prop[p], s->m_elem + s->rec_mat[p]);
     /* the in-plane pre-stress of the unit inertia cases of 2D bodies (theory.md sec. 5.7) */
     st = prestress_membrane_solve(m, &s->prestress, err);
     if (!st && s->prestress) {
@@ -155,6 +163,7 @@ void kd_system_free(kd_system* s) {
     free(s->k_frame);
     free(s->c_zero);
     free(s->m_elem);
+    free(s->rec_mat), free(s->rec_vec);
     free(s->elem_final);
     prestress_membrane_free(&s->prestress);
     free(s->prestress_S);
@@ -227,12 +236,12 @@ static const kd_inertia_terms* record_terms(kd_system* s, int p, int b, int* cac
     /* q(r0) = q(0) + sum_j r0_j sum_i (E + W W)_ij s_i */
     kd_skew(W, f->omega_L);
     kd_skew(E, f->eps_L);
-    double* qs = s->qs0 + (size_t)p * 3 * KD_ELEM_DOF_MAX;
-    memset(qs, 0, sizeof(double) * 3 * KD_ELEM_DOF_MAX);
+    double* qs = s->qs0 + 3 * s->rec_vec[p];
+    memset(qs, 0, sizeof(double) * 3 * (size_t)pr->ndof);
     for (int j = 0; j < 3; j++)
         for (int i = 0; i < pr->ncomp; i++) {
             const double coef = E[3 * i + j] + W[3 * i] * W[j] + W[3 * i + 1] * W[3 + j] + W[3 * i + 2] * W[6 + j];
-            for (int dof = 0; dof < pr->ndof; dof++) qs[j * KD_ELEM_DOF_MAX + dof] += coef * pr->s_i[i][dof];
+            for (int dof = 0; dof < pr->ndof; dof++) qs[j * pr->ndof + dof] += coef * pr->s_i[i][dof];
         }
     cached_for[p] = b + 1;
     /* work of the invariants route (as kd_invariants_element counts it) */
@@ -429,7 +438,7 @@ static int element_ck(kd_system* s, int e, int* eqs, const double** c, const dou
     }
     const int fresh = s->terms_body[p] != b + 1;
     const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-    double* kf = s->k_frame + (size_t)p * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+    double* kf = s->k_frame + s->rec_mat[p];
     if (fresh) {  /* once per record and frame: k + k(eps) + k(omega), is [c] zero? */
         s->c_zero[p] = 1;
         for (int i = 0; i < nn; i++) {
@@ -512,7 +521,7 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
         const double *c, *k;
         const int n = element_ck(s, e, eqs, &c, &k, kbuf), nn = n * n, top = top_equation(eqs, n);
         const kd_body* body = &m->body[m->elem_body[e]];
-        const double* me = s->m_elem + (size_t)m->elem_prop[e] * KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX;
+        const double* me = s->m_elem + s->rec_mat[m->elem_prop[e]];
         if (m->elem_rot) me = body_matrix(m, e, me, s->rot_m);
         if (top >= cleared) {
             memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(top + 1 - cleared) * (size_t)lds);
@@ -620,13 +629,13 @@ int kd_system_force(void* ctx, double t, double* f) {
                 continue;
             }
             const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);
-            const double* qs = s->qs0 + (size_t)p * 3 * KD_ELEM_DOF_MAX;
+            const double* qs = s->qs0 + 3 * s->rec_vec[p];
             const double* r0 = &m->node_x[3 * m->elem_node[m->elem_node_adr[e]]];  /* the element origin */
             for (int a = 0; a < n; a++) {
                 if (eqs[a] < 0) continue;
                 double q = it->q[a] + r0[0] * qs[a];
-                if (r0[1] != 0.0) q += r0[1] * qs[KD_ELEM_DOF_MAX + a];
-                if (r0[2] != 0.0) q += r0[2] * qs[2 * KD_ELEM_DOF_MAX + a];
+                if (r0[1] != 0.0) q += r0[1] * qs[n + a];
+                if (r0[2] != 0.0) q += r0[2] * qs[2 * n + a];
                 s->f_inertia[eqs[a]] -= q;
             }
         }

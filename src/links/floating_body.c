@@ -25,7 +25,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     kd_element_props* p = malloc(sizeof(*p));
     if (!p) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (kd_element_props_init(p, kind, &c, Le)) {
-        free(p);
+        kd_element_props_free(p), free(p);
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "unsupported beam element");
     }
     b->elastic = 1;
@@ -33,7 +33,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     b->nodes = nn;
     b->node_coord = malloc(sizeof(int) * 3 * nn);
     if (!b->node_coord) {
-        free(p);
+        kd_element_props_free(p), free(p);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     /* reference conditions of the frame: which nodal DOFs are not coordinates */
@@ -57,7 +57,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     b->emap = malloc(sizeof(int) * 6 * (size_t)ne);
     b->geometric = beam->geometric;
     if (!b->SN || !b->a0 || !b->b0 || !b->Mff || !b->G || !b->K || !b->emap) {
-        free(p);
+        kd_element_props_free(p), free(p);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     /* sums of the element invariants; x measured from each element's first node at X_e:
@@ -99,7 +99,7 @@ kd_status ffr_body_init_beam(ffr_body* b, const kd_ffr_beam* beam, kd_error* err
     b->m = rA * L;
     b->S0[0] = rA * L * L / 2, b->S0[1] = 0;
     b->I0 = rA * L * L * L / 3 + beam->rho * beam->Iz * L;
-    free(p);
+    kd_element_props_free(p), free(p);
     return KD_OK;
 }
 

@@ -33,7 +33,7 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
     kd_element_props* p = malloc(sizeof(*p));
     if (!p) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (kd_element_props_init(p, kind, &c, Le) || p->ndof != 12) {
-        free(p);
+        kd_element_props_free(p), free(p);
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "unsupported beam element");
     }
     b->elastic = 1;
@@ -52,7 +52,7 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
     b->Mff = calloc(nf2, sizeof(double));
     b->K = calloc(nf2, sizeof(double));
     if (!b->node_coord || !b->SN || !b->X || !b->Mij || !b->Mff || !b->K) {
-        free(p);
+        kd_element_props_free(p), free(p);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
     for (int k = 0; k < 6 * nn; k++) b->node_coord[k] = k < 6 ? -1 : k - 6;
@@ -89,7 +89,7 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
     b->St0[0] = rA * L * L / 2;
     b->P0[0] = rA * L * L * L / 3, b->P0[4] = beam->rho * beam->Iz * L, b->P0[8] = beam->rho * beam->Iy * L;
     b->creg = 4.0 * 2.0 * (b->P0[0] + b->P0[4] + b->P0[8]) / 3.0;   /* 4 tr(I_theta) / 3, tr I = 2 tr P */
-    free(p);
+    kd_element_props_free(p), free(p);
     return KD_OK;
 }
 
