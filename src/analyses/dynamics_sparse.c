@@ -90,11 +90,7 @@ int kd_dynamics_sparse_route(const kd_model* m, const kd_analysis_desc* a) {
 /* f(t): the constant inertia load plus the nodal loads with their laws (kd_system_force). */
 static void sparse_force(const sparse_dyn* d, double t, double* f) {
     memcpy(f, d->f_frame, sizeof(double) * (size_t)d->K.n);
-    for (int i = 0; i < d->m->nnodal; i++) {
-        double v, dv, d2v;
-        kd_law_eval(&d->m->nodal[i].value, t, &v, &dv, &d2v);
-        f[d->m->nodal[i].eq] += v;
-    }
+    for (int i = 0; i < d->m->nnodal; i++) f[d->m->nodal[i].eq] += kd_law_value(&d->m->nodal[i].value, t);
 }
 
 /* y = C v: the general C, or alpha M v + beta K0 v; w scratch (n). */
@@ -184,32 +180,14 @@ static int dof_equation(const kd_model* m, int b, int node, kd_dof_name dof) {
     return -1;
 }
 
-/* q0 += mode k's shape scaled so that its largest translation is `amplitude` (dynamics.c
- * add_mode_shape): the modes of K x = omega^2 M x at rest, the real part of the state-space mode
+/* q0 += mode k's shape scaled so that its largest translation is `amplitude`
+ * (dynamics_add_scaled_mode): the modes of K x = omega^2 M x at rest, the real part of the state-space mode
  * of a moving structure (sparse solver). */
 static kd_status add_mode_shape(const kd_model* m, int moving, int k, double amplitude, double* q0, kd_error* err) {
     kd_modes r;
     kd_status st = moving ? kd_modes_state_space_sparse(m, NULL, 0.0, k, &r, err)
                           : kd_modes_solve(m, k, KD_EIGEN_AUTO, &r, err);
-    if (st) return st;
-    if (r.count < k) {
-        kd_modes_free(&r);
-        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d: the model has only %d modes", k, r.count);
-    }
-    const double* x = r.shape + (size_t)(k - 1) * (size_t)m->neq;
-    double big = 0.0;
-    for (int i = 0; i < m->ndof_all; i++) {
-        const int e = m->dof_eq[i];
-        const kd_dof_name dn = m->dof_name[i];
-        if (e >= 0 && (dn == KD_DOF_U || dn == KD_DOF_V || dn == KD_DOF_W) && fabs(x[e]) > fabs(big)) big = x[e];
-    }
-    if (big == 0.0) {
-        kd_modes_free(&r);
-        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d has no translation to scale", k);
-    }
-    for (int i = 0; i < m->neq; i++) q0[i] += amplitude * x[i] / big;
-    kd_modes_free(&r);
-    return KD_OK;
+    return st ? st : dynamics_add_scaled_mode(m, &r, k, amplitude, q0, m->neq, err);
 }
 
 kd_status dynamics_sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_dynamics_output out, void* ctx,
