@@ -529,111 +529,136 @@ kd_status kd_smech_solve_acceleration(const kd_smech* m, double t, const double*
     return st;
 }
 
-/* Kinematics on the sparse path: its own LU (the sink may call the single-instant functions, which
- * use m->lu); the same predictor, checks and messages as the dense loop below. Returns KD_OK,
- * an error, or -1 (before any output) when Phi_q is not regular at the assembled start. */
+/* ---- kinematics: one loop over the instants, on the route of Phi_q ------------------------- */
+
+/* A route of the kinematics loop: its Newton solve of the position from a guess q, and the rates
+ * q', q'' at the q it assembled (with its factor of Phi_q there). */
+typedef struct kin_route {
+    kd_status (*position)(const kd_smech* m, void* self, double t, double* q, kd_smech_info* info, kd_error* err);
+    kd_status (*rates)(const kd_smech* m, void* self, double t, const double* q, double* qd, double* qdd,
+                       kd_error* err);
+    void* self;
+} kin_route;
+
+static kd_status sparse_position_of(const kd_smech* m, void* self, double t, double* q, kd_smech_info* info,
+                                    kd_error* err) {
+    return sparse_position(m, self, t, q, info, err);
+}
+static kd_status sparse_rates_of(const kd_smech* m, void* self, double t, const double* q, double* qd, double* qdd,
+                                 kd_error* err) {
+    (void)err;
+    sparse_rates(m, self, t, q, qd, qdd);
+    return KD_OK;
+}
+static kd_status qr_position_of(const kd_smech* m, void* self, double t, double* q, kd_smech_info* info,
+                                kd_error* err) {
+    return qr_position(m, self, t, q, info, err);
+}
+static kd_status qr_rates_of(const kd_smech* m, void* self, double t, const double* q, double* qd, double* qdd,
+                             kd_error* err) {
+    (void)err;
+    qr_rates(m, self, t, q, qd, qdd, 0);
+    return KD_OK;
+}
+static kd_status dense_position_of(const kd_smech* m, void* self, double t, double* q, kd_smech_info* info,
+                                   kd_error* err) {
+    return position(m, self, t, q, info, err);
+}
+static kd_status dense_rates_of(const kd_smech* m, void* self, double t, const double* q, double* qd, double* qdd,
+                                kd_error* err) {
+    kd_status st = velocity(m, self, t, q, qd, 0, err);
+    return st ? st : acceleration(m, self, t, q, qd, qdd, err);
+}
+
+/* The instants k h, h = t_end / steps, from q (3 n: q, q', q''; q assembled at t = 0, info of that
+ * solve): between instants the predictor q + h q' + h^2/2 q'' and the route's Newton; at each
+ * instant the rates, the condition and rank checks (rank0: the rank at t = 0) and the sink. cmax:
+ * the largest condition number met. */
+static kd_status kinematics_loop(const kd_smech* m, const kin_route* r, double t_end, int steps, double cond_max,
+                                 int rank0, kd_smech_sink sink, void* ctx, double* q, kd_smech_info* info,
+                                 double* cmax, kd_error* err) {
+    const int n = m->n;
+    double *qd = q + n, *qdd = q + 2 * n;
+    const double h = t_end / (steps > 0 ? steps : 1);
+    for (int k = 0; k <= steps; k++) {
+        const double t = k * h;
+        kd_status st;
+        if (k > 0) {
+            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
+            const double cond_prev = info->cond;
+            st = r->position(m, r->self, t, q, info, err);
+            if (st == KD_ERR_NUMERIC)  /* assembled at t - h, not at t: a limit position between */
+                return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                    "singular position between t = %g and %g s: the mechanism does not assemble "
+                                    "past it (a limit position; condition number of Phi_q %.3g at t = %g s)",
+                                    t - h, t, cond_prev, t - h);
+            if (st) return st;
+        }
+        if ((st = r->rates(m, r->self, t, q, qd, qdd, err))) return st;
+        if (info->cond > *cmax) *cmax = info->cond;
+        if (info->cond > cond_max || info->rank < rank0)
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
+                                "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
+                                "cond_max %.3g; rank %d of %d)",
+                                t, info->cond, cond_max, info->rank, rank0);
+        if (sink && sink(ctx, t, q, qd, qdd, info))
+            return kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
+    }
+    return KD_OK;
+}
+
+/* q, q', q'' (3 n) with q = q0 and zero rates, or NULL. */
+static double* kinematics_state(const kd_smech* m) {
+    double* q = calloc(3 * (size_t)m->n, sizeof(double));
+    if (q) memcpy(q, m->q0, sizeof(double) * (size_t)m->n);
+    return q;
+}
+
+/* Kinematics on the sparse LU (its own: the sink may call the single-instant functions, which use
+ * m->lu). Returns KD_OK, an error, or -1 (before any output) when Phi_q is not regular at the
+ * assembled start. */
 static int kinematics_sparse(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
                              void* ctx, double* cond_max_met, kd_error* err) {
     kd_smech_lu* lu = NULL;
     kd_error e0;
     if (kd_smech_lu_new(m, &lu, &e0)) return -1;
     sp_sparse sp;
-    const int n = m->n;
-    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    double* q = kinematics_state(m);
     if (!q || sparse_new(m, lu, &sp)) {
         free(q), kd_smech_lu_free(&lu);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    double *qd = q + n, *qdd = q + 2 * n;
-    memcpy(q, m->q0, sizeof(double) * (size_t)n);
-    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
     kd_smech_info info;
-    int st = sparse_position(m, &sp, 0.0, q, &info, err) ? -1 : KD_OK;
     double cmax = 0;
-    const double h = t_end / (steps > 0 ? steps : 1);
-    for (int k = 0; !st && k <= steps; k++) {
-        const double t = k * h;
-        if (k > 0) {
-            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
-            const double cond_prev = info.cond;
-            if (sparse_position(m, &sp, t, q, &info, err)) {
-                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
-                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
-                                  t - h, t, cond_prev, t - h);
-                break;
-            }
-        }
-        sparse_rates(m, &sp, t, q, qd, qdd);
-        if (info.cond > cmax) cmax = info.cond;
-        if (info.cond > cond_max) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
-                              "cond_max %.3g; rank %d of %d)",
-                              t, info.cond, cond_max, info.rank, n);
-            break;
-        }
-        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
-            break;
-        }
+    int st = -1;
+    if (!sparse_position(m, &sp, 0.0, q, &info, err)) {
+        const kin_route r = {sparse_position_of, sparse_rates_of, &sp};
+        st = kinematics_loop(m, &r, t_end, steps, cond_max, m->n, sink, ctx, q, &info, &cmax, err);
+        if (cond_max_met) *cond_max_met = cmax;
     }
-    if (cond_max_met && st != -1) *cond_max_met = cmax;
     free(q), sparse_free(&sp), kd_smech_lu_free(&lu);
     return st;
 }
 
-/* Kinematics on the QR path (a fully driven mechanism with redundant rows: rank n of nc > n
- * rows); the same predictor, checks and messages as the dense loop below. KD_OK or an error. */
+/* Kinematics on the QR (a fully driven mechanism with redundant rows: rank n of nc > n rows). */
 static kd_status kinematics_qr(const kd_smech* m, double t_end, int steps, double cond_max, kd_smech_sink sink,
                                void* ctx, double* cond_max_met, kd_error* err) {
     sp_qr sq;
-    const int n = m->n;
-    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    double* q = kinematics_state(m);
     if (!q || qr_new(m, &sq)) {
         free(q);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    double *qd = q + n, *qdd = q + 2 * n;
-    memcpy(q, m->q0, sizeof(double) * (size_t)n);
-    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
     kd_smech_info info;
+    double cmax = 0;
     kd_status st = qr_position(m, &sq, 0.0, q, &info, err);
-    const int rank0 = info.rank;
-    if (!st && rank0 < n)
+    if (!st && info.rank < m->n)
         st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                           "kinematics needs a fully driven mechanism: %d degree(s) of freedom left by the drivers",
-                          n - rank0);
-    double cmax = 0;
-    const double h = t_end / (steps > 0 ? steps : 1);
-    for (int k = 0; !st && k <= steps; k++) {
-        const double t = k * h;
-        if (k > 0) {
-            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
-            const double cond_prev = info.cond;
-            st = qr_position(m, &sq, t, q, &info, err);
-            if (st == KD_ERR_NUMERIC) {
-                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
-                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
-                                  t - h, t, cond_prev, t - h);
-                break;
-            }
-            if (st) break;
-        }
-        qr_rates(m, &sq, t, q, qd, qdd, 0);
-        if (info.cond > cmax) cmax = info.cond;
-        if (info.cond > cond_max || info.rank < rank0) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
-                              "cond_max %.3g; rank %d of %d)",
-                              t, info.cond, cond_max, info.rank, rank0);
-            break;
-        }
-        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
-            break;
-        }
+                          m->n - info.rank);
+    if (!st) {
+        const kin_route r = {qr_position_of, qr_rates_of, &sq};
+        st = kinematics_loop(m, &r, t_end, steps, cond_max, info.rank, sink, ctx, q, &info, &cmax, err);
     }
     if (cond_max_met) *cond_max_met = cmax;
     free(q), qr_free(&sq);
@@ -650,20 +675,15 @@ kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double
     if (qr_wanted(m)) return kinematics_qr(m, t_end, steps, cond_max, sink, ctx, cond_max_met, err);
     sp_work w;
     if (work_new(m, &w)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    const int n = m->n;
-    double* q = malloc(sizeof(double) * 3 * (size_t)n);
+    double* q = kinematics_state(m);
     if (!q) {
         work_free(&w);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    double *qd = q + n, *qdd = q + 2 * n;
-    memcpy(q, m->q0, sizeof(double) * (size_t)n);
-    memset(qd, 0, sizeof(double) * 2 * (size_t)n);
     kd_smech_info info;
-    kd_status st = position(m, &w, 0.0, q, &info, err);
-    int rank0 = info.rank;
     double cmax = 0;
-    if (!st && rank0 < m->n) {
+    kd_status st = position(m, &w, 0.0, q, &info, err);
+    if (!st && info.rank < m->n) {
         kd_smech_mobility mob;
         st = kd_smech_mobility_at(m, 0.0, q, &mob, err);
         if (!st)
@@ -672,44 +692,15 @@ kd_status kd_smech_kinematics(const kd_smech* m, double t_end, int steps, double
                               "drivers",
                               mob.dof_undriven);
     }
-    const double h = t_end / (steps > 0 ? steps : 1);
-    for (int k = 0; !st && k <= steps; k++) {
-        const double t = k * h;
-        if (k > 0) {
-            for (int i = 0; i < n; i++) q[i] += h * qd[i] + 0.5 * h * h * qdd[i];
-            const double cond_prev = info.cond;
-            st = position(m, &w, t, q, &info, err);
-            if (st == KD_ERR_NUMERIC) {  /* assembled at t - h, not at t: a limit position between */
-                st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                                  "singular position between t = %g and %g s: the mechanism does not assemble past "
-                                  "it (a limit position; condition number of Phi_q %.3g at t = %g s)",
-                                  t - h, t, cond_prev, t - h);
-                break;
-            }
-            if (st) break;
-        }
-        if ((st = velocity(m, &w, t, q, qd, 0, err))) break;
-        if ((st = acceleration(m, &w, t, q, qd, qdd, err))) break;
-        if (info.cond > cmax) cmax = info.cond;
-        if (info.cond > cond_max || info.rank < rank0) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
-                              "singular position at t = %g s: the condition number of Phi_q is %.3g (above "
-                              "cond_max %.3g; rank %d of %d)",
-                              t, info.cond, cond_max, info.rank, rank0);
-            break;
-        }
-        if (sink && sink(ctx, t, q, qd, qdd, &info)) {
-            st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "t = %g s: the output failed", t);
-            break;
-        }
+    if (!st) {
+        const kin_route r = {dense_position_of, dense_rates_of, &w};
+        st = kinematics_loop(m, &r, t_end, steps, cond_max, info.rank, sink, ctx, q, &info, &cmax, err);
     }
     if (cond_max_met) *cond_max_met = cmax;
     free(q);
     work_free(&w);
     return st;
 }
-
-/* ---- inverse dynamics ---------------------------------------------------------------- */
 
 kd_status kd_smech_reactions_alloc(const kd_smech* m, kd_smech_reactions* r) {
     r->F = calloc((size_t)(6 * m->njoint + 1), sizeof(double));
