@@ -153,30 +153,6 @@ static int dof_equation(const kd_model* m, int b, int node, kd_dof_name dof) {
     return -1;
 }
 
-/* q0 += the shape of mode k (1-based) of r, scaled so that its largest translation (u, v, w)
- * is `amplitude` and positive; frees r. */
-kd_status dynamics_add_scaled_mode(const kd_model* m, kd_modes* r, int k, double amplitude, double* q0, int n,
-                                   kd_error* err) {
-    kd_status st = KD_OK;
-    if (r->count < k) {
-        st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d: the model has only %d modes", k, r->count);
-    } else {
-        const double* x = r->shape + (size_t)(k - 1) * (size_t)n;
-        double big = 0.0;
-        for (int i = 0; i < m->ndof_all; i++) {
-            const int e = m->dof_eq[i];
-            const kd_dof_name dn = m->dof_name[i];
-            if (e >= 0 && (dn == KD_DOF_U || dn == KD_DOF_V || dn == KD_DOF_W) && fabs(x[e]) > fabs(big)) big = x[e];
-        }
-        if (big == 0.0)
-            st = kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "initial mode %d has no translation to scale", k);
-        else
-            for (int i = 0; i < n; i++) q0[i] += amplitude * x[i] / big;
-    }
-    kd_modes_free(r);
-    return st;
-}
-
 /* q0 += the shape of mode k at t = 0 (dynamics_add_scaled_mode): a structure at rest takes the
  * modes of K x = omega^2 M x; a moving one the real part of its state-space (gyroscopic) mode. */
 static kd_status add_mode_shape(kd_system* s, int k, double amplitude, double* q0, kd_error* err) {

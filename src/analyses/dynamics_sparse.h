@@ -13,7 +13,7 @@ kd_status dynamics_sparse_run(const kd_model* m, const kd_dynamics_desc* ad, kd_
                               kd_integrate_stats* stats, char* warning, int nwarning, kd_error* err);
 
 /* q0 (n equations) += the shape of mode k (1-based) of r, scaled so that its largest translation
- * (u, v, w) is `amplitude` and positive; frees r (dynamics.c). */
+ * (u, v, w) is `amplitude` and positive; frees r (dynamics_mode.c). */
 kd_status dynamics_add_scaled_mode(const kd_model* m, kd_modes* r, int k, double amplitude, double* q0, int n,
                                    kd_error* err);
 
