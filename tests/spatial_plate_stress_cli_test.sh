@@ -3,8 +3,8 @@
 # L x b x t = 0.5 x 0.04 x 0.004 m (nu = 0), clamped along its root edge x = 0 to a body turning
 # at a constant Omega = 100 rad/s about the plate's normal through the middle of the root. The
 # centrifugal load rho t b Omega^2 x gives the membrane stress sigma_x(x) = rho Omega^2 (L^2 - x^2)
-# / 2 (sigma_y = tau = 0 for nu = 0; the in-plane softening rho Omega^2 L^2 / E ~ 1e-5), largest at
-# the root elements' centres x_c = L / (2 nx):
+# / 2 (nu = 0; the lateral load rho Omega^2 y and the softening rho Omega^2 L^2 / E change it by
+# about 1e-4: docs/validation.md), largest at the root elements' centres x_c = L / (2 nx):
 #   - summary.json max_stress_pa against sigma_x(x_c) within 3e-3 on 10 x 2 and 20 x 2 MITC4, the
 #     error falling with refinement; max_stress_at names the strip's element 1 (a root element);
 #   - dynamics.csv has `strip.sigma_max` (the output set is the root: its elements), whose largest
