@@ -221,16 +221,20 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         /* plate links: the element stresses of a row; which elements touch the output set */
         double* ps = malloc(sizeof(double) * KD_PLATE_STRESS * ((size_t)nemax + 1));
         unsigned char* eo = calloc((size_t)nl * ((size_t)nemax + 1), 1);
-        for (int l = 0; l < nl && eo; l++) {
+        unsigned char* no = calloc((size_t)nnmax + 1, 1);
+        for (int l = 0; l < nl && eo && no; l++) {
+            if (!L[l]->spec.shell) continue;
             const kd_model* lm = L[l]->model;
-            const int os = L[l]->spec.shell ? L[l]->spec.output_set : -2;
-            for (int e = 0; e < lm->nelem && os != -2; e++)
-                for (int k = lm->elem_node_adr[e]; k < lm->elem_node_adr[e + 1]; k++) {
-                    const kd_node_set_desc* ns = os >= 0 ? &L[l]->spec.shell->node_sets[os] : NULL;
-                    for (int i = 0; i < (ns ? ns->nnodes : 1); i++)
-                        if (!ns || ns->nodes[i] - 1 == lm->elem_node[k]) eo[(size_t)l * (nemax + 1) + e] = 1;
-                }
+            const int os = L[l]->spec.output_set;
+            const kd_node_set_desc* ns = os >= 0 ? &L[l]->spec.shell->node_sets[os] : NULL;
+            memset(no, ns ? 0 : 1, (size_t)lm->nnode);
+            for (int i = 0; ns && i < ns->nnodes; i++) no[ns->nodes[i] - 1] = 1;
+            for (int e = 0; e < lm->nelem; e++)
+                for (int k = lm->elem_node_adr[e]; k < lm->elem_node_adr[e + 1]; k++)
+                    if (no[lm->elem_node[k]]) eo[(size_t)l * (nemax + 1) + e] = 1;
         }
+        if (!no) free(eo), eo = NULL;
+        free(no);
         double* u = malloc(sizeof(double) * 6 * (size_t)nnmax);
         double* sf = malloc(sizeof(double) * 4 * (size_t)nnmax);
         double* dF = calloc(3 * (size_t)m->njoint + 1, sizeof(double));
