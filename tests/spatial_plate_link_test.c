@@ -8,6 +8,10 @@
  *     joint force against m eps L / 2, and the quasi-static tip deflection against the
  *     cantilever under the linearly varying inertia load q(x) = rho t b eps x,
  *     w_tip = 11 rho t b eps L^5 / (120 E I); the one-way dynamics from that state stays on it;
+ *   - (c) in that state the von Mises stress at the centres of the root elements against the
+ *     beam's bending stress sigma = 6 M(x) / (b t^2) at the centre's distance x from the root,
+ *     M(x) = rho t b eps ((L^3 - x^3) / 3 - x (L^2 - x^2) / 2) (M(0) = rho t b eps L^3 / 3), the
+ *     error falling with refinement;
  *   - (b) a uniform spin about the plate's normal at lambda = Omega L^2 sqrt(rho A / EI) = 2:
  *     the flapwise fundamental along the motion against the published rotating cantilever,
  *     omega L^2 sqrt(rho A / EI) = 4.1373 (Wright, Smith, Thompson and Worley 1982, table 1),
@@ -144,6 +148,24 @@ static void test_mass_properties(void** state) {
 /* (c) constant angular acceleration about y from rest: quasi-static tip deflection, rigid joint
  * force; the dynamics from the quasi-static state stays on it (the load is constant, the
  * centrifugal stiffening (eps t)^2 small against omega_1^2). */
+/* The largest von Mises stress of the elements whose centre is nearest the root (x_c = h / 2) at q,
+ * and x_c. */
+static double root_sigma(const kd_sked_link* L, const kd_body_desc* p, const double* q, double* xc) {
+    const int ne = L->model->nelem, nn = p->mesh.elem_nnode;
+    double* s = calloc((size_t)KD_PLATE_STRESS * ne, sizeof(double));
+    kd_sked_plate_stress(L, q, s);
+    double smax = 0, xmin = INFINITY;
+    for (int e = 0; e < ne; e++) {
+        double x = 0;
+        for (int k = 0; k < 4; k++) x += 0.25 * p->mesh.node_x[3 * p->mesh.elem[(size_t)e * nn + k]];
+        if (x < xmin - 1e-12) xmin = x, smax = 0;
+        if (x < xmin + 1e-12) smax = fmax(smax, s[KD_PLATE_STRESS * e + 6]);
+    }
+    free(s);
+    *xc = xmin;
+    return smax;
+}
+
 static void test_accelerated(void** state) {
     (void)state;
     const double eps = 20.0, n[3] = {0, 1, 0};
@@ -155,9 +177,10 @@ static void test_accelerated(void** state) {
     assert_int_equal(kd_law_hermite(&law, NS, tt, f, df, d2f, &err), KD_OK);
     const double I = B_ * T_ * T_ * T_ / 12, A = B_ * T_;
     const double ref = 11.0 * RHO * A * eps * pow(L_, 5) / (120.0 * E_ * I);
-    double err_prev = INFINITY;
-    for (int mesh = 0; mesh < 2; mesh++) {
-        kd_body_desc* p = strip(mesh ? 20 : 10, 2, KD_INTERP_MITC4);
+    double err_prev = INFINITY, serr_prev = INFINITY;
+    for (int mesh = 0; mesh < 3; mesh++) {
+        const int nx = mesh == 0 ? 10 : mesh == 1 ? 20 : 40;
+        kd_body_desc* p = strip(nx, 2, KD_INTERP_MITC4);
         kd_smech* m = arm(p, n, &law);
         kd_sked_rigid r;
         assert_int_equal(kd_sked_rigid_solve(m, 0.1, 20, 1e8, &r, &err), KD_OK);
@@ -172,11 +195,20 @@ static void test_accelerated(void** state) {
         double* q = calloc((size_t)nq, sizeof(double));
         assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
         const double w = tip_w(L, p, q), e = fabs(w - ref) / ref;
-        printf("accelerated strip (%d x 2 MITC4): w_tip = %.6e m against %.6e m (rel %.2e)\n", mesh ? 20 : 10, w, ref,
-               e);
+        printf("accelerated strip (%d x 2 MITC4): w_tip = %.6e m against %.6e m (rel %.2e)\n", nx, w, ref, e);
         assert_true(e < 5e-3);
         assert_true(e < err_prev);
         err_prev = e;
+        /* the root elements' stress against the beam's 6 M(x_c) / (b t^2) */
+        double xc;
+        const double sg = root_sigma(L, p, q, &xc);
+        const double Mx = RHO * T_ * B_ * eps * ((pow(L_, 3) - pow(xc, 3)) / 3 - xc * (L_ * L_ - xc * xc) / 2);
+        const double sref = 6 * Mx / (B_ * T_ * T_), se = fabs(sg - sref) / sref;
+        printf("  root elements (x_c = %.4f m): sigma = %.6e Pa against 6 M(x_c) / (b t^2) = %.6e Pa (rel %.2e); "
+               "M(0) = %.6e N m\n", xc, sg, sref, se, RHO * T_ * B_ * eps * pow(L_, 3) / 3);
+        assert_true(se < 1e-3);
+        assert_true(se < 0.7 * serr_prev);
+        serr_prev = se;
         if (mesh == 1) {  /* the one-way dynamics from the quasi-static state */
             kd_analysis_desc ad;
             kd_analysis_desc_init(&ad, KD_ANALYSIS_DYNAMICS);

@@ -133,6 +133,12 @@ void kd_sked_link_displacements(const kd_sked_link* L, const double* q, double* 
 /* Every node's N = EA u', My = EIy ry', Mz = EIz rz', sigma = |N|/A + |My| c_z/Iy + |Mz| c_y/Iz
  * (4 x nnode; inner nodes: the mean of the two elements' end values). */
 void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double* out);
+/* Shell links: at the centre of each element of the link's model (the mesh's elements, in order)
+ * N_x, N_y, N_xy (N/m), M_x, M_y, M_xy (N m/m) along the element's own axes and the larger of the
+ * von Mises stresses at its two surfaces, sigma = N / t +- 6 M / t^2 per component (Pa)
+ * (KD_PLATE_STRESS x nelem; theory.md sec. 22, SL5). */
+#define KD_PLATE_STRESS 7
+void kd_sked_plate_stress(const kd_sked_link* L, const double* q, double* out);
 
 /* The elastic contribution to each joint's force on the link at (t, q, v, a): the reactions of
  * the frame supports at the joint's node (the residual of the link's element equations, inertia

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kedyn/element.h"
 #include "link_ode.h"
 #include "spatial_plate_link.h"
 
@@ -128,4 +129,40 @@ kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_des
     for (int i = 0; i < s->nnodes; i++)
         if (link_desc_support(ld, s->nodes[i], all)) return KD_ERR_NOMEM;
     return KD_OK;
+}
+
+/* Plate link stresses at the element centres (theory.md sec. 22, SL5): the shell's strain rows at the
+ * centre, resultants (N_x, N_y, N_xy) = D_m eps (rows 0-2), (M_x, M_y, M_xy) = D_b kappa (rows 3-5),
+ * the surface stresses sigma = N / t +- 6 M / t^2 and the larger von Mises stress of the two. */
+void kd_sked_plate_stress(const kd_sked_link* L, const double* q, double* out) {
+    const kd_model* m = L->model;
+    for (int e = 0; e < m->nelem; e++) {
+        const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+        double* o = out + (size_t)KD_PLATE_STRESS * e;
+        memset(o, 0, sizeof(double) * KD_PLATE_STRESS);
+        if (kd_element_kind_family(pr->kind) != KD_FAMILY_SHELL) continue;
+        int eqs[KD_ELEM_DOF_MAX];
+        double de[KD_ELEM_DOF_MAX];
+        const int nd = kd_model_elem_eqs(m, e, eqs);
+        for (int a = 0; a < nd; a++) de[a] = eqs[a] >= 0 ? q[eqs[a]] : 0.0;
+        const double xi[3] = {pr->family->domain == KD_DOMAIN_TRIANGLE ? 1.0 / 3 : 0.0,
+                              pr->family->domain == KD_DOMAIN_TRIANGLE ? 1.0 / 3 : 0.0, 0.0};
+        kd_element_point pt;
+        pr->family->eval(pr, xi, &pt);
+        double s[6];
+        for (int r = 0; r < 6; r++) {
+            s[r] = 0.0;
+            for (int a = 0; a < nd; a++) s[r] += pt.B[r][a] * de[a];
+        }
+        for (int r = 0; r < 6; r++) {
+            o[r] = 0.0;
+            for (int c = 0; c < 6; c++) o[r] += pr->D[r * pr->nstrain + c] * s[c];
+        }
+        const double t = pr->c.t;
+        for (int side = -1; side <= 1; side += 2) {
+            const double sx = o[0] / t + side * 6 * o[3] / (t * t), sy = o[1] / t + side * 6 * o[4] / (t * t),
+                         txy = o[2] / t + side * 6 * o[5] / (t * t);
+            o[6] = fmax(o[6], sqrt(sx * sx + sy * sy - sx * sy + 3 * txy * txy));
+        }
+    }
 }

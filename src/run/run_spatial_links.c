@@ -202,6 +202,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                 for (int i = 0; i < (os ? os->nnodes : P->mesh.nnodes); i++)
                     for (int c = 0; c < 6; c++)
                         fprintf(fp, ",%s.%d.%s", nm, P->mesh.node_tag[os ? os->nodes[i] - 1 : i], dn[c]);
+                fprintf(fp, ",%s.sigma_max", nm);
                 continue;
             }
             for (int i = 0; i < L[l]->model->nnode; i++) {
@@ -214,15 +215,33 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
         for (int j = 0; j < m->njoint; j++)
             for (int c = 0; c < 3; c++) fprintf(fp, ",%s.d%s", m->joint[j].name, jn[c]);
         fprintf(fp, "\n");
-        int nnmax = 0;
+        int nnmax = 0, nemax = 0;
         for (int l = 0; l < nl; l++) nnmax = L[l]->model->nnode > nnmax ? L[l]->model->nnode : nnmax;
+        for (int l = 0; l < nl; l++) nemax = L[l]->model->nelem > nemax ? L[l]->model->nelem : nemax;
+        /* plate links: the element stresses of a row; which elements touch the output set */
+        double* ps = malloc(sizeof(double) * KD_PLATE_STRESS * ((size_t)nemax + 1));
+        unsigned char* eo = calloc((size_t)nl * ((size_t)nemax + 1), 1);
+        unsigned char* no = calloc((size_t)nnmax + 1, 1);
+        for (int l = 0; l < nl && eo && no; l++) {
+            if (!L[l]->spec.shell) continue;
+            const kd_model* lm = L[l]->model;
+            const int os = L[l]->spec.output_set;
+            const kd_node_set_desc* ns = os >= 0 ? &L[l]->spec.shell->node_sets[os] : NULL;
+            memset(no, ns ? 0 : 1, (size_t)lm->nnode);
+            for (int i = 0; ns && i < ns->nnodes; i++) no[ns->nodes[i] - 1] = 1;
+            for (int e = 0; e < lm->nelem; e++)
+                for (int k = lm->elem_node_adr[e]; k < lm->elem_node_adr[e + 1]; k++)
+                    if (no[lm->elem_node[k]]) eo[(size_t)l * (nemax + 1) + e] = 1;
+        }
+        if (!no) free(eo), eo = NULL;
+        free(no);
         double* u = malloc(sizeof(double) * 6 * (size_t)nnmax);
         double* sf = malloc(sizeof(double) * 4 * (size_t)nnmax);
         double* dF = calloc(3 * (size_t)m->njoint + 1, sizeof(double));
         double dFl[3 * KD_KED_LINK_JOINTS];
         const int rows = nl ? S[0].n : 0;
         double dmax = 0, smax = 0, Fmax = 0, dFmax = 0;
-        if (!u || !sf || !dF) st = NOMEM();
+        if (!u || !sf || !dF || !ps || !eo) st = NOMEM();
         for (int i = 0; i < rows && !st; i++) {
             const double t = S[0].t[i];
             fprintf(fp, "%.10g", t);
@@ -237,6 +256,19 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                         L[l]->spec.output_set >= 0 ? &P->node_sets[L[l]->spec.output_set] : NULL;
                     for (int nn = 0; nn < (os ? os->nnodes : P->mesh.nnodes); nn++)
                         for (int c = 0; c < 6; c++) fprintf(fp, ",%.8e", u[6 * (os ? os->nodes[nn] - 1 : nn) + c]);
+                    /* the largest von Mises stress of the output set's elements; over all for the summary */
+                    kd_sked_plate_stress(L[l], q, ps);
+                    double so = 0;
+                    for (int e = 0; e < L[l]->model->nelem; e++) {
+                        const double se = ps[KD_PLATE_STRESS * e + 6];
+                        if (eo[(size_t)l * (nemax + 1) + e]) so = fmax(so, se);
+                        if (se > smax) {
+                            smax = se;
+                            snprintf(a->ked.max_sigma_at, sizeof(a->ked.max_sigma_at), "%s element %d at t = %.6g s",
+                                     L[l]->spec.name, e + 1, t);
+                        }
+                    }
+                    fprintf(fp, ",%.8e", so);
                     for (int nn = 0; nn < L[l]->model->nnode; nn++) {
                         const double* un = u + 6 * nn;
                         const double dfl = sqrt(un[0] * un[0] + un[1] * un[1] + un[2] * un[2]);
@@ -284,7 +316,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
             }
             fprintf(fp, "\n");
         }
-        free(u), free(sf), free(dF);
+        free(u), free(sf), free(dF), free(ps), free(eo);
         a->ked.links = nl, a->ked.samples = r.nsamples, a->ked.forward = r.forward, a->ked.coupling = "one-way";
         a->ked.max_deflection = dmax, a->ked.max_sigma = smax, a->ked.max_F = Fmax, a->ked.max_dF = dFmax;
         a->dynamics.t_reached = rows ? S[0].t[rows - 1] : 0;
