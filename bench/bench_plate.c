@@ -42,6 +42,7 @@
 #include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/modes_speed.h"
 #include "kedyn/newmark_gyro.h"
+#include "app_heap.h"
 #include "blas_threads.h"
 #include "core/util.h"
 
@@ -109,6 +110,7 @@ static int dynamics(const kd_model* m, int steps, double* sink) {
 
 int main(int argc, char** argv) {
     app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
+    app_heap_default();          /* large blocks on reused heap pages, as the command line */
     int nx = argc > 1 ? atoi(argv[1]) : 100;
     const int ny = argc > 2 ? atoi(argv[2]) : 80;
     const char* name = argc > 3 ? argv[3] : "acm";

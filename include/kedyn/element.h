@@ -270,6 +270,11 @@ void kd_element_props_free(kd_element_props* p);
  * family->quadrature(p)->xi). kg (ndof x ndof, row-major) is overwritten. */
 void kd_element_geometric_stiffness(const kd_element_props* p, const double* S, double* kg);
 
+/* The same from the points pts[g] = family->eval(p, quadrature(p)->xi[g]) the caller evaluated
+ * once for the elements sharing record p (the same sums, the same result to the bit). */
+void kd_element_geometric_stiffness_at(const kd_element_props* p, const kd_element_point* pts, const double* S,
+                                       double* kg);
+
 /* The consistent mass matrix m = sum_i m_ii (row-major ndof x ndof). */
 void kd_element_mass(const kd_element_props* p, double* m);
 

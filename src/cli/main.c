@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_heap.h"
 #include "blas_threads.h"
 #include "cli.h"
 
@@ -97,6 +98,7 @@ static int help_command(const char* cmd) {
 
 int main(int argc, char** argv) {
     app_blas_threads_default();  /* one BLAS thread unless the user chose (docs/cli.md) */
+    app_heap_default();          /* large blocks on reused heap pages (app_heap.h) */
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;

@@ -205,6 +205,15 @@ void kd_element_geometric_stiffness(const kd_element_props* p, const double* S, 
     }
 }
 
+void kd_element_geometric_stiffness_at(const kd_element_props* p, const kd_element_point* pts, const double* S,
+                                       double* kg) {
+    const kd_quadrature* q = p->family->quadrature(p);
+    const int n = p->ndof;
+    memset(kg, 0, sizeof(double) * (size_t)n * (size_t)n);
+    for (int g = 0; g < q->n; g++)
+        add_geometric(kg, n, q->w[g] * pts[g].measure, S + (size_t)g * KD_GRAD_MAX * KD_GRAD_MAX, &pts[g]);
+}
+
 void kd_element_mass(const kd_element_props* p, double* m) {
     const int n = p->ndof;
     for (int a = 0; a < n * n; a++) m[a] = p->m_ij[0][0][a] + p->m_ij[1][1][a] + p->m_ij[2][2][a];

@@ -208,7 +208,10 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
                           "body '%s': its membrane problem for the pre-stress of the motion is singular (in-plane "
                           "supports hold no rigid motion)",
                           body->name);
-    /* resultants at the quadrature points of each element's own rule */
+    /* resultants at the quadrature points of each element's own rule; the points of the membrane
+     * element depend on the record only: evaluated once per run of elements of one record */
+    int pts_prop = -1, pts_max = 0;
+    kd_element_point* pts = NULL;
     for (int e = e0; e < e0 + ne && !st; e++) {
         const kd_element_props* p = &m->prop[m->elem_prop[e]];
         const kd_element_props* cp = &comp[m->elem_prop[e]];
@@ -220,15 +223,25 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
             for (int c = 0; c < 2; c++) eqs[2 * a + c] = eq[2 * (nodes[a] - body->node_adr) + c];
         ps->elem_adr[e] = (int)*used;
         if (rule->n > ps->rule_max) ps->rule_max = rule->n;
+        if (m->elem_prop[e] != pts_prop && nrhs > 0 && neq > 0) {
+            if (rule->n > pts_max) {
+                free(pts);
+                pts_max = rule->n;
+                if (!(pts = malloc(sizeof(*pts) * (size_t)pts_max))) {
+                    st = KD_ERR_NOMEM;
+                    break;
+                }
+            }
+            for (int g = 0; g < rule->n; g++) cp->family->eval(cp, rule->xi[g], &pts[g]);
+            pts_prop = m->elem_prop[e];
+        }
         for (int g = 0; g < rule->n; g++) {
-            kd_element_point pt;
-            if (nrhs > 0 && neq > 0) cp->family->eval(cp, rule->xi[g], &pt);
-            else memset(&pt, 0, sizeof(pt));
+            const kd_element_point* pt = nrhs > 0 && neq > 0 ? &pts[g] : NULL;
             for (int c = 0; c < PRESTRESS_CASES; c++) {
                 double eps[3] = {0, 0, 0};
-                for (int r = 0; r < 3 && col[c] >= 0; r++)
+                for (int r = 0; r < 3 && col[c] >= 0 && pt; r++)
                     for (int a = 0; a < n; a++)
-                        if (eqs[a] >= 0) eps[r] += pt.B[r][a] * u[(size_t)col[c] * neq + eqs[a]];
+                        if (eqs[a] >= 0) eps[r] += pt->B[r][a] * u[(size_t)col[c] * neq + eqs[a]];
                 double* N = ps->N + *used + (size_t)(g * PRESTRESS_CASES + c) * 3;
                 for (int r = 0; r < 3; r++) N[r] = cp->D[3 * r] * eps[0] + cp->D[3 * r + 1] * eps[1] + cp->D[3 * r + 2] * eps[2];
             }
@@ -237,7 +250,7 @@ static kd_status solve_body(const kd_model* m, int b, kd_element_props* comp, in
     }
     kd_band_free(&K);
     kd_triplet_free(&Kt);
-    free(u), free(fixed), free(eq);
+    free(pts), free(u), free(fixed), free(eq);
     return st;
 }
 

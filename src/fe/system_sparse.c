@@ -37,6 +37,8 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
     kd_inertia_terms* terms = malloc(sizeof(*terms) * (size_t)(m->nprop ? m->nprop : 1));
     int* terms_body = calloc((size_t)(m->nprop ? m->nprop : 1), sizeof(int));
     double* S = NULL;
+    kd_element_point* pts = NULL;  /* the quadrature points of record pts_prop (2D, pre-stressed) */
+    int pts_prop = -1;
     unsigned char* need = calloc((size_t)m->nbody * PRESTRESS_CASES, 1);
     if (!frame || !acc || !terms || !terms_body || !need)
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
@@ -54,7 +56,9 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
         for (int c = 0; c < PRESTRESS_CASES; c++) need[(size_t)b * PRESTRESS_CASES + c] = coef[c] != 0.0;
     }
     if (!st) st = prestress_membrane_solve_cases(m, -1, need, &ps, err);
-    if (!st && ps && !(S = malloc(sizeof(double) * (size_t)ps->rule_max * KD_GRAD_MAX * KD_GRAD_MAX)))
+    if (!st && ps &&
+        (!(S = malloc(sizeof(double) * (size_t)ps->rule_max * KD_GRAD_MAX * KD_GRAD_MAX)) ||
+         !(pts = malloc(sizeof(*pts) * (size_t)(ps->rule_max > 0 ? ps->rule_max : 1)))))
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st && kd_assemble_csc_pattern(m, K))
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for the sparse global matrices");
@@ -97,7 +101,12 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
             double W[9], Mw[9];
             body_m(&frame[b], W, Mw);
             prestress_membrane_field(ps, m, e, a, Mw, S);
-            kd_element_geometric_stiffness(pr, S, kg);
+            if (p != pts_prop) {  /* the points depend on the record only: once per run of its elements */
+                const kd_quadrature* q = pr->family->quadrature(pr);
+                for (int g = 0; g < q->n; g++) pr->family->eval(pr, q->xi[g], &pts[g]);
+                pts_prop = p;
+            }
+            kd_element_geometric_stiffness_at(pr, pts, S, kg);
             geo = 1;
         } else {
             const double* w = frame[b].omega_L;
@@ -109,7 +118,7 @@ kd_status kd_system_stiffness_csc(const kd_model* m, double t, kd_csc* K, kd_csc
         kd_assemble_csc_scatter(K, M, ke, me, eqs, n);
     }
     prestress_membrane_free(&ps);
-    free(frame), free(acc), free(terms), free(terms_body), free(S), free(need);
+    free(frame), free(acc), free(terms), free(terms_body), free(S), free(pts), free(need);
     if (st) {
         kd_csc_free(K);
         kd_csc_free(M);
