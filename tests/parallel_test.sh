@@ -132,31 +132,32 @@ sys.exit(0 if ok else 1)
 PY
 }
 check "40 x 40 map: rows as printf's %.10g of the grid and speeds" rows_printf "$tmp/map.2/stability.csv" "$tmp/map.2/summary.json"
-# killed mid-map (80 x 80 points, 2 threads): the rows so far under a temporary name only, the
-# final name absent; --resume ends with the file of an uninterrupted run
-python3 - "$src/bench/parallel_stability40.yaml" "$tmp/map80.yaml" <<'PY'
+# killed mid-map (160 x 160 points, 2 threads: long enough for the kill to land mid-map on a loaded
+# machine): the rows so far under a temporary name only, the final name absent; --resume ends with
+# the file of an uninterrupted run
+python3 - "$src/bench/parallel_stability40.yaml" "$tmp/map160.yaml" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
-s = re.sub(r"hubs: \[[^]]*\]", "hubs: [" + ", ".join("%.3f" % (i * 0.005) for i in range(80)) + "]", s)
-s = re.sub(r"lengths: \[[^]]*\]", "lengths: [" + ", ".join("%.3f" % (0.3 + i * 0.005) for i in range(80)) + "]", s)
+s = re.sub(r"hubs: \[[^]]*\]", "hubs: [" + ", ".join("%.4f" % (i * 0.0025) for i in range(160)) + "]", s)
+s = re.sub(r"lengths: \[[^]]*\]", "lengths: [" + ", ".join("%.4f" % (0.3 + i * 0.0025) for i in range(160)) + "]", s)
 open(sys.argv[2], "w").write(s)
 PY
-"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.1" --jobs 1 --quiet >/dev/null 2>&1
-"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.k" --jobs 2 --quiet >/dev/null 2>&1 &
+"$kedyn" run "$tmp/map160.yaml" -o "$tmp/map160.1" --jobs 1 --quiet >/dev/null 2>&1
+"$kedyn" run "$tmp/map160.yaml" -o "$tmp/map160.k" --jobs 2 --quiet >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 1000); do
-  [ "$(stat -c %s "$tmp/map80.k/.kedyn-cases/analysis1.journal" 2>/dev/null || echo 0)" -gt 20000 ] && break
+  [ "$(stat -c %s "$tmp/map160.k/.kedyn-cases/analysis1.journal" 2>/dev/null || echo 0)" -gt 20000 ] && break
   sleep 0.005
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-check "map killed mid-study: no stability.csv" test ! -e "$tmp/map80.k/stability.csv"
+check "map killed mid-study: no stability.csv" test ! -e "$tmp/map160.k/stability.csv"
 check "map killed mid-study: its rows streamed to the temporary file" \
-  test "$(cat "$tmp"/map80.k/stability.csv.tmp* 2>/dev/null | wc -l)" -gt 1
-"$kedyn" run "$tmp/map80.yaml" -o "$tmp/map80.k" --resume --jobs 2 --quiet >/dev/null 2>&1
+  test "$(cat "$tmp"/map160.k/stability.csv.tmp* 2>/dev/null | wc -l)" -gt 1
+"$kedyn" run "$tmp/map160.yaml" -o "$tmp/map160.k" --resume --jobs 2 --quiet >/dev/null 2>&1
 check "map --resume exits 0" test $? -eq 0
-check "map --resume = an uninterrupted run, byte for byte" same_results "$tmp/map80.1" "$tmp/map80.k"
-check "map --resume: no temporary file left" test -z "$(ls "$tmp/map80.k" | grep tmp)"
+check "map --resume = an uninterrupted run, byte for byte" same_results "$tmp/map160.1" "$tmp/map160.k"
+check "map --resume: no temporary file left" test -z "$(ls "$tmp/map160.k" | grep tmp)"
 
 # runs that fail (a forcing of 1e308 N overflows) do not stop the others, on any number of threads
 sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
