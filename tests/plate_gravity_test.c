@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "kedyn/kedyn.h"
+#include "cantilever_mode.h"
 
 static const char* model_text =
     "kedyn: 1\n"
@@ -41,30 +42,8 @@ static const char* model_text =
     "%s"
     "%s";
 
-/* Root of cos x cosh x + 1 near 1.8751 by Newton. */
-static long double beta1(void) {
-    long double x = 1.875L;
-    for (int i = 0; i < 50; i++) {
-        const long double f = cosl(x) * coshl(x) + 1, df = -sinl(x) * coshl(x) + cosl(x) * sinhl(x);
-        x -= f / df;
-    }
-    return x;
-}
-
 /* d(omega_1^2) per unit g along the beam (Simpson on 4000 intervals). */
-static double rayleigh_shift_per_g(double L) {
-    const long double bl = beta1(), b = bl / L, s = (coshl(bl) + cosl(bl)) / (sinhl(bl) + sinl(bl));
-    long double num = 0, den = 0;
-    const int n = 4000;
-    for (int i = 0; i <= n; i++) {
-        const long double x = L * i / n, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        const long double phi = coshl(b * x) - cosl(b * x) - s * (sinhl(b * x) - sinl(b * x));
-        const long double dphi = b * (sinhl(b * x) + sinl(b * x) - s * (coshl(b * x) - cosl(b * x)));
-        num += w * (L - x) * dphi * dphi;
-        den += w * phi * phi;
-    }
-    return (double)(num / den);
-}
+static double rayleigh_shift_per_g(double L) { return cantilever_mode_ratio(L, cantilever_gravity_weight); }
 
 static kd_model* compile(double gx, int rotating) {
     char loads[128] = "", motion[128] = "", text[2048];

@@ -24,33 +24,12 @@
 #include <cmocka.h>
 
 #include "kedyn/kedyn.h"
+#include "cantilever_mode.h"
 
 static char mesh_dir[256];
 
-/* Root of cos x cosh x + 1 near 1.8751 by Newton. */
-static long double beta1(void) {
-    long double x = 1.875L;
-    for (int i = 0; i < 50; i++) {
-        const long double f = cosl(x) * coshl(x) + 1, df = -sinl(x) * coshl(x) + cosl(x) * sinhl(x);
-        x -= f / df;
-    }
-    return x;
-}
-
 /* d(omega_1^2) per unit g along the beam (Simpson on 4000 intervals). */
-static double rayleigh_shift_per_g(double L) {
-    const long double bl = beta1(), b = bl / L, s = (coshl(bl) + cosl(bl)) / (sinhl(bl) + sinl(bl));
-    long double num = 0, den = 0;
-    const int n = 4000;
-    for (int i = 0; i <= n; i++) {
-        const long double x = L * i / n, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        const long double phi = coshl(b * x) - cosl(b * x) - s * (sinhl(b * x) - sinl(b * x));
-        const long double dphi = b * (sinhl(b * x) + sinl(b * x) - s * (coshl(b * x) - cosl(b * x)));
-        num += w * (L - x) * dphi * dphi;
-        den += w * phi * phi;
-    }
-    return (double)(num / den);
-}
+static double rayleigh_shift_per_g(double L) { return cantilever_mode_ratio(L, cantilever_gravity_weight); }
 
 /* A Gmsh 4.1 file of a strip [0, L] x [-b/2, b/2] bent out of its plane (shape 0: folded
  * lengthwise, z = |y| tan(angle), the fold on a node line for ny even; 1: twisted by `angle`

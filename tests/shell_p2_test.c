@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "plate_util.h"
+#include "cantilever_mode.h"
 
 static const double E = 210e9, NU = 0.3, RHO = 7800;
 #define SHIFT (-1e5)
@@ -357,31 +358,9 @@ static void test_model_mesher(void** state) {
     }
 }
 
-/* Root of cos x cosh x + 1 near 1.8751 by Newton. */
-static long double beta1(void) {
-    long double x = 1.875L;
-    for (int i = 0; i < 50; i++) {
-        const long double f = cosl(x) * coshl(x) + 1, df = -sinl(x) * coshl(x) + cosl(x) * sinhl(x);
-        x -= f / df;
-    }
-    return x;
-}
-
 /* d(omega_1^2) per unit g along a clamped-free beam of length L: g int (L - x) phi'^2 / int phi^2
  * (Simpson on 4000 intervals; the Rayleigh estimate of tests/shell_gravity_test.c). */
-static double rayleigh_shift_per_g(double L) {
-    const long double bl = beta1(), b = bl / L, s = (coshl(bl) + cosl(bl)) / (sinhl(bl) + sinl(bl));
-    long double num = 0, den = 0;
-    const int n = 4000;
-    for (int i = 0; i <= n; i++) {
-        const long double x = L * i / n, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        const long double phi = coshl(b * x) - cosl(b * x) - s * (sinhl(b * x) - sinl(b * x));
-        const long double dphi = b * (sinhl(b * x) + sinl(b * x) - s * (coshl(b * x) - cosl(b * x)));
-        num += w * (L - x) * dphi * dphi;
-        den += w * phi * phi;
-    }
-    return (double)(num / den);
-}
+static double rayleigh_shift_per_g(double L) { return cantilever_mode_ratio(L, cantilever_gravity_weight); }
 
 /* A Gmsh 4.1 file of a cylindrical panel strip [0, L] x arc b (60 degrees) of 9-node
  * quadrilaterals (type 10) or 6-node triangles (type 9, each cell cut along its diagonal), every

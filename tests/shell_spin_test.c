@@ -25,6 +25,7 @@
 
 #include "fe/prestress_membrane.h"
 #include "kedyn/kedyn.h"
+#include "cantilever_mode.h"
 
 static const double PI = 3.14159265358979323846;
 static char mesh_dir[256];
@@ -202,32 +203,10 @@ static void test_spinning_cylinder(void** state) {
 
 /* ---- the spinning strip: Southwell's coefficient ---- */
 
-/* Root of cos x cosh x + 1 near 1.8751 by Newton. */
-static long double beta1(void) {
-    long double x = 1.875L;
-    for (int i = 0; i < 50; i++) {
-        const long double f = cosl(x) * coshl(x) + 1, df = -sinl(x) * coshl(x) + cosl(x) * sinhl(x);
-        x -= f / df;
-    }
-    return x;
-}
-
 /* int (L^2 - x^2)/2 phi'^2 dx / int phi^2 dx of the clamped-free mode (Simpson, 4000 intervals):
  * d(omega_1^2)/d(Omega^2) of a beam spinning about an axis through its root normal to its
  * flapping plane (Southwell's coefficient, 1.1935). */
-static double southwell(double L) {
-    const long double bl = beta1(), b = bl / L, s = (coshl(bl) + cosl(bl)) / (sinhl(bl) + sinl(bl));
-    long double num = 0, den = 0;
-    const int n = 4000;
-    for (int i = 0; i <= n; i++) {
-        const long double x = L * i / n, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        const long double phi = coshl(b * x) - cosl(b * x) - s * (sinhl(b * x) - sinl(b * x));
-        const long double dphi = b * (sinhl(b * x) + sinl(b * x) - s * (coshl(b * x) - cosl(b * x)));
-        num += w * 0.5L * (L * L - x * x) * dphi * dphi;
-        den += w * phi * phi;
-    }
-    return (double)(num / den);
-}
+static double southwell(double L) { return cantilever_mode_ratio(L, cantilever_spin_weight); }
 
 /* par: L, b, shape (0 folded z = |y| tan(angle), 1 cylindrical panel of radius b / angle), angle. */
 static void strip_pos(int i, int j, int nx, int ny, const double* par, double* x) {
