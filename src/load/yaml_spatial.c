@@ -64,10 +64,6 @@ static kd_status read_orientation(loader* ld, const node_t* v, kd_sbody_desc* b)
     return KD_OK;
 }
 
-/* A beam body (elastic link, kedyn/sked.h): its material, section, elements, theory, frame; the
- * beam runs from the first to the last point along the body's x axis; mass rho A L, centre of
- * mass at mid-length, inertia rho (Iy + Iz) L about x and rho A L^3 / 12 (+ rho I L: rayleigh,
- * timoshenko) across (theory.md sec. 12). */
 /* `modes` and `static_correction` of an elastic link, beam or plate (theory.md sec. 12.11, 22 SL7). */
 static kd_status read_modes(loader* ld, field* f, kd_sbody_desc* b) {
     node_t* x;
@@ -87,6 +83,10 @@ static kd_status read_modes(loader* ld, field* f, kd_sbody_desc* b) {
     return KD_OK;
 }
 
+/* A beam body (elastic link, kedyn/sked.h): its material, section, elements, theory, frame; the
+ * beam runs from the first to the last point along the body's x axis; mass rho A L, centre of
+ * mass at mid-length, inertia rho (Iy + Iz) L about x and rho A L^3 / 12 (+ rho I L: rayleigh,
+ * timoshenko) across (theory.md sec. 12). */
 static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc* b) {
     node_t *x, *mt, *sc;
     kd_status st;
