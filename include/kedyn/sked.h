@@ -73,7 +73,7 @@ typedef struct kd_sked_link_spec {
                                      load shapes' static deflections in the basis */
     const kd_body_desc* shell;    /* not NULL: a shell link (a spatial `plate` body, theory.md sec. 22):
                                      this mesh in the body frame (the link's frame: its origin and axes;
-                                     p1 = 0), length, elements, theory, section, modes unused */
+                                     p1 = 0), length, elements, theory, section unused */
     int support_set, output_set;  /* indices into shell->node_sets: the set clamped to the frame, the
                                      set the outputs list (-1: every node) */
 } kd_sked_link_spec;
@@ -140,11 +140,20 @@ void kd_sked_link_section_forces(const kd_sked_link* L, const double* q, double*
 #define KD_PLATE_STRESS 7
 void kd_sked_plate_stress(const kd_sked_link* L, const double* q, double* out);
 
+/* Shell links: the wrench the support set applies on the link at (t, q, v, a): the sum over its
+ * nodes of the residual of the link's element equations at u .. rz (inertia of the frame motion
+ * and gravity included, the joint loads applied there not subtracted), force and moment about the
+ * frame origin, frame components (w[6]; theory.md sec. 22, SL7). */
+void kd_sked_plate_support(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                           double w[6]);
+
 /* The elastic contribution to each joint's force on the link at (t, q, v, a): the reactions of
  * the frame supports at the joint's node (the residual of the link's element equations, inertia
  * of the frame motion and gravity included, at the supported u, v, w, less the joint loads
  * applied there), global components (3 x njoint; zero at joints without supported
- * translations; several joints at one node: the first reports it). */
+ * translations; several joints at one node: the first reports it). A plate link: the support
+ * set's force (kd_sked_plate_support) less the joint loads at its nodes, on the first joint at a
+ * node of the set, zero at the others (theory.md sec. 22, SL7). */
 void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
                             double* out);
 

@@ -198,15 +198,29 @@ static double dof_residual(const kd_model* m, const kd_frame* f, const double ac
         double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
         link_elem_values(m, e, q, dq), link_elem_values(m, e, v, dv), link_elem_values(m, e, a, da);
         kd_inertia_terms it;
-        kd_inertia_terms_eval(pr, m->elem_s0[e], f->omega_L, f->eps_L, acc, &it);
         double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX], kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+        double kp[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
         kd_element_mass(pr, mm);
-        const int has_kg = kd_model_elem_geometric(m, e, acc[0], om2, kg);
+        const double* k = pr->k;
+        int has_kg = 0;
+        if (kd_element_kind_family(pr->kind) == KD_FAMILY_SHELL) {
+            /* a shell at its place in the body (theory.md sec. 22, SL7): terms and matrices in body
+             * DOFs; the membrane pre-stress's geometric stiffness is left out (second order) */
+            kd_element_place at;
+            kd_model_elem_place(m, e, &at);
+            kd_inertia_terms_place(pr, &at, f->omega_L, f->eps_L, acc, &it);
+            memcpy(kp, pr->k, sizeof(double) * (size_t)nd * (size_t)nd);
+            kd_element_place_matrix(pr, &at, mm), kd_element_place_matrix(pr, &at, kp);
+            k = kp;
+        } else {
+            kd_inertia_terms_eval(pr, m->elem_s0[e], f->omega_L, f->eps_L, acc, &it);
+            has_kg = kd_model_elem_geometric(m, e, acc[0], om2, kg);
+        }
         r += it.q[row];
         for (int b = 0; b < nd; b++) {
             const int x = row * nd + b;
             r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
-                 pr->k[x] * (dq[b] + body->damp_beta * dv[b]) + ((has_kg ? kg[x] : 0.0) + it.k_eps[x] + it.k_omega[x]) * dq[b];
+                 k[x] * (dq[b] + body->damp_beta * dv[b]) + ((has_kg ? kg[x] : 0.0) + it.k_eps[x] + it.k_omega[x]) * dq[b];
         }
     }
     return r;

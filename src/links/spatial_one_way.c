@@ -655,7 +655,8 @@ void kd_sked_link_reactions(const kd_sked_link* L, double t, const double* q, co
     kd_frame f;
     kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
     double R[3 * KD_KED_LINK_JOINTS];  /* frame components */
-    link_support_reactions(L->model, &f, &L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, 3, t, q, v, a, R);
+    if (L->spec.shell) splate_link_reactions(L, t, q, v, a, R);  /* the support set's (sec. 22, SL7) */
+    else link_support_reactions(L->model, &f, &L->preload, &L->load[0][0], 6, L->njoint, L->joint_node, 3, t, q, v, a, R);
     for (int j = 0; j < L->njoint; j++)
         for (int i = 0; i < 3; i++)
             out[3 * j + i] = f.R[3 * i] * R[3 * j] + f.R[3 * i + 1] * R[3 * j + 1] + f.R[3 * i + 2] * R[3 * j + 2];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kedyn/element.h"
+#include "kedyn/frame.h"
 #include "link_ode.h"
 #include "spatial_plate_link.h"
 
@@ -165,4 +166,53 @@ void kd_sked_plate_stress(const kd_sked_link* L, const double* q, double* out) {
             o[6] = fmax(o[6], sqrt(sx * sx + sy * sy - sx * sy + 3 * txy * txy));
         }
     }
+}
+
+/* The support set's wrench on a plate link at (t, q, v, a) (theory.md sec. 22, SL7): at each node of
+ * the set the residual of the elements at its u .. rz (link_support_reactions with no joint load
+ * subtracted), summed as a force and a moment about the frame origin, frame components. */
+void kd_sked_plate_support(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                           double w[6]) {
+    const kd_body* body = &L->model->body[0];
+    kd_frame f;
+    kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
+    const kd_body_desc* p = L->spec.shell;
+    const kd_node_set_desc* s = &p->node_sets[L->spec.support_set];
+    kd_law zero[6];
+    for (int c = 0; c < 6; c++) zero[c] = kd_law_constant(0.0);
+    memset(w, 0, sizeof(double) * 6);
+    for (int i = 0; i < s->nnodes; i++) {
+        double r[6];
+        const int node = s->nodes[i];
+        link_support_reactions(L->model, &f, &L->preload, zero, 6, 1, &node, 6, t, q, v, a, r);
+        const double* x = p->mesh.node_x + 3 * (node - 1);
+        for (int c = 0; c < 3; c++) w[c] += r[c];
+        w[3] += x[1] * r[2] - x[2] * r[1] + r[3];
+        w[4] += x[2] * r[0] - x[0] * r[2] + r[4];
+        w[5] += x[0] * r[1] - x[1] * r[0] + r[5];
+    }
+}
+
+/* The elastic joint forces of a plate link (SL7): the support set's force less the joints' loads
+ * at its nodes, on the first joint at a node of the set (frame components; the other joints 0). */
+void splate_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                           double* R) {
+    const kd_node_set_desc* s = &L->spec.shell->node_sets[L->spec.support_set];
+    double w[6];
+    kd_sked_plate_support(L, t, q, v, a, w);
+    int first = -1;
+    for (int j = 0; j < L->njoint; j++) {
+        int in = 0;
+        for (int i = 0; i < s->nnodes && !in; i++) in = s->nodes[i] == L->joint_node[j];
+        for (int c = 0; c < 3; c++) R[3 * j + c] = 0.0;
+        if (!in) continue;
+        if (first < 0) first = j;
+        for (int c = 0; c < 3; c++) {
+            double fl, df, d2f;
+            kd_law_eval(&L->load[j][c], t, &fl, &df, &d2f);
+            w[c] -= fl;
+        }
+    }
+    if (first >= 0)
+        for (int c = 0; c < 3; c++) R[3 * first + c] = w[c];
 }

@@ -10,5 +10,10 @@ kd_status splate_link_joints(const kd_smech* m, kd_sked_link* L, kd_error* err);
 /* Body b (body 0 of ld, material 0) as the link's shell mesh in its frame, the support set clamped
  * (KD_ERR_NOMEM when out of memory). */
 kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_desc* b);
+/* The elastic contribution to the joints' forces on plate link L (theory.md sec. 22, SL7), frame
+ * components (3 x njoint): the support set's force less the joint loads applied at its nodes, on
+ * the first joint at a node of the set; 0 at the others. */
+void splate_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
+                           double* R);
 
 #endif

@@ -64,6 +64,25 @@ static kd_status read_orientation(loader* ld, const node_t* v, kd_sbody_desc* b)
     return KD_OK;
 }
 
+/* `modes` and `static_correction` of an elastic link, beam or plate (theory.md sec. 12.11, 22 SL7). */
+static kd_status read_modes(loader* ld, field* f, kd_sbody_desc* b) {
+    node_t* x;
+    kd_status st;
+    b->statics = 1;
+    if ((x = field_value(f, "modes"))) {  /* modal reduction (theory.md sec. 12.11) */
+        double e;
+        if ((st = get_number(ld, x, "modes", &e))) return st;
+        if (!(e >= 1 && e <= 100000 && e == floor(e))) return fail(ld, x, "modes must be a whole number >= 1");
+        b->modes = (int)e;
+    }
+    if ((x = field_value(f, "static_correction"))) {
+        static const char* const corr[] = {"none", "output", "basis"};
+        if (!b->modes) return fail(ld, x, "static_correction applies with modes");
+        if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
+    }
+    return KD_OK;
+}
+
 /* A beam body (elastic link, kedyn/sked.h): its material, section, elements, theory, frame; the
  * beam runs from the first to the last point along the body's x axis; mass rho A L, centre of
  * mass at mid-length, inertia rho (Iy + Iz) L about x and rho A L^3 / 12 (+ rho I L: rayleigh,
@@ -97,18 +116,7 @@ static kd_status read_beam(loader* ld, const node_t* v, field* f, kd_sbody_desc*
         if ((st = get_choice(ld, x, "frame", fr, 2, &c))) return st;
         b->frame_node = c;
     }
-    b->statics = 1;
-    if ((x = field_value(f, "modes"))) {  /* modal reduction (theory.md sec. 12.11) */
-        double e;
-        if ((st = get_number(ld, x, "modes", &e))) return st;
-        if (!(e >= 1 && e <= 100000 && e == floor(e))) return fail(ld, x, "modes must be a whole number >= 1");
-        b->modes = (int)e;
-    }
-    if ((x = field_value(f, "static_correction"))) {
-        static const char* const corr[] = {"none", "output", "basis"};
-        if (!b->modes) return fail(ld, x, "static_correction applies with modes");
-        if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
-    }
+    if ((st = read_modes(ld, f, b))) return st;
     b->geometric_stiffness = 1;
     if ((x = field_value(f, "geometric_stiffness")) && (st = get_bool(ld, x, "geometric_stiffness", &b->geometric_stiffness)))
         return st;
@@ -243,13 +251,13 @@ static kd_status read_body(loader* ld, const node_t* v) {
     static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
                                             "static_correction", "geometric_stiffness"};
     if (kind == 3) {  /* a shell link: what it does not take, then the plate */
-        static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame", "modes",
-                                                "static_correction", "geometric_stiffness"};
+        static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame",
+                                                "geometric_stiffness"};
         for (size_t i = 0; i < sizeof not_plate / sizeof not_plate[0]; i++)
             if ((x = field_value(f, not_plate[i])))
                 return fail(ld, x, "'%s' does not apply to a plate link (its mass, inertia and com come from its mesh)",
                             not_plate[i]);
-        if ((st = read_plate(ld, v, f, b))) return st;
+        if ((st = read_plate(ld, v, f, b)) || (st = read_modes(ld, f, b))) return st;
     } else if (kind != 2) {
         for (size_t i = 0; i < sizeof beam_only / sizeof beam_only[0]; i++)
             if ((x = field_value(f, beam_only[i])))

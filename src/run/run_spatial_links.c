@@ -250,6 +250,11 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                 const int k = i < S[l].n ? i : S[l].n - 1;
                 const double* q = S[l].q + (size_t)k * 3 * (size_t)S[l].neq;
                 kd_sked_link_displacements(L[l], q, u);
+                /* the elastic part of the joint forces, on the joint's second body (plate links: the
+                 * support set's, theory.md sec. 22, SL7) */
+                kd_sked_link_reactions(L[l], S[l].t[k], q, q + S[l].neq, q + 2 * S[l].neq, dFl);
+                for (int j = 0; j < L[l]->njoint; j++)
+                    for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
                 if (L[l]->spec.shell) {  /* the output set's u .. rz; the largest |(u, v, w)| of any node */
                     const kd_body_desc* P = L[l]->spec.shell;
                     const kd_node_set_desc* os =
@@ -281,10 +286,6 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                     anim_spatial_link(anim, t, -1, u, 0, l + 1 == nl ? &r : NULL);
                     continue;
                 }
-                /* the elastic part of the joint forces, on the joint's second body */
-                kd_sked_link_reactions(L[l], S[l].t[k], q, q + S[l].neq, q + 2 * S[l].neq, dFl);
-                for (int j = 0; j < L[l]->njoint; j++)
-                    for (int c = 0; c < 3; c++) dF[3 * L[l]->joint[j] + c] += L[l]->joint_sign[j] * dFl[3 * j + c];
                 /* the animation: each link's nodes; the last one records the instant */
                 anim_spatial_link(anim, t, L[l]->spec.body, u, L[l]->model->nnode, l + 1 == nl ? &r : NULL);
                 kd_sked_link_section_forces(L[l], q, sf);
