@@ -25,6 +25,7 @@ int io_fmt_g(char* buf, double x, int prec);
 typedef struct io_row {
     FILE* fp;
     int len;
+    int failed;                   /* 1 once a block's write fell short */
     char buf[IO_ROW_BLOCK];
 } io_row;
 
@@ -36,6 +37,10 @@ void io_row_e(io_row* r, char sep, double x, int prec);
 void io_row_e_cols(io_row* r, const double* x, const int* idx, int n, int prec);
 /* sep (0: none), then x as "%.*g" */
 void io_row_g(io_row* r, char sep, double x, int prec);
+/* a whole row of a dynamics history in one call: "%.10g" of t, ",%.10e" of the columns as
+ * io_row_e_cols(r, x, idx, n, 10) writes them, then, when e is not NULL, ",%.10e" of e[0..2] and
+ * ",%.4e" of e[3]; the newline */
+void io_row_history(io_row* r, double t, const double* x, const int* idx, int n, const double* e);
 /* the newline (the row stays in the block) */
 void io_row_end(io_row* r);
 /* the block to fp: before anything else writes to fp, and at the end */
