@@ -19,13 +19,14 @@ int io_fmt_e(char* buf, double x, int prec);
 int io_fmt_g(char* buf, double x, int prec);
 
 /* Rows of numbers buffered in blocks: the numbers appended, the rows ended, the block written to
- * fp with one fwrite when nearly full and by io_row_flush (a 1.2 MB history in 19 writes rather
- * than one system call per 4 kB of stdio's buffer). */
+ * fp's descriptor with write(2) when nearly full and by io_row_flush, after fp's own buffer is
+ * flushed (a 1.3 MB history in 21 calls rather than one per 4 kB of stdio's buffer); a block that
+ * cannot be written sets failed to its errno (not fp's error flag: the caller checks both). */
 #define IO_ROW_BLOCK 65536
 typedef struct io_row {
     FILE* fp;
     int len;
-    int failed;                   /* 1 once a block's write fell short */
+    int failed;                   /* 0, or the errno of the block's write that failed */
     char buf[IO_ROW_BLOCK];
 } io_row;
 

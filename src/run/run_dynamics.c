@@ -166,7 +166,9 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     io_row_start(&h->row, h->fp);
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
     io_row_flush(&h->row);
-    if (h->nonfinite)
+    if (h->row.failed && (!st || st == KD_ERR_NUMERIC))  /* the rows' own writes (fmt_num.h) */
+        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write '%s': %s", path, strerror(h->row.failed));
+    if (h->nonfinite && st != KD_ERR_IO)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
                           "speed?)", h->t_nonfinite);
