@@ -224,7 +224,7 @@ static void test_row_failure(void** state) {
     if (!full) skip();
     static io_row row;
     io_row_start(&row, full);
-    const double x[3] = {1.0, -2.5e-7, 3.25e8};
+    const double x[4] = {1.0, -2.5e-7, 3.25e8, 4.5e-3};  /* the columns, also the energies */
     for (int r = 0; r < 3000; r++) io_row_history(&row, r * 1e-5, x, NULL, 3, x);  /* > one block */
     io_row_flush(&row);
     assert_int_equal(row.failed, ENOSPC);
