@@ -328,7 +328,7 @@ FMT_INLINE int fmt_g(char* buf, double x, int prec) {
     return n;
 }
 
-/* %.10g (the CSVs' time column) as fmt_g forms it, for 10^-12 <= |x| < 10^10: the 10 digits
+/* %.10g (the CSVs' time column) as fmt_g forms it, for 10^-13 <= |x| < 10^10: the 10 digits
  * by fmt_e_csv's scaled product (its near-ties exactly), the trailing zeros counted from the
  * digits' word, the digits placed by fixed-size copies (at most 28 bytes of buf written, within
  * IO_FMT_MAX); other numbers by fmt_g */
