@@ -3,6 +3,7 @@
  * decimal-looking numbers of time columns (k dt), exact ties and their neighbours, powers of
  * ten and their neighbours, zeros of both signs, subnormals, infinities and NaN, at every
  * precision 0..16 of %.*e and %.*g; and the row buffer against fprintf of the same row. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,6 +134,17 @@ static void test_near_ties(void** state) {
             check_one(z, D - 1);
         }
     }
+    for (int i = 0; i < 50000; i++) {  /* %.10g of the time column: near-ties at 10 digits */
+        const int k = (int)(next_u64() % 30) - 8;
+        const double m = 1e9 + (double)(next_u64() % (uint64_t)9e9);
+        double y = (m + 0.5) / pow(10.0, k), z = y;
+        check_one(y, 10);
+        for (int j = 0; j < 3; j++) {
+            y = nextafter(y, INFINITY), z = nextafter(z, -INFINITY);
+            check_one(y, 10);
+            check_one(z, 10);
+        }
+    }
     for (int i = 0; i < 400000; i++) {
         const uint64_t u = next_u64();
         double x;
@@ -151,6 +163,8 @@ static void test_row(void** state) {
     assert_non_null(a);
     assert_non_null(b);
     static io_row row;  /* the rows of a file in blocks: 50 rows of ~2.5 kB fill two and a part */
+    fprintf(a, "t,header\n");  /* in fp's buffer: the blocks' writes must come after it */
+    fprintf(b, "t,header\n");
     io_row_start(&row, a);
     for (int r = 0; r < 50; r++) {
         const double t = r * 1e-5;
@@ -178,8 +192,16 @@ static void test_row(void** state) {
         }
         io_row_end(&row);
         fputc('\n', b);
+        /* a whole history row in one call (t, gathered columns, and the energies on odd rows) */
+        const double e[4] = {q[1] * 3.0, -q[2], q[3] * 1e-7, q[4] * 1e3};
+        io_row_history(&row, t + 0.3, q, eq, 40, r & 1 ? e : NULL);
+        fprintf(b, "%.10g", t + 0.3);
+        for (int c = 0; c < 40; c++) fprintf(b, ",%.10e", eq[c] < 0 ? 0.0 : q[eq[c]]);
+        if (r & 1) fprintf(b, ",%.10e,%.10e,%.10e,%.4e", e[0], e[1], e[2], e[3]);
+        fputc('\n', b);
     }
     io_row_flush(&row);
+    assert_int_equal(row.failed, 0);
     const long na = ftell(a), nb = ftell(b);
     assert_true(na > 1024);
     assert_int_equal(na, nb);
@@ -195,6 +217,20 @@ static void test_row(void** state) {
     fclose(a), fclose(b);
 }
 
+/* a block that cannot be written: failed holds the write's errno (here a full device) */
+static void test_row_failure(void** state) {
+    (void)state;
+    FILE* full = fopen("/dev/full", "w");
+    if (!full) skip();
+    static io_row row;
+    io_row_start(&row, full);
+    const double x[4] = {1.0, -2.5e-7, 3.25e8, 4.5e-3};  /* the columns, also the energies */
+    for (int r = 0; r < 3000; r++) io_row_history(&row, r * 1e-5, x, NULL, 3, x);  /* > one block */
+    io_row_flush(&row);
+    assert_int_equal(row.failed, ENOSPC);
+    fclose(full);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_bits),
@@ -203,6 +239,7 @@ int main(void) {
         cmocka_unit_test(test_ties_and_powers),
         cmocka_unit_test(test_near_ties),
         cmocka_unit_test(test_row),
+        cmocka_unit_test(test_row_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

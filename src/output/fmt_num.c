@@ -5,9 +5,11 @@
  * tie (.5), where snprintf decides; so do infinities, NaN, |k| > 44 and D > 15. */
 #include "output/fmt_num.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The conversions are inlined into each caller with its precision a constant (the CSVs' 10 and 4
  * digits): the powers of ten, bounds and digit loops then fold. */
@@ -166,6 +168,17 @@ FMT_INLINE void digits8_word(uint32_t v, char* p) {
 #endif
 }
 
+/* the 8 digits of v < 10^8 as digits8_word forms them, before the '0's are added: a byte 0 is a
+ * digit 0 (the count of trailing zeros of the digit string from the highest bytes) */
+FMT_INLINE uint64_t digits8_raw(uint32_t v) {
+    const uint64_t hi = v / 10000u, lo = v - hi * 10000u;
+    uint64_t x = hi | lo << 32;
+    uint64_t y = (x * 10486u) >> 20 & 0x0000007F0000007Full;
+    x = y | (x - 100u * y) << 16;
+    y = (x * 103u) >> 10 & 0x000F000F000F000Full;
+    return y | (x - 10u * y) << 8;
+}
+
 /* "d.dddddddddd" of m (D = 11: 8 digits at once) or "d.dddd" (D = 5); returns the length */
 FMT_INLINE int csv_digits(char* p, uint64_t m, const int D) {
     if (D == 11) {
@@ -315,6 +328,75 @@ FMT_INLINE int fmt_g(char* buf, double x, int prec) {
     return n;
 }
 
+/* %.10g (the CSVs' time column) as fmt_g forms it, for 10^-13 <= |x| < 10^10: the 10 digits
+ * by fmt_e_csv's scaled product (its near-ties exactly), the trailing zeros counted from the
+ * digits' word, the digits placed by fixed-size copies (at most 28 bytes of buf written, within
+ * IO_FMT_MAX); other numbers by fmt_g */
+FMT_INLINE int fmt_g10(char* buf, double x) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+    enum { D = 10 };
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int ex = (int)(bits >> 52 & 0x7ff);
+    if (ex == 0 || ex == 0x7ff) return fmt_g(buf, x, D);  /* zeros, subnormals, inf, NaN */
+    const double ax = fabs(x);
+    const int e0 = (((ex - 1023) * 78913 + (1100 << 18)) >> 18) - 1100;  /* as in fmt_e_csv */
+    int k = D - 1 - e0;
+    if (k < 0 || k > 22) return fmt_g(buf, x, D);
+    double s = ax * p10[k];
+    if (s >= (double)u10[D]) {
+        if (k == 0) return fmt_g(buf, x, D);
+        s = ax * p10[--k];
+    } else if (s < (double)u10[D - 1]) {
+        if (k == 22) return fmt_g(buf, x, D);
+        s = ax * p10[++k];
+    }
+    if (s >= (double)u10[D] || s < (double)u10[D - 1]) return fmt_g(buf, x, D);
+    const int64_t il = (int64_t)s;
+    const double fr = s - (double)il;
+    uint64_t m = (uint64_t)il + (fr > 0.5);
+    if (fabs(fr - 0.5) < (double)u10[D] * 1e-14 && exact_round(ax, k, u10[D - 1], u10[D], &m))
+        return fmt_g(buf, x, D);
+    int X = D - 1 - k;  /* the exponent of style e */
+    if (m == u10[D]) m = u10[D - 1], X++;
+    /* dig: the 10 digits, then padding for the fixed-size copies below */
+    const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
+    const uint64_t w = digits8_raw(low), w0 = w + 0x3030303030303030ull;
+    char dig[32];
+    memcpy(dig, two_digits + 2 * top, 2);
+    memcpy(dig + 2, &w0, 8);
+    memset(dig + 10, '0', 22);
+    /* the last significant digit: the highest non-zero byte of w, else of top */
+    const int last = w ? 9 - __builtin_clzll(w) / 8 : top % 10u ? 1 : 0;
+    int n = (int)(bits >> 63);
+    buf[0] = '-';
+    if (X >= 0 && X < D) {  /* style f, X + 1 digits before the point */
+        memcpy(buf + n, dig, 16);
+        n += X + 1;
+        if (last > X) {
+            buf[n] = '.';
+            memcpy(buf + n + 1, dig + X + 1, 16);
+            n += 1 + last - X;
+        }
+    } else if (X < 0 && X >= -4) {  /* style f, "0." and -X - 1 zeros */
+        memcpy(buf + n, "0.000000", 8);
+        n += 1 - X;
+        memcpy(buf + n, dig, 16);
+        n += last + 1;
+    } else {  /* style e */
+        buf[n] = dig[0];
+        buf[n + 1] = '.';
+        memcpy(buf + n + 2, dig + 1, 16);
+        n += last > 0 ? last + 2 : 1;
+        n += put_exp(buf + n, X);
+    }
+    buf[n] = '\0';
+    return n;
+#else
+    return fmt_g(buf, x, 10);
+#endif
+}
+
 int io_fmt_e(char* buf, double x, int prec) {
     switch (prec) {
     case 10: return fmt_e_csv(buf, x, 11);
@@ -323,16 +405,37 @@ int io_fmt_e(char* buf, double x, int prec) {
     }
 }
 
-int io_fmt_g(char* buf, double x, int prec) { return prec == 10 ? fmt_g(buf, x, 10) : fmt_g(buf, x, prec); }
+int io_fmt_g(char* buf, double x, int prec) { return prec == 10 ? fmt_g10(buf, x) : fmt_g(buf, x, prec); }
 
 void io_row_start(io_row* r, FILE* fp) {
     r->fp = fp;
     r->len = 0;
+    r->failed = 0;
 }
 
+/* The block straight to the descriptor, after what fp's buffer holds: fwrite would send a block
+ * larger than its 4 kB buffer as two write calls (the whole buffers, then the rest copied into
+ * its buffer), twice the calls and ~0.15 ms more of the kernel's time for the bar run's 1.3 MB
+ * (docs/performance.md, "Fifth round"). */
 void io_row_flush(io_row* r) {
-    if (r->len) fwrite(r->buf, 1, (size_t)r->len, r->fp);
+    if (!r->len) return;
+    const char* p = r->buf;
+    size_t n = (size_t)r->len;
     r->len = 0;
+    const int fd = fileno(r->fp);
+    if (fflush(r->fp) != 0 || fd < 0) {
+        r->failed = errno ? errno : EIO;
+        return;
+    }
+    while (n > 0) {
+        const ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            r->failed = w < 0 && errno ? errno : EIO;
+            return;
+        }
+        p += w, n -= (size_t)w;
+    }
 }
 
 static void row_room(io_row* r) {
@@ -370,10 +473,42 @@ void io_row_g(io_row* r, char sep, double x, int prec) {
     row_room(r);
     if (sep) r->buf[r->len++] = sep;
     char* p = r->buf + r->len;
-    r->len += prec == 10 ? fmt_g(p, x, 10) : fmt_g(p, x, prec);
+    r->len += prec == 10 ? fmt_g10(p, x) : fmt_g(p, x, prec);
 }
 
 void io_row_end(io_row* r) {
     row_room(r);
     r->buf[r->len++] = '\n';
+}
+
+void io_row_history(io_row* r, double t, const double* x, const int* idx, int n, const double* e) {
+    const long most = ((long)n + 6) * (IO_FMT_MAX + 1) + 1;  /* the longest row */
+    if (most > IO_ROW_BLOCK) {  /* a row longer than a block: number by number */
+        io_row_g(r, 0, t, 10);
+        io_row_e_cols(r, x, idx, n, 10);
+        if (e) {
+            io_row_e_cols(r, e, NULL, 3, 10);
+            io_row_e(r, ',', e[3], 4);
+        }
+        io_row_end(r);
+        return;
+    }
+    if (r->len + most > IO_ROW_BLOCK) io_row_flush(r);  /* room for the row checked once */
+    char* p = r->buf + r->len;
+    p += fmt_g10(p, t);
+    for (int c = 0; c < n; c++) {
+        const double v = !idx ? x[c] : idx[c] < 0 ? 0.0 : x[idx[c]];
+        *p++ = ',';
+        p += fmt_e_csv(p, v, 11);
+    }
+    if (e) {
+        for (int c = 0; c < 3; c++) {
+            *p++ = ',';
+            p += fmt_e_csv(p, e[c], 11);
+        }
+        *p++ = ',';
+        p += fmt_e_csv(p, e[3], 5);
+    }
+    *p++ = '\n';
+    r->len = (int)(p - r->buf);
 }

@@ -19,12 +19,14 @@ int io_fmt_e(char* buf, double x, int prec);
 int io_fmt_g(char* buf, double x, int prec);
 
 /* Rows of numbers buffered in blocks: the numbers appended, the rows ended, the block written to
- * fp with one fwrite when nearly full and by io_row_flush (a 1.2 MB history in 19 writes rather
- * than one system call per 4 kB of stdio's buffer). */
+ * fp's descriptor with write(2) when nearly full and by io_row_flush, after fp's own buffer is
+ * flushed (a 1.3 MB history in 21 calls rather than one per 4 kB of stdio's buffer); a block that
+ * cannot be written sets failed to its errno (not fp's error flag: the caller checks both). */
 #define IO_ROW_BLOCK 65536
 typedef struct io_row {
     FILE* fp;
     int len;
+    int failed;                   /* 0, or the errno of the block's write that failed */
     char buf[IO_ROW_BLOCK];
 } io_row;
 
@@ -36,6 +38,10 @@ void io_row_e(io_row* r, char sep, double x, int prec);
 void io_row_e_cols(io_row* r, const double* x, const int* idx, int n, int prec);
 /* sep (0: none), then x as "%.*g" */
 void io_row_g(io_row* r, char sep, double x, int prec);
+/* a whole row of a dynamics history in one call: "%.10g" of t, ",%.10e" of the columns as
+ * io_row_e_cols(r, x, idx, n, 10) writes them, then, when e is not NULL, ",%.10e" of e[0..2] and
+ * ",%.4e" of e[3]; the newline */
+void io_row_history(io_row* r, double t, const double* x, const int* idx, int n, const double* e);
 /* the newline (the row stays in the block) */
 void io_row_end(io_row* r);
 /* the block to fp: before anything else writes to fp, and at the end */

@@ -5,7 +5,9 @@
 #include "run_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/kedyn.h"
@@ -118,23 +120,17 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         return 1;
     }
     /* "%.10g" of t, then ",%.10e" of each value and ",%.4e" of the balance, without printf's
-     * cost (src/output/fmt_num.h) */
-    io_row* row = &h->row;
-    io_row_g(row, 0, t, 10);
-    io_row_e_cols(row, q, h->eq, h->ncol, 10);
-    if (e) {
-        io_row_e_cols(row, e, NULL, 3, 10);
-        io_row_e(row, ',', e[3], 4);
-    }
-    io_row_end(row);
-    kd_anim_record(h->anim, t, q);
-    history_vtk(h, t, q);
+     * cost, in one call (src/output/fmt_num.h) */
+    io_row_history(&h->row, t, q, h->eq, h->ncol, e);
+    if (h->anim) kd_anim_record(h->anim, t, q);
+    if (h->vtk_stem[0]) history_vtk(h, t, q);
     /* Progress at most every 0.1 % of the time span. */
     if (h->opts && h->opts->progress && t - h->t_reported >= 1e-3 * h->t_end) {
         h->t_reported = t;
         h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
     }
-    return ferror(h->fp) != 0 || kd_interrupted();
+    /* a block that could not be written (the header's fprintf: at the commit's ferror) */
+    return h->row.failed || kd_interrupted();
 }
 
 /* After a numerical failure the history up to it is still a whole CSV file and is kept under its
@@ -156,8 +152,11 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
         kd_atomic_abort(&f);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
-    *h = (history){.fp = f.fp, .energy = dy.energy, .anim = c->anim, .opts = c->opts, .index = c->index,
-                   .count = c->count, .t_end = dy.t_end, .neq = c->m->neq, .m = c->m, .outdir = c->outdir};
+    /* the fields set one by one: a compound literal would zero the 64 kB block too (16 pages
+     * touched before any row) */
+    memset(h, 0, offsetof(history, row));
+    h->fp = f.fp, h->energy = dy.energy, h->anim = c->anim, h->opts = c->opts, h->index = c->index;
+    h->count = c->count, h->t_end = dy.t_end, h->neq = c->m->neq, h->m = c->m, h->outdir = c->outdir;
     for (int b = 0; b < c->m->nbody; b++)  /* plates: the displacement series for ParaView too */
         if (c->m->body[b].type == KD_BODY_PLATE) {
             if (c->ordinal == 1) snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics", a->prefix);
@@ -167,7 +166,9 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     io_row_start(&h->row, h->fp);
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
     io_row_flush(&h->row);
-    if (h->nonfinite)
+    if (h->row.failed && (!st || st == KD_ERR_NUMERIC))  /* the rows' own writes (fmt_num.h) */
+        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write '%s': %s", path, strerror(h->row.failed));
+    if (h->nonfinite && st != KD_ERR_IO)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
                           "speed?)", h->t_nonfinite);
