@@ -125,7 +125,9 @@ static void test_converges_to_unreduced(void** state) {
                N[i], amax, e[i], e[i] / amax);
     }
     assert_true(amax > 1e-3);   /* both bending planes carry millimetres */
-    for (int i = 1; i < 6; i++) assert_true(e[i] < e[i - 1]);
+    /* falling from 2 modes on (one mode is one of a degenerate pair, the square section's two
+     * bending planes, which LAPACK chooses) */
+    for (int i = 2; i < 6; i++) assert_true(e[i] < e[i - 1]);
     assert_true(e[0] < 0.05 * amax);   /* one mode: a few per cent */
     assert_true(e[2] < 1e-3 * amax);   /* four modes */
     assert_true(e[5] < 1e-9 * amax);   /* the complete basis: round-off */
@@ -139,7 +141,7 @@ static void test_geometric_converges(void** state) {
     static pend_rec full, red;
     const double t_end = 0.25;
     pendulum_g(0, AL_E, t_end, 1, 1, &full);
-    const int N[] = {1, 4, 16};
+    const int N[] = {2, 4, 16};   /* 2, 4: whole pairs of the square section's degenerate bending modes */
     double e[3], e0, amax = 0;
     for (int i = 0; i < 3; i++) {
         pendulum_g(N[i], AL_E, t_end, 1, 1, &red);
