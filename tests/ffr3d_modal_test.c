@@ -79,7 +79,7 @@ static void pendulum_g(int modes, double E, double t_end, int geometric, int sv,
     const int n = kd_ffr3d_size(s);
     double* q = calloc(n, sizeof(double));
     double* qd = calloc(n, sizeof(double));
-    /* spinning at 4 rad/s about the joint axis */
+    /* spinning at W rad/s about the joint axis */
     const double nrm = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]), W = geometric ? G_SPIN : 4.0;
     const double w0[3] = {W * ax[0] / nrm, W * ax[1] / nrm, W * ax[2] / nrm}, tip[3] = {L, 0, 0};
     const double vt[3] = {w0[1] * tip[2] - w0[2] * tip[1], w0[2] * tip[0] - w0[0] * tip[2], w0[0] * tip[1] - w0[1] * tip[0]};
