@@ -81,9 +81,14 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
  * the Craig-Bampton basis of the constraint modes of the joint nodes (joint_nodes, and the nodes
  * of joints already added; all six DOFs of each stay coordinates) and the lowest `modes`
  * fixed-interface modes (the link clamped at its frame node and the joint nodes; fewer when the
- * link has fewer interior DOFs). Joints can then act only at those nodes. */
+ * link has fewer interior DOFs), then up to 6 static vectors of the distributed inertia loads
+ * (F12). Joints can then act only at those nodes. */
 kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                           kd_error* err);
+/* The same with the static vectors of the distributed inertia loads (theory.md sec. 17, F12; what
+ * kd_ffr3d_reduce adds) only when static_vectors != 0. */
+kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
+                                int static_vectors, kd_error* err);
 /* The highest natural frequency (rad/s) of reduced body b clamped at its frame (0: not reduced). */
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b);
 /* u, v, w, rx, ry, rz of node `node` of body b at q (frame components; a reduced body's from its

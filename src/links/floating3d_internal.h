@@ -33,6 +33,9 @@ typedef struct f3_body {
     int* full_coord;
     double* zfull;                /* (2 nfull) work: q_f, and its generalized force */
     double omega_max;             /* rad/s, the reduced link's highest frequency, frame clamped */
+    double* Pm;                   /* F12 (geometric stiffness): (ne x ne) the projector onto the axial
+                                   * strain fields of the basis */
+    double* sw;                   /* (2 ne) work: the slope strains s_e and P s */
 } f3_body;
 
 /* The map of the nodes' DOFs into the full elastic coordinates. */
@@ -46,8 +49,9 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes
- * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries). */
-kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* err);
+ * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries); augment: with
+ * the static vectors of the distributed inertia loads (F12). */
+kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment, kd_error* err);
 /* The full elastic coordinates of the body's z (z itself when not reduced; else b->zfull). */
 const double* f3_body_expand(const f3_body* b, const double* z);
 /* The body's block of M(q) (column-major size x size) at its coordinates q (R, p, q_f). */

@@ -106,7 +106,7 @@ void f3_body_init_rigid(f3_body* b, double mass, const double J[9]) {
 
 void f3_body_free(f3_body* b) {
     free(b->node_coord), free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
-    free(b->T), free(b->full_coord), free(b->zfull);
+    free(b->T), free(b->full_coord), free(b->zfull), free(b->Pm), free(b->sw);
 }
 
 /* F3: the state-dependent invariants at q_f = z:
@@ -212,18 +212,19 @@ void f3_body_mass(const f3_body* b, const double* q, double* M, double* scratch)
 
 /* F9: the geometric part of the elastic force of the axial force, Q_f -= dN_e (e_u1' - e_u1) + N_e g0 q_e
  * per element (eps_e = (u2 - u1)/h + q_e.g0 q_e / (2h), N_e = EA eps_e, dN_e = N_e - EA (u2 - u1)/h),
- * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. F11: a reduced
- * link (q_f = T x, its force T^T Q_f) relaxes the slopes' stretch over the link: the energy
- * sum_e EA h eps_lin,e s_e + EA L sigma^2 / 2 (s_e = q_e.g0 q_e / (2h), sigma = sum_e h s_e / L),
- * so N_e = EA (eps_lin,e + sigma) and dN_e = EA s_e. */
+ * and its energy sum_e EA h (eps_e^2 - eps_lin^2) / 2 into *U when U is not NULL. F11, F12: a
+ * reduced link (q_f = T x, its force T^T Q_f) relaxes the part of the slopes' stretch that its
+ * basis has no axial field for: the energy sum_e EA h (eps_lin,e s_e + (P s)_e^2 / 2)
+ * (s_e = q_e.g0 q_e / (2h), P the projector onto the basis' axial strain fields), so
+ * N_e = EA (eps_lin,e + (P s)_e) and dN_e = EA s_e. */
 static void geometric_force(const f3_body* b, const double* zr, double* Qr, double* U) {
     const int ne = b->nodes - 1, mean = b->T != NULL;
-    const double EA = b->ec.E * b->ec.A, h = b->Le, L = b->beam.length;
+    const double EA = b->ec.E * b->ec.A, h = b->Le;
     const double* z = f3_body_expand(b, zr);
     double* Qf = Qr && mean ? b->zfull + b->nfull : Qr;
     if (Qr && mean) memset(Qf, 0, sizeof(double) * (size_t)b->nfull);
-    double u = 0, S2 = 0;
-    for (int pass = mean ? 0 : 1; pass < 2; pass++)
+    double u = 0;
+    for (int pass = mean ? 0 : 1; pass < 2; pass++) {
         for (int e = 0; e < ne; e++) {
             const int* map = F3_FULL_COORD(b) + 6 * e;
             double qe[12], gq[12], s2 = 0;
@@ -233,20 +234,26 @@ static void geometric_force(const f3_body* b, const double* zr, double* Qr, doub
                 for (int j = 0; j < 12; j++) x += b->g0[12 * i + j] * qe[j];
                 gq[i] = x, s2 += qe[i] * x;
             }
-            if (pass == 0) {   /* the link's mean strain */
-                S2 += s2;
+            const double se = 0.5 * s2 / h;
+            if (pass == 0) {   /* the slope strains */
+                b->sw[e] = se;
                 continue;
             }
-            const double elin = (qe[6] - qe[0]) / h, se = 0.5 * s2 / h, sigma = 0.5 * S2 / L;
-            const double N = EA * (elin + (mean ? sigma : se)), dN = EA * se;
-            if (U) u += mean ? EA * h * elin * se + (e == 0 ? 0.5 * EA * L * sigma * sigma : 0.0)
-                             : 0.5 * EA * h * ((elin + se) * (elin + se) - elin * elin);
+            const double elin = (qe[6] - qe[0]) / h, ps = mean ? b->sw[ne + e] : se;
+            const double N = EA * (elin + ps), dN = EA * se;
+            if (U) u += mean ? EA * h * (elin * se + 0.5 * ps * ps) : 0.5 * EA * h * ((elin + se) * (elin + se) - elin * elin);
             if (!Qf) continue;
             if (map[0] >= 0) Qf[map[0]] += dN;
             if (map[6] >= 0) Qf[map[6]] -= dN;
             for (int i = 0; i < 12; i++)
                 if (map[i] >= 0) Qf[map[i]] -= N * gq[i];
         }
+        for (int e = 0; e < ne && pass == 0; e++) {   /* F12: P s */
+            double x = 0;
+            for (int f = 0; f < ne; f++) x += b->Pm[(size_t)e * ne + f] * b->sw[f];
+            b->sw[ne + e] = x;
+        }
+    }
     if (U) *U = u;
     if (Qr && mean)
         for (int i = 0; i < b->nfull; i++) {
@@ -421,15 +428,23 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
     memset(out, 0, sizeof(double) * 4 * (size_t)nn);
     if (!b->elastic) return;
     const double* z = f3_body_expand(b, q + KD_FFR3D_POSE);
-    double slopes = 0;   /* F11: a reduced link's mean slope strain sum_e q_e.g0 q_e / (2L) */
-    for (int e = 0; e < nn - 1 && b->T && b->beam.geometric; e++)
+    const int ne = nn - 1, red = b->T && b->beam.geometric;
+    for (int e = 0; e < ne && red; e++) {   /* F12: a reduced link's slope strains s_e, then P s */
+        double s2 = 0;
         for (int i = 0; i < 12; i++) {
             const int ci = F3_FULL_COORD(b)[6 * e + i];
             for (int j = 0; j < 12 && ci >= 0; j++) {
                 const int cj = F3_FULL_COORD(b)[6 * e + j];
-                if (cj >= 0) slopes += z[ci] * b->g0[12 * i + j] * z[cj] / (2 * b->beam.length);
+                if (cj >= 0) s2 += z[ci] * b->g0[12 * i + j] * z[cj];
             }
         }
+        b->sw[e] = 0.5 * s2 / b->Le;
+    }
+    for (int e = 0; e < ne && red; e++) {
+        double x = 0;
+        for (int f = 0; f < ne; f++) x += b->Pm[(size_t)e * ne + f] * b->sw[f];
+        b->sw[ne + e] = x;
+    }
     for (int e = 0; e < nn - 1; e++) {
         double de[12];
         for (int a = 0; a < 12; a++) {
@@ -446,7 +461,7 @@ void f3_body_section_forces(const f3_body* b, const double* q, double c_y, doubl
             for (int a = 0; a < 12; a++) du += dN[KD_F_U][a] * de[a], dry += dN[KD_F_TY][a] * de[a], drz += dN[KD_F_TZ][a] * de[a];
             const int node = e + end;
             const double w = node > 0 && node < nn - 1 ? 0.5 : 1.0;
-            out[4 * node] += w * b->ec.E * b->ec.A * (du + (b->T ? slopes : 0.5 * s2 / b->Le));
+            out[4 * node] += w * b->ec.E * b->ec.A * (du + (red ? b->sw[ne + e] : 0.5 * s2 / b->Le));
             out[4 * node + 1] += w * b->ec.E * b->ec.Iy * dry;
             out[4 * node + 2] += w * b->ec.E * b->ec.Iz * drz;
         }

@@ -5,10 +5,13 @@
  *     q_f = T x,  x = (q_B, eta),  T = [I 0; Psi Phi],  Psi = -K_II^-1 K_IB,
  * Phi the lowest N modes of K_II phi = lambda M_II phi (the link clamped at its frame and at the
  * joint nodes), M-normalised; with the geometric stiffness the mainly axial modes are left out
- * (the interior axial DOFs follow the joint nodes, F11). Every invariant that is linear or quadratic in q_f is projected
- * once here (S_N T, X T, T^T m_ij T, T^T M_ff T, T^T K T); the joints keep the boundary nodes'
- * DOFs as coordinates; the geometric stiffness (quartic in q_f) is evaluated through T per
- * evaluation (floating_body3d.c). Set-up work, allocated once. */
+ * (the interior axial DOFs follow the joint nodes, F11). F12: then the static responses of the
+ * same clamped link to the distributed inertia loads of the frame's motion (K_II y = f_I: the
+ * rows of S_N and X_x., up to 6), M_II-orthogonal to the kept modes and M-normalised. Every
+ * invariant that is linear or quadratic in q_f is projected once here (S_N T, X T, T^T m_ij T,
+ * T^T M_ff T, T^T K T); the joints keep the boundary nodes' DOFs as coordinates; the geometric
+ * stiffness (quartic in q_f) is evaluated through T per evaluation (floating_body3d.c) with the
+ * projector onto the basis' axial strain fields (F12). Set-up work, allocated once. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,33 +45,75 @@ static void project1(const double* T, int nfull, int nr, const double* x, int ro
         }
 }
 
-kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* err) {
+/* F12: P (ne x ne, row-major) = U U^T, U an orthonormal basis of the element axial strain fields
+ * (u_{e+1} - u_e) / h of the columns of T (the uniform elements' weight h drops out). */
+static kd_status axial_projector(f3_body* b, const double* T, int nr, kd_error* err) {
+    const int ne = b->nodes - 1;
+    double* E = calloc((size_t)ne * nr + 1, sizeof(double));
+    double* sv = malloc(sizeof(double) * ((size_t)ne + (size_t)nr + 1));
+    double* U = malloc(sizeof(double) * ((size_t)ne * ne + 1));
+    double* sup = malloc(sizeof(double) * ((size_t)ne + (size_t)nr + 1));
+    b->Pm = calloc((size_t)ne * ne, sizeof(double));
+    b->sw = calloc(2 * (size_t)ne, sizeof(double));
+    kd_status st = KD_OK;
+    if (!E || !sv || !U || !sup || !b->Pm || !b->sw) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    for (int e = 0; e < ne && !st; e++) {
+        const int c1 = b->node_coord[6 * e], c2 = b->node_coord[6 * (e + 1)];
+        for (int a = 0; a < nr; a++)
+            E[(size_t)e * nr + a] = ((c2 >= 0 ? T[(size_t)c2 * nr + a] : 0.0) - (c1 >= 0 ? T[(size_t)c1 * nr + a] : 0.0)) / b->Le;
+    }
+    if (!st && LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'N', ne, nr, E, nr, sv, U, ne, NULL, 1, sup) != 0)
+        st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "elastic body '%s': the axial strain fields of the basis failed", b->name);
+    if (!st) {
+        const int ns = ne < nr ? ne : nr;
+        int rank = 0;
+        while (rank < ns && sv[rank] > 1e-8 * sv[0]) rank++;
+        for (int i = 0; i < ne; i++)
+            for (int j = 0; j < ne; j++) {
+                double x = 0;
+                for (int k = 0; k < rank; k++) x += U[(size_t)i * ne + k] * U[(size_t)j * ne + k];
+                b->Pm[(size_t)i * ne + j] = x;
+            }
+    }
+    free(E), free(sv), free(U), free(sup);
+    return st;
+}
+
+kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment, kd_error* err) {
     const int nfull = b->nf, nn = b->nodes;
     int nB = 0;
     for (int n = 1; n < nn; n++) nB += boundary[n] ? 6 : 0;
     /* with the geometric stiffness the interior axial modes are left out (F11: the interior axial
-     * DOFs follow the joint nodes' axial displacement, the slopes' stretch relaxed in U_g) */
+     * DOFs follow the joint nodes' axial displacement and the static vectors of F12) */
     const int nI = nfull - nB, nIa = b->beam.geometric ? (nn - 1 - (nB / 6)) : 0;
-    const int nm = modes < nI - nIa ? modes : nI - nIa, nr = nB + nm;
+    /* F12: the loads of the frame's translational accelerations (rows of S_N) and of the
+     * distributions rho x e_i of its angular accelerations and centrifugal field (X_xi) */
+    const int nL = augment && nI > 0 ? 6 : 0;
+    const int nm = modes < nI - nIa ? modes : nI - nIa, nrmax = nB + nm + nL;
+    int nr = nB + nm, na = 0;
     int* bmap = malloc(sizeof(int) * (size_t)nfull);    /* full DOF -> B index or -(I index) - 1 */
     int* axial = calloc((size_t)nfull + 1, sizeof(int)); /* interior index -> 1: an axial u */
     int* pick = malloc(sizeof(int) * ((size_t)nI + 1));  /* the retained modes */
     int* nc = malloc(sizeof(int) * 6 * (size_t)nn);
-    double* T = calloc((size_t)nfull * nr + 1, sizeof(double));
+    double* T = calloc((size_t)nfull * nrmax + 1, sizeof(double));
     double* KII = malloc(sizeof(double) * ((size_t)nI * nI + 1));
     double* MII = malloc(sizeof(double) * ((size_t)nI * nI + 1));
-    double* KIB = malloc(sizeof(double) * ((size_t)nI * nB + 1));
+    double* KIB = calloc((size_t)nI * (nB + nL) + 1, sizeof(double));   /* then Psi and the static vectors */
+    double* Y = malloc(sizeof(double) * ((size_t)nI * (nL + 1) + 1));   /* the retained static vectors */
+    double* MY = malloc(sizeof(double) * ((size_t)nI + 1));
     double* lam = malloc(sizeof(double) * ((size_t)nI + 1));
     double* w = malloc(sizeof(double) * ((size_t)nfull * nfull + 1));
-    double* SN = malloc(sizeof(double) * 3 * (size_t)nr);
-    double* X = malloc(sizeof(double) * 9 * (size_t)nr);
-    double* Mij = malloc(sizeof(double) * 9 * (size_t)nr * nr);
-    double* Mff = malloc(sizeof(double) * (size_t)nr * nr);
-    double* K = malloc(sizeof(double) * (size_t)nr * nr);
+    double* SN = malloc(sizeof(double) * 3 * (size_t)nrmax);
+    double* X = malloc(sizeof(double) * 9 * (size_t)nrmax);
+    double* Mij = malloc(sizeof(double) * 9 * (size_t)nrmax * nrmax);
+    double* Mff = malloc(sizeof(double) * (size_t)nrmax * nrmax);
+    double* K = malloc(sizeof(double) * (size_t)nrmax * nrmax);
     double* zf = malloc(sizeof(double) * 2 * (size_t)nfull);
     kd_status st = KD_OK;
-    if (!bmap || !axial || !pick || !nc || !T || !KII || !MII || !KIB || !lam || !w || !SN || !X || !Mij || !Mff || !K || !zf)
+    if (!bmap || !axial || !pick || !nc || !T || !KII || !MII || !KIB || !Y || !MY || !lam || !w || !SN || !X || !Mij ||
+        !Mff || !K || !zf)
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    const int nRHS = nB + nL;
     if (!st) {
         /* the boundary DOFs first (in node order), then the modes */
         int ib = 0, ii = 0;
@@ -79,29 +124,33 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
             if (boundary[k / 6]) bmap[c] = ib, nc[k] = ib++;
             else axial[ii] = k % 6 == 0, bmap[c] = -(ii++) - 1;
         }
-        for (int i = 0; i < nfull; i++)
+        for (int i = 0; i < nfull; i++) {
+            const int a = bmap[i];
+            if (a >= 0) continue;
+            const size_t x = (size_t)(-a - 1);
             for (int j = 0; j < nfull; j++) {
-                const int a = bmap[i], c = bmap[j];
-                if (a >= 0) continue;
-                const size_t x = (size_t)(-a - 1);
+                const int c = bmap[j];
                 if (c < 0) {
                     KII[x * nI + (size_t)(-c - 1)] = b->K[(size_t)i * nfull + j];
                     MII[x * nI + (size_t)(-c - 1)] = b->Mff[(size_t)i * nfull + j];
                 } else
-                    KIB[x * nB + (size_t)c] = -b->K[(size_t)i * nfull + j];
+                    KIB[x * nRHS + (size_t)c] = -b->K[(size_t)i * nfull + j];
             }
+            /* F12: the distributed loads, their interior rows */
+            for (int l = 0; l < nL; l++) KIB[x * nRHS + (size_t)(nB + l)] = l < 3 ? b->SN[(size_t)l * nfull + i] : b->X[(size_t)(l - 3) * nfull + i];
+        }
         /* Phi: K_II phi = lambda M_II phi (ascending, M-normalised); KII, MII overwritten */
         if (nI > 0 && LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'V', 'U', nI, KII, nI, MII, nI, lam) != 0)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "elastic body '%s': the modes of the link clamped at its frame and joint nodes failed",
                               b->name);
     }
-    if (!st && nI > 0 && nB > 0) {
-        /* Psi = -K_II^-1 K_IB from the K_II rebuilt (dsygv overwrote it) */
+    if (!st && nI > 0 && nRHS > 0) {
+        /* Psi = -K_II^-1 K_IB and the static responses K_II^-1 f_I from the K_II rebuilt (dsygv overwrote it) */
         for (int i = 0; i < nfull; i++)
             for (int j = 0; j < nfull; j++)
                 if (bmap[i] < 0 && bmap[j] < 0)
                     MII[(size_t)(-bmap[i] - 1) * nI + (size_t)(-bmap[j] - 1)] = b->K[(size_t)i * nfull + j];
-        if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', nI, nB, MII, nI, KIB, nB) != 0)
+        if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', nI, nRHS, MII, nI, KIB, nRHS) != 0)
             st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "elastic body '%s': the constraint modes failed", b->name);
     }
     if (!st) {
@@ -114,6 +163,42 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
             }
             if (!nIa || ax < 0.5 * all) pick[k++] = m;
         }
+        /* F12: each static response made M_II-orthogonal to the kept modes and to the vectors
+         * before it (Gram-Schmidt, twice), M_II-normalised, and kept unless it lies in their span */
+        for (int i = 0; i < nfull && nL; i++)   /* M_II again (dsygv and dposv overwrote it) */
+            for (int j = 0; j < nfull; j++)
+                if (bmap[i] < 0 && bmap[j] < 0)
+                    MII[(size_t)(-bmap[i] - 1) * nI + (size_t)(-bmap[j] - 1)] = b->Mff[(size_t)i * nfull + j];
+        for (int l = 0; l < nL; l++) {
+            double* y = Y + (size_t)na * nI;
+            for (int i = 0; i < nI; i++) y[i] = KIB[(size_t)i * nRHS + (size_t)(nB + l)];
+            double n0 = 0, n1 = 0;
+            for (int pass = 0; pass < 3; pass++) {
+                for (int i = 0; i < nI; i++) {
+                    double v = 0;
+                    for (int j = 0; j < nI; j++) v += MII[(size_t)i * nI + j] * y[j];
+                    MY[i] = v;
+                }
+                double nrm = 0;
+                for (int i = 0; i < nI; i++) nrm += y[i] * MY[i];
+                if (pass == 0) n0 = nrm;
+                if (pass == 2) {
+                    n1 = nrm;
+                    break;
+                }
+                for (int k = 0; k < nm + na; k++) {
+                    const double* v = k < nm ? KII + pick[k] : Y + (size_t)(k - nm) * nI;
+                    const size_t stride = k < nm ? (size_t)nI : 1;
+                    double c = 0;
+                    for (int i = 0; i < nI; i++) c += v[i * stride] * MY[i];
+                    for (int i = 0; i < nI; i++) y[i] -= c * v[i * stride];
+                }
+            }
+            if (!(n0 > 0) || n1 < 1e-12 * n0) continue;   /* in the span of the basis */
+            for (int i = 0; i < nI; i++) y[i] /= sqrt(n1);
+            na++;
+        }
+        nr = nB + nm + na;
         for (int i = 0; i < nfull; i++) {
             double* Ti = T + (size_t)i * nr;
             if (bmap[i] >= 0) {
@@ -121,8 +206,9 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
                 continue;
             }
             const size_t x = (size_t)(-bmap[i] - 1);
-            for (int c = 0; c < nB; c++) Ti[c] = KIB[x * nB + (size_t)c];
+            for (int c = 0; c < nB; c++) Ti[c] = KIB[x * nRHS + (size_t)c];
             for (int m = 0; m < nm; m++) Ti[nB + m] = KII[x * nI + (size_t)pick[m]];   /* eigenvector: a column */
+            for (int a = 0; a < na; a++) Ti[nB + nm + a] = Y[(size_t)a * nI + x];
         }
         const size_t nf2 = (size_t)nfull * nfull, nr2 = (size_t)nr * nr;
         project1(T, nfull, nr, b->SN, 3, SN);
@@ -141,6 +227,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
         }
         free(Mc), free(ev);
     }
+    if (!st && b->beam.geometric) st = axial_projector(b, T, nr, err);
     if (!st) {
         free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
         b->SN = SN, b->X = X, b->Mij = Mij, b->Mff = Mff, b->K = K;
@@ -149,7 +236,7 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, kd_error* e
         b->nf = nr, b->size = KD_FFR3D_POSE + nr;
         SN = X = Mij = Mff = K = T = zf = NULL, nc = NULL;
     }
-    free(bmap), free(axial), free(pick), free(nc), free(T), free(KII), free(MII), free(KIB), free(lam), free(w);
+    free(bmap), free(axial), free(pick), free(nc), free(T), free(KII), free(MII), free(KIB), free(Y), free(MY), free(lam), free(w);
     free(SN), free(X), free(Mij), free(Mff), free(K), free(zf);
     return st;
 }

@@ -144,6 +144,11 @@ static kd_status check_point(const kd_ffr3d_system* s, kd_ffr3d_point a, kd_erro
 
 kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                           kd_error* err) {
+    return kd_ffr3d_reduce_basis(s, b, modes, joint_nodes, njoint_nodes, 1, err);
+}
+
+kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
+                                int static_vectors, kd_error* err) {
     if (s->finished || b < 0 || b >= s->nb || !s->body[b].elastic || s->body[b].T || modes < 1)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "kd_ffr3d_reduce: an unreduced elastic body before kd_ffr3d_finish and modes >= 1");
@@ -159,7 +164,7 @@ kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint
     for (int k = 0; k < s->nj && !st; k++)   /* joints added before: their nodes are boundary nodes */
         for (int side = 0; side < 2; side++)
             if (s->joint[k].pt[side].body == b) bnd[s->joint[k].pt[side].node] = 1;
-    if (!st) st = f3_body_reduce(bd, modes, bnd, err);
+    if (!st) st = f3_body_reduce(bd, modes, bnd, static_vectors, err);
     free(bnd);
     /* the coordinates laid out again */
     s->n = 0;
