@@ -26,6 +26,7 @@ const char* const desc_formalism_names[KD_DYN_FORMALISMS] = {
 const char* const desc_formulation_names[KD_FORMULATIONS] = {"unset", "augmented", "udwadia-kalaba", "maggi", "ida"};
 const char* const desc_stabilization_names[KD_STABILIZATIONS] = {"unset", "baumgarte", "projection", "none"};
 const char* const desc_coupling_names[KD_COUPLINGS] = {"unset", "one-way", "two-way"};
+const char* const desc_nonlinear_solver_names[KD_NONLINEAR_SOLVERS] = {"unset", "newton", "fixed-point"};
 const char* const desc_gyroscopic_names[KD_GYROSCOPICS] = {"unset", "true", "false", "dense"};
 
 static const char* pick(const char* const* names, int n, int i) { return i >= 0 && i < n ? names[i] : "?"; }
@@ -48,4 +49,7 @@ kd_dynamics_formalism kd_dynamics_formalism_parse(const char* name) {
 const char* kd_formulation_name(kd_formulation f) { return pick(desc_formulation_names, KD_FORMULATIONS, (int)f); }
 const char* kd_stabilization_name(kd_stabilization s) { return pick(desc_stabilization_names, KD_STABILIZATIONS, (int)s); }
 const char* kd_coupling_name(kd_coupling c) { return pick(desc_coupling_names, KD_COUPLINGS, (int)c); }
+const char* kd_nonlinear_solver_name(kd_nonlinear_solver s) {
+    return pick(desc_nonlinear_solver_names, KD_NONLINEAR_SOLVERS, (int)s);
+}
 const char* kd_gyroscopic_name(kd_gyroscopic g) { return pick(desc_gyroscopic_names, KD_GYROSCOPICS, (int)g); }
