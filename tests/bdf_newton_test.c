@@ -293,11 +293,12 @@ static void test_model_key(void** state) {
     assert_int_equal(o.nonlinear, KD_MBS_NLS_AUTO);
     assert_int_equal(o.adams, 1);
     kd_desc_free(&d);
-    /* rk4 has no corrector; an unknown name; Adams with projection */
-    const char* bad[3][2] = {{"rk4, dt: 0.001", ", nonlinear_solver: newton"},
+    /* rk4 has no corrector; an unknown name; ida has its own Newton; Adams with projection */
+    const char* bad[4][2] = {{"rk4, dt: 0.001", ", nonlinear_solver: newton"},
                              {"cvode-bdf", ", nonlinear_solver: broyden"},
+                             {"cvode-bdf", ", formulation: ida, nonlinear_solver: newton"},
                              {"cvode-adams", ", stabilization: projection"}};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         st = load(bad[i][0], bad[i][1], &d, &err);
         printf("rejected: %s\n", err.msg);
         assert_int_not_equal(st, KD_OK);

@@ -413,7 +413,6 @@ kd_dynamics_formalism kd_dynamics_formalism_parse(const char* name); /* UNSET wh
 const char* kd_formulation_name(kd_formulation f);       /* "augmented", ... */
 const char* kd_stabilization_name(kd_stabilization s);   /* "baumgarte", ... */
 const char* kd_coupling_name(kd_coupling c);             /* "one-way", "two-way" */
-const char* kd_nonlinear_solver_name(kd_nonlinear_solver s); /* "newton", "fixed-point" */
 const char* kd_gyroscopic_name(kd_gyroscopic g);         /* "true", "false", "dense" */
 
 #define KD_LIST_MAX 256

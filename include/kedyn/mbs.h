@@ -65,7 +65,7 @@ typedef enum kd_mbs_stabilization {
 
 typedef enum kd_mbs_integrator {
     KD_MBS_RK4 = 0,               /* classical Runge-Kutta, fixed dt */
-    KD_MBS_CVODE                  /* SUNDIALS CVODE BDF, adaptive (rtol, atol) */
+    KD_MBS_CVODE                  /* SUNDIALS CVODE BDF (or Adams: adams), adaptive (rtol, atol) */
 } kd_mbs_integrator;
 
 /* The corrector iteration of CVODE (docs/theory.md, "BDF with a Newton corrector"). */

@@ -7,7 +7,7 @@
  * as the right-hand side; SUNDIALS keeps it over several steps (rebuilding I - gamma J when gamma
  * changes) and evaluates it again after a convergence failure. I - gamma J is factorised by
  * LAPACK's dense LU (a SUNDIALS linear solver of our own: SUNDIALS' dense LU, in plain loops,
- * took 40 % of the two-way wiper's time), which suits the sizes of these ODEs (2 n + 1 for n
+ * took 38 % of the two-way wiper's time), which suits the sizes of these ODEs (2 n + 1 for n
  * coordinates: tens to a few hundred). */
 #include <cvode/cvode.h>
 #include <cvode/cvode_ls.h>

@@ -49,7 +49,4 @@ kd_dynamics_formalism kd_dynamics_formalism_parse(const char* name) {
 const char* kd_formulation_name(kd_formulation f) { return pick(desc_formulation_names, KD_FORMULATIONS, (int)f); }
 const char* kd_stabilization_name(kd_stabilization s) { return pick(desc_stabilization_names, KD_STABILIZATIONS, (int)s); }
 const char* kd_coupling_name(kd_coupling c) { return pick(desc_coupling_names, KD_COUPLINGS, (int)c); }
-const char* kd_nonlinear_solver_name(kd_nonlinear_solver s) {
-    return pick(desc_nonlinear_solver_names, KD_NONLINEAR_SOLVERS, (int)s);
-}
 const char* kd_gyroscopic_name(kd_gyroscopic g) { return pick(desc_gyroscopic_names, KD_GYROSCOPICS, (int)g); }
