@@ -385,6 +385,14 @@ typedef enum kd_coupling {
     KD_COUPLINGS
 } kd_coupling;
 
+/* dynamics of mechanisms with cvode-bdf or cvode-adams: the corrector iteration (kedyn/mbs.h). */
+typedef enum kd_nonlinear_solver {
+    KD_NONLINEAR_UNSET = 0,       /* newton for cvode-bdf, fixed-point for cvode-adams */
+    KD_NONLINEAR_NEWTON,
+    KD_NONLINEAR_FIXED_POINT,
+    KD_NONLINEAR_SOLVERS
+} kd_nonlinear_solver;
+
 /* modes_along_motion: the eigenproblem solved at each instant (kedyn/ked.h). */
 typedef enum kd_gyroscopic {
     KD_GYROSCOPIC_UNSET = 0,      /* true */
@@ -471,6 +479,7 @@ typedef struct kd_dynamics_desc {
     kd_stabilization stabilization; /* mechanisms */
     /* mechanisms with elastic links (kedyn/ked.h) */
     kd_coupling coupling;
+    kd_nonlinear_solver nonlinear_solver; /* cvode-bdf, cvode-adams of mechanisms */
     int steps;                    /* one-way: samples of the rigid motion (>= 2) */
     double speed;                 /* one-way: constant speed (rad/s) replacing the law of the
                                      first driver; 0 = as given */

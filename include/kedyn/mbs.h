@@ -65,13 +65,22 @@ typedef enum kd_mbs_stabilization {
 
 typedef enum kd_mbs_integrator {
     KD_MBS_RK4 = 0,               /* classical Runge-Kutta, fixed dt */
-    KD_MBS_CVODE                  /* SUNDIALS CVODE BDF, adaptive (rtol, atol) */
+    KD_MBS_CVODE                  /* SUNDIALS CVODE BDF (or Adams: adams), adaptive (rtol, atol) */
 } kd_mbs_integrator;
+
+/* The corrector iteration of CVODE (docs/theory.md, "BDF with a Newton corrector"). */
+typedef enum kd_mbs_nonlinear {
+    KD_MBS_NLS_AUTO = 0,          /* Newton for BDF, fixed point for Adams */
+    KD_MBS_NLS_NEWTON,            /* Newton with a dense difference-quotient Jacobian */
+    KD_MBS_NLS_FIXED_POINT        /* functional iteration: no Jacobian, step bounded by h L < 1 */
+} kd_mbs_nonlinear;
 
 typedef struct kd_mbs_opts {
     kd_mbs_formulation formulation;
     kd_mbs_stabilization stabilization;  /* augmented and udwadia-kalaba */
     kd_mbs_integrator integrator;        /* all but ida */
+    int adams;                    /* cvode: Adams-Moulton instead of BDF */
+    kd_mbs_nonlinear nonlinear;   /* cvode: the corrector iteration */
     double t0, t_end;             /* t_end > t0 */
     double dt;                    /* rk4 step; adaptive methods: output spacing unit (> 0) */
     double rtol, atol;            /* adaptive tolerances (cvode, ida) */
@@ -132,6 +141,9 @@ typedef struct kd_mbs_stats {
     long evaluations;             /* evaluations of the accelerations (or DAE residuals) */
     long factorizations;          /* numeric sparse (or dense) factorisations */
     long projections;             /* projections onto the constraint manifold */
+    long jacobians;               /* cvode Newton: difference-quotient Jacobians of y' = f(t, y) */
+    long nonlinear_iterations;    /* cvode: corrector iterations (Newton or fixed point) */
+    long nonlinear_failures;      /* cvode: corrector convergence failures */
     long repartitions;            /* maggi: choices of the independent coordinates; ida: restarts
                                      on a new set of rows (kedyn/cms_rows.h) */
     int dof;                      /* n - rank(Phi_q) at t0 */

@@ -114,6 +114,21 @@ typedef struct mbs_ode {
 
 kd_status mbs_ode_run(mbs_ws* w, const mbs_ode* ode, double* y, kd_error* err);
 
+/* CVODE's Newton corrector with a dense difference-quotient Jacobian (ode_newton.c). CVODE's user
+ * data is an mbs_cv_user. attach creates the solvers and hands them to CVODE (nonzero: failed;
+ * free *out in any case). */
+typedef struct mbs_newton mbs_newton;
+typedef struct mbs_cv_user {
+    const mbs_ode* ode;
+    mbs_newton* newton;           /* NULL with the fixed-point corrector */
+} mbs_cv_user;
+struct _generic_N_Vector;
+struct _SUNContext;
+int mbs_newton_attach(void* mem, struct _generic_N_Vector* y, struct _SUNContext* sctx, const mbs_ode* ode,
+                      mbs_newton** out);
+long mbs_newton_jacobians(const mbs_newton* nw);
+void mbs_newton_free(mbs_newton** nw);
+
 /* The formulations (augmented and Udwadia-Kalaba in forward.c). */
 kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_output_fn out, void* ctx,
                         kd_error* err);

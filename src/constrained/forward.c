@@ -112,6 +112,10 @@ static kd_status check_opts(const kd_cms* s, const kd_mbs_opts* o, kd_error* err
     else if ((unsigned)o->formulation > KD_MBS_IDA || (unsigned)o->stabilization > KD_MBS_STAB_NONE ||
              (unsigned)o->integrator > KD_MBS_CVODE)
         bad = "unknown formulation, stabilisation or integrator";
+    else if ((unsigned)o->nonlinear > KD_MBS_NLS_FIXED_POINT) bad = "unknown nonlinear solver";
+    else if (o->integrator == KD_MBS_CVODE && o->adams && o->stabilization == KD_MBS_STAB_PROJECTION &&
+             (o->formulation == KD_MBS_AUGMENTED || o->formulation == KD_MBS_UDWADIA_KALABA))
+        bad = "CVODE projects only with BDF: cvode-adams takes baumgarte or none";
     else if ((o->integrator == KD_MBS_CVODE || o->formulation == KD_MBS_IDA) && !(o->rtol > 0 && o->atol > 0))
         bad = "adaptive integration needs rtol > 0 and atol > 0";
     else if (!(o->proj_tol > 0)) bad = "proj_tol must be > 0";

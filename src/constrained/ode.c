@@ -1,6 +1,7 @@
 /* The time integration of the forward-dynamics ODEs y' = f(t, y): classical fixed-step
- * Runge-Kutta (rk4) with an optional projection after every step, or SUNDIALS CVODE (BDF with
- * fixed-point iteration: the systems are not stiff unless Baumgarte gains are very large), whose
+ * Runge-Kutta (rk4) with an optional projection after every step, or SUNDIALS CVODE: BDF with a
+ * Newton corrector (ode_newton.c; elastic links make these systems stiff) or Adams-Moulton with
+ * fixed-point iteration (either corrector can be chosen for either method), whose
  * projection interface (CVodeSetProjFn) applies the same projection after every step. Output
  * instants between steps come from CVODE's interpolant, which is not projected: their drift is
  * of the order of the local error.
@@ -73,7 +74,7 @@ done:
 
 /* ---- SUNDIALS CVODE ---- */
 static int cv_rhs(realtype t, N_Vector y, N_Vector yd, void* ud) {
-    const mbs_ode* ode = ud;
+    const mbs_ode* ode = ((const mbs_cv_user*)ud)->ode;
     /* every failure of ours is final (a callback, a singular configuration): unrecoverable, and
      * sticky, so that no retry with a shorter step can pass the failure point */
     if (*ode->failed) return -1;
@@ -84,7 +85,7 @@ static int cv_rhs(realtype t, N_Vector y, N_Vector yd, void* ud) {
  * The error estimate is projected onto the tangent space as well (CVODE's default). */
 static int cv_proj(realtype t, N_Vector ycur, N_Vector corr, realtype eps, N_Vector e, void* ud) {
     (void)eps, (void)e;
-    const mbs_ode* ode = ud;
+    const mbs_ode* ode = ((const mbs_cv_user*)ud)->ode;
     const int m = ode->m;
     const double* y = N_VGetArrayPointer(ycur);
     double* c = N_VGetArrayPointer(corr);
@@ -101,11 +102,22 @@ static void quiet(int code, const char* module, const char* fn, char* msg, void*
     (void)code, (void)module, (void)fn, (void)msg, (void)ud;
 }
 
+/* CVODE's counters into the statistics (before a reinitialisation resets them, and at the end). */
+static void add_counts(void* mem, kd_mbs_stats* s) {
+    long nst = 0, nni = 0, ncf = 0;
+    if (CVodeGetNumSteps(mem, &nst) == 0) s->steps += nst;
+    if (CVodeGetNumNonlinSolvIters(mem, &nni) == 0) s->nonlinear_iterations += nni;
+    if (CVodeGetNumNonlinSolvConvFails(mem, &ncf) == 0) s->nonlinear_failures += ncf;
+}
+
 static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* err) {
     const kd_mbs_opts* o = w->opts;
     SUNContext sctx = NULL;
     N_Vector y = NULL;
     SUNNonlinearSolver nls = NULL;
+    mbs_cv_user user = {ode, NULL};
+    /* BDF takes Newton, Adams fixed point, unless chosen (docs/theory.md, "BDF with a Newton corrector") */
+    const int newton = o->nonlinear == KD_MBS_NLS_NEWTON || (o->nonlinear == KD_MBS_NLS_AUTO && !o->adams);
     void* mem = NULL;
     kd_status st = KD_OK;
     int flag = SUNContext_Create(NULL, &sctx);
@@ -115,14 +127,15 @@ static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* 
     }
     if (!flag) {
         memcpy(N_VGetArrayPointer(y), y0, sizeof(double) * ode->m);
-        mem = CVodeCreate(CV_BDF, sctx);
+        mem = CVodeCreate(o->adams ? CV_ADAMS : CV_BDF, sctx);
         if (!mem) flag = -1;
     }
     if (!flag) flag = CVodeInit(mem, cv_rhs, o->t0, y);
-    if (!flag) flag = CVodeSetUserData(mem, (void*)ode);
+    if (!flag) flag = CVodeSetUserData(mem, &user);
     if (!flag) flag = CVodeSStolerances(mem, o->rtol, o->atol);
     if (!flag) flag = CVodeSetMaxNumSteps(mem, 10000000);
-    if (!flag) {
+    if (!flag && newton) flag = mbs_newton_attach(mem, y, sctx, ode, &user.newton);
+    if (!flag && !newton) {
         nls = SUNNonlinSol_FixedPoint(y, 0, sctx);
         flag = nls ? CVodeSetNonlinearSolver(mem, nls) : -1;
     }
@@ -158,17 +171,17 @@ static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* 
             st = failure(w, err, t, "output failed");
             goto done;
         }
-        long nst_part = 0;
-        if (reinit && CVodeGetNumSteps(mem, &nst_part) == 0) w->stats->steps += nst_part;
+        if (reinit) add_counts(mem, w->stats);
         if (reinit && CVodeReInit(mem, t, y)) {
             st = failure(w, err, t, "CVODE reinitialisation failed");
             goto done;
         }
     }
-done:;
-    long nst = 0;
-    if (mem && CVodeGetNumSteps(mem, &nst) == 0) w->stats->steps += nst;
+done:
+    if (mem) add_counts(mem, w->stats);
+    w->stats->jacobians += mbs_newton_jacobians(user.newton);
     CVodeFree(&mem);
+    mbs_newton_free(&user.newton);
     SUNNonlinSolFree(nls);
     N_VDestroy(y);
     SUNContext_Free(&sctx);

@@ -20,6 +20,10 @@ void kd_mbs_opts_from_dynamics(kd_mbs_opts* o, const kd_dynamics_desc* desc, dou
     default: o->stabilization = KD_MBS_STAB_BAUMGARTE; break;
     }
     o->integrator = dy.integrator == KD_INTEGRATOR_RK4 ? KD_MBS_RK4 : KD_MBS_CVODE;
+    o->adams = dy.integrator == KD_INTEGRATOR_CVODE_ADAMS;
+    o->nonlinear = dy.nonlinear_solver == KD_NONLINEAR_NEWTON        ? KD_MBS_NLS_NEWTON
+                   : dy.nonlinear_solver == KD_NONLINEAR_FIXED_POINT ? KD_MBS_NLS_FIXED_POINT
+                                                                     : KD_MBS_NLS_AUTO;
     o->t_end = t_end, o->rtol = dy.rtol, o->atol = dy.atol, o->output_every = dy.output_every;
     o->dt = dy.dt > 0 ? dy.dt : t_end / 1000;
 }

@@ -325,6 +325,15 @@ static kd_status check_dynamics(const kd_desc* d, const kd_analysis_desc* a, kd_
     if (kd_dynamics_integrator_fixed_step(r.integrator) && !positive(dy->dt))
         return FAIL(a->loc, "dynamics: the fixed-step integrator %s needs dt > 0 (got %g)",
                     kd_dynamics_integrator_name(r.integrator), dy->dt);
+    if (dy->nonlinear_solver != KD_NONLINEAR_UNSET &&
+        (route == KD_ROUTE_ELASTIC || r.formulation == KD_FORMULATION_IDA ||
+         (r.integrator != KD_INTEGRATOR_CVODE_BDF && r.integrator != KD_INTEGRATOR_CVODE_ADAMS)))
+        return FAIL(a->loc, "dynamics: nonlinear_solver applies to mechanisms integrated with cvode-bdf or cvode-adams "
+                            "(not to formulation ida, whose Newton iteration is its own)");
+    if (route != KD_ROUTE_ELASTIC && r.integrator == KD_INTEGRATOR_CVODE_ADAMS &&
+        r.stabilization == KD_STABILIZATION_PROJECTION &&
+        (r.formulation == KD_FORMULATION_AUGMENTED || r.formulation == KD_FORMULATION_UDWADIA_KALABA))
+        return FAIL(loc_int, "dynamics: CVODE projects only with BDF: cvode-adams takes stabilization baumgarte or none");
     if (route == KD_ROUTE_ONE_WAY) return KD_OK;
     if (dy->initial_mode < 0) return FAIL(a->loc, "dynamics: the initial mode must be at least 1");
     if (dy->initial_mode > 0 && !isfinite(dy->initial_amplitude))

@@ -107,6 +107,8 @@ static const kd_field dynamics_fields[] = {
            .doc = "mechanisms: constraint stabilization (default baumgarte)"),
     CHOICE("coupling", kd_dynamics_desc, coupling, desc_coupling_names, KD_COUPLINGS, 1,
            .doc = "mechanisms with elastic links: one-way (default) or two-way"),
+    CHOICE("nonlinear_solver", kd_dynamics_desc, nonlinear_solver, desc_nonlinear_solver_names, KD_NONLINEAR_SOLVERS,
+           1, .doc = "mechanisms, cvode-bdf or cvode-adams: newton (default for bdf) or fixed-point (adams)"),
     INT("steps", kd_dynamics_desc, steps, 2, .def = 100, .doc = "one-way links: samples of the rigid motion"),
     POSITIVE("speed", kd_dynamics_desc, speed, .doc = "one-way links: constant speed of the first driver, rad/s"),
     NONNEG("settle", kd_dynamics_desc, settle, .doc = "one-way links: time the rigid mechanism runs first, s"),

@@ -26,6 +26,7 @@ const char* const desc_formalism_names[KD_DYN_FORMALISMS] = {
 const char* const desc_formulation_names[KD_FORMULATIONS] = {"unset", "augmented", "udwadia-kalaba", "maggi", "ida"};
 const char* const desc_stabilization_names[KD_STABILIZATIONS] = {"unset", "baumgarte", "projection", "none"};
 const char* const desc_coupling_names[KD_COUPLINGS] = {"unset", "one-way", "two-way"};
+const char* const desc_nonlinear_solver_names[KD_NONLINEAR_SOLVERS] = {"unset", "newton", "fixed-point"};
 const char* const desc_gyroscopic_names[KD_GYROSCOPICS] = {"unset", "true", "false", "dense"};
 
 static const char* pick(const char* const* names, int n, int i) { return i >= 0 && i < n ? names[i] : "?"; }

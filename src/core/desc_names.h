@@ -16,6 +16,7 @@ extern const char* const desc_formalism_names[KD_DYN_FORMALISMS];
 extern const char* const desc_formulation_names[KD_FORMULATIONS];
 extern const char* const desc_stabilization_names[KD_STABILIZATIONS];
 extern const char* const desc_coupling_names[KD_COUPLINGS];
+extern const char* const desc_nonlinear_solver_names[KD_NONLINEAR_SOLVERS];
 extern const char* const desc_gyroscopic_names[KD_GYROSCOPICS];
 
 #endif

@@ -192,10 +192,10 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
 static void write_dynamics_summary(FILE* fp, const kd_analysis_report* a, run_entry_writer entry) {
     (void)entry;
     fprintf(fp, ", \"integrator\": \"%s\", \"formalism\": \"%s\", \"t_end\": %.12g, \"t_reached\": %.12g, "
-                "\"steps\": %ld, \"factorizations\": %ld",
+                "\"steps\": %ld, \"factorizations\": %ld, \"rhs_evals\": %ld",
             kd_dynamics_integrator_name(a->integrator),
             a->mech.formalism ? a->mech.formalism : kd_dynamics_formalism_name(a->formalism), a->t_end,
-            a->dynamics.t_reached, a->dynamics.steps, a->dynamics.factorizations);
+            a->dynamics.t_reached, a->dynamics.steps, a->dynamics.factorizations, a->dynamics.rhs_evals);
 }
 
 const run_analysis run_dynamics_entry = {KD_ANALYSIS_DYNAMICS, run_dynamics, write_dynamics_summary, 1, NULL};
