@@ -41,6 +41,38 @@ static struct {
                     FINISH): no MPI_Finalize, whose collective end would wait for it */
 } self;
 
+/* KEDYN_MPI_TRACE=1: this rank's timeline (docs/performance.md, "Where 2 ranks lost time"):
+ * events kept in memory (no output while the study runs) and written to stderr at the end as
+ * `trace RANK SECONDS EVENT A B` lines, SECONDS on CLOCK_MONOTONIC (one clock for every process of
+ * a machine), read by bench/mpi_timeline.py. Rank 0's events here are taken under serve_mu (one
+ * thread at a time); its cases' are traced by run_cases.c. */
+enum { TRACE_MAX = 1 << 16 };
+static struct {
+    struct trace_ev {
+        double t;
+        int ev, a, b;
+    }* e;
+    int n, on;
+} tr;
+
+static double mono_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void trace(int ev, int a, int b) {
+    if (!tr.on || tr.n >= TRACE_MAX) return;
+    tr.e[tr.n++] = (struct trace_ev){mono_s(), ev, a, b};
+}
+
+static void trace_dump(int rank) {
+    for (int k = 0; k < tr.n; k++)
+        fprintf(stderr, "trace %d %.6f %c %d %d\n", rank, tr.e[k].t, tr.e[k].ev, tr.e[k].a, tr.e[k].b);
+    free(tr.e);
+    memset(&tr, 0, sizeof(tr));
+}
+
 /* Is rank r's process still there? Known only for ranks on this machine (kill(pid, 0), and not a
  * zombie); a rank on another machine counts as alive (docs/cli.md, "A rank that dies"). */
 static int alive(int r) {
@@ -58,9 +90,12 @@ static int alive(int r) {
 }
 
 /* A message from src (MPI_ANY_SOURCE) is there: waits by polling, first spinning (yielding the
- * core) for spin_us, then with sleeps growing from 10 us to max_us, rather than in a blocking
- * call, which would keep a core busy that the cases need; for at most limit_s seconds (< 0: no
- * limit). 1 when nothing came. */
+ * core) for spin_us, then with sleeps growing from 10 us to SLEEP_SOON_US for the first
+ * SOON_S (a rank's first cases come a few milliseconds after it is ready: rank 0 starts the
+ * study later), then to max_us, rather than in a blocking call, which would keep a core busy that
+ * the cases need; for at most limit_s seconds (< 0: no limit). 1 when nothing came. */
+#define SLEEP_SOON_US 100
+#define SOON_S 0.05
 static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_us, double limit_s) {
     const double t0 = MPI_Wtime();
     long ns = 10000;
@@ -75,7 +110,8 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
         }
         const struct timespec ts = {0, ns};
         nanosleep(&ts, NULL);
-        if (ns < 1000 * max_us) ns += ns / 2;
+        const long most = MPI_Wtime() - t0 < SOON_S && max_us > SLEEP_SOON_US ? SLEEP_SOON_US : max_us;
+        ns = ns < 1000 * most ? ns + ns / 2 : 1000 * most;
     }
 }
 
@@ -85,7 +121,7 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
  * not measured yet: the first messages) go one per message, DEPTH_MIN messages in flight (a rank
  * that dies loses at most DEPTH_MIN cases); cheaper ones as many per message as cover BATCH_S of
  * the rank's time (at most BATCH_MAX), two messages in flight, their results back in one message. */
-enum { DEPTH_MIN = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
+enum { DEPTH_MIN = 2, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
 #define BATCH_S 0.001
 /* Rank 0 waiting for a message (no case of its own left): it polls without sleeping for SPIN_S
  * after the last one, since a rank's next result often follows closely. */
@@ -153,6 +189,7 @@ static void send_next(int r, int batch) {
     }
     srv.msg[0] = srv.set, srv.msg[1] = n;
     MPI_Send(srv.msg, 2 + n, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
+    trace('c', r, n ? srv.msg[2] : -1);
     if (n == 0) {
         srv.ended[r] = 1, srv.active--;
         return;
@@ -276,13 +313,17 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
  * wait forever), -1 on a failure. */
 static int receive(int r, int tag, int count) {
     MPI_Request req;
+    trace('p', r, count);
     if (MPI_Irecv(srv.buf, count, MPI_BYTE, r, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS) return -1;
     const double t0 = MPI_Wtime();
     double t_check = t0;
     for (;;) {
         int done = 0;
         if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
-        if (done) return 1;
+        if (done) {
+            trace('v', r, tag);
+            return 1;
+        }
         const double now = MPI_Wtime();
         if (now - t_check > 0.5 && self.dead) {
             t_check = now;
@@ -307,6 +348,7 @@ static int receive(int r, int tag, int count) {
 static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched), deliver_fn deliver, double wait_s) {
     (void)impl;
     if (!srv.on && server_start(set, sched, next, deliver)) return -1;
+    if (wait_s > 0) trace('l', (int)(wait_s * 1e6), 0);
     const double t0 = MPI_Wtime();
     long ns = 10000;
     int handled = 0;
@@ -447,6 +489,7 @@ static int sends_wait(sends* q, int all) {
 static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size)) {
     (void)impl;
     MPI_Send(&set, 1, MPI_INT, 0, TAG_READY, MPI_COMM_WORLD);
+    trace('w', set, 0);
     sends q = {.n = 0};
     int msg[2 + BATCH_MAX];
     unsigned char* data[BATCH_MAX];
@@ -464,13 +507,16 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
             return self.finished = 1;
         }
         const int n = msg[1];
+        trace('r', n, n > 0 ? msg[2] : -1);
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set || n < 0 || n > count - 2) return -1;
         if (n == 0) return sends_wait(&q, 1) ? -1 : 0;  /* the study is over */
         const double t0 = MPI_Wtime();
         size_t total = hsize + (size_t)n * esize;
         for (int k = 0; k < n; k++) {
             data[k] = NULL, size[k] = 0;
+            trace('s', msg[2 + k], 0);
             if (compute(ctx, msg[2 + k], &data[k], &size[k]) != 0) size[k] = 0;
+            trace('e', msg[2 + k], (int)size[k]);
             total += size[k];
         }
         const double t = MPI_Wtime() - t0;
@@ -496,6 +542,7 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
             return -1;
         }
         q.buf[q.n++] = out;
+        trace('i', n, (int)total);
         if (sends_wait(&q, 0)) return -1;
     }
 }
@@ -524,6 +571,9 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
         return -1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+    const char* te = getenv("KEDYN_MPI_TRACE");
+    if (te && te[0] && strcmp(te, "0") != 0 && (tr.e = malloc(sizeof(*tr.e) * TRACE_MAX))) tr.on = 1;
+    trace('o', 0, 0);
     MPI_Comm_size(MPI_COMM_WORLD, &b->size);
     self.finished = 0;
     /* every rank's process and machine, to rank 0 (and rank 0's to every rank): whether a rank is
@@ -552,6 +602,7 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
         for (int r = 0; self.early && r < b->size; r++) self.early[r] = -1;
     }
     b->impl = NULL;
+    b->root_pid = self.pid ? self.pid[0] : 0;
     b->serve = serve;
     b->serve_poll = serve_poll;
     b->work = work;
@@ -571,6 +622,8 @@ void kedyn_mpi_close(kd_case_backend* b) {
             }
         }
     }
+    trace('z', 0, 0);
+    if (tr.on) trace_dump(b->rank);
     free(self.early);
     free(self.pid), free(self.local), free(self.dead);
     self.early = NULL, self.pid = NULL, self.local = NULL, self.dead = NULL;

@@ -200,7 +200,7 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
         if (!st) st = kd_desc_check(&dv, err);
         if (!st) st = kd_model_compile(&dv, &mv, err);
         /* no progress, animation or scheduler of its own */
-        const run_context rc = {&dv, mv, outdir, 1, NULL, NULL, 0, 0, c->dispatch, NULL, 0, NULL, NULL};
+        const run_context rc = {&dv, mv, outdir, 1, NULL, NULL, 0, 0, c->dispatch, NULL, 0, NULL, NULL, NULL};
         if (!st) st = c->dispatch(&rc, &inner, &r, err);
         kd_model_free(&mv);
         kd_desc_with_param_free(&dv);
