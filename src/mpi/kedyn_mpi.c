@@ -118,10 +118,13 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
 /* Cases per message and messages in flight per rank (docs/cli.md, "Parallel studies"): a rank's
  * next cases wait at the rank while it computes, so that it never waits for rank 0 (which serves
  * between its own cases). Cases of more than BATCH_S / 2 (by the rank's measured time per case;
- * not measured yet: the first messages) go one per message, DEPTH_MIN messages in flight (a rank
- * that dies loses at most DEPTH_MIN cases); cheaper ones as many per message as cover BATCH_S of
- * the rank's time (at most BATCH_MAX), two messages in flight, their results back in one message. */
-enum { DEPTH_MIN = 2, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
+ * not measured yet: the first messages) go one per message; cheaper ones as many per message as
+ * cover BATCH_S of the rank's time (at most BATCH_MAX), their results back in one message.
+ * DEPTH_MIN messages in flight: one computed, one waiting (more would leave a rank with cases
+ * still to compute when the others have none: the end of a study waits for them); a rank that
+ * reports it waited for its cases anyway (rank 0 slow to serve: a loaded machine) gets one more,
+ * up to DEPTH_MAX (a rank that dies loses at most DEPTH_MAX messages' cases). */
+enum { DEPTH_MIN = 2, DEPTH_MAX = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
 #define BATCH_S 0.001
 /* Rank 0 waiting for a message (no case of its own left): it polls without sleeping for SPIN_S
  * after the last one, since a rank's next result often follows closely. */
@@ -164,6 +167,7 @@ static struct server {
     int* fl;           /* (size * FLIGHT_MAX) the cases in flight */
     double* heard;     /* (size) last message from each rank (or its first case) */
     double* per_case;  /* (size) each rank's time per case (mean, as the rank measured it) */
+    int* depth;        /* (size) messages in flight to each rank (DEPTH_MIN to DEPTH_MAX: take_result) */
     char* ready;       /* (size) the rank said it works on this study */
     int* msg;          /* a CASE message: [set, n, cases...] */
     unsigned char* buf;
@@ -173,7 +177,7 @@ static struct server {
 } srv;
 
 static void server_stop(void) {
-    free(srv.out), free(srv.ended), free(srv.nfl), free(srv.fl), free(srv.heard), free(srv.per_case), free(srv.ready);
+    free(srv.out), free(srv.ended), free(srv.nfl), free(srv.fl), free(srv.heard), free(srv.per_case), free(srv.depth), free(srv.ready);
     free(srv.msg), free(srv.buf);
     memset(&srv, 0, sizeof(srv));
 }
@@ -199,7 +203,7 @@ static void send_next(int r, int batch) {
 
 /* Rank r's messages in flight topped up. */
 static void top_up(int r) {
-    const int batch = batch_for(srv.per_case[r], srv.batch_max), depth = batch > 1 ? 2 : DEPTH_MIN;
+    const int batch = batch_for(srv.per_case[r], srv.batch_max), depth = srv.depth[r];
     while (!srv.ended[r] && srv.out[r] < depth && srv.nfl[r] + batch <= FLIGHT_MAX) send_next(r, batch);
 }
 
@@ -243,9 +247,10 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     srv.fl = malloc(sizeof(int) * (size_t)size * FLIGHT_MAX);
     srv.heard = calloc((size_t)size, sizeof(double));
     srv.per_case = calloc((size_t)size, sizeof(double));
+    srv.depth = malloc(sizeof(int) * (size_t)size);
     srv.ready = calloc((size_t)size, 1);
     srv.msg = malloc(sizeof(int) * (2 + BATCH_MAX));
-    if (!srv.out || !srv.ended || !srv.nfl || !srv.fl || !srv.heard || !srv.per_case || !srv.ready || !srv.msg) {
+    if (!srv.out || !srv.ended || !srv.nfl || !srv.fl || !srv.heard || !srv.per_case || !srv.depth || !srv.ready || !srv.msg) {
         server_stop();
         return -1;
     }
@@ -255,7 +260,7 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     srv.batch_max = bm < 1 ? 1 : bm > BATCH_MAX ? BATCH_MAX : (int)bm;
     srv.limit = silence_limit();
     srv.t_check = srv.t_msg = srv.t_alive = MPI_Wtime();
-    for (int r = 0; r < size; r++) srv.heard[r] = srv.t_check;
+    for (int r = 0; r < size; r++) srv.heard[r] = srv.t_check, srv.depth[r] = DEPTH_MIN;
     for (int r = 1; r < size; r++) {
         if (self.dead && self.dead[r]) srv.ended[r] = 1;
         else srv.active++;
@@ -270,15 +275,18 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     return 0;
 }
 
-/* A RESULT from rank r: [set, n, seconds (double), n x (case, 0, bytes (uint64))] and the n
- * cases' bytes one after the other. */
+/* A RESULT from rank r: [set, n, seconds, waited (doubles), n x (case, 0, bytes (uint64))] and
+ * the n cases' bytes one after the other; waited: how long the rank waited for these cases
+ * after its previous ones (0 for its first of the study). A rank that waited more than a
+ * quarter of a case is sent one more message ahead, up to DEPTH_MAX. */
 static void take_result(int r, const unsigned char* m, int count, double now) {
     int head[2];
-    double t;
-    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    double t, waited;
+    const size_t hsize = 2 * sizeof(int) + 2 * sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
     if ((size_t)count < hsize) return;
     memcpy(head, m, sizeof(head));
     memcpy(&t, m + sizeof(head), sizeof(t));
+    memcpy(&waited, m + sizeof(head) + sizeof(t), sizeof(waited));
     const int n = head[1];
     if (n < 1 || n > BATCH_MAX || (size_t)count < hsize + (size_t)n * esize) return;
     if (srv.nfl[r] > 0) {
@@ -287,6 +295,7 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
     }
     const double pc = t / n;
     srv.per_case[r] = srv.per_case[r] > 0 ? 0.75 * srv.per_case[r] + 0.25 * pc : pc;
+    if (waited > 0.25 * pc && srv.depth[r] < DEPTH_MAX) srv.depth[r]++;
     size_t at = hsize + (size_t)n * esize;
     for (int k = 0; k < n; k++) {
         int i;
@@ -494,10 +503,12 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
     int msg[2 + BATCH_MAX];
     unsigned char* data[BATCH_MAX];
     size_t size[BATCH_MAX];
-    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    const size_t hsize = 2 * sizeof(int) + 2 * sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    int first = 1;
     for (;;) {
         MPI_Status stt;
         int count = 0;
+        const double t_wait = MPI_Wtime();
         if (wait_rank0(&stt, 100.0) || MPI_Get_count(&stt, MPI_INT, &count) != MPI_SUCCESS || count < 2 ||
             count > 2 + BATCH_MAX || MPI_Recv(msg, count, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
@@ -510,7 +521,8 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         trace('r', n, n > 0 ? msg[2] : -1);
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set || n < 0 || n > count - 2) return -1;
         if (n == 0) return sends_wait(&q, 1) ? -1 : 0;  /* the study is over */
-        const double t0 = MPI_Wtime();
+        const double t0 = MPI_Wtime(), waited = first ? 0.0 : t0 - t_wait;
+        first = 0;
         size_t total = hsize + (size_t)n * esize;
         for (int k = 0; k < n; k++) {
             data[k] = NULL, size[k] = 0;
@@ -525,6 +537,7 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         if (out) {
             memcpy(out, msg, 2 * sizeof(int));
             memcpy(out + 2 * sizeof(int), &t, sizeof(t));
+            memcpy(out + 2 * sizeof(int) + sizeof(t), &waited, sizeof(waited));
             size_t at = hsize + (size_t)n * esize;
             for (int k = 0; k < n; k++) {
                 const int e[2] = {msg[2 + k], 0};

@@ -186,10 +186,12 @@ static int journal_flush(run_buf* batch, int fd) {
 }
 
 /* OUTDIR seen by the other ranks of an MPI launch (docs/cli.md, "Parallel studies"): rank 0 marks
- * it with its process id and the study's key (OUTDIR/.kedyn-cases/rank0) before it hands out a
+ * it with its process id and the model's key (OUTDIR/.kedyn-cases/rank0) before it hands out a
  * case; a rank that reads the same mark there (a rank on rank 0's machine, or one that shares
- * OUTDIR's file system) writes its cases' files into OUTDIR itself, as rank 0's threads do, and
- * sends only the rest of their bytes; another ships the files to rank 0 in the bytes. */
+ * OUTDIR's file system) writes its cases' files in a directory of its own beside the journals
+ * (OUTDIR/.kedyn-cases/rankR-PID) and sends their paths, which rank 0 renames into OUTDIR when it
+ * commits the case (a case lost with its rank leaves no file under a final name); another rank
+ * ships the files' bytes to rank 0. */
 static void root_mark_path(const char* outdir, char* buf, size_t n) { snprintf(buf, n, "%s/.kedyn-cases/rank0", outdir); }
 
 static void root_mark_write(const char* outdir, uint64_t key) {
@@ -218,6 +220,21 @@ static int root_mark_matches(const char* outdir, int root_pid, uint64_t key) {
     return got == len && memcmp(text, want, (size_t)len) == 0;
 }
 
+/* The files of dir and of its directories depth levels down, then dir. */
+static void remove_dir(const char* dir, int depth) {
+    DIR* dp = opendir(dir);
+    if (!dp) return;
+    struct dirent* e;
+    char path[1800];
+    while ((e = readdir(dp)))
+        if (e->d_name[0] != '.') {
+            const int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            if (n > 0 && n < (int)sizeof(path) && unlink(path) != 0 && depth > 0) remove_dir(path, depth - 1);
+        }
+    closedir(dp);
+    rmdir(dir);
+}
+
 void run_cases_forget(const char* outdir) {
     char dir[1200], path[1500];
     root_mark_path(outdir, path, sizeof(path));
@@ -226,11 +243,11 @@ void run_cases_forget(const char* outdir) {
     DIR* dp = opendir(dir);
     if (!dp) return;
     struct dirent* e;
-    while ((e = readdir(dp)))
-        if (strstr(e->d_name, ".journal")) {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
+    while ((e = readdir(dp))) {
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (strstr(e->d_name, ".journal")) unlink(path);
+        else if (strncmp(e->d_name, "rank", 4) == 0) remove_dir(path, 0);  /* a rank's files (a lost rank's) */
+    }
     closedir(dp);
     rmdir(dir);
 }
@@ -528,20 +545,27 @@ typedef struct remote_ctx {
     char dir[512];
     run_buf payload;  /* scratch, reused */
     int shared;       /* OUTDIR marked by rank 0 (root_mark_matches) found here: 1, not: 0, not looked: -1 */
+    char sdir[1300];  /* shared: this rank's directory beside the journals */
 } remote_ctx;
 
 static int remote_compute(void* arg, int i, unsigned char** data, size_t* size) {
     remote_ctx* rc = arg;
     const run_context* c = rc->s->c;
-    if (rc->shared < 0)  /* at the first case: rank 0 marked OUTDIR before it handed out one */
-        rc->shared = c->shared_outdir && root_mark_matches(c->shared_outdir, c->opts->backend->root_pid, c->model_key);
-    const char* dir = rc->shared ? c->shared_outdir : rc->dir;
-    return compute_case(rc->s, i, dir, !rc->shared, &rc->payload, data, size) == KD_OK ? 0 : -1;
+    if (rc->shared < 0) {  /* at the first case: rank 0 marked OUTDIR before it handed out one */
+        const kd_case_backend* b = c->opts->backend;
+        rc->shared = c->shared_outdir && root_mark_matches(c->shared_outdir, b->root_pid, c->model_key);
+        if (rc->shared) {
+            snprintf(rc->sdir, sizeof(rc->sdir), "%s/.kedyn-cases/rank%d-%d", c->shared_outdir, b->rank, (int)getpid());
+            rc->shared = mkdir(rc->sdir, 0777) == 0 || errno == EEXIST;
+        }
+    }
+    const char* dir = rc->shared ? rc->sdir : rc->dir;
+    return compute_case(rc->s, i, dir, rc->shared ? 2 : 1, &rc->payload, data, size) == KD_OK ? 0 : -1;
 }
 
 static kd_status run_remote(sched* s, kd_error* err) {
     const kd_case_backend* b = s->c->opts->backend;
-    remote_ctx rc = {s, "", {0}, -1};
+    remote_ctx rc = {s, "", {0}, -1, ""};
     const char* tmp = getenv("TMPDIR");
     snprintf(rc.dir, sizeof(rc.dir), "%s/kedyn-rank%d-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", b->rank);
     if (!mkdtemp(rc.dir)) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot create '%s'", rc.dir);
