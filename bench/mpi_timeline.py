@@ -8,7 +8,8 @@ time the other ranks waited for cases, and how long a result took from its send 
 
 usage: KEDYN_MPI_TRACE=1 mpirun -n 2 kedyn run MODEL -o OUT --quiet 2> trace.txt
        python3 bench/mpi_timeline.py trace.txt
-Events: rank 0 (run_cases.c): B/Z the study, S/E a case computed there, M/N a commit;
+Events: rank 0 (run_cases.c): B/Z the study, C the process's CPU time (us) at B and Z, S/E a
+case computed there, M/N a commit;
 (kedyn_mpi.c) c CASE sent (A: to rank, B: first case), p a message probed (A: from rank,
 B: bytes), v received, l waiting for messages (A: us); other ranks: r CASE received (A: cases,
 B: first), s/e a case computed, i its result sent (A: cases, B: bytes).
@@ -47,15 +48,15 @@ def main(path):
         line = "rank %d: %d cases, computing %s ms (%.0f %% of the study)" % (r, n, ms(busy), 100 * busy / span)
         if first is not None:
             line += ", first case at +%s ms, last ends %s ms before the end" % (ms(first - b), ms(z - last))
+        cpu = [a for t, e, a, _ in es if e == "C"]
+        if len(cpu) >= 2:
+            line += "; CPU in the study %s ms" % ms(1e-6 * (cpu[-1] - cpu[0]))
         print(line)
         if r == 0:
-            rk = sorted(set(a for t, e, a, _ in es if e == "v"))
-            com = [t for t, e, _, _ in es if e in "MN"]
             tc = sum(es[k + 1][0] - es[k][0] for k in range(len(es) - 1) if es[k][1] == "M" and es[k + 1][1] == "N")
             print("  rank 0 committing: %s ms; serving (probe to received): %s ms in %d messages" % (
                 ms(tc), ms(sum(t2 - t1 for (t1, e1, _, _), (t2, e2, _, _) in zip(es, es[1:]) if e1 == "p" and e2 == "v")),
                 sum(1 for x in es if x[1] == "v")))
-            del com
         else:
             # idle: from a result sent (or the start) to the next case's start
             idle, prev = [], next((t for t, e, _, _ in es if e == "w"), None)

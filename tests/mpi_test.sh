@@ -95,7 +95,7 @@ check "sweep, rank 1 sees OUTDIR: results of under 8 kB sent ($(sent_max "$tmp/s
 check "sweep, rank 1 sees OUTDIR: its directory removed at the end" test ! -e "$tmp/s64.shared/.kedyn-cases"
 mkdir -p "$tmp/wa" "$tmp/wb"
 $mpi -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wa" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet : \
-  -n 1 -wdir "$tmp/wb" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet >/dev/null 2>"$tmp/s64.apart.err"
+  -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wb" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet >/dev/null 2>"$tmp/s64.apart.err"
 check "sweep, rank 1 elsewhere: = serial, byte for byte" same_results "$tmp/s64.serial" "$tmp/wa/out"
 check "sweep, rank 1 elsewhere: the files' bytes sent ($(sent_max "$tmp/s64.apart.err") B)" \
   test "$(sent_max "$tmp/s64.apart.err")" -gt 50000

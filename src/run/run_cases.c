@@ -279,7 +279,8 @@ void run_cases_clean_temps(const char* outdir) {
 
 /* KEDYN_MPI_TRACE=1: the cases of each study computed and committed by this process, with times,
  * written to stderr when the study ends as `trace RANK SECONDS EVENT CASE 0` lines (S/E: a case
- * computed here starts/ends, M/N: a commit starts/ends, B/Z: the study), SECONDS on
+ * computed here starts/ends, M/N: a commit starts/ends, B/Z: the study, C: the process's CPU
+ * time in microseconds at B and Z), SECONDS on
  * CLOCK_MONOTONIC like the MPI module's own events (bench/mpi_timeline.py). */
 enum { CTRACE_MAX = 1 << 15 };
 typedef struct ctrace {
@@ -292,6 +293,11 @@ typedef struct ctrace {
 
 static void ctrace_add(ctrace* tr, int ev, int i) {
     if (!tr->e) return;
+    if (ev == 'B' || ev == 'Z') {  /* the process's CPU time (us) at the study's start and end */
+        struct timespec cpu;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+        ctrace_add(tr, 'C', (int)(cpu.tv_sec * 1000000 + cpu.tv_nsec / 1000));
+    }
     const int k = atomic_fetch_add(&tr->n, 1);
     if (k >= CTRACE_MAX) return;
     struct timespec ts;
