@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where the time of an MPI study goes (docs/performance.md, "Where 2 ranks lost time").
+"""Where the time of an MPI study goes (docs/performance.md, "Where 2 MPI ranks lost time").
 
 Reads the `trace RANK SECONDS EVENT A B` lines that KEDYN_MPI_TRACE=1 makes kedyn write to stderr
 (src/mpi/kedyn_mpi.c, src/run/run_cases.c) and prints, for the first study of the run: its span on

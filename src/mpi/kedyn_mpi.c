@@ -41,7 +41,7 @@ static struct {
                     FINISH): no MPI_Finalize, whose collective end would wait for it */
 } self;
 
-/* KEDYN_MPI_TRACE=1: this rank's timeline (docs/performance.md, "Where 2 ranks lost time"):
+/* KEDYN_MPI_TRACE=1: this rank's timeline (docs/performance.md, "Where 2 MPI ranks lost time"):
  * events kept in memory (no output while the study runs) and written to stderr at the end as
  * `trace RANK SECONDS EVENT A B` lines, SECONDS on CLOCK_MONOTONIC (one clock for every process of
  * a machine), read by bench/mpi_timeline.py. Rank 0's events here are taken under serve_mu (one

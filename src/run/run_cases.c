@@ -220,8 +220,8 @@ static int root_mark_matches(const char* outdir, int root_pid, uint64_t key) {
     return got == len && memcmp(text, want, (size_t)len) == 0;
 }
 
-/* The files of dir and of its directories depth levels down, then dir. */
-static void remove_dir(const char* dir, int depth) {
+/* The files of dir, then dir. */
+static void remove_dir(const char* dir) {
     DIR* dp = opendir(dir);
     if (!dp) return;
     struct dirent* e;
@@ -229,7 +229,7 @@ static void remove_dir(const char* dir, int depth) {
     while ((e = readdir(dp)))
         if (e->d_name[0] != '.') {
             const int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            if (n > 0 && n < (int)sizeof(path) && unlink(path) != 0 && depth > 0) remove_dir(path, depth - 1);
+            if (n > 0 && n < (int)sizeof(path)) unlink(path);
         }
     closedir(dp);
     rmdir(dir);
@@ -246,7 +246,7 @@ void run_cases_forget(const char* outdir) {
     while ((e = readdir(dp))) {
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
         if (strstr(e->d_name, ".journal")) unlink(path);
-        else if (strncmp(e->d_name, "rank", 4) == 0) remove_dir(path, 0);  /* a rank's files (a lost rank's) */
+        else if (strncmp(e->d_name, "rank", 4) == 0) remove_dir(path);  /* a rank's files (a lost rank's) */
     }
     closedir(dp);
     rmdir(dir);
