@@ -81,6 +81,27 @@ done
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/loud" >"$tmp/loud.out" 2>&1)
 check "mpirun -n 2: one 'results:' line (rank 0)" test "$(grep -c '^results: ' "$tmp/loud.out")" -eq 1
 check "the ranks removed their private directories" test -z "$(ls -A "$tmp/rtmp")"
+# where a rank's sweep files go (docs/cli.md, "MPI"): a rank that sees rank 0's OUTDIR writes
+# them beside the journals and sends their names (its results: a report, about 3 kB a run), rank 0
+# renames them in; a rank that does not (here: started in another directory, OUTDIR relative)
+# sends their bytes (a run's CSV: 58 kB). The timelines of KEDYN_MPI_TRACE tell the bytes sent.
+sent_max() { awk '$1 == "trace" && $2 > 0 && $4 == "i" { if ($6 > m) m = $6 } END { print m + 0 }' "$1"; }
+"$kedyn" run "$src/bench/parallel_sweep64.yaml" -o "$tmp/s64.serial" --jobs 1 --quiet >/dev/null 2>&1
+(cd "$tmp" && $mpi -x KEDYN_MPI_TRACE=1 -n 2 "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o "$tmp/s64.shared" --quiet \
+  >/dev/null 2>"$tmp/s64.shared.err")
+check "sweep, rank 1 sees OUTDIR: = serial, byte for byte" same_results "$tmp/s64.serial" "$tmp/s64.shared"
+check "sweep, rank 1 sees OUTDIR: results of under 8 kB sent ($(sent_max "$tmp/s64.shared.err") B)" \
+  test "$(sent_max "$tmp/s64.shared.err")" -gt 0 -a "$(sent_max "$tmp/s64.shared.err")" -lt 8000
+check "sweep, rank 1 sees OUTDIR: its directory removed at the end" test ! -e "$tmp/s64.shared/.kedyn-cases"
+mkdir -p "$tmp/wa" "$tmp/wb"
+$mpi -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wa" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet : \
+  -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wb" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet >/dev/null 2>"$tmp/s64.apart.err"
+check "sweep, rank 1 elsewhere: = serial, byte for byte" same_results "$tmp/s64.serial" "$tmp/wa/out"
+check "sweep, rank 1 elsewhere: the files' bytes sent ($(sent_max "$tmp/s64.apart.err") B)" \
+  test "$(sent_max "$tmp/s64.apart.err")" -gt 50000
+check "sweep, rank 1 elsewhere: wrote nothing in its directory" test ! -e "$tmp/wb/out"
+check "KEDYN_MPI_TRACE: bench/mpi_timeline.py reads the timelines" \
+  bash -c "python3 '$src/bench/mpi_timeline.py' '$tmp/s64.shared.err' | grep -q '^rank 1: [0-9]* cases, computing'"
 # runs that fail on a rank (a forcing of 1e308 N overflows) are reported, the others kept
 sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/values: \[[^]]*\]/values: [10, 1.0e308, 20, 1.0e308, 30]/' \
   "$src/bench/parallel_sweep64.yaml" >"$tmp/fail.yaml"

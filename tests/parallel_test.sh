@@ -107,7 +107,11 @@ check "wind pump killed in its second modes_along_motion" test -s "$tmp/pump_kil
 check "wind pump --resume exits 0" test $? -eq 0
 check "wind pump --resume = an uninterrupted run, byte for byte" same_results "$tmp/along_wind_pump_elastic.1" "$tmp/pump_killed"
 
-"$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >/dev/null 2>&1
+"$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.1" --jobs 1 --quiet >"$tmp/map.1.out" 2>/dev/null
+# --quiet prints nothing on stdout (docs/cli.md): not the map's table, which a run without it prints
+check "40 x 40 map --quiet: nothing on stdout" test ! -s "$tmp/map.1.out"
+"$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.loud" --jobs 1 >"$tmp/map.loud.out" 2>/dev/null
+check "40 x 40 map without --quiet: its table on stdout" test "$(wc -l <"$tmp/map.loud.out")" -gt 1600
 KEDYN_JOBS=2 "$kedyn" run "$src/bench/parallel_stability40.yaml" -o "$tmp/map.2" --quiet >/dev/null 2>&1
 check "40 x 40 map: KEDYN_JOBS=2 = --jobs 1, byte for byte" same_results "$tmp/map.1" "$tmp/map.2"
 check "40 x 40 map: 1 600 rows" test "$(wc -l <"$tmp/map.1/stability.csv")" -eq 1601

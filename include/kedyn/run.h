@@ -123,6 +123,8 @@ typedef struct kd_case_backend {
     int (*work)(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size));
     /* Rank 0: the run is over; the other ranks stop waiting. */
     void (*finish)(void* impl);
+    int root_pid;  /* rank 0's process id, on every rank (0: unknown): a rank that finds OUTDIR
+                      marked by it writes its cases' files there itself */
 } kd_case_backend;
 
 typedef struct kd_run_options {

@@ -39,7 +39,7 @@ int cli_run_desc(const kd_desc* d, const char* model_path, const char* outdir, i
 
 /* Options of a run from the command line. */
 typedef struct cli_run_opts {
-    int quiet;                    /* --quiet: no progress bar (the result tables are printed) */
+    int quiet;                    /* --quiet: nothing on stdout, no progress bar; errors and warnings on stderr */
     int report;                   /* --report: animation.json, figures, report.html */
     int jobs;                     /* --jobs / KEDYN_JOBS: threads over a study's cases (0: one) */
     int resume;                   /* --resume: skip the cases complete in OUTDIR */

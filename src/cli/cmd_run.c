@@ -101,7 +101,14 @@ static void print_measure(const kd_analysis_report* a) {
     }
 }
 
-static void print_report(const kd_analysis_report* a) {
+/* An analysis' results on stdout and its warning on stderr; quiet: the warning only (docs/cli.md,
+ * "--quiet"). */
+static void print_report(const kd_analysis_report* a, int quiet) {
+    for (int k = 0; quiet && k < a->nsub; k++) print_report(&a->sub[k], 1);
+    if (quiet) {
+        if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
+        return;
+    }
     if (a->status == KD_OK) print_measure(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_MODES) print_modes(a);
     if (a->status == KD_OK && a->type == KD_ANALYSIS_CAMPBELL) print_campbell(a);
@@ -117,7 +124,7 @@ static void print_report(const kd_analysis_report* a) {
         printf("sweep");
         for (int j = 0; j < a->sweep->sweep.nset; j++) printf("%s %s = %g", j ? "," : "", a->sweep->sweep.set[j], a->sub[k].value[j]);
         printf(":\n");
-        print_report(&a->sub[k]);
+        print_report(&a->sub[k], 0);
     }
     if (a->status == KD_OK && a->message[0]) fprintf(stderr, "kedyn: warning: %s\n", a->message);
 }
@@ -154,7 +161,7 @@ int cli_run_desc_with(const kd_desc* d, const char* model_path, const char* outd
     cli_install_signal_handlers();
     st = kd_run_with(d, m, model_path, outdir, &ropts, &rep, &err);
     cli_progress_done(&prog);
-    for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i]);
+    for (int i = 0; i < rep.nanalyses; i++) print_report(&rep.analyses[i], quiet);
     int code = cli_interrupt_exit_code(outdir);
     if (code) {
         kd_run_report_free(&rep);

@@ -41,6 +41,38 @@ static struct {
                     FINISH): no MPI_Finalize, whose collective end would wait for it */
 } self;
 
+/* KEDYN_MPI_TRACE=1: this rank's timeline (docs/performance.md, "Where 2 MPI ranks lost time"):
+ * events kept in memory (no output while the study runs) and written to stderr at the end as
+ * `trace RANK SECONDS EVENT A B` lines, SECONDS on CLOCK_MONOTONIC (one clock for every process of
+ * a machine), read by bench/mpi_timeline.py. Rank 0's events here are taken under serve_mu (one
+ * thread at a time); its cases' are traced by run_cases.c. */
+enum { TRACE_MAX = 1 << 16 };
+static struct {
+    struct trace_ev {
+        double t;
+        int ev, a, b;
+    }* e;
+    int n, on;
+} tr;
+
+static double mono_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void trace(int ev, int a, int b) {
+    if (!tr.on || tr.n >= TRACE_MAX) return;
+    tr.e[tr.n++] = (struct trace_ev){mono_s(), ev, a, b};
+}
+
+static void trace_dump(int rank) {
+    for (int k = 0; k < tr.n; k++)
+        fprintf(stderr, "trace %d %.6f %c %d %d\n", rank, tr.e[k].t, tr.e[k].ev, tr.e[k].a, tr.e[k].b);
+    free(tr.e);
+    memset(&tr, 0, sizeof(tr));
+}
+
 /* Is rank r's process still there? Known only for ranks on this machine (kill(pid, 0), and not a
  * zombie); a rank on another machine counts as alive (docs/cli.md, "A rank that dies"). */
 static int alive(int r) {
@@ -58,9 +90,12 @@ static int alive(int r) {
 }
 
 /* A message from src (MPI_ANY_SOURCE) is there: waits by polling, first spinning (yielding the
- * core) for spin_us, then with sleeps growing from 10 us to max_us, rather than in a blocking
- * call, which would keep a core busy that the cases need; for at most limit_s seconds (< 0: no
- * limit). 1 when nothing came. */
+ * core) for spin_us, then with sleeps growing from 10 us to SLEEP_SOON_US for the first
+ * SOON_S (a rank's first cases come a few milliseconds after it is ready: rank 0 starts the
+ * study later), then to max_us, rather than in a blocking call, which would keep a core busy that
+ * the cases need; for at most limit_s seconds (< 0: no limit). 1 when nothing came. */
+#define SLEEP_SOON_US 100
+#define SOON_S 0.05
 static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_us, double limit_s) {
     const double t0 = MPI_Wtime();
     long ns = 10000;
@@ -75,17 +110,21 @@ static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_u
         }
         const struct timespec ts = {0, ns};
         nanosleep(&ts, NULL);
-        if (ns < 1000 * max_us) ns += ns / 2;
+        const long most = MPI_Wtime() - t0 < SOON_S && max_us > SLEEP_SOON_US ? SLEEP_SOON_US : max_us;
+        ns = ns < 1000 * most ? ns + ns / 2 : 1000 * most;
     }
 }
 
 /* Cases per message and messages in flight per rank (docs/cli.md, "Parallel studies"): a rank's
  * next cases wait at the rank while it computes, so that it never waits for rank 0 (which serves
  * between its own cases). Cases of more than BATCH_S / 2 (by the rank's measured time per case;
- * not measured yet: the first messages) go one per message, DEPTH_MIN messages in flight (a rank
- * that dies loses at most DEPTH_MIN cases); cheaper ones as many per message as cover BATCH_S of
- * the rank's time (at most BATCH_MAX), two messages in flight, their results back in one message. */
-enum { DEPTH_MIN = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
+ * not measured yet: the first messages) go one per message; cheaper ones as many per message as
+ * cover BATCH_S of the rank's time (at most BATCH_MAX), their results back in one message.
+ * DEPTH_MIN messages in flight: one computed, one waiting (more would leave a rank with cases
+ * still to compute when the others have none: the end of a study waits for them); a rank that
+ * reports it waited for its cases anyway (rank 0 slow to serve: a loaded machine) gets one more,
+ * up to DEPTH_MAX (a rank that dies loses at most DEPTH_MAX messages' cases). */
+enum { DEPTH_MIN = 2, DEPTH_MAX = 3, BATCH_MAX = 64, FLIGHT_MAX = 2 * BATCH_MAX };
 #define BATCH_S 0.001
 /* Rank 0 waiting for a message (no case of its own left): it polls without sleeping for SPIN_S
  * after the last one, since a rank's next result often follows closely. */
@@ -128,6 +167,7 @@ static struct server {
     int* fl;           /* (size * FLIGHT_MAX) the cases in flight */
     double* heard;     /* (size) last message from each rank (or its first case) */
     double* per_case;  /* (size) each rank's time per case (mean, as the rank measured it) */
+    int* depth;        /* (size) messages in flight to each rank (DEPTH_MIN to DEPTH_MAX: take_result) */
     char* ready;       /* (size) the rank said it works on this study */
     int* msg;          /* a CASE message: [set, n, cases...] */
     unsigned char* buf;
@@ -137,7 +177,7 @@ static struct server {
 } srv;
 
 static void server_stop(void) {
-    free(srv.out), free(srv.ended), free(srv.nfl), free(srv.fl), free(srv.heard), free(srv.per_case), free(srv.ready);
+    free(srv.out), free(srv.ended), free(srv.nfl), free(srv.fl), free(srv.heard), free(srv.per_case), free(srv.depth), free(srv.ready);
     free(srv.msg), free(srv.buf);
     memset(&srv, 0, sizeof(srv));
 }
@@ -153,6 +193,7 @@ static void send_next(int r, int batch) {
     }
     srv.msg[0] = srv.set, srv.msg[1] = n;
     MPI_Send(srv.msg, 2 + n, MPI_INT, r, TAG_CASE, MPI_COMM_WORLD);
+    trace('c', r, n ? srv.msg[2] : -1);
     if (n == 0) {
         srv.ended[r] = 1, srv.active--;
         return;
@@ -162,7 +203,7 @@ static void send_next(int r, int batch) {
 
 /* Rank r's messages in flight topped up. */
 static void top_up(int r) {
-    const int batch = batch_for(srv.per_case[r], srv.batch_max), depth = batch > 1 ? 2 : DEPTH_MIN;
+    const int batch = batch_for(srv.per_case[r], srv.batch_max), depth = srv.depth[r];
     while (!srv.ended[r] && srv.out[r] < depth && srv.nfl[r] + batch <= FLIGHT_MAX) send_next(r, batch);
 }
 
@@ -206,9 +247,10 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     srv.fl = malloc(sizeof(int) * (size_t)size * FLIGHT_MAX);
     srv.heard = calloc((size_t)size, sizeof(double));
     srv.per_case = calloc((size_t)size, sizeof(double));
+    srv.depth = malloc(sizeof(int) * (size_t)size);
     srv.ready = calloc((size_t)size, 1);
     srv.msg = malloc(sizeof(int) * (2 + BATCH_MAX));
-    if (!srv.out || !srv.ended || !srv.nfl || !srv.fl || !srv.heard || !srv.per_case || !srv.ready || !srv.msg) {
+    if (!srv.out || !srv.ended || !srv.nfl || !srv.fl || !srv.heard || !srv.per_case || !srv.depth || !srv.ready || !srv.msg) {
         server_stop();
         return -1;
     }
@@ -218,7 +260,7 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     srv.batch_max = bm < 1 ? 1 : bm > BATCH_MAX ? BATCH_MAX : (int)bm;
     srv.limit = silence_limit();
     srv.t_check = srv.t_msg = srv.t_alive = MPI_Wtime();
-    for (int r = 0; r < size; r++) srv.heard[r] = srv.t_check;
+    for (int r = 0; r < size; r++) srv.heard[r] = srv.t_check, srv.depth[r] = DEPTH_MIN;
     for (int r = 1; r < size; r++) {
         if (self.dead && self.dead[r]) srv.ended[r] = 1;
         else srv.active++;
@@ -233,15 +275,18 @@ static int server_start(int set, void* sched, int (*next)(void* sched), deliver_
     return 0;
 }
 
-/* A RESULT from rank r: [set, n, seconds (double), n x (case, 0, bytes (uint64))] and the n
- * cases' bytes one after the other. */
+/* A RESULT from rank r: [set, n, seconds, waited (doubles), n x (case, 0, bytes (uint64))] and
+ * the n cases' bytes one after the other; waited: how long the rank waited for these cases
+ * after its previous ones (0 for its first of the study). A rank that waited more than a
+ * quarter of a case is sent one more message ahead, up to DEPTH_MAX. */
 static void take_result(int r, const unsigned char* m, int count, double now) {
     int head[2];
-    double t;
-    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    double t, waited;
+    const size_t hsize = 2 * sizeof(int) + 2 * sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
     if ((size_t)count < hsize) return;
     memcpy(head, m, sizeof(head));
     memcpy(&t, m + sizeof(head), sizeof(t));
+    memcpy(&waited, m + sizeof(head) + sizeof(t), sizeof(waited));
     const int n = head[1];
     if (n < 1 || n > BATCH_MAX || (size_t)count < hsize + (size_t)n * esize) return;
     if (srv.nfl[r] > 0) {
@@ -250,6 +295,7 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
     }
     const double pc = t / n;
     srv.per_case[r] = srv.per_case[r] > 0 ? 0.75 * srv.per_case[r] + 0.25 * pc : pc;
+    if (waited > 0.25 * pc && srv.depth[r] < DEPTH_MAX) srv.depth[r]++;
     size_t at = hsize + (size_t)n * esize;
     for (int k = 0; k < n; k++) {
         int i;
@@ -276,13 +322,17 @@ static void take_result(int r, const unsigned char* m, int count, double now) {
  * wait forever), -1 on a failure. */
 static int receive(int r, int tag, int count) {
     MPI_Request req;
+    trace('p', r, count);
     if (MPI_Irecv(srv.buf, count, MPI_BYTE, r, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS) return -1;
     const double t0 = MPI_Wtime();
     double t_check = t0;
     for (;;) {
         int done = 0;
         if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
-        if (done) return 1;
+        if (done) {
+            trace('v', r, tag);
+            return 1;
+        }
         const double now = MPI_Wtime();
         if (now - t_check > 0.5 && self.dead) {
             t_check = now;
@@ -307,6 +357,7 @@ static int receive(int r, int tag, int count) {
 static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched), deliver_fn deliver, double wait_s) {
     (void)impl;
     if (!srv.on && server_start(set, sched, next, deliver)) return -1;
+    if (wait_s > 0) trace('l', (int)(wait_s * 1e6), 0);
     const double t0 = MPI_Wtime();
     long ns = 10000;
     int handled = 0;
@@ -447,14 +498,17 @@ static int sends_wait(sends* q, int all) {
 static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i, unsigned char** data, size_t* size)) {
     (void)impl;
     MPI_Send(&set, 1, MPI_INT, 0, TAG_READY, MPI_COMM_WORLD);
+    trace('w', set, 0);
     sends q = {.n = 0};
     int msg[2 + BATCH_MAX];
     unsigned char* data[BATCH_MAX];
     size_t size[BATCH_MAX];
-    const size_t hsize = 2 * sizeof(int) + sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    const size_t hsize = 2 * sizeof(int) + 2 * sizeof(double), esize = 2 * sizeof(int) + sizeof(uint64_t);
+    int first = 1;
     for (;;) {
         MPI_Status stt;
         int count = 0;
+        const double t_wait = MPI_Wtime();
         if (wait_rank0(&stt, 100.0) || MPI_Get_count(&stt, MPI_INT, &count) != MPI_SUCCESS || count < 2 ||
             count > 2 + BATCH_MAX || MPI_Recv(msg, count, MPI_INT, 0, stt.MPI_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS)
             return -1;
@@ -464,13 +518,17 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
             return self.finished = 1;
         }
         const int n = msg[1];
+        trace('r', n, n > 0 ? msg[2] : -1);
         if (stt.MPI_TAG != TAG_CASE || msg[0] != set || n < 0 || n > count - 2) return -1;
         if (n == 0) return sends_wait(&q, 1) ? -1 : 0;  /* the study is over */
-        const double t0 = MPI_Wtime();
+        const double t0 = MPI_Wtime(), waited = first ? 0.0 : t0 - t_wait;
+        first = 0;
         size_t total = hsize + (size_t)n * esize;
         for (int k = 0; k < n; k++) {
             data[k] = NULL, size[k] = 0;
+            trace('s', msg[2 + k], 0);
             if (compute(ctx, msg[2 + k], &data[k], &size[k]) != 0) size[k] = 0;
+            trace('e', msg[2 + k], (int)size[k]);
             total += size[k];
         }
         const double t = MPI_Wtime() - t0;
@@ -479,6 +537,7 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
         if (out) {
             memcpy(out, msg, 2 * sizeof(int));
             memcpy(out + 2 * sizeof(int), &t, sizeof(t));
+            memcpy(out + 2 * sizeof(int) + sizeof(t), &waited, sizeof(waited));
             size_t at = hsize + (size_t)n * esize;
             for (int k = 0; k < n; k++) {
                 const int e[2] = {msg[2 + k], 0};
@@ -496,6 +555,7 @@ static int work(void* impl, int set, void* ctx, int (*compute)(void* ctx, int i,
             return -1;
         }
         q.buf[q.n++] = out;
+        trace('i', n, (int)total);
         if (sends_wait(&q, 0)) return -1;
     }
 }
@@ -524,6 +584,9 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
         return -1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+    const char* te = getenv("KEDYN_MPI_TRACE");
+    if (te && te[0] && strcmp(te, "0") != 0 && (tr.e = malloc(sizeof(*tr.e) * TRACE_MAX))) tr.on = 1;
+    trace('o', 0, 0);
     MPI_Comm_size(MPI_COMM_WORLD, &b->size);
     self.finished = 0;
     /* every rank's process and machine, to rank 0 (and rank 0's to every rank): whether a rank is
@@ -552,6 +615,7 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
         for (int r = 0; self.early && r < b->size; r++) self.early[r] = -1;
     }
     b->impl = NULL;
+    b->root_pid = self.pid ? self.pid[0] : 0;
     b->serve = serve;
     b->serve_poll = serve_poll;
     b->work = work;
@@ -571,6 +635,8 @@ void kedyn_mpi_close(kd_case_backend* b) {
             }
         }
     }
+    trace('z', 0, 0);
+    if (tr.on) trace_dump(b->rank);
     free(self.early);
     free(self.pid), free(self.local), free(self.dead);
     self.early = NULL, self.pid = NULL, self.local = NULL, self.dead = NULL;

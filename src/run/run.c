@@ -239,7 +239,8 @@ static int is_study(const kd_desc* d, const kd_analysis_desc* ad) {
            !run_links_handles(d, ad) && !run_mechanism_handles(d, ad);
 }
 
-static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_run_options* opts, kd_error* err) {
+static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const char* outdir, unsigned long long key,
+                                 const kd_run_options* opts, kd_error* err) {
     kd_status st = KD_OK;
     int ordinal[KD_ANALYSIS_TYPES] = {0};
     for (int i = 0; i < d->nanalyses && !st; i++) {
@@ -249,7 +250,7 @@ static kd_status run_worker_rank(const kd_desc* d, const kd_model* m, const kd_r
         kd_analysis_report a;
         memset(&a, 0, sizeof(a));
         a.type = ad->type;
-        const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, NULL, 0, NULL, NULL};
+        const run_context c = {d, m, "", k, NULL, opts, i, d->nanalyses, run_one, NULL, key, NULL, NULL, outdir};
         st = run_one(&c, ad, &a, err);
         analysis_report_free(&a);
     }
@@ -261,8 +262,8 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     kd_error local;
     if (!err) err = &local;
     memset(rep, 0, sizeof(*rep));
-    if (opts && opts->backend && opts->backend->rank > 0) return run_worker_rank(d, m, opts, err);
     const unsigned long long key = model_key(model_path);
+    if (opts && opts->backend && opts->backend->rank > 0) return run_worker_rank(d, m, outdir, key, opts, err);
     kd_status st = kd_desc_check_resources(d, err);  /* steps and output sizes, before any file */
     if (!st) st = run_mechanism_precheck(d, err);       /* undriven kinematics: a model error */
     if (st) return st;
@@ -300,7 +301,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
         const int k = ++ordinal[ad->type];
         if (progress) progress(opts->progress_ctx, i, d->nanalyses, analysis_name(ad->type), 0.0);
         summary_checkpoint ck = {path, d, m, model_path, rep, a};
-        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses, key, checkpoint_summary, &ck};
+        run_context c = {d, m, outdir, k, NULL, opts, i, d->nanalyses, run_one, rep->analyses, key, checkpoint_summary, &ck, NULL};
         if (opts && opts->animation && records(d, ad)) {
             st = run_spatial_handles(d) ? kd_anim_recorder_new_poses(run_spatial_bodies(d), analysis_t_end(ad), &rec[i], err)
                                         : kd_anim_recorder_new(m, analysis_t_end(ad), &rec[i], err);

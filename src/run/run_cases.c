@@ -185,17 +185,69 @@ static int journal_flush(run_buf* batch, int fd) {
     return rc;
 }
 
+/* OUTDIR seen by the other ranks of an MPI launch (docs/cli.md, "Parallel studies"): rank 0 marks
+ * it with its process id and the model's key (OUTDIR/.kedyn-cases/rank0) before it hands out a
+ * case; a rank that reads the same mark there (a rank on rank 0's machine, or one that shares
+ * OUTDIR's file system) writes its cases' files in a directory of its own beside the journals
+ * (OUTDIR/.kedyn-cases/rankR-PID) and sends their paths, which rank 0 renames into OUTDIR when it
+ * commits the case (a case lost with its rank leaves no file under a final name); another rank
+ * ships the files' bytes to rank 0. */
+static void root_mark_path(const char* outdir, char* buf, size_t n) { snprintf(buf, n, "%s/.kedyn-cases/rank0", outdir); }
+
+static void root_mark_write(const char* outdir, uint64_t key) {
+    char path[1300], tmp[1340], text[64];
+    root_mark_path(outdir, path, sizeof(path));
+    snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+    const int len = snprintf(text, sizeof(text), "%d %016llx\n", (int)getpid(), (unsigned long long)key);
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return;
+    const int ok = write(fd, text, (size_t)len) == (ssize_t)len;
+    close(fd);
+    if (!ok || rename(tmp, path) != 0) unlink(tmp);
+}
+
+static int root_mark_matches(const char* outdir, int root_pid, uint64_t key) {
+    char path[1300], text[64], want[64];
+    root_mark_path(outdir, path, sizeof(path));
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || root_pid <= 0) {
+        if (fd >= 0) close(fd);
+        return 0;
+    }
+    const ssize_t got = read(fd, text, sizeof(text) - 1);
+    close(fd);
+    const int len = snprintf(want, sizeof(want), "%d %016llx\n", root_pid, (unsigned long long)key);
+    return got == len && memcmp(text, want, (size_t)len) == 0;
+}
+
+/* The files of dir, then dir. */
+static void remove_dir(const char* dir) {
+    DIR* dp = opendir(dir);
+    if (!dp) return;
+    struct dirent* e;
+    char path[1800];
+    while ((e = readdir(dp)))
+        if (e->d_name[0] != '.') {
+            const int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            if (n > 0 && n < (int)sizeof(path)) unlink(path);
+        }
+    closedir(dp);
+    rmdir(dir);
+}
+
 void run_cases_forget(const char* outdir) {
     char dir[1200], path[1500];
+    root_mark_path(outdir, path, sizeof(path));
+    unlink(path);
     snprintf(dir, sizeof(dir), "%s/.kedyn-cases", outdir);
     DIR* dp = opendir(dir);
     if (!dp) return;
     struct dirent* e;
-    while ((e = readdir(dp)))
-        if (strstr(e->d_name, ".journal")) {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
+    while ((e = readdir(dp))) {
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (strstr(e->d_name, ".journal")) unlink(path);
+        else if (strncmp(e->d_name, "rank", 4) == 0) remove_dir(path);  /* a rank's files (a lost rank's) */
+    }
     closedir(dp);
     rmdir(dir);
 }
@@ -221,6 +273,44 @@ void run_cases_clean_temps(const char* outdir) {
         unlink(path);
     }
     closedir(dp);
+}
+
+/* ---- the timeline (KEDYN_MPI_TRACE) ------------------------------------------- */
+
+/* KEDYN_MPI_TRACE=1: the cases of each study computed and committed by this process, with times,
+ * written to stderr when the study ends as `trace RANK SECONDS EVENT CASE 0` lines (S/E: a case
+ * computed here starts/ends, M/N: a commit starts/ends, B/Z: the study, C: the process's CPU
+ * time in microseconds at B and Z), SECONDS on
+ * CLOCK_MONOTONIC like the MPI module's own events (bench/mpi_timeline.py). */
+enum { CTRACE_MAX = 1 << 15 };
+typedef struct ctrace {
+    struct {
+        double t;
+        int ev, i;
+    }* e;
+    atomic_int n;
+} ctrace;
+
+static void ctrace_add(ctrace* tr, int ev, int i) {
+    if (!tr->e) return;
+    if (ev == 'B' || ev == 'Z') {  /* the process's CPU time (us) at the study's start and end */
+        struct timespec cpu;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+        ctrace_add(tr, 'C', (int)(cpu.tv_sec * 1000000 + cpu.tv_nsec / 1000));
+    }
+    const int k = atomic_fetch_add(&tr->n, 1);
+    if (k >= CTRACE_MAX) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    tr->e[k].t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec, tr->e[k].ev = ev, tr->e[k].i = i;
+}
+
+static void ctrace_dump(ctrace* tr, int rank) {
+    if (!tr->e) return;
+    const int n = atomic_load(&tr->n) < CTRACE_MAX ? atomic_load(&tr->n) : CTRACE_MAX;
+    for (int k = 0; k < n; k++) fprintf(stderr, "trace %d %.6f %c %d 0\n", rank, tr->e[k].t, tr->e[k].ev, tr->e[k].i);
+    free(tr->e);
+    tr->e = NULL;
 }
 
 /* ---- the scheduler ------------------------------------------------------------ */
@@ -258,6 +348,7 @@ typedef struct sched {
     unsigned char** data;
     size_t* size;
     char* done;
+    ctrace tr;
 } sched;
 
 /* Case i computed into *data (malloc'd, NULL: out of memory); payload: the thread's scratch for
@@ -395,7 +486,9 @@ static void* worker_main(void* arg) {
         for (; i < i1 && !kd_interrupted(); i++) {
             if (s->done[i]) continue;
             serve_some(s, 0.0);
+            ctrace_add(&s->tr, 'S', i);
             compute_case(s, i, s->c->outdir, 0, &payload, &s->data[i], &s->size[i]);  /* NULL: no memory */
+            ctrace_add(&s->tr, 'E', i);
             computed++;
         }
         const int reached = i;  /* the cases before it are back */
@@ -457,16 +550,28 @@ typedef struct remote_ctx {
     sched* s;
     char dir[512];
     run_buf payload;  /* scratch, reused */
+    int shared;       /* OUTDIR marked by rank 0 (root_mark_matches) found here: 1, not: 0, not looked: -1 */
+    char sdir[1300];  /* shared: this rank's directory beside the journals */
 } remote_ctx;
 
 static int remote_compute(void* arg, int i, unsigned char** data, size_t* size) {
     remote_ctx* rc = arg;
-    return compute_case(rc->s, i, rc->dir, 1, &rc->payload, data, size) == KD_OK ? 0 : -1;
+    const run_context* c = rc->s->c;
+    if (rc->shared < 0) {  /* at the first case: rank 0 marked OUTDIR before it handed out one */
+        const kd_case_backend* b = c->opts->backend;
+        rc->shared = c->shared_outdir && root_mark_matches(c->shared_outdir, b->root_pid, c->model_key);
+        if (rc->shared) {
+            snprintf(rc->sdir, sizeof(rc->sdir), "%s/.kedyn-cases/rank%d-%d", c->shared_outdir, b->rank, (int)getpid());
+            rc->shared = mkdir(rc->sdir, 0777) == 0 || errno == EEXIST;
+        }
+    }
+    const char* dir = rc->shared ? rc->sdir : rc->dir;
+    return compute_case(rc->s, i, dir, rc->shared ? 2 : 1, &rc->payload, data, size) == KD_OK ? 0 : -1;
 }
 
 static kd_status run_remote(sched* s, kd_error* err) {
     const kd_case_backend* b = s->c->opts->backend;
-    remote_ctx rc = {s, "", {0}};
+    remote_ctx rc = {s, "", {0}, -1, ""};
     const char* tmp = getenv("TMPDIR");
     snprintf(rc.dir, sizeof(rc.dir), "%s/kedyn-rank%d-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", b->rank);
     if (!mkdtemp(rc.dir)) return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot create '%s'", rc.dir);
@@ -490,9 +595,14 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
         free(s.data), free(s.size), free(s.done);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory for %d cases", n);
     }
+    const char* te = getenv("KEDYN_MPI_TRACE");
+    if (te && te[0] && strcmp(te, "0") != 0) s.tr.e = malloc(sizeof(*s.tr.e) * CTRACE_MAX);
+    ctrace_add(&s.tr, 'B', n);
     kd_status st = KD_OK;
     if (run_cases_worker(c)) {
         st = run_remote(&s, err);
+        ctrace_add(&s.tr, 'Z', n);
+        ctrace_dump(&s.tr, c->opts->backend->rank);
         free(s.data), free(s.size), free(s.done);
         return st;
     }
@@ -506,6 +616,7 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
     if (jobs > n - nres) jobs = n - nres > 0 ? n - nres : 1;
     s.jobs = jobs + (remote ? o->backend->size - 1 : 0);
     s.window = 4 * (jobs + (remote ? o->backend->size : 0)) + 2 * jobs * CHUNK_MAX;
+    if (remote && jfd >= 0) root_mark_write(c->outdir, c->model_key);
     double t_ck = util_now_s();
     run_buf jbatch = {0};               /* journal records not yet written */
     double t_flush = util_now_s();      /* when the last were */
@@ -519,12 +630,16 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                     st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE, "interrupted after %d of %d cases", i, n);
                     break;
                 }
+                ctrace_add(&s.tr, 'S', i);
                 compute_case(&s, i, c->outdir, 0, &payload, &s.data[i], &s.size[i]);
+                ctrace_add(&s.tr, 'E', i);
                 s.ndone++;
                 s.done[i] = 1;
             }
             size_t rec = 0;
+            ctrace_add(&s.tr, 'M', i);
             if (!st) st = commit_case(&s, i, &rec, err);
+            ctrace_add(&s.tr, 'N', i);
             /* the record after the case's files and rows: complete on disk */
             if (!st && s.done[i] == 1 && rec) {
                 journal_add(&jbatch, jfd, i, s.data[i], rec);
@@ -565,7 +680,9 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
                 for (int i = i0; i < i1; i++) {
                     if (!st && !cst) {
                         size_t rec = 0;
+                        ctrace_add(&s.tr, 'M', i);
                         cst = commit_case(&s, i, &rec, err);
+                        ctrace_add(&s.tr, 'N', i);
                         /* the record after the case's files and rows: complete on disk */
                         if (!cst && s.done[i] == 1 && rec) journal_add(&jbatch, jfd, i, s.data[i], rec);
                     }
@@ -640,6 +757,8 @@ kd_status run_cases(const run_context* c, const run_case_set* set, kd_error* err
     if (journal_flush(&jbatch, jfd) && !st)
         st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write the journal of %s", set->name);
     run_buf_free(&jbatch);
+    ctrace_add(&s.tr, 'Z', n);
+    ctrace_dump(&s.tr, o && o->backend ? o->backend->rank : 0);
     for (int i = 0; i < n; i++) free(s.data[i]);
     free(s.data), free(s.size), free(s.done);
     if (jfd >= 0) close(jfd);

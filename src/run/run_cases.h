@@ -49,8 +49,10 @@ typedef struct run_case_set {
     int ncases;
     void* ctx;
     /* Case i into out (any thread or rank). outdir: where files of the case go; remote: 1 when it
-     * runs in another process than the one writing OUTDIR (its files travel in out). A failure:
-     * its status with err->msg; out is still passed on. */
+     * runs in another process than the one writing OUTDIR (its files travel in out), 2 when that
+     * process's outdir is on OUTDIR's file system (their paths travel in out: the committing
+     * process renames them into OUTDIR). A failure: its status with err->msg; out is still passed
+     * on. */
     kd_status (*compute)(void* ctx, int i, const char* outdir, int remote, run_buf* out, kd_error* err);
     /* Case i on the calling thread, in case order: its status, message and bytes. A non-zero
      * return (an output error) stops the study. */

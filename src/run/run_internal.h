@@ -39,6 +39,9 @@ struct run_context {
      * cases committed (run.c; NULL: none) */
     void (*checkpoint)(void* ctx, int done, int n);
     void* checkpoint_ctx;
+    /* An MPI rank other than 0 (outdir ""): rank 0's OUTDIR, where its cases write their files
+     * themselves when rank 0 marked it (run_cases.c, root_mark_matches), or NULL */
+    const char* shared_outdir;
 };
 
 typedef struct run_analysis {

@@ -830,7 +830,7 @@ kd_status kd_analyze_record(const kd_analyze_opts* o, const char* outdir, const 
     for (int i = 0; i < n && !st && !kd_interrupted(); i++) {
         kd_analysis_report* a = &rep->analyses[rep->nanalyses++];
         a->type = an[i].type;
-        run_context c = {&d, NULL, outdir, 1, NULL, ro, i, n, NULL, rep->analyses, 0, NULL, NULL};
+        run_context c = {&d, NULL, outdir, 1, NULL, ro, i, n, NULL, rep->analyses, 0, NULL, NULL, NULL};
         if (ro && ro->progress) ro->progress(ro->progress_ctx, i, n, kd_analysis_type_name(a->type), 0.0);
         st = run[i]->run(&c, &an[i], a, err);
         a->status = st;

@@ -133,21 +133,36 @@ static void unpack_report(run_reader* r, kd_analysis_report* a) {
 /* ---- the files of a run on another rank -------------------------------------------- */
 
 /* Every file the run wrote in its rank's private directory (its CSV, and the VTK files of a modes
- * analysis beyond the report's list), by name and bytes, then removed. */
-static void ship_files(const char* dir, run_buf* out) {
+ * analysis beyond the report's list), by name and bytes, then removed; by_path (the directory on
+ * OUTDIR's file system, run_cases.c, which holds the files of the rank's runs that rank 0 has not
+ * committed yet): the files of this run (their names begin with its prefix) by name and path
+ * (size SHIP_MOVED), left for rank 0 to rename into OUTDIR when it commits the run. */
+#define SHIP_MOVED (UINT64_MAX - 1)
+static int ships(const char* name, const char* prefix) {
+    return name[0] != '.' && (!prefix || strncmp(name, prefix, strlen(prefix)) == 0);
+}
+
+static void ship_files(const char* dir, const char* by_path, run_buf* out) {
     DIR* dp = opendir(dir);
     int n = 0;
     struct dirent* e;
     while (dp && (e = readdir(dp)))
-        n += e->d_name[0] != '.';
+        n += ships(e->d_name, by_path);
     run_buf_put_int(out, n);
     if (dp) rewinddir(dp);
     int k = 0;
     while (dp && k < n && (e = readdir(dp))) {
-        if (e->d_name[0] == '.') continue;
+        if (!ships(e->d_name, by_path)) continue;
         k++;
         char path[1200];
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (by_path) {
+            const uint64_t moved = SHIP_MOVED;
+            put_str(out, e->d_name);
+            run_buf_put(out, &moved, sizeof(moved));
+            put_str(out, path);
+            continue;
+        }
         FILE* fp = fopen(path, "rb");
         long len = -1;
         if (fp && fseek(fp, 0, SEEK_END) == 0) len = ftell(fp);
@@ -200,7 +215,7 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
         if (!st) st = kd_desc_check(&dv, err);
         if (!st) st = kd_model_compile(&dv, &mv, err);
         /* no progress, animation or scheduler of its own */
-        const run_context rc = {&dv, mv, outdir, 1, NULL, NULL, 0, 0, c->dispatch, NULL, 0, NULL, NULL};
+        const run_context rc = {&dv, mv, outdir, 1, NULL, NULL, 0, 0, c->dispatch, NULL, 0, NULL, NULL, NULL};
         if (!st) st = c->dispatch(&rc, &inner, &r, err);
         kd_model_free(&mv);
         kd_desc_with_param_free(&dv);
@@ -216,7 +231,7 @@ static kd_status sweep_compute(void* ctx, int i, const char* outdir, int remote,
     r.status = st;
     r.wall_s = util_now_s() - t0;
     pack_report(out, &r);
-    if (remote) ship_files(outdir, out);
+    if (remote) ship_files(outdir, remote == 2 ? r.prefix : NULL, out);
     else run_buf_put_int(out, 0);
     kd_modes_free(&r.modes);
     kd_campbell_free(&r.campbell);
@@ -263,11 +278,25 @@ static kd_status sweep_commit(void* ctx, int i, kd_status st, const char* msg, r
         uint64_t len;
         run_get(in, &len, sizeof(len));
         if (len == UINT64_MAX) continue;
+        char path[1200];
+        if (len == SHIP_MOVED) {  /* written on OUTDIR's file system by its rank: renamed in */
+            const int plen = run_get_int(in);
+            char from[1200];
+            if (in->bad || plen <= 0 || plen >= (int)sizeof(from) || !name[0] || strchr(name, '/')) {
+                in->bad = 1;
+                break;
+            }
+            run_get(in, from, (size_t)plen);
+            from[plen] = '\0';
+            snprintf(path, sizeof(path), "%s/%s", sc->c->outdir, name);
+            if (in->bad || rename(from, path) != 0)
+                return kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot move '%s' to '%s'", from, path);
+            continue;
+        }
         if (in->bad || len > in->left || !name[0] || strchr(name, '/')) {
             in->bad = 1;
             break;
         }
-        char path[1200];
         snprintf(path, sizeof(path), "%s/%s", sc->c->outdir, name);
         kd_atomic_file f;
         kd_status wst = kd_atomic_open(&f, path, err);
