@@ -33,6 +33,10 @@ typedef struct f3_body {
     int* full_coord;
     double* zfull;                /* (2 nfull) work: q_f, and its generalized force */
     double omega_max;             /* rad/s, the reduced link's highest frequency, frame clamped */
+    /* shells (theory.md sec. 22, SL6; floating_shell3d.c): the frame is the body frame, the support
+     * set clamped; node_x (3 per node) the nodes in it; no geometric stiffness, no section forces */
+    int shell;
+    double* node_x;
 } f3_body;
 
 /* The map of the nodes' DOFs into the full elastic coordinates. */
@@ -43,6 +47,12 @@ typedef struct f3_body {
 #define F3_SCRATCH(nf) (12 * (size_t)(nf) + 16)
 
 kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err);
+/* SL6: shell body b from the compiled model of its mesh in the body frame (support clamped). */
+struct kd_model;
+kd_status f3_body_init_shell(f3_body* b, const struct kd_model* md, kd_error* err);
+/* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
+ * the model of its mesh (the one-way link's: spatial_plate_link.c). Returns its index or -1. */
+int f3_add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes

@@ -106,7 +106,7 @@ void f3_body_init_rigid(f3_body* b, double mass, const double J[9]) {
 
 void f3_body_free(f3_body* b) {
     free(b->node_coord), free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
-    free(b->T), free(b->full_coord), free(b->zfull);
+    free(b->T), free(b->full_coord), free(b->zfull), free(b->node_x);
 }
 
 /* F3: the state-dependent invariants at q_f = z:
@@ -419,7 +419,7 @@ void f3_body_momentum(const f3_body* b, const double* q, const double* qd, doubl
 void f3_body_section_forces(const f3_body* b, const double* q, double c_y, double c_z, double* out) {
     const int nn = b->nodes;
     memset(out, 0, sizeof(double) * 4 * (size_t)nn);
-    if (!b->elastic) return;
+    if (!b->elastic || b->shell) return;
     const double* z = f3_body_expand(b, q + KD_FFR3D_POSE);
     double slopes = 0;   /* F11: a reduced link's mean slope strain sum_e q_e.g0 q_e / (2L) */
     for (int e = 0; e < nn - 1 && b->T && b->beam.geometric; e++)

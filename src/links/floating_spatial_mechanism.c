@@ -11,6 +11,7 @@
 #include "floating3d_internal.h"
 #include "kedyn/element.h"
 #include "kedyn/sdesc.h"
+#include "kedyn/sked.h"
 #include "kedyn/smech.h"
 
 static void rotate(const double R[9], const double x[3], double y[3]) {
@@ -73,6 +74,10 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     }
     for (int mb = 0; !st && mb < m->nbody; mb++) {
         const kd_sbody_desc* B = &sd->bodies[sb[mb]];
+        if (B->plate) {   /* SL6: a shell link, its mesh in the body frame, the support set clamped */
+            if (f3_add_shell_link(d, s, sb[mb], mb, err) < 0) st = err->status;
+            continue;
+        }
         if (!B->beam) {
             if (kd_ffr3d_add_rigid(s, B->name, m->mass[mb], m->J + 9 * mb, err) < 0) st = err->status;
             continue;
@@ -108,7 +113,8 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
             const double* xb = (pass == 0 ? m->q0 : q) + KD_SPOSE * b;
             double R[9], w[3] = {0, 0, 0}, r[3], v[3] = {0, 0, 0}, arm[3], rel[3];
             kd_rot_from_quat(xb + 3, R);
-            for (int i = 0; i < 3; i++) rel[i] = B->beam ? B->p1[i] - m->com[3 * b + i] : 0.0;
+            for (int i = 0; i < 3; i++)
+                rel[i] = B->beam ? B->p1[i] - m->com[3 * b + i] : B->plate ? -m->com[3 * b + i] : 0.0;
             rotate(R, rel, arm);
             for (int i = 0; i < 3; i++) r[i] = xb[i] + arm[i];
             if (pass == 0) {
@@ -147,6 +153,17 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
                 continue;
             }
             const kd_sbody_desc* B = &sd->bodies[sb[b]];
+            if (B->plate) {   /* SL6: the mesh node at the joint's point (body frame) */
+                const double x[3] = {J->s[side][0] + m->com[3 * b], J->s[side][1] + m->com[3 * b + 1],
+                                     J->s[side][2] + m->com[3 * b + 2]};
+                P->node = kd_splate_node_at(B->shell, x) - 1;
+                if (P->node < 0) {
+                    st = kd_error_set(err, KD_ERR_INPUT, d->file, JD->loc,
+                                      "joint '%s' is not at a node of the mesh of plate link '%s'", J->name, B->name);
+                    break;
+                }
+                continue;
+            }
             if (!B->beam) {
                 memcpy(P->p, J->s[side], sizeof(P->p));
                 continue;
