@@ -50,9 +50,6 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
 /* SL6: shell body b from the compiled model of its mesh in the body frame (support clamped). */
 struct kd_model;
 kd_status f3_body_init_shell(f3_body* b, const struct kd_model* md, kd_error* err);
-/* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
- * the model of its mesh (the one-way link's: spatial_plate_link.c). Returns its index or -1. */
-int f3_add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes

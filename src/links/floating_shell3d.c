@@ -5,15 +5,11 @@
  * (floating_body3d.c) are then evaluated unchanged. Dense storage: n_f elastic coordinates cost
  * 9 n_f^2 doubles and O(9 n_f^2) per evaluation. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "floating3d_internal.h"
 #include "kedyn/model.h"
-#include "kedyn/sdesc.h"
-#include "kedyn/sked.h"
-#include "spatial_plate_link.h"
 
 static int dof_index(kd_dof_name n) {
     switch (n) {
@@ -115,27 +111,4 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     b->creg = 4.0 * 2.0 * (b->P0[0] + b->P0[4] + b->P0[8]) / 3.0;   /* 4 tr(I_theta) / 3 (F4) */
     b->omega_max = sqrt(kd_model_lambda_max(md));   /* bounds rk4's step (run_spatial_two_way.c) */
     return KD_OK;
-}
-
-int f3_add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
-    const kd_sbody_desc* B = &d->sdesc->bodies[b];
-    kd_sked_link_spec sp;
-    kd_sked_link_spec_of(d, b, mb, &sp);
-    kd_desc* ld = kd_desc_new();
-    kd_material_desc* mat = ld ? kd_desc_add_material(ld) : NULL;
-    kd_body_desc* pb = ld ? kd_desc_add_body(ld) : NULL;
-    kd_model* md = NULL;
-    int k = -1;
-    if (!mat || !pb) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    else {
-        snprintf(ld->title, sizeof(ld->title), "shell link %s", B->name);
-        snprintf(pb->name, sizeof(pb->name), "%s", B->name);
-        *mat = sp.material;
-        if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        else if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
-    }
-    if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
-    kd_model_free(&md);
-    kd_desc_free(&ld);
-    return k;
 }

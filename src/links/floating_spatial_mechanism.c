@@ -10,9 +10,11 @@
 
 #include "floating3d_internal.h"
 #include "kedyn/element.h"
+#include "kedyn/model.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/sked.h"
 #include "kedyn/smech.h"
+#include "spatial_plate_link.h"
 
 static void rotate(const double R[9], const double x[3], double y[3]) {
     for (int i = 0; i < 3; i++) y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
@@ -42,6 +44,31 @@ static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_syste
     free(nodes);
     if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     return st;
+}
+
+/* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
+ * the model of its mesh (the one-way link's: spatial_plate_link.c). Returns its index or -1. */
+static int add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
+    const kd_sbody_desc* B = &d->sdesc->bodies[b];
+    kd_sked_link_spec sp;
+    kd_sked_link_spec_of(d, b, mb, &sp);
+    kd_desc* ld = kd_desc_new();
+    kd_material_desc* mat = ld ? kd_desc_add_material(ld) : NULL;
+    kd_body_desc* pb = ld ? kd_desc_add_body(ld) : NULL;
+    kd_model* md = NULL;
+    int k = -1;
+    if (!mat || !pb) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    else {
+        snprintf(ld->title, sizeof(ld->title), "shell link %s", B->name);
+        snprintf(pb->name, sizeof(pb->name), "%s", B->name);
+        *mat = sp.material;
+        if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        else if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
+    }
+    if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+    kd_model_free(&md);
+    kd_desc_free(&ld);
+    return k;
 }
 
 kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_system** out, double** q0, double** qd0,
@@ -75,7 +102,7 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     for (int mb = 0; !st && mb < m->nbody; mb++) {
         const kd_sbody_desc* B = &sd->bodies[sb[mb]];
         if (B->plate) {   /* SL6: a shell link, its mesh in the body frame, the support set clamped */
-            if (f3_add_shell_link(d, s, sb[mb], mb, err) < 0) st = err->status;
+            if (add_shell_link(d, s, sb[mb], mb, err) < 0) st = err->status;
             continue;
         }
         if (!B->beam) {
