@@ -76,6 +76,16 @@ void kd_ffr3d_free(kd_ffr3d_system** s);
  * mass in body axes (row-major). */
 int kd_ffr3d_add_rigid(kd_ffr3d_system* s, const char* name, double mass, const double J[9], kd_error* err);
 int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam* beam, kd_error* err);
+/* A shell link (theory.md sec. 22, SL6): body 0 of `model`, a shell mesh in its body frame with the
+ * nodes of its support set clamped (the frame is the body frame; the model is only read). Its elastic
+ * coordinates are the model's equations (node DOFs u, v, w, rx, ry, rz in body axes); dense storage,
+ * at most KD_FFR3D_SHELL_MAX of them; no geometric stiffness. Joints at its free nodes are spherical
+ * or distance. */
+#define KD_FFR3D_SHELL_MAX 1500
+struct kd_model;
+int kd_ffr3d_add_shell(kd_ffr3d_system* s, const char* name, const struct kd_model* model, kd_error* err);
+/* 1 when body b is a shell link. */
+int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b);
 /* Modal reduction of beam body b (theory.md sec. 17, F11; before the joints that use its interior
  * nodes and before kd_ffr3d_set_pose and kd_ffr3d_finish: the coordinates are laid out again):
  * the Craig-Bampton basis of the constraint modes of the joint nodes (joint_nodes, and the nodes
@@ -89,7 +99,8 @@ kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint
  * kd_ffr3d_reduce adds) only when static_vectors != 0. */
 kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                                 int static_vectors, kd_error* err);
-/* The highest natural frequency (rad/s) of reduced body b clamped at its frame (0: not reduced). */
+/* The highest natural frequency (rad/s) of reduced body b clamped at its frame (shells: an upper bound
+ * of it; 0: neither). */
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b);
 /* u, v, w, rx, ry, rz of node `node` of body b at q (frame components; a reduced body's from its
  * basis; zeros for the frame node and rigid bodies). */

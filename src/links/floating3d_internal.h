@@ -36,6 +36,10 @@ typedef struct f3_body {
     double* Pm;                   /* F12 (geometric stiffness): (ne x ne) the projector onto the axial
                                    * strain fields of the basis */
     double* sw;                   /* (2 ne) work: the slope strains s_e and P s */
+    /* shells (theory.md sec. 22, SL6; floating_shell3d.c): the frame is the body frame, the support
+     * set clamped; node_x (3 per node) the nodes in it; no geometric stiffness, no section forces */
+    int shell;
+    double* node_x;
 } f3_body;
 
 /* The map of the nodes' DOFs into the full elastic coordinates. */
@@ -46,6 +50,9 @@ typedef struct f3_body {
 #define F3_SCRATCH(nf) (12 * (size_t)(nf) + 16)
 
 kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err);
+/* SL6: shell body b from the compiled model of its mesh in the body frame (support clamped). */
+struct kd_model;
+kd_status f3_body_init_shell(f3_body* b, const struct kd_model* md, kd_error* err);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes

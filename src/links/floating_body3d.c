@@ -106,7 +106,7 @@ void f3_body_init_rigid(f3_body* b, double mass, const double J[9]) {
 
 void f3_body_free(f3_body* b) {
     free(b->node_coord), free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
-    free(b->T), free(b->full_coord), free(b->zfull), free(b->Pm), free(b->sw);
+    free(b->T), free(b->full_coord), free(b->zfull), free(b->Pm), free(b->sw), free(b->node_x);
 }
 
 /* F3: the state-dependent invariants at q_f = z:
@@ -426,7 +426,7 @@ void f3_body_momentum(const f3_body* b, const double* q, const double* qd, doubl
 void f3_body_section_forces(const f3_body* b, const double* q, double c_y, double c_z, double* out) {
     const int nn = b->nodes;
     memset(out, 0, sizeof(double) * 4 * (size_t)nn);
-    if (!b->elastic) return;
+    if (!b->elastic || b->shell) return;
     const double* z = f3_body_expand(b, q + KD_FFR3D_POSE);
     const int ne = nn - 1, red = b->T && b->beam.geometric;
     for (int e = 0; e < ne && red; e++) {   /* F12: a reduced link's slope strains s_e, then P s */

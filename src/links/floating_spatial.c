@@ -109,6 +109,17 @@ int kd_ffr3d_add_rigid(kd_ffr3d_system* s, const char* name, double mass, const 
     return s->nb++;
 }
 
+int kd_ffr3d_add_shell(kd_ffr3d_system* s, const char* name, const struct kd_model* model, kd_error* err) {
+    f3_body* b = new_body(s, name, err);
+    if (!b) return -1;
+    if (f3_body_init_shell(b, model, err)) {
+        f3_body_free(b);
+        return -1;
+    }
+    b->off = s->n, s->n += b->size;
+    return s->nb++;
+}
+
 int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam* beam, kd_error* err) {
     if (!(beam->length > 0) || beam->elements < 1 || !(beam->E > 0) || !(beam->G > 0) || !(beam->rho > 0) ||
         !(beam->A > 0) || !(beam->Iy > 0) || !(beam->Iz > 0) || !(beam->J > 0) ||
@@ -149,7 +160,7 @@ kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint
 
 kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                                 int static_vectors, kd_error* err) {
-    if (s->finished || b < 0 || b >= s->nb || !s->body[b].elastic || s->body[b].T || modes < 1)
+    if (s->finished || b < 0 || b >= s->nb || !s->body[b].elastic || s->body[b].shell || s->body[b].T || modes < 1)
         return kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE,
                             "kd_ffr3d_reduce: an unreduced elastic body before kd_ffr3d_finish and modes >= 1");
     f3_body* bd = &s->body[b];
@@ -173,6 +184,7 @@ kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int*
 }
 
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b) { return s->body[b].omega_max; }
+int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b) { return s->body[b].shell; }
 
 void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]) {
     const f3_body* bd = &s->body[b];
@@ -208,6 +220,21 @@ int kd_ffr3d_add_joint_ex(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d
         return -1;
     }
     const int axial = type != KD_FFR3D_SPHERICAL && type != KD_FFR3D_DISTANCE;
+    /* SL6: at a shell's free node a joint follows the node's translations only (spherical, distance);
+     * a node of the support set moves with the frame and takes any joint */
+    for (int side = 0; side < 2 && axial; side++) {
+        const kd_ffr3d_point P = side ? b : a;
+        const f3_body* B = P.body >= 0 ? &s->body[P.body] : NULL;
+        int free_node = 0;
+        for (int d = 0; B && B->shell && d < 6; d++) free_node |= B->node_coord[6 * P.node + d] >= 0;
+        if (free_node) {
+            kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                         "node %d of shell link '%s' is not in its support set: a joint there must be spherical or "
+                         "distance (the node's rotations are not carried to a joint axis)",
+                         P.node + 1, B->name);
+            return -1;
+        }
+    }
     const double n = axial && axis ? norm(axis) : 0, n2 = type == KD_FFR3D_UNIVERSAL && axis2 ? norm(axis2) : 0;
     if (axial && !(n > 0)) {
         kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "a %s joint needs an axis of nonzero length",
@@ -275,7 +302,8 @@ void kd_ffr3d_set_pose(const kd_ffr3d_system* s, int b, const double r[3], const
 static void point_local(const kd_ffr3d_system* s, kd_ffr3d_point a, double s0[3]) {
     if (a.body >= 0 && s->body[a.body].elastic) {
         const f3_body* b = &s->body[a.body];
-        s0[0] = a.node * b->beam.length / b->beam.elements, s0[1] = s0[2] = 0;
+        if (b->node_x) memcpy(s0, b->node_x + 3 * a.node, sizeof(double) * 3);   /* SL6: a shell node */
+        else s0[0] = a.node * b->beam.length / b->beam.elements, s0[1] = s0[2] = 0;
     } else
         memcpy(s0, a.p, sizeof(double) * 3);
 }

@@ -10,8 +10,11 @@
 
 #include "floating3d_internal.h"
 #include "kedyn/element.h"
+#include "kedyn/model.h"
 #include "kedyn/sdesc.h"
+#include "kedyn/sked.h"
 #include "kedyn/smech.h"
+#include "spatial_plate_link.h"
 
 static void rotate(const double R[9], const double x[3], double y[3]) {
     for (int i = 0; i < 3; i++) y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
@@ -41,6 +44,31 @@ static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_syste
     free(nodes);
     if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     return st;
+}
+
+/* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
+ * the model of its mesh (the one-way link's: spatial_plate_link.c). Returns its index or -1. */
+static int add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
+    const kd_sbody_desc* B = &d->sdesc->bodies[b];
+    kd_sked_link_spec sp;
+    kd_sked_link_spec_of(d, b, mb, &sp);
+    kd_desc* ld = kd_desc_new();
+    kd_material_desc* mat = ld ? kd_desc_add_material(ld) : NULL;
+    kd_body_desc* pb = ld ? kd_desc_add_body(ld) : NULL;
+    kd_model* md = NULL;
+    int k = -1;
+    if (!mat || !pb) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    else {
+        snprintf(ld->title, sizeof(ld->title), "shell link %s", B->name);
+        snprintf(pb->name, sizeof(pb->name), "%s", B->name);
+        *mat = sp.material;
+        if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        else if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
+    }
+    if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
+    kd_model_free(&md);
+    kd_desc_free(&ld);
+    return k;
 }
 
 kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_system** out, double** q0, double** qd0,
@@ -73,6 +101,14 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     }
     for (int mb = 0; !st && mb < m->nbody; mb++) {
         const kd_sbody_desc* B = &sd->bodies[sb[mb]];
+        if (B->plate) {   /* SL6: a shell link, its mesh in the body frame, the support set clamped */
+            if (B->modes > 0)
+                st = kd_error_set(err, KD_ERR_INPUT, d->file, B->loc,
+                                  "two-way shell link '%s': `modes` is not available (two-way shell links are not "
+                                  "reduced; `modes` applies to one-way plate links)", B->name);
+            else if (add_shell_link(d, s, sb[mb], mb, err) < 0) st = err->status;
+            continue;
+        }
         if (!B->beam) {
             if (kd_ffr3d_add_rigid(s, B->name, m->mass[mb], m->J + 9 * mb, err) < 0) st = err->status;
             continue;
@@ -108,7 +144,8 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
             const double* xb = (pass == 0 ? m->q0 : q) + KD_SPOSE * b;
             double R[9], w[3] = {0, 0, 0}, r[3], v[3] = {0, 0, 0}, arm[3], rel[3];
             kd_rot_from_quat(xb + 3, R);
-            for (int i = 0; i < 3; i++) rel[i] = B->beam ? B->p1[i] - m->com[3 * b + i] : 0.0;
+            for (int i = 0; i < 3; i++)
+                rel[i] = B->beam ? B->p1[i] - m->com[3 * b + i] : B->plate ? -m->com[3 * b + i] : 0.0;
             rotate(R, rel, arm);
             for (int i = 0; i < 3; i++) r[i] = xb[i] + arm[i];
             if (pass == 0) {
@@ -147,6 +184,17 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
                 continue;
             }
             const kd_sbody_desc* B = &sd->bodies[sb[b]];
+            if (B->plate) {   /* SL6: the mesh node at the joint's point (body frame) */
+                const double x[3] = {J->s[side][0] + m->com[3 * b], J->s[side][1] + m->com[3 * b + 1],
+                                     J->s[side][2] + m->com[3 * b + 2]};
+                P->node = kd_splate_node_at(B->shell, x) - 1;
+                if (P->node < 0) {
+                    st = kd_error_set(err, KD_ERR_INPUT, d->file, JD->loc,
+                                      "joint '%s' is not at a node of the mesh of plate link '%s'", J->name, B->name);
+                    break;
+                }
+                continue;
+            }
             if (!B->beam) {
                 memcpy(P->p, J->s[side], sizeof(P->p));
                 continue;

@@ -539,14 +539,6 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
     for (int i = 0; !st && i < ld->d->nanalyses; i++)
         if (ld->d->analyses[i].type == KD_ANALYSIS_DYNAMICS && kd_desc_elastic_links(ld->d) > 0 &&
             ld->d->analyses[i].dynamics.coupling == KD_COUPLING_TWO_WAY) {
-            for (int b = 0; b < ld->d->sdesc->nbodies; b++)
-                if (ld->d->sdesc->bodies[b].plate) {
-                    st = kd_error_set(ld->err, KD_ERR_INPUT, ld->file, ld->d->analyses[i].loc,
-                                      "plate link '%s' is one-way only (coupling: two-way takes beams)",
-                                      ld->d->sdesc->bodies[b].name);
-                    break;
-                }
-            if (st) break;
             kd_ffr3d_system* s3 = NULL;
             double *q3 = NULL, *qd3 = NULL;
             st = kd_ffr3d_from_smech(ld->d, m, &s3, &q3, &qd3, ld->err);

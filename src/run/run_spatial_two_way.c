@@ -50,7 +50,8 @@ static void anim_instant(sink* k, const kd_mbs_sample* smp) {
         const double n = sqrt(x[3] * x[3] + x[4] * x[4] + x[5] * x[5] + x[6] * x[6]);
         const double p[4] = {x[3] / n, x[4] / n, x[5] / n, x[6] / n};
         kd_rot_from_quat(p, P + 3);
-        const double* c = B->beam ? B->p1 : k->m->com + 3 * mb;
+        static const double origin[3] = {0, 0, 0};   /* a shell link's frame is its body frame (SL6) */
+        const double* c = B->beam ? B->p1 : B->plate ? origin : k->m->com + 3 * mb;
         for (int r = 0; r < 3; r++) P[r] = x[r] - (P[3 + 3 * r] * c[0] + P[4 + 3 * r] * c[1] + P[5 + 3 * r] * c[2]);
         if (an->disp && B->beam) {
             const int np = an->disp_adr[b + 1] - an->disp_adr[b];
@@ -136,7 +137,7 @@ static kd_status check_step(const kd_desc* d, const kd_analysis_desc* ad, const 
 }
 
 /* The same limit for reduced links (theory.md sec. 17, F11): their highest retained frequency,
- * the link clamped at its frame. */
+ * the link clamped at its frame; for shell links (sec. 22, SL6) the bound of their elements'. */
 static kd_status check_modal_step(const kd_desc* d, const kd_analysis_desc* ad, const kd_dynamics_desc* dy,
                                   const kd_ffr3d_system* s, kd_error* err) {
     if (dy->integrator != KD_INTEGRATOR_RK4 || !(dy->dt > 0)) return KD_OK;
@@ -145,9 +146,11 @@ static kd_status check_modal_step(const kd_desc* d, const kd_analysis_desc* ad, 
         if (omega > 0 && dy->dt > 2.0 * limit)
             return kd_error_set(err, KD_ERR_INPUT, d->file, ad->loc,
                                 "dynamics: dt = %g s is %.3g times the stability limit of the explicit rk4 integrator, "
-                                "about %.3g s (the highest retained frequency of the reduced link '%s', %.4g rad/s): "
-                                "use a smaller dt or fewer modes",
-                                dy->dt, dy->dt / limit, limit, kd_ffr3d_body_name(s, b), omega);
+                                "about %.3g s (the highest frequency of the %s link '%s', %.4g rad/s): "
+                                "use a smaller dt, %s",
+                                dy->dt, dy->dt / limit, limit, kd_ffr3d_body_shell(s, b) ? "shell" : "reduced",
+                                kd_ffr3d_body_name(s, b), omega,
+                                kd_ffr3d_body_shell(s, b) ? "integrator: cvode-bdf" : "or fewer modes");
     }
     return KD_OK;
 }
@@ -214,8 +217,8 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
                 const kd_section_desc* sec = &d->sections[B->section];
                 if (sec->shape == KD_SHAPE_CIRCLE || sec->shape == KD_SHAPE_TUBE) c[2 * mb] = c[2 * mb + 1] = 0.5 * sec->d;
                 else if (sec->shape == KD_SHAPE_RECTANGLE) c[2 * mb] = 0.5 * sec->h, c[2 * mb + 1] = 0.5 * sec->b;
-                nmax = kd_ffr3d_body_nodes(s, mb) > nmax ? kd_ffr3d_body_nodes(s, mb) : nmax;
             }
+            nmax = kd_ffr3d_body_nodes(s, mb) > nmax ? kd_ffr3d_body_nodes(s, mb) : nmax;   /* beams, shells */
             mb++;
         }
         double* sf = malloc(sizeof(double) * 4 * (size_t)nmax);
