@@ -18,6 +18,7 @@ typedef struct anim_spatial {
     /* elastic links (beam bodies): the u, v, w of their shape points, body frame */
     double* disp;                 /* (3 x points over the bodies), NULL without links */
     int* disp_adr;                /* (nbodies + 1) first point of each body in disp */
+    int* node;                    /* (points) the link's node (0-based) of each point, -1: none */
     int* desc_body;               /* (m->nbody) body of d->sdesc of each moving body */
     double* q;                    /* (m->n) rigid coordinates of an instant */
     int cursor;                   /* rigid sample interval of the last instant */
