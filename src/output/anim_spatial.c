@@ -78,7 +78,8 @@ kd_status anim_spatial_init(anim_spatial* a, kd_anim_recorder* rec, const kd_des
         a->node = malloc(sizeof(int) * (npts ? npts : 1));
         st = a->disp && a->node ? kd_anim_recorder_pose_points(rec, np, err) : NOMEM();
         for (int b = 0; b < s->nbodies && !st; b++)
-            for (int p = 0; p < np[b]; p++) a->node[a->disp_adr[b] + p] = point_node(&s->bodies[b], p, shapes[b].point[p]);
+            for (int p = 0; p < np[b]; p++)
+                a->node[a->disp_adr[b] + p] = point_node(&s->bodies[b], p, shapes[b].point[p]);
     }
     free(shapes);
     free(np);
@@ -204,7 +205,8 @@ static int rect_lattice(const kd_body_desc* p, int kx, int ky, int* node) {
     const kd_mesh_desc* g = &p->mesh;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int n = 0; n < g->nnodes; n++)
-        for (int c = 0; c < 3; c++) lo[c] = fmin(lo[c], g->node_x[3 * n + c]), hi[c] = fmax(hi[c], g->node_x[3 * n + c]);
+        for (int c = 0; c < 3; c++)
+            lo[c] = fmin(lo[c], g->node_x[3 * n + c]), hi[c] = fmax(hi[c], g->node_x[3 * n + c]);
     const int nx = g->divisions[0], ny = g->divisions[1];
     for (int j = 0; j < ky; j++)
         for (int i = 0; i < kx; i++) {
@@ -223,8 +225,9 @@ static int cmp_edge(const void* a, const void* b) {
 
 /* The edges e (pairs) chained into paths of shape points: from a node of odd degree when there is
  * one, along unused edges while there are. keep > 1: only every keep-th node of a path (and its
- * last) is drawn. */
-static void chain_edges(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int* e, int ne, int keep) {
+ * last) is drawn. 0 when they did not all fit in s (or out of memory). */
+static int chain_edges(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int* e, int ne, int keep) {
+    int ok = 0;
     const int nn = g->nnodes;
     int* deg = calloc((size_t)nn + 1, sizeof(int));
     int* adj = malloc(sizeof(int) * 2 * (size_t)(ne ? ne : 1));
@@ -241,7 +244,9 @@ static void chain_edges(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int* e
     for (int pass = 0; pass < 2; pass++)  /* odd-degree starts first: fewer paths */
         for (int n0 = 0; n0 < nn; n0++) {
             if (pass == 0 && (deg[n0 + 1] - deg[n0]) % 2 == 0) continue;
-            int n = n0, len = 0, walked = 0;
+            int n = n0, len = 0, walked = 0, free_edges = 0;
+            for (int a = deg[n0]; a < deg[n0 + 1]; a++) free_edges += !used[adj[a]];
+            if (!free_edges) continue;
             for (;;) {
                 int k = -1;
                 for (int a = deg[n]; a < deg[n + 1] && k < 0; a++)
@@ -255,15 +260,21 @@ static void chain_edges(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int* e
                 used[k] = 1, walked++;
                 n = e[2 * k] == n ? e[2 * k + 1] : e[2 * k];
             }
-            if (len >= 2) add_path(s, idx, len);
-            for (int a = deg[n0]; pass == 1 && a < deg[n0 + 1]; a++)
+            if (len >= 2) {
+                const int np = s->npaths;
+                add_path(s, idx, len);
+                if (s->npaths == np) goto done;  /* no room */
+            }
+            for (int a = deg[n0]; a < deg[n0 + 1]; a++)
                 if (!used[adj[a]]) {  /* edges left at n0: walk again from it */
                     n0--;
                     break;
                 }
         }
+    ok = 1;
 done:
     free(deg), free(adj), free(used), free(idx);
+    return ok;
 }
 
 static void plate_shape(kd_anim_shape* s, const kd_sbody_desc* bd) {
@@ -304,7 +315,8 @@ static void plate_shape(kd_anim_shape* s, const kd_sbody_desc* bd) {
         int ne = 0, corners = 0;
         for (int el = 0; el < g->nelems; el++)
             for (int c = 0; c < nc; c++) {
-                const int a = g->elem[(size_t)el * g->elem_nnode + c], b = g->elem[(size_t)el * g->elem_nnode + (c + 1) % nc];
+                const int* en = g->elem + (size_t)el * g->elem_nnode;
+                const int a = en[c], b = en[(c + 1) % nc];
                 e[2 * ne] = a < b ? a : b, e[2 * ne + 1] = a < b ? b : a, ne++;
                 if (pt[a] == -1) pt[a] = -2, corners++;
             }
@@ -318,9 +330,9 @@ static void plate_shape(kd_anim_shape* s, const kd_sbody_desc* bd) {
             }
             e[2 * nu] = e[2 * k], e[2 * nu + 1] = e[2 * k + 1], cnt[nu++] = 1;
         }
-        if (corners <= budget) {
-            chain_edges(s, g, pt, e, nu, 1);
-        } else {  /* the outline: the edges of one element */
+        if (corners > budget || !chain_edges(s, g, pt, e, nu, 1)) {  /* the outline: the edges of one element */
+            memset(s, 0, sizeof(*s));
+            for (int n = 0; n < g->nnodes; n++) pt[n] = -1;
             int nb = 0;
             for (int k = 0; k < nu; k++)
                 if (cnt[k] == 1) e[2 * nb] = e[2 * k], e[2 * nb + 1] = e[2 * k + 1], nb++;

@@ -34,7 +34,8 @@ void anim_spatial_free(anim_spatial* a);
  * per node, the link's frame = its body's axes, kedyn/sked.h) of the link on moving body `body`
  * at t; with r (the last link of the instant) the instant is offered: the bodies at the rigid
  * solution r interpolated at t (cubic Hermite in q, q' between its samples), the links' nodes
- * displaced (drawn at p1 + x_n + scale u_n, kd_anim_smech_shapes). No allocation. */
+ * displaced (a beam's drawn at p1 + x_n + scale u_n, a plate's mesh nodes at x_n + scale u_n,
+ * kd_anim_smech_shapes). No allocation. */
 struct kd_sked_rigid;
 void anim_spatial_link(anim_spatial* a, double t, int body, const double* u6, int nnode,
                        const struct kd_sked_rigid* r);
