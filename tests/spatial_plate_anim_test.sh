@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # A plate link of a spatial mechanism in the animation (the flapping plate of
-# examples/spatial_plate_flapper.yaml on a 6 x 2 mesh, every node output, and on a 30 x 12 mesh
+# examples/spatial_plate_flapper.yaml on a 6 x 2 mesh, every node output, and on a 15 x 6 mesh
 # drawn as a coarse grid): animation.json draws the plate's mesh nodes at pose (p + s d). Checked
 # against references the animation does not write:
 #   - the drawn points are mesh nodes, found by the rectangle's numbering (along the shorter side
 #     first: node i (ny + 1) + j + 1 at (a i / nx, b j / ny, 0)); the 6 x 2 mesh draws every node
-#     and every cell edge, the 30 x 12 mesh at most 96 points on a lattice with the corners;
+#     and every cell edge, the 15 x 6 mesh (112 nodes) at most 96 points on a lattice with the corners;
 #   - each drawn node at each frame against r_G + R (x_n - c) + s R u_n, with r_G and R (Euler
 #     parameters) from kinematics.csv (a `kinematics` analysis of the same model at the same
 #     instants), c the rectangle's centroid and u_n from dynamics.csv, for s = 0 (the rigid mesh),
@@ -38,18 +38,40 @@ analyses:
 EOF
 }
 model 6 2 0.48 120 "$tmp/small.yaml"
-model 30 12 0.04 10 "$tmp/large.yaml"
-for m in small large; do
+model 15 6 0.04 10 "$tmp/large.yaml"
+# a Gmsh file of a 4 x 3 quadrilateral mesh of 0.2 x 0.12 m (numbered along x first) for the flapper:
+# every corner edge drawn (chained into paths), its nodes against the same references
+python3 - "$tmp/file.msh" <<'PY'
+import sys
+nx, ny, a, b = 4, 3, 0.2, 0.12
+nodes = [(i, j) for j in range(ny + 1) for i in range(nx + 1)]
+tag = {n: k + 1 for k, n in enumerate(nodes)}
+L = ["$MeshFormat", "4.1 0 8", "$EndMeshFormat", "$Entities", "0 0 1 0", "1 0 0 0 %g %g 0 0 0" % (a, b),
+     "$EndEntities", "$Nodes", "1 %d 1 %d" % (len(nodes), len(nodes)), "2 1 0 %d" % len(nodes)]
+L += [str(tag[n]) for n in nodes] + ["%.17g %.17g 0" % (a * i / nx, b * j / ny) for i, j in nodes]
+L += ["$EndNodes", "$Elements", "1 %d 1 %d" % (nx * ny, nx * ny), "2 1 3 %d" % (nx * ny)]
+L += ["%d %d %d %d %d" % (1 + i + nx * j, tag[(i, j)], tag[(i + 1, j)], tag[(i + 1, j + 1)], tag[(i, j + 1)])
+      for j in range(ny) for i in range(nx)]
+open(sys.argv[1], "w").write("\n".join(L + ["$EndElements"]) + "\n")
+PY
+model 15 4 0.24 60 "$tmp/file.yaml"
+sed -i -e "s#mesh: {rectangle: \[0.3, 0.06\], divisions: \[15, 4\]}#mesh: {file: $tmp/file.msh}#" \
+    -e 's/tip: {x: 0.3}/tip: {x: 0.2}/' -e 's/C: \[0.2, 0.03, 0\]/C: [0.2, 0.04, 0]/' \
+    -e 's/D: \[0, 0.03, 0\]/D: [0, 0.04, 0]/' -e 's/position: \[0.3, -0.03, 0.1\]/position: [0.3, -0.04, 0.1]/' "$tmp/file.yaml"
+for m in small large file; do
   "$kedyn" run "$tmp/$m.yaml" -o "$tmp/$m" --report >"$tmp/$m.txt" 2>&1; code=$?
   check "$m: run --report exits 0" test $code -eq 0
   check "$m: the wing is a plate in the animation" grep -q '"name": "wing", "type": "plate"' "$tmp/$m/animation.json"
 done
 
-compare() {  # compare DIR NX NY FULL: the checks above; FULL 1: every node and cell edge drawn
-  python3 - "$1" "$2" "$3" "$4" "$tmp/frame.txt" <<'PY'
+compare() {  # compare DIR NX NY A B FULL: the checks above; FULL 1: every node and cell edge drawn;
+            # A, B the plate's sides (m); B < 0: a file of side -B numbered along x first
+  python3 - "$1" "$2" "$3" "$4" "$5" "$6" "$tmp/frame.txt" <<'PY'
 import csv, json, math, sys
-out, nx, ny, full = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
-a, b = 0.3, 0.06
+out, nx, ny, full = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[6] == "1"
+a, b = float(sys.argv[4]), float(sys.argv[5])
+xfirst = b < 0
+b = abs(b)
 A = json.load(open(out + "/animation.json"))
 def table(name):
     rows = list(csv.reader(open("%s/%s.csv" % (out, name))))
@@ -66,7 +88,7 @@ for p in pts:
     if abs(i - round(i)) > 1e-4 or abs(j - round(j)) > 1e-4 or abs(p[2]) > 1e-9:
         print("point %s is at no node" % p); sys.exit(1)
     i, j = int(round(i)), int(round(j))
-    nodes.append((i, j, i * (ny + 1) + j + 1))
+    nodes.append((i, j, j * (nx + 1) + i + 1 if xfirst else i * (ny + 1) + j + 1))
 lattice = set((i, j) for i, j, _ in nodes)
 corners = all(c in lattice for c in [(0, 0), (nx, 0), (0, ny), (nx, ny)])
 if full:
@@ -124,15 +146,16 @@ for f, t in enumerate(s["t"]):
 print("  %d frames: largest |drawn - reference| %.2e m (s = 0), %.2e m (s = 1, 50); with -u %.2e m, with R^T "
       "%.2e m (smallest over the bent instants); largest |u| %.4g m at frame %d" %
       (frames, err["rigid"], err["deformed"], err["-u"], err["R^T"], umax_all, fmax))
-open(sys.argv[5], "w").write("%d %.6g\n" % (fmax, umax_all))
+open(sys.argv[7], "w").write("%d %.6g\n" % (fmax, umax_all))
 tol = 5e-6
 ok = shape_ok and frames >= 10 and umax_all > 1e-4 and err["rigid"] < tol and err["deformed"] < tol \
      and err["-u"] > 100 * tol and err["R^T"] > 100 * tol
 sys.exit(0 if ok else 1)
 PY
 }
-check "large: a bounded coarse grid of nodes against kinematics.csv and dynamics.csv" compare "$tmp/large" 30 12 0
-check "small: every node and edge against kinematics.csv and dynamics.csv" compare "$tmp/small" 6 2 1
+check "large: a bounded coarse grid of nodes against kinematics.csv and dynamics.csv" compare "$tmp/large" 15 6 0.3 0.06 0
+check "file: every node and edge against kinematics.csv and dynamics.csv" compare "$tmp/file" 4 3 0.2 -0.12 1
+check "small: every node and edge against kinematics.csv and dynamics.csv" compare "$tmp/small" 6 2 0.3 0.06 1
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ] && [ -s "$tmp/frame.txt" ]; then
