@@ -128,8 +128,8 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
 void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes);
 
 /* Write animation.json of bodies drawn by their shapes only (a spatial mechanism: nbody bodies,
- * names, ground flags (1: ground, 2: an elastic beam link, "beam", 3: a plate link, "plate", 0: rigid), shapes in each body's
- * frame, ground's global) from the sets whose
+ * names, ground flags (1: ground, 2: a beam link, "beam", 3: a plate link, "plate", 0: rigid),
+ * shapes in each body's frame, ground's global) from the sets whose
  * recorders were made by kd_anim_recorder_new_poses(nbody, ...); the file says
  * "spatial": true (the report draws it in 3D). */
 kd_status kd_write_animation_poses(const char* path, const char* title, int nbody, const char* const* names,

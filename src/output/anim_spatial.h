@@ -15,7 +15,7 @@ typedef struct anim_spatial {
     const kd_desc* d;
     const kd_smech* m;
     double* pose;
-    /* elastic links (beam bodies): the u, v, w of their shape points, body frame */
+    /* elastic links (beam and plate bodies): the u, v, w of their shape points, body frame */
     double* disp;                 /* (3 x points over the bodies), NULL without links */
     int* disp_adr;                /* (nbodies + 1) first point of each body in disp */
     int* node;                    /* (points) the link's node (0-based) of each point, -1: none */
