@@ -128,8 +128,8 @@ kd_status kd_write_animation_with(const char* path, const kd_model* m, const cha
 void kd_anim_mech_shapes(const kd_desc* d, kd_anim_shape* shapes);
 
 /* Write animation.json of bodies drawn by their shapes only (a spatial mechanism: nbody bodies,
- * names, ground flags (1: ground, 2: an elastic link, "beam", 0: rigid), shapes in each body's
- * frame, ground's global) from the sets whose
+ * names, ground flags (1: ground, 2: a beam link, "beam", 3: a plate link, "plate", 0: rigid),
+ * shapes in each body's frame, ground's global) from the sets whose
  * recorders were made by kd_anim_recorder_new_poses(nbody, ...); the file says
  * "spatial": true (the report draws it in 3D). */
 kd_status kd_write_animation_poses(const char* path, const char* title, int nbody, const char* const* names,
@@ -138,7 +138,11 @@ kd_status kd_write_animation_poses(const char* path, const char* title, int nbod
 
 /* The shapes of a spatial mechanism's bodies (d->sdesc->nbodies, indexed like its bodies;
  * src/output/anim_spatial.c): an elastic link (`type: beam`) its nodes first (point n = node n + 1,
- * at p1 + x_n along the body's x axis) joined in order, its named points after; each other body
+ * at p1 + x_n along the body's x axis) joined in order, its named points after; a plate link
+ * (`type: plate`) its mesh nodes (at most KD_ANIM_SHAPE_POINTS less its named points: a lattice of
+ * a rectangle mesh's cell corners, every line or a coarse grid with the outline, rows and columns
+ * two paths; a file mesh's corner edges, or its outline through every k-th node), its named points
+ * marked on it; each other body
  * the segments between its named points (two: a bar;
  * three or four: every pair; more: a closed loop in order), with one point or none a bar from it
  * to the centre of mass and a ring about that bar; joints marked, the ground's joint points

@@ -34,7 +34,16 @@ void anim_spatial_pose(const kd_desc* d, const kd_smech* m, const double* q, dou
 #define LINK_ELEMENTS_DRAWN (KD_ANIM_SHAPE_POINTS / 2 - 1)
 
 static int link_drawn(const kd_sbody_desc* b) {
-    return b->beam && b->elements >= 1 && b->elements <= LINK_ELEMENTS_DRAWN;
+    return (b->beam && b->elements >= 1 && b->elements <= LINK_ELEMENTS_DRAWN) ||
+           (b->plate && b->shell && b->shell->mesh.nnodes > 0 && b->shell->mesh.nelems > 0);
+}
+
+/* The mesh node (0-based) whose displacement shape point x of body b takes: a beam link's point
+ * n < elements + 1 is node n; a plate link's point is the mesh node at it (a joint is at a node);
+ * -1 otherwise (drawn rigid with its body). */
+static int point_node(const kd_sbody_desc* b, int p, const double x[3]) {
+    if (b->beam) return p <= b->elements ? p : -1;
+    return kd_splate_node_at(b->shell, x) - 1;
 }
 
 #define NOMEM() kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory")
@@ -64,8 +73,13 @@ kd_status anim_spatial_init(anim_spatial* a, kd_anim_recorder* rec, const kd_des
             a->disp_adr[b + 1] = a->disp_adr[b] + np[b];
             if (!s->bodies[b].ground && k < m->nbody) a->desc_body[k++] = b;
         }
-        a->disp = calloc(3 * (size_t)a->disp_adr[s->nbodies], sizeof(double));
-        st = a->disp ? kd_anim_recorder_pose_points(rec, np, err) : NOMEM();
+        const size_t npts = (size_t)a->disp_adr[s->nbodies];
+        a->disp = calloc(3 * npts, sizeof(double));
+        a->node = malloc(sizeof(int) * (npts ? npts : 1));
+        st = a->disp && a->node ? kd_anim_recorder_pose_points(rec, np, err) : NOMEM();
+        for (int b = 0; b < s->nbodies && !st; b++)
+            for (int p = 0; p < np[b]; p++)
+                a->node[a->disp_adr[b] + p] = point_node(&s->bodies[b], p, shapes[b].point[p]);
     }
     free(shapes);
     free(np);
@@ -81,7 +95,7 @@ void anim_spatial_offer(anim_spatial* a, double t, const double* q) {
 
 void anim_spatial_free(anim_spatial* a) {
     if (!a) return;
-    free(a->pose), free(a->disp), free(a->disp_adr), free(a->desc_body), free(a->q);
+    free(a->pose), free(a->disp), free(a->node), free(a->disp_adr), free(a->desc_body), free(a->q);
     memset(a, 0, sizeof(*a));
 }
 
@@ -110,8 +124,9 @@ void anim_spatial_link(anim_spatial* a, double t, int body, const double* u6, in
         const int b = a->desc_body[body];
         const int np = a->disp_adr[b + 1] - a->disp_adr[b];
         double* d = a->disp + 3 * (size_t)a->disp_adr[b];
-        for (int n = 0; n < nnode && n < np; n++)  /* shape point n = node n + 1 */
-            for (int c = 0; c < 3; c++) d[3 * n + c] = u6[6 * n + c];
+        const int* node = a->node + a->disp_adr[b];
+        for (int p = 0; p < np; p++)  /* shape point p takes node node[p]'s u, v, w */
+            for (int c = 0; c < 3; c++) d[3 * p + c] = node[p] >= 0 && node[p] < nnode ? u6[6 * node[p] + c] : 0.0;
     }
     if (!r) return;
     rigid_at(a, r, t);
@@ -169,6 +184,164 @@ static int add_ring(kd_anim_shape* s, const double c[3], const double u[3], doub
     return idx[0];
 }
 
+/* ---- plate links: the mesh ----------------------------------------------------
+ * Bounded to the shape's capacity: at most KD_ANIM_SHAPE_POINTS less the body's named points are
+ * mesh nodes (each drawn with its own displacement). A rectangle mesh is drawn as the lines of a
+ * lattice of its cell corners, every cell's edges when they fit, else every k-th line with the
+ * outline (a coarse grid: straight chords between the lattice's nodes); all rows are one path
+ * (back and forth, up the sides) and all columns another. A mesh from a file is drawn as its
+ * elements' corner edges chained into paths when its corners fit, else as its outline (the edges
+ * of one element) through every k-th node. */
+
+/* The shape point of mesh node n (body frame), added when new; -1 when full. */
+static int mesh_point(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int n) {
+    if (pt[n] < 0) pt[n] = add_point(s, g->node_x + 3 * (size_t)n, 0);
+    return pt[n];
+}
+
+/* The nodes (1-based) of the rectangle mesh of p at the points of a kx x ky lattice of its cell
+ * corners, row by row; 0 when a lattice point is at no node. */
+static int rect_lattice(const kd_body_desc* p, int kx, int ky, int* node) {
+    const kd_mesh_desc* g = &p->mesh;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int n = 0; n < g->nnodes; n++)
+        for (int c = 0; c < 3; c++)
+            lo[c] = fmin(lo[c], g->node_x[3 * n + c]), hi[c] = fmax(hi[c], g->node_x[3 * n + c]);
+    const int nx = g->divisions[0], ny = g->divisions[1];
+    for (int j = 0; j < ky; j++)
+        for (int i = 0; i < kx; i++) {
+            /* cell corner (ci, cj), evenly spread over the cells */
+            const int ci = (int)lround((double)i * nx / (kx - 1)), cj = (int)lround((double)j * ny / (ky - 1));
+            const double x[3] = {lo[0] + (hi[0] - lo[0]) * ci / nx, lo[1] + (hi[1] - lo[1]) * cj / ny, lo[2]};
+            if (!(node[j * kx + i] = kd_splate_node_at(p, x))) return 0;
+        }
+    return 1;
+}
+
+static int cmp_edge(const void* a, const void* b) {
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The edges e (pairs) chained into paths of shape points: from a node of odd degree when there is
+ * one, along unused edges while there are. keep > 1: only every keep-th node of a path (and its
+ * last) is drawn. 0 when they did not all fit in s (or out of memory). */
+static int chain_edges(kd_anim_shape* s, const kd_mesh_desc* g, int* pt, int* e, int ne, int keep) {
+    int ok = 0;
+    const int nn = g->nnodes;
+    int* deg = calloc((size_t)nn + 1, sizeof(int));
+    int* adj = malloc(sizeof(int) * 2 * (size_t)(ne ? ne : 1));
+    unsigned char* used = calloc((size_t)ne + 1, 1);
+    int* idx = malloc(sizeof(int) * ((size_t)ne + 2));
+    if (!deg || !adj || !used || !idx) goto done;
+    for (int k = 0; k < ne; k++) deg[e[2 * k] + 1]++, deg[e[2 * k + 1] + 1]++;
+    for (int n = 0; n < nn; n++) deg[n + 1] += deg[n];  /* deg[n]: first of node n's edges in adj */
+    int* fill = calloc((size_t)nn, sizeof(int));
+    if (!fill) goto done;
+    for (int k = 0; k < ne; k++)
+        for (int c = 0; c < 2; c++) adj[deg[e[2 * k + c]] + fill[e[2 * k + c]]++] = k;
+    free(fill);
+    for (int pass = 0; pass < 2; pass++)  /* odd-degree starts first: fewer paths */
+        for (int n0 = 0; n0 < nn; n0++) {
+            if (pass == 0 && (deg[n0 + 1] - deg[n0]) % 2 == 0) continue;
+            int n = n0, len = 0, walked = 0, free_edges = 0;
+            for (int a = deg[n0]; a < deg[n0 + 1]; a++) free_edges += !used[adj[a]];
+            if (!free_edges) continue;
+            for (;;) {
+                int k = -1;
+                for (int a = deg[n]; a < deg[n + 1] && k < 0; a++)
+                    if (!used[adj[a]]) k = adj[a];
+                if (walked % keep == 0 || k < 0) {
+                    const int ip = mesh_point(s, g, pt, n);
+                    if (ip < 0) goto done;
+                    idx[len++] = ip;
+                }
+                if (k < 0) break;
+                used[k] = 1, walked++;
+                n = e[2 * k] == n ? e[2 * k + 1] : e[2 * k];
+            }
+            if (len >= 2) {
+                const int np = s->npaths;
+                add_path(s, idx, len);
+                if (s->npaths == np) goto done;  /* no room */
+            }
+            for (int a = deg[n0]; a < deg[n0 + 1]; a++)
+                if (!used[adj[a]]) {  /* edges left at n0: walk again from it */
+                    n0--;
+                    break;
+                }
+        }
+    ok = 1;
+done:
+    free(deg), free(adj), free(used), free(idx);
+    return ok;
+}
+
+static void plate_shape(kd_anim_shape* s, const kd_sbody_desc* bd) {
+    const kd_body_desc* p = bd->shell;
+    const kd_mesh_desc* g = &p->mesh;
+    const int budget = KD_ANIM_SHAPE_POINTS - bd->npoints;
+    int* pt = malloc(sizeof(int) * (size_t)g->nnodes);
+    if (!pt || budget < 4) {
+        free(pt);
+        return;
+    }
+    for (int n = 0; n < g->nnodes; n++) pt[n] = -1;
+    if (g->source == KD_MESH_RECTANGLE && g->divisions[0] >= 1 && g->divisions[1] >= 1) {
+        int kx = g->divisions[0] + 1, ky = g->divisions[1] + 1;
+        while (kx * ky > budget) {  /* the coarse grid: fewer lines along the side with more */
+            if ((kx - 1) * g->size[1] >= (ky - 1) * g->size[0] && kx > 2) kx--;
+            else ky--;  /* (budget >= 4: never below 2 x 2) */
+        }
+        int lat[KD_ANIM_SHAPE_POINTS], idx[KD_ANIM_SHAPE_POINTS];
+        if (kx >= 2 && rect_lattice(p, kx, ky, lat)) {
+            for (int i = 0; i < kx * ky; i++) lat[i] = mesh_point(s, g, pt, lat[i] - 1);
+            for (int j = 0, k = 0; j < ky; j++)  /* the rows, back and forth */
+                for (int i = 0; i < kx; i++) idx[k++] = lat[j * kx + (j % 2 ? kx - 1 - i : i)];
+            add_path(s, idx, kx * ky);
+            for (int i = 0, k = 0; i < kx; i++)  /* the columns */
+                for (int j = 0; j < ky; j++) idx[k++] = lat[(i % 2 ? ky - 1 - j : j) * kx + i];
+            add_path(s, idx, kx * ky);
+            free(pt);
+            return;
+        }
+    }
+    /* the elements' corner edges (counter-clockwise corners first), each once; count: how many
+     * elements share it */
+    const int nc = g->elem_nnode == 3 || g->elem_nnode == 6 ? 3 : 4;
+    int* e = malloc(sizeof(int) * 2 * (size_t)g->nelems * nc);
+    int* cnt = malloc(sizeof(int) * (size_t)g->nelems * nc);
+    if (e && cnt) {
+        int ne = 0, corners = 0;
+        for (int el = 0; el < g->nelems; el++)
+            for (int c = 0; c < nc; c++) {
+                const int* en = g->elem + (size_t)el * g->elem_nnode;
+                const int a = en[c], b = en[(c + 1) % nc];
+                e[2 * ne] = a < b ? a : b, e[2 * ne + 1] = a < b ? b : a, ne++;
+                if (pt[a] == -1) pt[a] = -2, corners++;
+            }
+        for (int n = 0; n < g->nnodes; n++) pt[n] = -1;
+        qsort(e, (size_t)ne, 2 * sizeof(int), cmp_edge);
+        int nu = 0;
+        for (int k = 0; k < ne; k++) {
+            if (nu && e[2 * nu - 2] == e[2 * k] && e[2 * nu - 1] == e[2 * k + 1]) {
+                cnt[nu - 1]++;
+                continue;
+            }
+            e[2 * nu] = e[2 * k], e[2 * nu + 1] = e[2 * k + 1], cnt[nu++] = 1;
+        }
+        if (corners > budget || !chain_edges(s, g, pt, e, nu, 1)) {  /* the outline: the edges of one element */
+            memset(s, 0, sizeof(*s));
+            for (int n = 0; n < g->nnodes; n++) pt[n] = -1;
+            int nb = 0;
+            for (int k = 0; k < nu; k++)
+                if (cnt[k] == 1) e[2 * nb] = e[2 * k], e[2 * nb + 1] = e[2 * k + 1], nb++;
+            chain_edges(s, g, pt, e, nb, (nb + budget - 1) / (budget > 1 ? budget - 1 : 1));
+        }
+    }
+    free(e), free(cnt), free(pt);
+}
+
 int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
     const kd_sdesc* sd = d->sdesc;
     int nrods = 0;
@@ -177,7 +350,9 @@ int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
         memset(s, 0, sizeof(*s));
         const kd_sbody_desc* bd = &sd->bodies[b];
         if (!bd->ground) {
-            if (link_drawn(bd)) {  /* an elastic link: its nodes along the body's x axis, in order */
+            if (link_drawn(bd) && bd->plate) {
+                plate_shape(s, bd);  /* a plate link: its mesh, points and paths */
+            } else if (link_drawn(bd)) {  /* an elastic link: its nodes along the body's x axis, in order */
                 int idx[LINK_ELEMENTS_DRAWN + 1];
                 for (int i = 0; i <= bd->elements; i++) {
                     const double x[3] = {bd->p1[0] + bd->length * i / bd->elements, bd->p1[1], bd->p1[2]};
@@ -188,7 +363,9 @@ int kd_anim_smech_shapes(const kd_desc* d, kd_anim_shape* shapes, int* rods) {
             const int n0 = s->npoints;
             for (int p = 0; p < bd->npoints; p++) add_point(s, bd->points[p].x, 1);
             const int n = s->npoints;
-            if (n == 2) {  /* (a link, n0 > 0, has its path through the nodes) */
+            if (bd->plate && n0 > 0) {
+                /* a plate's named points are marks on its mesh */
+            } else if (n == 2) {  /* (a link, n0 > 0, has its path through the nodes) */
                 const int idx[2] = {0, 1};
                 add_path(s, idx, 2);
             } else if (n == 3 || n == 4) {  /* every pair: a triangle, a tetrahedron's edges */

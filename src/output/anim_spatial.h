@@ -15,9 +15,10 @@ typedef struct anim_spatial {
     const kd_desc* d;
     const kd_smech* m;
     double* pose;
-    /* elastic links (beam bodies): the u, v, w of their shape points, body frame */
+    /* elastic links (beam and plate bodies): the u, v, w of their shape points, body frame */
     double* disp;                 /* (3 x points over the bodies), NULL without links */
     int* disp_adr;                /* (nbodies + 1) first point of each body in disp */
+    int* node;                    /* (points) the link's node (0-based) of each point, -1: none */
     int* desc_body;               /* (m->nbody) body of d->sdesc of each moving body */
     double* q;                    /* (m->n) rigid coordinates of an instant */
     int cursor;                   /* rigid sample interval of the last instant */
@@ -33,7 +34,8 @@ void anim_spatial_free(anim_spatial* a);
  * per node, the link's frame = its body's axes, kedyn/sked.h) of the link on moving body `body`
  * at t; with r (the last link of the instant) the instant is offered: the bodies at the rigid
  * solution r interpolated at t (cubic Hermite in q, q' between its samples), the links' nodes
- * displaced (drawn at p1 + x_n + scale u_n, kd_anim_smech_shapes). No allocation. */
+ * displaced (a beam's drawn at p1 + x_n + scale u_n, a plate's mesh nodes at x_n + scale u_n,
+ * kd_anim_smech_shapes). No allocation. */
 struct kd_sked_rigid;
 void anim_spatial_link(anim_spatial* a, double t, int body, const double* u6, int nnode,
                        const struct kd_sked_rigid* r);

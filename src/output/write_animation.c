@@ -483,7 +483,8 @@ kd_status kd_write_animation_poses(const char* path, const char* title, int nbod
     for (int b = 0; b < nbody; b++) {
         fprintf(fp, "    {\"name\": ");
         io_json_string(fp, names[b]);
-        fprintf(fp, ", \"type\": \"%s\"", ground[b] == 1 ? "ground" : ground[b] == 2 ? "beam" : "rigid");
+        fprintf(fp, ", \"type\": \"%s\"",
+                ground[b] == 1 ? "ground" : ground[b] == 2 ? "beam" : ground[b] == 3 ? "plate" : "rigid");
         write_shape(fp, &shapes[b]);
         fprintf(fp, "}%s\n", b + 1 < nbody ? "," : "");
     }

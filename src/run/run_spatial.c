@@ -326,7 +326,10 @@ kd_status run_spatial_animation(const kd_desc* d, const char* path, const kd_ani
     int* rods = malloc(sizeof(int) * 4 * (size_t)(d->sdesc->njoints ? d->sdesc->njoints : 1));
     kd_status st = shapes && names && ground && rods ? KD_OK : kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st) {
-        for (int b = 0; b < nb; b++) names[b] = d->sdesc->bodies[b].name, ground[b] = d->sdesc->bodies[b].ground ? 1 : d->sdesc->bodies[b].beam ? 2 : 0;
+        for (int b = 0; b < nb; b++) {
+            const kd_sbody_desc* B = &d->sdesc->bodies[b];
+            names[b] = B->name, ground[b] = B->ground ? 1 : B->beam ? 2 : B->plate ? 3 : 0;
+        }
         const int nrods = kd_anim_smech_shapes(d, shapes, rods);
         st = kd_write_animation_poses(path, d->title, nb, names, ground, shapes, rods, nrods, sets, nsets, err);
     }

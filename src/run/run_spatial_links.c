@@ -283,7 +283,7 @@ kd_status run_spatial_links(const kd_desc* d, const kd_analysis_desc* ad, const 
                                      "%s node %d at t = %.6g s", L[l]->spec.name, P->mesh.node_tag[nn], t);
                         }
                     }
-                    anim_spatial_link(anim, t, -1, u, 0, l + 1 == nl ? &r : NULL);
+                    anim_spatial_link(anim, t, L[l]->spec.body, u, L[l]->model->nnode, l + 1 == nl ? &r : NULL);
                     continue;
                 }
                 /* the animation: each link's nodes; the last one records the instant */

@@ -273,7 +273,11 @@
       }
       /* the undeformed body in its current pose, dashed (bodies that deform) */
       ctx.strokeStyle = '#aaaaaa'; ctx.lineWidth = 1; ctx.setLineDash([5, 4]);
-      if (disp(it, f, b).d && body.type !== 'plate') paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
+      /* (a plate of a spatial mechanism, a link: its mesh thin, the deformed one over it) */
+      if (disp(it, f, b).d && (body.type !== 'plate' || spatial)) {
+        if (body.type === 'plate') { ctx.strokeStyle = '#cccccc'; ctx.lineWidth = 0.75; }
+        paths(body, polyline(it, f, b, 0)).forEach(function (p) { stroke(p, closed); });
+      }
       /* the deformed body */
       var pts = polyline(it, f, b, cur.scale);
       ctx.setLineDash([]); ctx.strokeStyle = color; ctx.lineWidth = body.type === 'rigid' ? 5 : body.type === 'plate' ? 1 : 3;
