@@ -13,6 +13,8 @@
 #     would catch a wrong sign of the displacement or a wrong rotation);
 #   - in headless Chromium (report.html#scale=S&frame=N): the largest drawn displacement is 0 at
 #     s = 0 and the largest |u_n| of the instant at s = 1.
+#   - the two-way shell link of examples/spatial_plate_flapper_two_way.yaml: its drawn nodes move by
+#     the displacements of dynamics.csv at each frame.
 # usage: spatial_plate_anim_test.sh KEDYN EXAMPLES_DIR. The browser part is skipped without chromium.
 set -u
 kedyn=$1
@@ -156,6 +158,38 @@ PY
 check "large: a bounded coarse grid of nodes against kinematics.csv and dynamics.csv" compare "$tmp/large" 15 6 0.3 0.06 0
 check "file: every node and edge against kinematics.csv and dynamics.csv" compare "$tmp/file" 4 3 0.2 -0.12 1
 check "small: every node and edge against kinematics.csv and dynamics.csv" compare "$tmp/small" 6 2 0.3 0.06 1
+
+# The two-way shell link (examples/spatial_plate_flapper_two_way.yaml, 4 ms): the drawn points are
+# mesh nodes (6 x 2, every node drawn and written), their displacements at each frame those of
+# dynamics.csv's wing.N.u/v/w at the same instant (the floating frame's elastic coordinates).
+sed -e 's/t_end: 0.02/t_end: 0.004/' "$examples/spatial_plate_flapper_two_way.yaml" >"$tmp/two_way.yaml"
+"$kedyn" run "$tmp/two_way.yaml" -o "$tmp/two_way" --report --quiet >/dev/null 2>&1
+two_way() {
+  python3 - "$tmp/two_way" <<'PY'
+import csv, json, sys
+a = json.load(open(sys.argv[1] + "/animation.json"))
+rows = list(csv.reader(open(sys.argv[1] + "/dynamics.csv")))
+col = {h: k for k, h in enumerate(rows[0])}
+by_t = {round(float(r[0]), 9): r for r in rows[1:]}
+b = [k for k, x in enumerate(a["bodies"]) if x["name"] == "wing"][0]
+pts = a["bodies"][b]["points"]
+nodes = [round(p[0] / 0.05) * 3 + round(p[1] / 0.03) + 1 for p in pts]
+worst, big, frames = 0.0, 0.0, 0
+for t, f in zip(a["sets"][0]["t"], a["sets"][0]["frames"]):
+    r = by_t.get(round(t, 9))
+    if r is None: continue
+    frames += 1
+    d = f["disp"][b]
+    for k, n in enumerate(nodes):
+        for c, name in enumerate("uvw"):
+            ref = float(r[col["wing.%d.%s" % (n, name)]])
+            big = max(big, abs(ref))
+            worst = max(worst, abs(d[3 * k + c] - ref))
+print("two-way: %d frames, %d points, largest |u| %.3g, worst %.3g" % (frames, len(pts), big, worst))
+sys.exit(0 if frames >= 3 and len(pts) == 21 and big > 1e-6 and worst < 1e-5 * big else 1)
+PY
+}
+check "two-way shell link: the drawn nodes move by dynamics.csv's displacements" two_way
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ] && [ -s "$tmp/frame.txt" ]; then

@@ -53,13 +53,14 @@ static void anim_instant(sink* k, const kd_mbs_sample* smp) {
         static const double origin[3] = {0, 0, 0};   /* a shell link's frame is its body frame (SL6) */
         const double* c = B->beam ? B->p1 : B->plate ? origin : k->m->com + 3 * mb;
         for (int r = 0; r < 3; r++) P[r] = x[r] - (P[3 + 3 * r] * c[0] + P[4 + 3 * r] * c[1] + P[5 + 3 * r] * c[2]);
-        if (an->disp && B->beam) {
+        if (an->disp && (B->beam || B->plate)) {   /* a beam's points are its nodes; a plate's map to mesh nodes */
             const int np = an->disp_adr[b + 1] - an->disp_adr[b];
             double* dv = an->disp + 3 * (size_t)an->disp_adr[b];
-            for (int nd = 0; nd < kd_ffr3d_body_nodes(k->s, mb) && nd < np; nd++) {
+            for (int pt = 0; pt < np; pt++) {
+                const int nd = B->plate ? an->node[an->disp_adr[b] + pt] : pt;
                 double u[6];
-                kd_ffr3d_node_displacement(k->s, mb, nd, smp->q, u);
-                for (int cc = 0; cc < 3; cc++) dv[3 * nd + cc] = u[cc];
+                kd_ffr3d_node_displacement(k->s, mb, nd, smp->q, u);   /* zeros outside the body's nodes */
+                for (int cc = 0; cc < 3; cc++) dv[3 * pt + cc] = u[cc];
             }
         }
         mb++;
