@@ -18,8 +18,9 @@
 #include "output/output_util.h"
 
 /* One CSV row per output instant: t, BODY.x .. BODY.q3 of every body's frame, BODY.N.u .. .rz,
- * BODY.N.N, .My, .Mz, .sigma of every link node (frame components), JOINT.Fx, .Fy, .Fz (the force of each joint's point
- * equations on its second body), the drifts, E_kinetic, V_gravity, U_strain, E_total. */
+ * BODY.N.N, .My, .Mz, .sigma of every beam link node (frame components; none for shells),
+ * JOINT.Fx, .Fy, .Fz (the force of each joint's point equations on its second body), the drifts,
+ * E_kinetic, V_gravity, U_strain, E_total. */
 typedef struct sink {
     FILE* fp;
     const kd_ffr3d_system* s;
@@ -77,17 +78,21 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
         for (int c = 0; c < KD_FFR3D_POSE; c++) fprintf(k->fp, ",%.12e", x[c]);
     }
     for (int b = 0; b < kd_ffr3d_body_count(s); b++) {
-        if (kd_ffr3d_body_nodes(s, b)) kd_ffr3d_section_forces(s, b, smp->q, k->c[2 * b], k->c[2 * b + 1], k->sf);
+        const int shell = kd_ffr3d_body_shell(s, b);   /* SL6: no section forces, no columns for them */
+        if (kd_ffr3d_body_nodes(s, b) && !shell)
+            kd_ffr3d_section_forces(s, b, smp->q, k->c[2 * b], k->c[2 * b + 1], k->sf);
         for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++) {
             double u[6];
             kd_ffr3d_node_displacement(s, b, n, smp->q, u);
             for (int c = 0; c < 6; c++) fprintf(k->fp, ",%.10e", u[c]);
-            const double dfl = hypot(u[1], u[2]);
+            /* a beam's deflection across its axis; a shell's displacement |(u, v, w)| (SL3) */
+            const double dfl = shell ? sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) : hypot(u[1], u[2]);
             if (dfl > k->st->max_deflection) {
                 k->st->max_deflection = dfl;
                 snprintf(k->st->max_deflection_at, sizeof(k->st->max_deflection_at), "%s node %d at t = %.6g s",
                          kd_ffr3d_body_name(s, b), n + 1, smp->t);
             }
+            if (shell) continue;
             const double* f = k->sf + 4 * n;
             fprintf(k->fp, ",%.10e,%.10e,%.10e,%.10e", f[0], f[1], f[2], f[3]);
             if (f[3] > k->st->max_sigma) {
@@ -200,7 +205,8 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
             for (int c = 0; c < 7; c++) fprintf(fp, ",%s.%s", kd_ffr3d_body_name(s, b), pn[c]);
         for (int b = 0; b < kd_ffr3d_body_count(s); b++)
             for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++)
-                for (int c = 0; c < 10; c++) fprintf(fp, ",%s.%d.%s", kd_ffr3d_body_name(s, b), n + 1, dn[c]);
+                for (int c = 0; c < (kd_ffr3d_body_shell(s, b) ? 6 : 10); c++)
+                    fprintf(fp, ",%s.%d.%s", kd_ffr3d_body_name(s, b), n + 1, dn[c]);
         for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
             const char* jn = m->joint[kd_ffr3d_joint_tag(s, j)].name;
             fprintf(fp, ",%s.Fx,%s.Fy,%s.Fz", jn, jn, jn);
