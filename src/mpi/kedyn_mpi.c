@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +67,15 @@ static void trace(int ev, int a, int b) {
     tr.e[tr.n++] = (struct trace_ev){mono_s(), ev, a, b};
 }
 
+/* The process's CPU time (user, system; us) as a trace event 'U' (at the open and the close: what
+ * a rank spends beside its cases, e.g. waiting; bench/mpi_timeline.py). */
+static void trace_cpu(void) {
+    if (!tr.on) return;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    trace('U', (int)(ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec), (int)(ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec));
+}
+
 static void trace_dump(int rank) {
     for (int k = 0; k < tr.n; k++)
         fprintf(stderr, "trace %d %.6f %c %d %d\n", rank, tr.e[k].t, tr.e[k].ev, tr.e[k].a, tr.e[k].b);
@@ -93,24 +103,40 @@ static int alive(int r) {
  * core) for spin_us, then with sleeps growing from 10 us to SLEEP_SOON_US for the first
  * SOON_S (a rank's first cases come a few milliseconds after it is ready: rank 0 starts the
  * study later), then to max_us, rather than in a blocking call, which would keep a core busy that
- * the cases need; for at most limit_s seconds (< 0: no limit). 1 when nothing came. */
+ * the cases need (Open MPI's shared-memory transport polls in MPI_Probe and MPI_Recv, also with
+ * `mpi_yield_when_idle`); for at most limit_s seconds (< 0: no limit). A long wait (a rank with
+ * nothing to do while rank 0 runs alone, writes files or computes a long case) sleeps longer, by
+ * idle_sleep_us, so that an idle rank costs about no CPU. since: when the wait began (its
+ * length sets the sleeps; a wait made of several calls passes the same). 1 when nothing came. */
 #define SLEEP_SOON_US 100
 #define SOON_S 0.05
-static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_us, double limit_s) {
+/* The sleep of a wait that has lasted waited_s, at least floor_us: IDLE_SHARE of the wait (a
+ * message is noticed at most that share of the wait late), at most IDLE_SLEEP_MAX_US (a poll,
+ * MPI_Iprobe and nanosleep, costs about 20 us of CPU: polls every 1 ms cost a waiting rank 2 % of
+ * a core, docs/performance.md, "Ranks that wait without spinning"). */
+#define IDLE_SHARE 0.01
+#define IDLE_SLEEP_MAX_US 20000
+static long idle_sleep_us(double waited_s, long floor_us) {
+    const double us = IDLE_SHARE * waited_s * 1e6;
+    return us <= (double)floor_us ? floor_us : us >= IDLE_SLEEP_MAX_US ? IDLE_SLEEP_MAX_US : (long)us;
+}
+
+static int wait_message_for(int src, MPI_Status* stt, double spin_us, long max_us, double limit_s, double since) {
     const double t0 = MPI_Wtime();
     long ns = 10000;
     for (;;) {
         int flag = 0;
         if (MPI_Iprobe(src, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, stt) != MPI_SUCCESS) return -1;
         if (flag) return 0;
-        if (limit_s >= 0 && MPI_Wtime() - t0 > limit_s) return 1;
-        if ((MPI_Wtime() - t0) * 1e6 < spin_us) {
+        const double now = MPI_Wtime();
+        if (limit_s >= 0 && now - t0 > limit_s) return 1;
+        if ((now - since) * 1e6 < spin_us) {
             sched_yield();
             continue;
         }
-        const struct timespec ts = {0, ns};
+        const struct timespec ts = {ns / 1000000000, ns % 1000000000};
         nanosleep(&ts, NULL);
-        const long most = MPI_Wtime() - t0 < SOON_S && max_us > SLEEP_SOON_US ? SLEEP_SOON_US : max_us;
+        const long most = now - since < SOON_S && max_us > SLEEP_SOON_US ? SLEEP_SOON_US : idle_sleep_us(now - since, max_us);
         ns = ns < 1000 * most ? ns + ns / 2 : 1000 * most;
     }
 }
@@ -397,9 +423,12 @@ static int serve_poll(void* impl, int set, void* sched, int (*next)(void* sched)
                 sched_yield();
                 continue;
             }
-            const struct timespec ts = {0, ns};
+            const struct timespec ts = {ns / 1000000000, ns % 1000000000};
             nanosleep(&ts, NULL);
-            if (ns < 200000) ns += ns / 2;
+            long most = idle_sleep_us(now - srv.t_msg, 200);  /* rank 0 with no case of its own */
+            const double left_us = (wait_s - (now - t0)) * 1e6;
+            if (most > left_us) most = left_us > 10 ? (long)left_us : 10;
+            ns = ns < 1000 * most ? ns + ns / 2 : 1000 * most;
             continue;
         }
         int count;
@@ -444,8 +473,9 @@ static int serve(void* impl, int set, void* sched, int (*next)(void* sched), del
 
 /* A message from rank 0, while rank 0 is there (-1: gone, or an error). */
 static int wait_rank0(MPI_Status* stt, double spin_us) {
+    const double since = MPI_Wtime();
     for (;;) {
-        const int w = wait_message_for(0, stt, spin_us, 1000, 1.0);
+        const int w = wait_message_for(0, stt, spin_us, 1000, 1.0, since);
         if (w <= 0) return w;
         if (!alive(0)) {
             if (!self.orphan)
@@ -587,6 +617,7 @@ int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_
     const char* te = getenv("KEDYN_MPI_TRACE");
     if (te && te[0] && strcmp(te, "0") != 0 && (tr.e = malloc(sizeof(*tr.e) * TRACE_MAX))) tr.on = 1;
     trace('o', 0, 0);
+    trace_cpu();
     MPI_Comm_size(MPI_COMM_WORLD, &b->size);
     self.finished = 0;
     /* every rank's process and machine, to rank 0 (and rank 0's to every rank): whether a rank is
@@ -635,6 +666,7 @@ void kedyn_mpi_close(kd_case_backend* b) {
             }
         }
     }
+    trace_cpu();
     trace('z', 0, 0);
     if (tr.on) trace_dump(b->rank);
     free(self.early);
