@@ -5,6 +5,8 @@
 #   idle   mpirun -n 2 kedyn run of a model with no study (the seed 001 bar, 25 elements, t_end
 #          20 s: a few seconds on rank 0) -- rank 1 waits for rank 0 from start to end;
 #   sweep  mpirun -n 2 kedyn run bench/parallel_sweep64.yaml --jobs 1 -- the 64-case sweep;
+#   start  mpirun -n 2 kedyn run examples/cantilever.yaml -- a run of a few milliseconds: each
+#          rank's CPU is its start (MPI_Init, kedyn's start and model read) and its end;
 # each rank's wall and CPU time (user + sys, /usr/bin/time, 10 ms resolution). Printed per module:
 # the medians over the rounds of each rank's CPU seconds and of the idle rank's CPU per second of
 # its wall time; then bench_mpi_overhead with each module (cases that compute nothing: the
@@ -20,12 +22,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed -e 's/elements: 10,/elements: 25,/' -e 's/t_end: 0.1,/t_end: 20.0,/' examples/rotating_bar.yaml >"$tmp/idle.yaml"
 cp bench/parallel_sweep64.yaml "$tmp/sweep.yaml"
+cp examples/cantilever.yaml "$tmp/start.yaml"
 mods="now=$(readlink -f "$build/kedyn_mpi.so")"
 [ -n "$before" ] && mods="$mods before=$(readlink -f "$before")"
 echo "# $(date -u +%FT%TZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for round in $(seq 1 "$n"); do
   for m in $mods; do
-    for model in idle sweep; do
+    for model in idle sweep start; do
       rm -rf "$tmp/out" "$tmp/ranks"
       $mpi -x KEDYN_MPI_MODULE="${m#*=}" -n 2 /usr/bin/time -f "%e %U %S" -a -o "$tmp/ranks" \
         "$kedyn" run "$tmp/$model.yaml" -o "$tmp/out" --jobs 1 --quiet >/dev/null 2>&1

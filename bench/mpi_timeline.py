@@ -12,7 +12,8 @@ Events: rank 0 (run_cases.c): B/Z the study, C the process's CPU time (us) at B 
 case computed there, M/N a commit;
 (kedyn_mpi.c) c CASE sent (A: to rank, B: first case), p a message probed (A: from rank,
 B: bytes), v received, l waiting for messages (A: us); other ranks: r CASE received (A: cases,
-B: first), s/e a case computed, i its result sent (A: cases, B: bytes).
+B: first), s/e a case computed, i its result sent (A: cases, B: bytes); every rank: o/z the MPI
+module opened (after MPI_Init) and closed, U the process's CPU time there (A: user us, B: system us).
 """
 import statistics as st
 import sys
@@ -52,6 +53,12 @@ def main(path):
         if len(cpu) >= 2:
             line += "; CPU in the study %s ms" % ms(1e-6 * (cpu[-1] - cpu[0]))
         print(line)
+        u = sorted((t, a, c) for t, e, a, c in ev[r] if e == "U")
+        if len(u) >= 2:
+            print("  CPU from the MPI open to its close (the whole run but MPI_Init and MPI_Finalize): user %s ms, "
+                  "system %s ms over %s ms; before it (MPI_Init, the start): %s ms" % (
+                      ms(1e-6 * (u[-1][1] - u[0][1])), ms(1e-6 * (u[-1][2] - u[0][2])), ms(u[-1][0] - u[0][0]),
+                      ms(1e-6 * (u[0][1] + u[0][2]))))
         if r == 0:
             tc = sum(es[k + 1][0] - es[k][0] for k in range(len(es) - 1) if es[k][1] == "M" and es[k + 1][1] == "N")
             print("  rank 0 committing: %s ms; serving (probe to received): %s ms in %d messages" % (

@@ -13,9 +13,9 @@
 # (serial / parallel: 1 when the parallel run costs no CPU beyond the serial one); then the CPU
 # seconds of each configuration and rank, the MPI scheduler's cost per case (bench_mpi_overhead)
 # and the bytes a case sends.
-# LONG=1: the same studies made 10 times longer, so that the run-to-run noise of a 0.1 s study
+# LONG=1: the same studies made 5-10 times longer, so that the run-to-run noise of a 0.1 s study
 # weighs less: the sweep's runs over t_end = 1.0 s instead of 0.1 s (100 000 steps each), the
-# map's blade of 20 elements instead of 10.
+# map's blade of 50 elements instead of 10 (its points about 5 times dearer: banded matrices).
 # usage: [LONG=1] bench/parallel.sh [BUILD_DIR] [N] [BEFORE_BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -30,7 +30,7 @@ for model in sweep64 stability40; do
   if [ "${LONG:-0}" = 1 ]; then  # the long variant (see above)
     case $model in
       sweep64) sed -e 's/t_end: 0.1,/t_end: 1.0,/' "bench/parallel_$model.yaml" >"$models/$model.yaml" ;;
-      stability40) sed -e 's/elements: 10,/elements: 20,/' "bench/parallel_$model.yaml" >"$models/$model.yaml" ;;
+      stability40) sed -e 's/elements: 10,/elements: 50,/' "bench/parallel_$model.yaml" >"$models/$model.yaml" ;;
     esac
   else
     cp "bench/parallel_$model.yaml" "$models/$model.yaml"

@@ -603,6 +603,13 @@ static void finish(void* impl) {
 }
 
 int kedyn_mpi_open(int* argc, char*** argv, kd_case_backend* b, char* msg, size_t n) {
+    /* Every rank on this machine (Open MPI's launch variables): the point-to-point layer ob1
+     * (shared memory) chosen outright unless the user chose one; MPI_Init then does not try the
+     * others (UCX, cm), which cost each rank 15-20 ms of CPU at start (docs/performance.md,
+     * "Ranks that wait without spinning"). Across machines Open MPI's own choice stands. */
+    const char* ws = getenv("OMPI_COMM_WORLD_SIZE");
+    const char* ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (ws && ls && strcmp(ws, ls) == 0 && !getenv("OMPI_MCA_pml")) setenv("OMPI_MCA_pml", "ob1", 0);
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         snprintf(msg, n, "MPI_Init_thread failed");
