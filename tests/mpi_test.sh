@@ -116,6 +116,17 @@ check "failing runs under mpirun -n 3 = serial, byte for byte" same_results "$tm
 check "no study: exits 0" test $? -eq 0
 check "no study: says it runs on rank 0" grep -q "has no sweep, campbell, stability or modes_along_motion analysis: it runs on rank 0 alone" "$tmp/cant.out"
 check "no study: modes.csv written" test -s "$tmp/cant/modes.csv"
+# a rank with nothing to do waits without spinning (docs/cli.md, "Parallel studies"): over a run of
+# T seconds on rank 0 alone (the seed 001 bar, 25 elements, t_end 20 s), rank 1 sleeps ever longer
+# (1 % of its wait): its voluntary context switches (one a sleep, KEDYN_MPI_TRACE's 'W' events at
+# the MPI open and close) stay under 1500 + 50 T (measured: 1 400-2 600 for T = 33-51 s at load
+# 20-28); polling every millisecond makes up to 1000 T (260 T at load 28, failing it)
+sed -e 's/elements: 10,/elements: 25,/' -e 's/t_end: 0.1,/t_end: 20.0,/' "$examples/rotating_bar.yaml" >"$tmp/idle.yaml"
+(cd "$tmp" && $mpi -x KEDYN_MPI_TRACE=1 -n 2 "$kedyn" run "$tmp/idle.yaml" -o "$tmp/idle" --quiet >/dev/null 2>"$tmp/idle.err")
+idle=$(awk '$1 == "trace" && $2 == 1 && $4 == "W" { n++; w[n] = $5; t[n] = $3 }
+  END { if (n >= 2) printf "%d %.3f", w[n] - w[1], t[n] - t[1]; else print "-1 0" }' "$tmp/idle.err")
+check "no study, rank 1 idle: ${idle% *} sleeps in ${idle#* } s (< 1500 + 50 T)" \
+  awk -v w="${idle% *}" -v t="${idle#* }" 'BEGIN { exit !(w >= 0 && t > 0 && w < 1500 + 50 * t) }'
 # --jobs 0 under mpirun: the same usage error on every rank
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs 0 >"$tmp/bad.out" 2>&1)
 check "mpirun --jobs 0: exits non-zero" test $? -ne 0

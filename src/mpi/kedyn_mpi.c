@@ -67,13 +67,15 @@ static void trace(int ev, int a, int b) {
     tr.e[tr.n++] = (struct trace_ev){mono_s(), ev, a, b};
 }
 
-/* The process's CPU time (user, system; us) as a trace event 'U' (at the open and the close: what
- * a rank spends beside its cases, e.g. waiting; bench/mpi_timeline.py). */
+/* The process's CPU time (user, system; us) as a trace event 'U' and its context switches
+ * (voluntary: each sleep of a wait; involuntary) as 'W', at the open and the close: what a rank
+ * spends beside its cases, e.g. waiting (bench/mpi_timeline.py, tests/mpi_test.sh). */
 static void trace_cpu(void) {
     if (!tr.on) return;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     trace('U', (int)(ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec), (int)(ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec));
+    trace('W', (int)ru.ru_nvcsw, (int)ru.ru_nivcsw);
 }
 
 static void trace_dump(int rank) {
