@@ -140,7 +140,7 @@ done
 # report (sizeof(kd_analysis_report), printed by bench_mpi_overhead) + 24 B + its CSV when remote
 csv=$(du -cb "$tmp"/sweep64.now.t1/sweep_v*_dynamics.csv | tail -1 | cut -f1)
 echo "# sweep64: mean CSV per run $((csv / 64)) B"
-if [ -n "$mpi" ] && [ -e "$build/bench/bench_mpi_overhead" ]; then
+if [ -n "$mpi" ] && [ -e "$build/bench/bench_mpi_overhead" ] && [ "${LONG:-0}" != 1 ]; then  # (LONG: the same)
   for batch in 1 64; do  # one case per message (cases of more than 0.5 ms), and cheap cases batched
     echo "# KEDYN_MPI_BATCH=$batch"
     $mpi -x KEDYN_MPI_BATCH=$batch -n 2 "$build/bench/bench_mpi_overhead" "$build/kedyn_mpi.so" 20000 24 2900 $((csv / 64 + 2900))
