@@ -85,6 +85,22 @@ static void rig_free(rig* g) {
     plate_strip_free(g->p);
 }
 
+/* The support set's wrench w and the elastic joint force dF of the strip link of g in its
+ * quasi-static state at t = 0. */
+static void root_wrench(const rig* g, double w[6], double dF[3]) {
+    kd_sked_link_spec sp = spec_plate(g->p, 0, 0);
+    kd_sked_link* L = NULL;
+    kd_error err;
+    if (kd_sked_link_new(g->m, &g->r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    const int nq = L->model->neq;
+    double* q = calloc(3 * (size_t)nq, sizeof(double));
+    assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
+    kd_sked_plate_support(L, 0.0, q, q + nq, q + 2 * nq, w);
+    kd_sked_link_reactions(L, 0.0, q, q + nq, q + 2 * nq, dF);
+    free(q);
+    kd_sked_link_free(&L);
+}
+
 /* The support set's wrench and the elastic joint force in the quasi-static state at t = 0 against
  * the closed forms; the elastic force's error falls with refinement. */
 static void test_root_wrench(void** state) {
@@ -97,16 +113,8 @@ static void test_root_wrench(void** state) {
         const int nx = 10 << mesh;
         rig g;
         rig_new(&g, nx, 0.0);
-        kd_sked_link_spec sp = spec_plate(g.p, 0, 0);
-        kd_sked_link* L = NULL;
-        kd_error err;
-        if (kd_sked_link_new(g.m, &g.r, &sp, &L, &err)) fail_msg("%s", err.msg);
-        const int nq = L->model->neq;
-        double* q = calloc(3 * (size_t)nq, sizeof(double));
-        assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
         double w[6], dF[3];
-        kd_sked_plate_support(L, 0.0, q, q + nq, q + 2 * nq, w);
-        kd_sked_link_reactions(L, 0.0, q, q + nq, q + 2 * nq, dF);
+        root_wrench(&g, w, dF);
         /* the support's force on the strip: -S0 along z (the load accelerates it along -z), its
          * moment about y +M0; the elastic part along x */
         const double es = fabs(w[2] + S0) / S0, em = fabs(w[4] - M0) / M0, e = fabs(dF[0] - dF0) / dF0;
@@ -120,8 +128,6 @@ static void test_root_wrench(void** state) {
         assert_true(fabs(w[0] - dF[0]) < 1e-12 * S0 && fabs(dF[2]) < 1e-8 * S0 && fabs(dF[1]) < 1e-8 * S0);
         assert_true(e < 1e-2 && e < e_prev);
         e_prev = e;
-        free(q);
-        kd_sked_link_free(&L);
         rig_free(&g);
     }
 }
@@ -139,16 +145,8 @@ static void test_root_wrench_offset(void** state) {
     const double dF0 = c * 13.0 * c * pow(L_, 6) / (360.0 * E_ * I);
     rig g;
     rig_new(&g, 20, a);
-    kd_sked_link_spec sp = spec_plate(g.p, 0, 0);
-    kd_sked_link* L = NULL;
-    kd_error err;
-    if (kd_sked_link_new(g.m, &g.r, &sp, &L, &err)) fail_msg("%s", err.msg);
-    const int nq = L->model->neq;
-    double* q = calloc(3 * (size_t)nq, sizeof(double));
-    assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
     double w[6], dF[3];
-    kd_sked_plate_support(L, 0.0, q, q + nq, q + 2 * nq, w);
-    kd_sked_link_reactions(L, 0.0, q, q + nq, q + 2 * nq, dF);
+    root_wrench(&g, w, dF);
     const double es = fabs(w[2] + S0) / S0, em = fabs(w[4] - Ma) / Ma, e = fabs(dF[0] - dF0) / dF0;
     printf("strip on [%g, %g] (20 x 2): support force z %.8e N (ref %.8e, rel %.1e), moment about y at the "
            "origin %.8e N m (ref M0 + a S0 = %.8e + %.8e, rel %.1e; without the lever arm %.1e); elastic joint "
@@ -158,8 +156,6 @@ static void test_root_wrench_offset(void** state) {
     assert_true(fabs(w[1]) < 1e-8 * S0 && fabs(w[3]) < 1e-8 * Ma && fabs(w[5]) < 1e-8 * Ma);
     assert_true(fabs(w[0] - dF[0]) < 1e-12 * S0 && fabs(dF[2]) < 1e-8 * S0 && fabs(dF[1]) < 1e-8 * S0);
     assert_true(e < 1e-2);
-    free(q);
-    kd_sked_link_free(&L);
     rig_free(&g);
 }
 
