@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "ball_chain.h"
 #include "blas_threads.h"
 #include "core/util.h"
 #include "kedyn/mbs.h"
@@ -124,26 +125,6 @@ static int kin(int N, int steps, int dense) {
     kd_smech_reactions_free(&k.re);
     kd_smech_free(&m);
     return 0;
-}
-
-/* The undriven chain of the `chain` case (rods on spherical joints, bent out of their plane). */
-static kd_smech* ball_chain(int N) {
-    const double L = 0.1, mass = 0.1;
-    const double I6[6] = {mass * L * L / 12, mass * L * L / 12, 1e-6, 0, 0, 0};
-    double J[9], top[3] = {0, 0, 0};
-    kd_inertia_tensor(I6, J);
-    kd_smech* m = kd_smech_new();
-    for (int b = 0; b < N; b++) {
-        double R[9];
-        const double ax[3] = {b % 2 ? 1.0 : 0.0, b % 2 ? 0.0 : 1.0, 0}, com[3] = {0, 0, -L / 2};
-        kd_rot_axis_angle(ax, 0.2 * sin(0.7 * b), R);
-        kd_smech_add_body(m, "rod", mass, J, com, top, R);
-        const double P0[3] = {0, 0, b == 0 ? 0 : -L}, P1[3] = {0, 0, 0};
-        kd_smech_add_joint(m, "S", KD_SJOINT_SPHERICAL, b - 1, b, b == 0 ? top : P0, P1, NULL, NULL, 0);
-        for (int i = 0; i < 3; i++) top[i] += R[3 * i + 2] * (-L);
-    }
-    m->g[2] = -9.81;
-    return m;
 }
 
 static int mob(int N, int dense) {

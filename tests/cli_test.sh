@@ -5,14 +5,7 @@ set -u
 kedyn=$1
 models=$2
 examples=$(cd "$models/../../examples" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # --version, --help, usage errors
 check "version" bash -c "'$kedyn' --version | grep -q '^kedyn [0-9]'"
@@ -518,5 +511,4 @@ done
 "$kedyn" compare "$examples/spatial_top.yaml" -o "$tmp/scmp2" --bodies 3 >"$tmp/scmp2.txt" 2>&1; code=$?
 check "spatial compare --bodies exits 2" test $code -eq 2
 
-echo "$pass passed, $fail failed"
-test $fail -eq 0
+finish

@@ -21,44 +21,9 @@
 #include <cmocka.h>
 
 #include "kedyn/kedyn.h"
+#include "model_text.h"
 #include "numerics/csc_order.h"
 #include "numerics/eigen_internal.h"
-
-static kd_model* plate_model(const char* theory, const char* interp, int nx, int ny, int supported) {
-    char text[2048];
-    snprintf(text, sizeof text,
-             "kedyn: 1\n"
-             "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
-             "bodies:\n"
-             "  - name: plate\n"
-             "    type: plate\n"
-             "    theory: %s\n"
-             "    interpolation: %s\n"
-             "    material: steel\n"
-             "    thickness: 0.001\n"
-             "    mesh: {rectangle: [0.2, 0.16], divisions: [%d, %d]}\n"
-             "    node_sets:\n"
-             "      x0: {x: 0}\n"
-             "      x1: {x: 0.2}\n"
-             "      y0: {y: 0}\n"
-             "      y1: {y: 0.16}\n"
-             "%s",
-             theory, interp, nx, ny,
-             supported ? "supports:\n"
-                         "  - {body: plate, nodes: x0, fix: [w]}\n"
-                         "  - {body: plate, nodes: x1, fix: [w]}\n"
-                         "  - {body: plate, nodes: y0, fix: [w]}\n"
-                         "  - {body: plate, nodes: y1, fix: [w]}\n"
-                       : "");
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
-}
 
 static cholmod_sparse view(const kd_csc* a) {
     cholmod_sparse s;

@@ -6,8 +6,7 @@
 # displacement; the energy columns within 1e-9 of the largest energy), the same files (VTK frames).
 kedyn=$1
 models=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 fail=0
 sed -e 's/^analyses:/damping:\n  - {body: plate, rayleigh: {alpha: 3.0, beta: 2.0e-6}}\nanalyses:/' \
     -e 's/{type: dynamics, t_end: 0.002, dt: 2e-5}/{type: dynamics, t_end: 0.002, dt: 2e-5, energy: true}/' \

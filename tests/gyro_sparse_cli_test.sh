@@ -10,8 +10,7 @@
 set -uo pipefail
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 model=$examples/rotating_plate_membrane_fine.yaml
 "$kedyn" run "$model" -o "$tmp/spin" --quiet >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL: run"; exit 1; }
 # the same plate at rest: no motion, the modes analysis only

@@ -29,10 +29,12 @@
 
 #include <cmocka.h>
 
+#include "gyro_svd_reference.h"
 #include "kedyn/kedyn.h"
 #include "kedyn/modes_gyro_sparse.h"
 #include "kedyn/modes_speed.h"
 #include "kedyn/run.h"
+#include "model_text.h"
 
 static double rel_err(double a, double b) { return fabs(a - b) / fabs(b); }
 
@@ -239,14 +241,7 @@ static kd_model* membrane(int nx, int ny, int geometric, const char* damping) {
              "  - {body: plate, rotation: {axis: z, law: {speed: 0}}}\n"
              "%s",
              geometric ? "true" : "false", nx, ny, damping);
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
+    return model_from_text(text);
 }
 
 /* |a^H b|^2 / (|a|^2 |b|^2) of complex shapes. */
@@ -324,51 +319,6 @@ static void test_membrane_against_dense(void** state) {
     compare_routes(m, 14000, 12, &unstable);
     assert_int_equal(unstable, 0);
     kd_model_free(&m);
-}
-
-/* ---- the skew-symmetric reference (tests/gyro_pencil_test.c) ----------------------------- */
-
-/* The frequencies of (s^2 M + s G + K) x = 0, K and M positive definite, G skew: the singular
- * values of S = [[0, X^T], [-X, -L_M^-1 G L_M^-T]], X = L_M^-1 L_K (S is real skew, its
- * singular values the frequencies in pairs). */
-static double* gyro_svd_reference(const kd_gband* M, const kd_gband* C, const kd_gband* K, int n) {
-    const int n2 = 2 * n;
-    double* LK = calloc((size_t)n * n, sizeof(double));
-    double* LM = calloc((size_t)n * n, sizeof(double));
-    double* G = calloc((size_t)n * n, sizeof(double));
-    double* S = calloc((size_t)n2 * n2, sizeof(double));
-    double* sv = malloc(sizeof(double) * (size_t)n2);
-    double* sup = malloc(sizeof(double) * (size_t)n2);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            const int in = !(i - j > K->kl || j - i > K->ku);
-            LK[i + (size_t)j * n] = in ? K->ab[K->ku + i - j + (size_t)j * (K->kl + K->ku + 1)] : 0;
-            LM[i + (size_t)j * n] = in ? M->ab[M->ku + i - j + (size_t)j * (M->kl + M->ku + 1)] : 0;
-            G[i + (size_t)j * n] = in ? C->ab[C->ku + i - j + (size_t)j * (C->kl + C->ku + 1)] : 0;
-        }
-    assert_int_equal(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, LK, n), 0);
-    assert_int_equal(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, LM, n), 0);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < j; i++) LK[i + (size_t)j * n] = LM[i + (size_t)j * n] = 0.0;
-    assert_int_equal(LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', n, n, LM, n, LK, n), 0);
-    assert_int_equal(LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', n, n, LM, n, G, n), 0);
-    for (int j = 0; j < n; j++)
-        for (int i = j + 1; i < n; i++) {
-            const double t = G[i + (size_t)j * n];
-            G[i + (size_t)j * n] = G[j + (size_t)i * n], G[j + (size_t)i * n] = t;
-        }
-    assert_int_equal(LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', n, n, LM, n, G, n), 0);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            S[i + (size_t)(n + j) * n2] = LK[j + (size_t)i * n];
-            S[n + i + (size_t)j * n2] = -LK[i + (size_t)j * n];
-            S[n + i + (size_t)(n + j) * n2] = -G[j + (size_t)i * n];
-        }
-    assert_int_equal(LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n2, n2, S, n2, sv, NULL, 1, NULL, 1, sup), 0);
-    double* w = malloc(sizeof(double) * (size_t)n);
-    for (int k = 0; k < n; k++) w[k] = sv[n2 - 1 - 2 * k];
-    free(LK), free(LM), free(G), free(S), free(sv), free(sup);
-    return w;
 }
 
 /* examples/rotating_plate_membrane.yaml's Campbell diagram, 0 to 14 000 rad/s, through the

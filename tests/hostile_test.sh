@@ -6,14 +6,7 @@
 set -u
 kedyn=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 examples=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
 cd "$tmp" || exit 1
 
@@ -243,5 +236,4 @@ if command -v gnuplot >/dev/null; then
   check "plot: nothing drawn from it" test -z "$(ls plotc/figures | grep -i outside)"
 fi
 
-echo "hostile_test: $pass passed, $fail failed"
-test $fail -eq 0
+finish hostile_test

@@ -10,8 +10,7 @@ set -u
 kedyn=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 examples=$(cd "$2" && pwd)
 n=${3:-12}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 1
 # elastic links (inverse dynamics, modes along the motion, one-way dynamics) then an elastic bar
 sed 's/t_end: 0.0838,/t_end: 0.25,/' "$examples/slider_crank_elastic.yaml" >links.yaml

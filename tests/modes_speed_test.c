@@ -21,6 +21,7 @@
 #include "kedyn/kedyn.h"
 #include "kedyn/modes_speed.h"
 #include "kedyn/run.h"
+#include "model_text.h"
 
 static kd_model* plate(double speed, const char* axis, const char* extra, const char* fix) {
     char text[2048];
@@ -41,14 +42,7 @@ static kd_model* plate(double speed, const char* axis, const char* extra, const 
              "motion:\n"
              "  - {body: plate, rotation: {axis: %s, law: {speed: %g}}}\n",
              extra, fix, axis, speed);
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
+    return model_from_text(text);
 }
 
 static const char* MITC4 = "    theory: mindlin\n    interpolation: mitc4\n";

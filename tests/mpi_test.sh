@@ -20,19 +20,12 @@ if [ ! -e "$(dirname "$kedyn")/kedyn_mpi.so" ]; then
   echo "mpi_test: skipped: no kedyn_mpi.so next to kedyn (configure with -DKEDYN_MPI=ON)"
   exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 # Open MPI's own allocations at exit are not freed (LeakSanitizer would fail a sanitized build
 # on them); memory errors are still checked, and kedyn's leaks by the tests without MPI.
 # The ranks' private directories (a sweep run's files before they go to rank 0) in $tmp/rtmp.
 mkdir -p "$tmp/rtmp"
 mpi="mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 -x TMPDIR=$tmp/rtmp"
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
 same_results() {  # same_results DIR_A DIR_B: every file byte for byte, summary.json but wall times
   local a=$1 b=$2 f
   [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
@@ -234,5 +227,4 @@ check "rank 0 killed: no rank left" test -z "$(pgrep -f "^$kedyn run $tmp/sweep2
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet --resume >/dev/null 2>&1)
 check "rank 0 killed: --resume = an uninterrupted serial run" same_results "$tmp/s256.serial" "$tmp/r0"
 
-echo "mpi_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish mpi_test

@@ -25,6 +25,7 @@
 #include "kedyn/modes_speed.h"
 #include "kedyn/newmark_gyro.h"
 #include "kedyn/system.h"
+#include "model_text.h"
 
 enum { NX = 12, NY = 10 };
 static const double SPEED = 3000.0;
@@ -49,14 +50,7 @@ static kd_model* membrane(double speed) {
              "motion:\n"
              "  - {body: plate, rotation: {axis: z, law: {speed: %g}}}\n",
              NX, NY, speed);
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
+    return model_from_text(text);
 }
 
 typedef struct sparse_sys {

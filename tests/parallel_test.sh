@@ -10,14 +10,7 @@ set -u
 kedyn=$1
 src=$2
 examples=$src/examples
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 # Same results: every file byte for byte, summary.json without its wall times.
 same_results() {  # same_results DIR_A DIR_B
   local a=$1 b=$2 f
@@ -250,5 +243,4 @@ cp "$tmp/sweep20.yaml" "$tmp/half.yaml"
 check "--resume of another model recomputes = its own run" same_results "$tmp/ref20" "$tmp/half"
 check "amplitude 20 differs from 10" bash -c "! cmp -s '$tmp/ref/sweep_v1_dynamics.csv' '$tmp/ref20/sweep_v1_dynamics.csv'"
 
-echo "parallel_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish parallel_test

@@ -20,6 +20,7 @@
 
 #include "fe/prestress_membrane.h"
 #include "kedyn/kedyn.h"
+#include "model_text.h"
 
 static const double A = 0.2, B = 0.16, T = 0.001, RHO = 7800;
 
@@ -43,14 +44,7 @@ static kd_model* rotating_plate(int nx, int ny) {
              "motion:\n"
              "  - {body: plate, rotation: {axis: y, law: {speed: 300}}}\n",
              A, B, nx, ny);
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
+    return model_from_text(text);
 }
 
 static void test_sparse_equals_band(void** state) {

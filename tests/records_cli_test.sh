@@ -6,14 +6,7 @@
 set -uo pipefail
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if ! "$@"; then echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/lib.sh"
 has_header() {  # FILE PREFIX: the first line begins with PREFIX
   head -1 "$1" | grep -q "^$2"
 }
@@ -49,5 +42,4 @@ check "ragged record: nothing written" test ! -e "$tmp/no"
 "$kedyn" analyze "$tmp/ragged.csv" --bogus >/dev/null 2>&1
 rc=$?
 check "unknown option: exit 2 (got $rc)" test "$rc" -eq 2
-[ $fail -eq 0 ] && echo "records_cli_test: all as expected"
-exit $fail
+finish records_cli_test

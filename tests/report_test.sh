@@ -10,27 +10,11 @@ set -u
 kedyn=$1
 png_ink=$2
 examples=$3
-browser=$(command -v chromium || command -v chromium-browser || true)
+. "$(dirname "$0")/lib.sh"
 if [ -z "$browser" ]; then
   echo "report_test: chromium not found (scripts/setup.sh installs it); skipped"
   exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
-chrome() {  # chrome PROFILE_DIR ARGS...: headless, offline, as root
-  local profile=$1; shift
-  timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" "$@"
-}
-# The state element's data-NAME attribute in a dumped DOM.
-state() { grep -o '<div id="kd-state"[^>]*>' "$1" | grep -o "data-$2=\"[^\"]*\"" | cut -d'"' -f2; }
 
 # The demo writes its report by default; a dynamics run with --report.
 (cd "$tmp" && "$kedyn" demo -o demo >demo.txt 2>&1); code=$?
@@ -196,5 +180,4 @@ read -r rocker_drag _ < <("$png_ink" "$tmp/spatial_drag.png" 27ae60 40 || echo "
 check "the turned view is drawn and differs" bash -c "test $rocker_drag -gt 300 && ! cmp -s '$tmp/spatial_iso.png' '$tmp/spatial_drag.png'"
 test -n "${KEDYN_REPORT_SHOT_SPATIAL:-}" && cp "$tmp/spatial_front.png" "$KEDYN_REPORT_SHOT_SPATIAL"
 
-echo "$pass passed, $fail failed"
-test $fail -eq 0
+finish

@@ -6,8 +6,7 @@
 # stays in its plane), so 3 redundant rows: those of the closing joint that the rows before it
 # already imply (its point's z and its two axis rows, in the dense route's naming order).
 kedyn=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 awk 'BEGIN {
   n = 25; r = 1.0; pi = 3.14159265358979
   for (k = 0; k <= n; k++) { x[k] = r * cos(2 * pi * k / (n + 1)); y[k] = r * sin(2 * pi * k / (n + 1)) }

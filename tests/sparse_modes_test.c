@@ -15,43 +15,7 @@
 #include <cmocka.h>
 
 #include "kedyn/kedyn.h"
-
-/* The thesis plate, meshed nx x ny, w fixed on the four edges (supported) or nowhere (free). */
-static kd_model* plate_model(const char* theory, const char* interp, int nx, int ny, int supported) {
-    char text[2048];
-    snprintf(text, sizeof text,
-             "kedyn: 1\n"
-             "materials: {steel: {E: 210e9, rho: 7800, nu: 0.3}}\n"
-             "bodies:\n"
-             "  - name: plate\n"
-             "    type: plate\n"
-             "    theory: %s\n"
-             "    interpolation: %s\n"
-             "    material: steel\n"
-             "    thickness: 0.001\n"
-             "    mesh: {rectangle: [0.2, 0.16], divisions: [%d, %d]}\n"
-             "    node_sets:\n"
-             "      edge: {x: 0}\n"
-             "      x1: {x: 0.2}\n"
-             "      y0: {y: 0}\n"
-             "      y1: {y: 0.16}\n"
-             "%s",
-             theory, interp, nx, ny,
-             supported ? "supports:\n"
-                         "  - {body: plate, nodes: edge, fix: [w]}\n"
-                         "  - {body: plate, nodes: x1, fix: [w]}\n"
-                         "  - {body: plate, nodes: y0, fix: [w]}\n"
-                         "  - {body: plate, nodes: y1, fix: [w]}\n"
-                       : "");
-    kd_desc* d = NULL;
-    kd_model* m = NULL;
-    kd_error err;
-    if (kd_load_yaml_string(text, strlen(text), "plate.yaml", &d, &err))
-        fail_msg("%s:%d:%d: %s", err.file, err.loc.line, err.loc.col, err.msg);
-    if (kd_model_compile(d, &m, &err)) fail_msg("compile: %s", err.msg);
-    kd_desc_free(&d);
-    return m;
-}
+#include "model_text.h"
 
 /* The compressed-column K and M are the banded ones: A x equal for a few vectors. */
 static void check_same_matrices(const kd_model* m, const kd_band* Kb, const kd_band* Mb, const kd_csc* Ks,

@@ -13,14 +13,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 "$kedyn" run "$examples/wiper_spatial_elastic.yaml" -o "$tmp/w" --report >"$tmp/run.txt" 2>&1; code=$?
 check "elastic wiper run --report exits 0" test $code -eq 0
@@ -84,16 +77,8 @@ ok = len(s["t"]) > 100 and umax_all > 1e-4 and err_u < 1e-5 * umax_all and err_r
 sys.exit(0 if ok else 1)
 PY
 
-browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ] && [ -s "$tmp/frame.txt" ]; then
   read -r f umax <"$tmp/frame.txt"
-  chrome() {  # chrome PROFILE_DIR ARGS...: headless, offline, as root
-    local profile=$1; shift
-    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-      --disable-background-networking --disable-component-update --disable-sync \
-      --user-data-dir="$profile" "$@"
-  }
-  state() { grep -o '<div id="kd-state"[^>]*>' "$1" | grep -o "data-$2=\"[^\"]*\"" | cut -d'"' -f2; }
   for sc in 0 1; do
     chrome "$tmp/p$sc" --virtual-time-budget=1000 --dump-dom "file://$tmp/w/report.html#frame=$f&scale=$sc" \
       >"$tmp/dom$sc.html" 2>/dev/null
@@ -112,5 +97,4 @@ else
   echo "spatial_anim_test: chromium not found; the browser checks skipped"
 fi
 
-echo "spatial_anim_test: $pass passed, $fail failed"
-test $fail -eq 0
+finish spatial_anim_test

@@ -20,14 +20,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # model NX NY T_END STEPS OUT: the flapper on an NX x NY mesh, every node in dynamics.csv, with a
 # kinematics analysis at the rigid samples (dynamics rows every 20 steps of 2e-4 s = every sample)
@@ -194,16 +187,8 @@ PY
 }
 check "two-way shell link: the drawn nodes move by dynamics.csv's displacements" two_way
 
-browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ] && [ -s "$tmp/frame.txt" ]; then
   read -r f umax <"$tmp/frame.txt"
-  chrome() {  # chrome PROFILE_DIR ARGS...: headless, offline, as root
-    local profile=$1; shift
-    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-      --disable-background-networking --disable-component-update --disable-sync \
-      --user-data-dir="$profile" "$@"
-  }
-  state() { grep -o '<div id="kd-state"[^>]*>' "$1" | grep -o "data-$2=\"[^\"]*\"" | cut -d'"' -f2; }
   for sc in 0 1; do
     chrome "$tmp/p$sc" --virtual-time-budget=1000 --dump-dom "file://$tmp/small/report.html#frame=$f&scale=$sc" \
       >"$tmp/dom$sc.html" 2>/dev/null
@@ -217,5 +202,4 @@ else
   echo "spatial_plate_anim_test: chromium not found; the browser checks skipped"
 fi
 
-echo "spatial_plate_anim_test: $pass passed, $fail failed"
-test $fail -eq 0
+finish spatial_plate_anim_test

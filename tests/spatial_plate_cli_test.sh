@@ -13,14 +13,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 "$kedyn" run "$examples/spatial_plate_flapper.yaml" -o "$tmp/out" > "$tmp/log" 2>&1
 check "run exits 0" test $? -eq 0
 check "dynamics.csv" test -s "$tmp/out/dynamics.csv"
@@ -48,5 +41,4 @@ import json, sys
 s = json.load(open('$tmp/out/summary.json'))
 d = [x for x in s['analyses'] if x['type'] == 'dynamics'][0]['max_deflection_m']
 sys.exit(not (0 < d < 5e-3))"
-echo "spatial_plate_cli_test: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish spatial_plate_cli_test

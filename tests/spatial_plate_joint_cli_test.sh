@@ -19,14 +19,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 model() {  # model FILE EXTRA_KEYS (lines of the strip body, indented by four spaces)
   cat > "$1" <<YAML
 kedyn: 1
@@ -119,5 +112,4 @@ model "$tmp/bad2.yaml" "    modes: 0"
 "$kedyn" run "$tmp/bad2.yaml" -o "$tmp/bad2" > "$tmp/err2" 2>&1
 check "modes: 0: exit 1, located" grep -q 'bad2.yaml:[0-9]*:[0-9]*: error: modes must be a whole number' "$tmp/err2"
 check "modes: 0: nothing written" test ! -e "$tmp/bad2"
-echo "spatial_plate_joint_cli_test: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish spatial_plate_joint_cli_test

@@ -5,7 +5,9 @@
  * acceleration eps from rest; the inertia load is q(x) = rho t b eps x:
  *   - the support set's wrench on the strip in the quasi-static state against the root shear
  *     force rho t b eps L^2 / 2 and the root moment rho t b eps (L^3 / 3 + L t^2 / 12) (the
- *     strip's moment of inertia about the hinge, the through-thickness term included);
+ *     strip's moment of inertia about the hinge, the through-thickness term included); the same
+ *     strip moved to [a, a + L] (the support set off the frame origin, the hinge at its root): the
+ *     moment about the frame origin M0 + a S0 (the shear's lever arm, x x r of SL7);
  *   - the elastic joint force (the support's force less the joint's rigid load, the link's force
  *     balance): the inertia of the deflected mass, eps x (w e_z) = eps w e_x, integrated,
  *     rho t b eps int w dx = rho t b eps 13 c L^6 / (360 E I), c = rho t b eps (the cantilever's
@@ -31,34 +33,9 @@
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
 #include "kedyn/sked.h"
+#include "plate_strip.h"
 
 static const double E_ = 210e9, RHO = 7800, L_ = 0.5, B_ = 0.04, T_ = 0.004, EPS = 20.0;
-
-/* The strip [0, L] x [-b/2, b/2] as a shell mesh of nx x ny cells, node sets root (x = 0, the
- * support) and tip (x = L). */
-static kd_body_desc* strip(int nx, int ny) {
-    kd_body_desc* p = calloc(1, sizeof(*p));
-    p->type = KD_BODY_PLATE, p->theory = KD_THEORY_SHELL, p->interpolation = KD_INTERP_MITC4, p->thickness = T_;
-    p->mesh.source = KD_MESH_RECTANGLE, p->mesh.size[0] = L_, p->mesh.size[1] = B_;
-    p->mesh.divisions[0] = nx, p->mesh.divisions[1] = ny;
-    const kd_element_kind kind = {KD_THEORY_SHELL, KD_INTERP_MITC4, 0};
-    assert_int_equal(kd_mesh_rectangle(&p->mesh, kd_element_family_of(kind)->nnode), KD_OK);
-    for (int i = 0; i < p->mesh.nnodes; i++) p->mesh.node_x[3 * i + 1] -= 0.5 * B_;
-    const char* names[2] = {"root", "tip"};
-    for (int k = 0; k < 2; k++) {
-        kd_node_set_desc* s = kd_body_add_node_set(p);
-        snprintf(s->name, sizeof(s->name), "%s", names[k]);
-        s->axes = 1, s->lo[0] = s->hi[0] = k * L_;
-        assert_int_equal(kd_node_set_select(&p->mesh, s), KD_OK);
-    }
-    return p;
-}
-
-static void strip_free(kd_body_desc* p) {
-    kd_mesh_clear(&p->mesh);
-    for (int k = 0; k < p->nnode_sets; k++) free(p->node_sets[k].nodes);
-    free(p->node_sets), free(p);
-}
 
 static kd_sked_link_spec spec_plate(const kd_body_desc* p, int modes, int statics) {
     kd_sked_link_spec s;
@@ -71,9 +48,9 @@ static kd_sked_link_spec spec_plate(const kd_body_desc* p, int modes, int static
     return s;
 }
 
-/* The strip on a revolute joint about y at the ground's origin (the middle of its root), turned
- * with eps from rest (angle eps t^2 / 2 as a Hermite law over [0, 0.1] s); its rigid mass
- * properties from the mesh. */
+/* The strip [x0, x0 + L] on a revolute joint about y at the middle of its root (x0, 0, 0), the
+ * strip's frame and the ground's at the origin, turned with eps from rest (angle eps t^2 / 2 as a
+ * Hermite law over [0, 0.1] s); its rigid mass properties from the mesh. */
 typedef struct rig {
     kd_body_desc* p;
     kd_law law;
@@ -81,21 +58,21 @@ typedef struct rig {
     kd_sked_rigid r;
 } rig;
 
-static void rig_new(rig* g, int nx) {
+static void rig_new(rig* g, int nx, double x0) {
     enum { NS = 21 };
     double tt[NS], f[NS], df[NS], d2f[NS];
     for (int i = 0; i < NS; i++) tt[i] = 0.005 * i, f[i] = 0.5 * EPS * tt[i] * tt[i], df[i] = EPS * tt[i], d2f[i] = EPS;
     kd_error err;
     g->law = kd_law_constant(0.0);
     assert_int_equal(kd_law_hermite(&g->law, NS, tt, f, df, d2f, &err), KD_OK);
-    g->p = strip(nx, 2);
+    g->p = plate_strip(x0, L_, B_, T_, nx, 2, KD_INTERP_MITC4);
     double mass, com[3], I6[6];
     assert_int_equal(kd_splate_mass(g->p, RHO, &mass, com, I6), 0);
     const double J[9] = {I6[0], I6[3], I6[5], I6[3], I6[1], I6[4], I6[5], I6[4], I6[2]};
-    const double O[3] = {0, 0, 0}, I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, n[3] = {0, 1, 0};
+    const double O[3] = {0, 0, 0}, P[3] = {x0, 0, 0}, I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, n[3] = {0, 1, 0};
     g->m = kd_smech_new();
     assert_int_equal(kd_smech_add_body(g->m, "blade", mass, J, com, O, I), 0);
-    assert_int_equal(kd_smech_add_joint(g->m, "O", KD_SJOINT_REVOLUTE, -1, 0, O, O, n, n, 0), 0);
+    assert_int_equal(kd_smech_add_joint(g->m, "O", KD_SJOINT_REVOLUTE, -1, 0, P, P, n, n, 0), 0);
     assert_int_equal(kd_smech_add_driver(g->m, 0, &g->law, 0.0), 0);
     assert_int_equal(kd_smech_finish(g->m, &err), KD_OK);
     assert_int_equal(kd_sked_rigid_solve(g->m, 0.1, 20, 1e8, &g->r, &err), KD_OK);
@@ -105,7 +82,23 @@ static void rig_free(rig* g) {
     kd_sked_rigid_free(&g->r);
     kd_smech_free(&g->m);
     kd_law_free(&g->law);
-    strip_free(g->p);
+    plate_strip_free(g->p);
+}
+
+/* The support set's wrench w and the elastic joint force dF of the strip link of g in its
+ * quasi-static state at t = 0. */
+static void root_wrench(const rig* g, double w[6], double dF[3]) {
+    kd_sked_link_spec sp = spec_plate(g->p, 0, 0);
+    kd_sked_link* L = NULL;
+    kd_error err;
+    if (kd_sked_link_new(g->m, &g->r, &sp, &L, &err)) fail_msg("%s", err.msg);
+    const int nq = L->model->neq;
+    double* q = calloc(3 * (size_t)nq, sizeof(double));
+    assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
+    kd_sked_plate_support(L, 0.0, q, q + nq, q + 2 * nq, w);
+    kd_sked_link_reactions(L, 0.0, q, q + nq, q + 2 * nq, dF);
+    free(q);
+    kd_sked_link_free(&L);
 }
 
 /* The support set's wrench and the elastic joint force in the quasi-static state at t = 0 against
@@ -119,17 +112,9 @@ static void test_root_wrench(void** state) {
     for (int mesh = 0; mesh < 3; mesh++) {
         const int nx = 10 << mesh;
         rig g;
-        rig_new(&g, nx);
-        kd_sked_link_spec sp = spec_plate(g.p, 0, 0);
-        kd_sked_link* L = NULL;
-        kd_error err;
-        if (kd_sked_link_new(g.m, &g.r, &sp, &L, &err)) fail_msg("%s", err.msg);
-        const int nq = L->model->neq;
-        double* q = calloc(3 * (size_t)nq, sizeof(double));
-        assert_int_equal(kd_sked_link_static(L, 0.0, q, &err), KD_OK);
+        rig_new(&g, nx, 0.0);
         double w[6], dF[3];
-        kd_sked_plate_support(L, 0.0, q, q + nq, q + 2 * nq, w);
-        kd_sked_link_reactions(L, 0.0, q, q + nq, q + 2 * nq, dF);
+        root_wrench(&g, w, dF);
         /* the support's force on the strip: -S0 along z (the load accelerates it along -z), its
          * moment about y +M0; the elastic part along x */
         const double es = fabs(w[2] + S0) / S0, em = fabs(w[4] - M0) / M0, e = fabs(dF[0] - dF0) / dF0;
@@ -143,10 +128,35 @@ static void test_root_wrench(void** state) {
         assert_true(fabs(w[0] - dF[0]) < 1e-12 * S0 && fabs(dF[2]) < 1e-8 * S0 && fabs(dF[1]) < 1e-8 * S0);
         assert_true(e < 1e-2 && e < e_prev);
         e_prev = e;
-        free(q);
-        kd_sked_link_free(&L);
         rig_free(&g);
     }
+}
+
+/* The lever arm of the support's moment (SL7: M_S = sum_i x_i x r_i + r_i^theta about the frame
+ * origin): the strip of test_root_wrench moved to [a, a + L] (its frame, and the ground's, still at
+ * the origin; the hinge at its root, so the strip's motion and loads are those of a = 0). The
+ * support's force on the strip is the same root shear -S0 e_z acting at x = a, so its moment about
+ * the origin is the root moment plus the shear's lever arm, M_y = M0 + a S0 (statics of the free
+ * body: the moments of one force system about two points); the elastic joint force is a = 0's. */
+static void test_root_wrench_offset(void** state) {
+    (void)state;
+    const double c = RHO * T_ * B_ * EPS, I = B_ * T_ * T_ * T_ / 12, a = 0.3;
+    const double S0 = c * L_ * L_ / 2, M0 = c * (pow(L_, 3) / 3 + L_ * T_ * T_ / 12), Ma = M0 + a * S0;
+    const double dF0 = c * 13.0 * c * pow(L_, 6) / (360.0 * E_ * I);
+    rig g;
+    rig_new(&g, 20, a);
+    double w[6], dF[3];
+    root_wrench(&g, w, dF);
+    const double es = fabs(w[2] + S0) / S0, em = fabs(w[4] - Ma) / Ma, e = fabs(dF[0] - dF0) / dF0;
+    printf("strip on [%g, %g] (20 x 2): support force z %.8e N (ref %.8e, rel %.1e), moment about y at the "
+           "origin %.8e N m (ref M0 + a S0 = %.8e + %.8e, rel %.1e; without the lever arm %.1e); elastic joint "
+           "force %.6e N (ref %.6e, rel %.2e)\n",
+           a, a + L_, w[2], -S0, es, w[4], M0, a * S0, em, fabs(M0 - Ma) / Ma, dF[0], dF0, e);
+    assert_true(es < 1e-8 && em < 1e-8);
+    assert_true(fabs(w[1]) < 1e-8 * S0 && fabs(w[3]) < 1e-8 * Ma && fabs(w[5]) < 1e-8 * Ma);
+    assert_true(fabs(w[0] - dF[0]) < 1e-12 * S0 && fabs(dF[2]) < 1e-8 * S0 && fabs(dF[1]) < 1e-8 * S0);
+    assert_true(e < 1e-2);
+    rig_free(&g);
 }
 
 typedef struct tip {
@@ -196,7 +206,7 @@ static void run_tip(rig* g, int modes, int statics, tip* h, double* omega1) {
 static void test_modes(void** state) {
     (void)state;
     rig g;
-    rig_new(&g, 20);
+    rig_new(&g, 20, 0.0);
     tip full;
     double w_full;
     run_tip(&g, 0, 0, &full, &w_full);
@@ -280,7 +290,7 @@ static void test_force_balance(void** state) {
     (void)state;
     static const double amp[2] = {0.05, 0.0125}, om[2] = {20.0, 40.0}, tol[2] = {3e-4, 3e-5};
     for (int k = 0; k < 2; k++) {
-        kd_body_desc* p = strip(10, 2);
+        kd_body_desc* p = plate_strip(0.0, L_, B_, T_, 10, 2, KD_INTERP_MITC4);
         double mass, com[3], I6[6];
         assert_int_equal(kd_splate_mass(p, RHO, &mass, com, I6), 0);
         const double J[9] = {I6[0], I6[3], I6[5], I6[3], I6[1], I6[4], I6[5], I6[4], I6[2]};
@@ -321,13 +331,14 @@ static void test_force_balance(void** state) {
         kd_sked_rigid_free(&r);
         kd_smech_free(&m);
         kd_law_free(&law);
-        strip_free(p);
+        plate_strip_free(p);
     }
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_root_wrench),
+        cmocka_unit_test(test_root_wrench_offset),
         cmocka_unit_test(test_force_balance),
         cmocka_unit_test(test_modes),
     };

@@ -30,34 +30,9 @@
 
 #include "kedyn/element.h"
 #include "kedyn/sked.h"
+#include "plate_strip.h"
 
 static const double E_ = 210e9, RHO = 7800, L_ = 0.5, B_ = 0.04, T_ = 0.004;
-
-/* The strip [0, L] x [-b/2, b/2] as a shell mesh of nx x ny cells, node sets root (x = 0, the
- * support) and tip (x = L). */
-static kd_body_desc* strip(int nx, int ny, kd_interp interp) {
-    kd_body_desc* p = calloc(1, sizeof(*p));
-    p->type = KD_BODY_PLATE, p->theory = KD_THEORY_SHELL, p->interpolation = interp, p->thickness = T_;
-    p->mesh.source = KD_MESH_RECTANGLE, p->mesh.size[0] = L_, p->mesh.size[1] = B_;
-    p->mesh.divisions[0] = nx, p->mesh.divisions[1] = ny;
-    const kd_element_kind kind = {KD_THEORY_SHELL, interp, 0};
-    assert_int_equal(kd_mesh_rectangle(&p->mesh, kd_element_family_of(kind)->nnode), KD_OK);
-    for (int i = 0; i < p->mesh.nnodes; i++) p->mesh.node_x[3 * i + 1] -= 0.5 * B_;
-    const char* names[2] = {"root", "tip"};
-    for (int k = 0; k < 2; k++) {
-        kd_node_set_desc* s = kd_body_add_node_set(p);
-        snprintf(s->name, sizeof(s->name), "%s", names[k]);
-        s->axes = 1, s->lo[0] = s->hi[0] = k * L_;
-        assert_int_equal(kd_node_set_select(&p->mesh, s), KD_OK);
-    }
-    return p;
-}
-
-static void strip_free(kd_body_desc* p) {
-    kd_mesh_clear(&p->mesh);
-    for (int k = 0; k < p->nnode_sets; k++) free(p->node_sets[k].nodes);
-    free(p->node_sets), free(p);
-}
 
 static kd_material_desc steel(void) {
     kd_material_desc m;
@@ -131,7 +106,7 @@ static int track_w(void* ctx, int link, double t, const double* q, const double*
 
 static void test_mass_properties(void** state) {
     (void)state;
-    kd_body_desc* p = strip(10, 2, KD_INTERP_MITC4);
+    kd_body_desc* p = plate_strip(0.0, L_, B_, T_, 10, 2, KD_INTERP_MITC4);
     double mass, com[3], I6[6];
     assert_int_equal(kd_splate_mass(p, RHO, &mass, com, I6), 0);
     const double m0 = RHO * T_ * B_ * L_;
@@ -142,7 +117,7 @@ static void test_mass_properties(void** state) {
     assert_true(fabs(mass - m0) < 1e-12 * m0);
     assert_true(fabs(com[0] - 0.5 * L_) < 1e-12 && fabs(com[1]) < 1e-12 && fabs(com[2]) < 1e-12);
     for (int k = 0; k < 6; k++) assert_true(fabs(I6[k] - ref[k]) < 1e-10 * ref[2]);
-    strip_free(p);
+    plate_strip_free(p);
 }
 
 /* (c) constant angular acceleration about y from rest: quasi-static tip deflection, rigid joint
@@ -180,7 +155,7 @@ static void test_accelerated(void** state) {
     double err_prev = INFINITY, serr_prev = INFINITY;
     for (int mesh = 0; mesh < 3; mesh++) {
         const int nx = mesh == 0 ? 10 : mesh == 1 ? 20 : 40;
-        kd_body_desc* p = strip(nx, 2, KD_INTERP_MITC4);
+        kd_body_desc* p = plate_strip(0.0, L_, B_, T_, nx, 2, KD_INTERP_MITC4);
         kd_smech* m = arm(p, n, &law);
         kd_sked_rigid r;
         assert_int_equal(kd_sked_rigid_solve(m, 0.1, 20, 1e8, &r, &err), KD_OK);
@@ -223,7 +198,7 @@ static void test_accelerated(void** state) {
         kd_sked_link_free(&L);
         kd_sked_rigid_free(&r);
         kd_smech_free(&m);
-        strip_free(p);
+        plate_strip_free(p);
     }
     kd_law_free(&law);
 }
@@ -246,7 +221,7 @@ static void test_spinning(void** state) {
     const double n[3] = {0, 0, 1}, ref[2] = {1.87510407 * 1.87510407 * c, 4.1373 * c};
     double err_prev[2] = {INFINITY, INFINITY};
     for (int mesh = 0; mesh < 2; mesh++) {
-        kd_body_desc* p = strip(mesh ? 20 : 10, 2, KD_INTERP_MITC4);
+        kd_body_desc* p = plate_strip(0.0, L_, B_, T_, mesh ? 20 : 10, 2, KD_INTERP_MITC4);
         for (int spin = 0; spin < 2; spin++) {
             kd_law law = kd_law_constant(0.0);
             if (spin) law.type = KD_LAW_SPEED, law.value = 2.0 * c;
@@ -274,7 +249,7 @@ static void test_spinning(void** state) {
             kd_sked_rigid_free(&r);
             kd_smech_free(&m);
         }
-        strip_free(p);
+        plate_strip_free(p);
     }
 }
 
@@ -318,7 +293,7 @@ static void test_plate_against_beam(void** state) {
     hist hb = {0};
     double dw_prev = INFINITY, e0_prev = INFINITY, e1_prev = INFINITY;
     for (int k = 0; k < 3; k++) {
-        kd_body_desc* p = strip(k == 2 ? 20 : 10, 2, KD_INTERP_MITC4);
+        kd_body_desc* p = plate_strip(0.0, L_, B_, T_, k == 2 ? 20 : 10, 2, KD_INTERP_MITC4);
         kd_smech* m = arm(p, n, &law);
         memcpy(m->g, g, sizeof(m->g));
         kd_sked_rigid r;
@@ -351,7 +326,7 @@ static void test_plate_against_beam(void** state) {
         kd_sked_link_free(&L);
         kd_sked_rigid_free(&r);
         kd_smech_free(&m);
-        strip_free(p);
+        plate_strip_free(p);
     }
 }
 

@@ -12,14 +12,7 @@
 # usage: spatial_plate_stress_cli_test.sh KEDYN
 set -u
 kedyn=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 prev=1
 for nx in 10 20; do
   cat > "$tmp/spin$nx.yaml" <<YAML
@@ -68,5 +61,4 @@ print(abs(d['max_stress_pa'] / ref - 1))" 2> "$tmp/err$nx")
   check "max_stress_pa against the closed form ($nx)" python3 -c "import sys; sys.exit(not ($rel < 3e-3 and $rel < $prev))"
   prev=$rel
 done
-echo "spatial_plate_stress_cli_test: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish spatial_plate_stress_cli_test

@@ -16,15 +16,8 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 ln -s "$examples/data" "$tmp/data"
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
 
 run_pair() {  # run_pair TAG E DT: the two runs over 0.05 s, outputs every 1 ms
   local tag=$1 E=$2 dt=$3 every
@@ -101,5 +94,4 @@ print('animation: %d frames; the drawn last node is %.2e m from the joint point 
 sys.exit(0 if len(frames) >= 10 and worst < 1e-5 and rigid > 1e-3 else 1)
 PY
 
-echo "wiper_two_way_test: $pass passed, $fail failed"
-test $fail -eq 0
+finish wiper_two_way_test
