@@ -3,8 +3,8 @@
  * Newton corrector (ode_newton.c; elastic links make these systems stiff) or Adams-Moulton with
  * fixed-point iteration (either corrector can be chosen for either method), whose
  * projection interface (CVodeSetProjFn) applies the same projection after every step. Output
- * instants between steps come from CVODE's interpolant, which is not projected: their drift is
- * of the order of the local error.
+ * instants between steps come from CVODE's interpolant, which is not projected: the state handed
+ * to the output is projected as well (a copy; CVODE's history is left as it is).
  * Outputs come at t0 + k dt output_every and at t_end. */
 #include <cvode/cvode.h>
 #include <cvode/cvode_proj.h>
@@ -167,6 +167,12 @@ static kd_status run_cvode(mbs_ws* w, const mbs_ode* ode, double* y0, kd_error* 
         }
         t = tret;
         reinit = 0;
+        /* an output instant inside a step is CVODE's interpolant, which is not projected: its drift
+         * is of the order of the local error; project this copy of the state (CVODE keeps its own) */
+        if (ode->project && ode->project(ode->ctx, t, yp)) {
+            st = failure(w, err, t, "projection of an output state failed");
+            goto done;
+        }
         if (ode->output(ode->ctx, t, yp, &reinit)) {
             st = failure(w, err, t, "output failed");
             goto done;

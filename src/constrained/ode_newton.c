@@ -21,6 +21,9 @@
 
 #include "constrained_internal.h"
 
+#define JAC_STEPS 1000            /* steps between Jacobians without a convergence failure (CVODE: 51) */
+#define CONV_COEF 0.03            /* the corrector's convergence test, times the error test's (CVODE: 0.1) */
+
 struct mbs_newton {
     const mbs_ode* ode;
     void* mem;                    /* the CVODE memory (error weights, current step) */
@@ -113,6 +116,13 @@ int mbs_newton_attach(void* mem, N_Vector y, SUNContext sctx, const mbs_ode* ode
     int flag = CVodeSetNonlinearSolver(mem, nw->nls);
     if (!flag) flag = CVodeSetLinearSolver(mem, nw->ls, nw->A);
     if (!flag) flag = CVodeSetJacFn(mem, dq_jac);
+    /* a new J only after a convergence failure (or every JAC_STEPS steps): each is m evaluations
+     * of f, and where gamma |J| is small (not stiff) an old J converges as well as a new one. The
+     * corrector is accepted on a convergence rate estimated from earlier iterations, which an old J
+     * makes optimistic, and its error passes the error test unseen (it is in the solution, not in
+     * the estimate): a tighter test keeps it well below the tolerance (docs/theory.md, sec. 23) */
+    if (!flag) flag = CVodeSetJacEvalFrequency(mem, JAC_STEPS);
+    if (!flag) flag = CVodeSetNonlinConvCoef(mem, CONV_COEF);
     return flag;
 }
 
