@@ -140,6 +140,14 @@ FMT_INLINE int put_exp(char* p, int e) {
     return n + 2;
 }
 
+/* "e-22" ... "e+22": the exponents of fmt_e_csv (e = D - 1 - k, 0 <= k <= 22, and one more after
+ * a carry: -18 <= e <= 11 at D = 5 and 11), each put_exp's four characters, one copy */
+static const char exp4[45][4] = {
+    "e-22", "e-21", "e-20", "e-19", "e-18", "e-17", "e-16", "e-15", "e-14", "e-13", "e-12", "e-11",
+    "e-10", "e-09", "e-08", "e-07", "e-06", "e-05", "e-04", "e-03", "e-02", "e-01", "e+00", "e+01",
+    "e+02", "e+03", "e+04", "e+05", "e+06", "e+07", "e+08", "e+09", "e+10", "e+11", "e+12", "e+13",
+    "e+14", "e+15", "e+16", "e+17", "e+18", "e+19", "e+20", "e+21", "e+22"};
+
 /* the 8 digits of v < 10^8: two halves of 4, each two pairs from the table (no loop) */
 FMT_INLINE void digits8(uint32_t v, char* p) {
     const uint32_t a = v / 10000u, b = v % 10000u;
@@ -277,7 +285,8 @@ FMT_INLINE int fmt_e_csv(char* buf, double x, const int D) {
     buf[0] = '-';
     int n = (int)(bits >> 63);
     n += csv_digits(buf + n, m, D);
-    n += put_exp(buf + n, e);
+    memcpy(buf + n, exp4[e + 22], 4);
+    n += 4;
     buf[n] = '\0';
     return n;
 }
