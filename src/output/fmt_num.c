@@ -187,13 +187,22 @@ FMT_INLINE uint64_t digits8_raw(uint32_t v) {
     return y | (x - 10u * y) << 8;
 }
 
+/* "d.dd" of 100 <= v < 1000, the first four characters of a number at 11 digits: one copy of
+ * four rather than a division by 100 and three stores */
+#define TOP3_10(h, t)                                                                                  \
+    {h, '.', t, '0'}, {h, '.', t, '1'}, {h, '.', t, '2'}, {h, '.', t, '3'}, {h, '.', t, '4'},           \
+        {h, '.', t, '5'}, {h, '.', t, '6'}, {h, '.', t, '7'}, {h, '.', t, '8'}, {h, '.', t, '9'}
+#define TOP3_100(h)                                                                                    \
+    TOP3_10(h, '0'), TOP3_10(h, '1'), TOP3_10(h, '2'), TOP3_10(h, '3'), TOP3_10(h, '4'), TOP3_10(h, '5'), \
+        TOP3_10(h, '6'), TOP3_10(h, '7'), TOP3_10(h, '8'), TOP3_10(h, '9')
+static const char top3[1000][4] = {TOP3_100('0'), TOP3_100('1'), TOP3_100('2'), TOP3_100('3'), TOP3_100('4'),
+                                   TOP3_100('5'), TOP3_100('6'), TOP3_100('7'), TOP3_100('8'), TOP3_100('9')};
+
 /* "d.dddddddddd" of m (D = 11: 8 digits at once) or "d.dddd" (D = 5); returns the length */
 FMT_INLINE int csv_digits(char* p, uint64_t m, const int D) {
     if (D == 11) {
         const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
-        p[0] = (char)('0' + top / 100u);
-        p[1] = '.';
-        memcpy(p + 2, two_digits + 2 * (top % 100u), 2);
+        memcpy(p, top3[top], 4);  /* 10^10 <= m < 10^11: 100 <= top < 1000 */
         digits8_word(low, p + 4);
         return 12;
     }
