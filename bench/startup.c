@@ -3,6 +3,8 @@
  * the CPU time (user + system) of the children. Used by bench/startup.sh (docs/performance.md,
  * "Start-up and the cost of a small run").
  *   startup_timer N COMMAND [ARGS...]
+ * An argument ending in "{}" gets the run's number instead of the braces (a fresh output
+ * directory for every run: ... -o /tmp/x/{}).
  * Exit 1 if any run exits non-zero (its status is printed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,15 @@ int main(int argc, char** argv) {
             return 1;
         }
         if (pid == 0) {
+            for (int a = 3; a < argc; a++) {
+                const size_t len = strlen(argv[a]);
+                if (len >= 2 && !strcmp(argv[a] + len - 2, "{}")) {
+                    char* s = malloc(len + 16);
+                    if (!s) _exit(127);
+                    snprintf(s, len + 16, "%.*s%d", (int)(len - 2), argv[a], i);
+                    argv[a] = s;
+                }
+            }
             dup2(devnull, 1);
             dup2(devnull, 2);
             execvp(argv[2], argv + 2);

@@ -140,6 +140,14 @@ FMT_INLINE int put_exp(char* p, int e) {
     return n + 2;
 }
 
+/* "e-22" ... "e+22": the exponents of fmt_e_csv (e = D - 1 - k, 0 <= k <= 22, and one more after
+ * a carry: -18 <= e <= 11 at D = 5 and 11), each put_exp's four characters, one copy */
+static const char exp4[45][4] = {
+    "e-22", "e-21", "e-20", "e-19", "e-18", "e-17", "e-16", "e-15", "e-14", "e-13", "e-12", "e-11",
+    "e-10", "e-09", "e-08", "e-07", "e-06", "e-05", "e-04", "e-03", "e-02", "e-01", "e+00", "e+01",
+    "e+02", "e+03", "e+04", "e+05", "e+06", "e+07", "e+08", "e+09", "e+10", "e+11", "e+12", "e+13",
+    "e+14", "e+15", "e+16", "e+17", "e+18", "e+19", "e+20", "e+21", "e+22"};
+
 /* the 8 digits of v < 10^8: two halves of 4, each two pairs from the table (no loop) */
 FMT_INLINE void digits8(uint32_t v, char* p) {
     const uint32_t a = v / 10000u, b = v % 10000u;
@@ -179,13 +187,22 @@ FMT_INLINE uint64_t digits8_raw(uint32_t v) {
     return y | (x - 10u * y) << 8;
 }
 
+/* "d.dd" of 100 <= v < 1000, the first four characters of a number at 11 digits: one copy of
+ * four rather than a division by 100 and three stores */
+#define TOP3_10(h, t)                                                                                  \
+    {h, '.', t, '0'}, {h, '.', t, '1'}, {h, '.', t, '2'}, {h, '.', t, '3'}, {h, '.', t, '4'},           \
+        {h, '.', t, '5'}, {h, '.', t, '6'}, {h, '.', t, '7'}, {h, '.', t, '8'}, {h, '.', t, '9'}
+#define TOP3_100(h)                                                                                    \
+    TOP3_10(h, '0'), TOP3_10(h, '1'), TOP3_10(h, '2'), TOP3_10(h, '3'), TOP3_10(h, '4'), TOP3_10(h, '5'), \
+        TOP3_10(h, '6'), TOP3_10(h, '7'), TOP3_10(h, '8'), TOP3_10(h, '9')
+static const char top3[1000][4] = {TOP3_100('0'), TOP3_100('1'), TOP3_100('2'), TOP3_100('3'), TOP3_100('4'),
+                                   TOP3_100('5'), TOP3_100('6'), TOP3_100('7'), TOP3_100('8'), TOP3_100('9')};
+
 /* "d.dddddddddd" of m (D = 11: 8 digits at once) or "d.dddd" (D = 5); returns the length */
 FMT_INLINE int csv_digits(char* p, uint64_t m, const int D) {
     if (D == 11) {
         const uint32_t top = (uint32_t)(m / 100000000u), low = (uint32_t)(m - (uint64_t)top * 100000000u);
-        p[0] = (char)('0' + top / 100u);
-        p[1] = '.';
-        memcpy(p + 2, two_digits + 2 * (top % 100u), 2);
+        memcpy(p, top3[top], 4);  /* 10^10 <= m < 10^11: 100 <= top < 1000 */
         digits8_word(low, p + 4);
         return 12;
     }
@@ -277,7 +294,8 @@ FMT_INLINE int fmt_e_csv(char* buf, double x, const int D) {
     buf[0] = '-';
     int n = (int)(bits >> 63);
     n += csv_digits(buf + n, m, D);
-    n += put_exp(buf + n, e);
+    memcpy(buf + n, exp4[e + 22], 4);
+    n += 4;
     buf[n] = '\0';
     return n;
 }
