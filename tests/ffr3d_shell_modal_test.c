@@ -225,8 +225,28 @@ static void test_large(void** state) {
     run_free(&o);
 }
 
+/* static_correction: none on a reduced two-way shell: a located error */
+static void test_no_statics(void** state) {
+    (void)state;
+    strip_model(text, sizeof text, 1, 6, 2, 4, 0.01);
+    char* m = strstr(text, "    modes: 4\n");
+    assert_non_null(m);
+    const char* rest = strstr(text, "    points:");
+    char tail[2048];
+    snprintf(tail, sizeof tail, "%s", rest);
+    snprintf(m, sizeof text - (size_t)(m - text), "    modes: 4\n    static_correction: none\n%s", tail);
+    kd_desc* d = NULL;
+    kd_error err;
+    /* the loader's check builds the coupled system: the error comes from it, at the body */
+    assert_int_not_equal(kd_load_yaml_string(text, strlen(text), "strip.yaml", &d, &err), KD_OK);
+    printf("%s:%d:%d: %s\n", err.file, err.loc.line, err.loc.col, err.msg);
+    assert_true(err.loc.line == 8 && strstr(err.msg, "static_correction: none"));
+    kd_desc_free(&d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_statics),
         cmocka_unit_test(test_against_unreduced),
         cmocka_unit_test(test_energy_bdf),
         cmocka_unit_test(test_large),

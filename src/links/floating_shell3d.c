@@ -29,7 +29,8 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     const int dense = b->shell_modes == 0;
     if (nf < 1 || (dense && nf > KD_FFR3D_SHELL_MAX) || md->elem_rot)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
-                            "shell body '%s': %d elastic coordinates (two-way shells take 1 to %d, dense storage)",
+                            "shell body '%s': %d elastic coordinates (unreduced two-way shells take 1 to %d, dense "
+                            "storage; `modes` reduces larger ones)",
                             b->name, nf, KD_FFR3D_SHELL_MAX);
     const size_t nf2 = dense ? (size_t)nf * nf : 0;
     b->elastic = 1, b->shell = 1;
