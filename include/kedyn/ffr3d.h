@@ -84,6 +84,14 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
 #define KD_FFR3D_SHELL_MAX 1500
 struct kd_model;
 int kd_ffr3d_add_shell(kd_ffr3d_system* s, const char* name, const struct kd_model* model, kd_error* err);
+/* The shell link of kd_ffr3d_add_shell reduced (theory.md sec. 22, SL8): the Craig-Bampton basis of
+ * the constraint modes of its free nodes in joint_nodes (every DOF of each stays a coordinate;
+ * joints act only at those and at the support set) and the lowest `modes` modes of the shell
+ * clamped at its support set and those nodes, then (static_vectors != 0) the static vectors of
+ * the distributed inertia loads (sec. 17, F12). Built from the sparse matrices of the model
+ * without any n_f x n_f matrix, so the KD_FFR3D_SHELL_MAX bound does not apply. */
+int kd_ffr3d_add_shell_reduced(kd_ffr3d_system* s, const char* name, const struct kd_model* model, int modes,
+                               const int* joint_nodes, int njoint_nodes, int static_vectors, kd_error* err);
 /* 1 when body b is a shell link. */
 int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b);
 /* Modal reduction of beam body b (theory.md sec. 17, F11; before the joints that use its interior

@@ -40,6 +40,7 @@ typedef struct f3_body {
      * set clamped; node_x (3 per node) the nodes in it; no geometric stiffness, no section forces */
     int shell;
     double* node_x;
+    int shell_modes;              /* SL8: > 0, the shell is reduced (no dense blocks are formed) */
 } f3_body;
 
 /* The map of the nodes' DOFs into the full elastic coordinates. */
@@ -59,6 +60,14 @@ void f3_body_free(f3_body* b);
  * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries); augment: with
  * the static vectors of the distributed inertia loads (F12). */
 kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment, kd_error* err);
+/* SL8: reduce shell body b (f3_body_init_shell with b->shell_modes > 0) on the Craig-Bampton basis
+ * of b->shell_modes fixed-interface modes and the constraint modes of the free nodes among
+ * joint_nodes (others ignored), from the sparse matrices of its model md (floating_shell3d_modal.c);
+ * augment as above. */
+kd_status f3_shell_reduce(f3_body* b, const struct kd_model* md, const int* joint_nodes, int njoint_nodes, int augment,
+                          kd_error* err);
+/* y (rows x nr) = x (rows x nfull) T (floating_body3d_modal.c) */
+void f3_project1(const double* T, int nfull, int nr, const double* x, int rows, double* y);
 /* The full elastic coordinates of the body's z (z itself when not reduced; else b->zfull). */
 const double* f3_body_expand(const f3_body* b, const double* z);
 /* The body's block of M(q) (column-major size x size) at its coordinates q (R, p, q_f). */

@@ -36,7 +36,7 @@ static void project2(const double* T, int nfull, int nr, const double* A, double
 }
 
 /* y (rows x nr) = x (rows x nfull) T */
-static void project1(const double* T, int nfull, int nr, const double* x, int rows, double* y) {
+void f3_project1(const double* T, int nfull, int nr, const double* x, int rows, double* y) {
     for (int r = 0; r < rows; r++)
         for (int a = 0; a < nr; a++) {
             double v = 0;
@@ -211,8 +211,8 @@ kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment
             for (int a = 0; a < na; a++) Ti[nB + nm + a] = Y[(size_t)a * nI + x];
         }
         const size_t nf2 = (size_t)nfull * nfull, nr2 = (size_t)nr * nr;
-        project1(T, nfull, nr, b->SN, 3, SN);
-        project1(T, nfull, nr, b->X, 9, X);
+        f3_project1(T, nfull, nr, b->SN, 3, SN);
+        f3_project1(T, nfull, nr, b->X, 9, X);
         for (int k = 0; k < 9; k++) project2(T, nfull, nr, b->Mij + k * nf2, Mij + k * nr2, w);
         project2(T, nfull, nr, b->Mff, Mff, w);
         project2(T, nfull, nr, b->K, K, w);

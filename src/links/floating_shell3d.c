@@ -25,20 +25,23 @@ static int dof_index(kd_dof_name n) {
 
 kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     const int nn = md->nnode, nf = md->neq;
-    if (nf < 1 || nf > KD_FFR3D_SHELL_MAX || md->elem_rot)
+    /* SL8: a shell to be reduced (b->shell_modes > 0) keeps no dense n_f^2 block (floating_shell3d_modal.c) */
+    const int dense = b->shell_modes == 0;
+    if (nf < 1 || (dense && nf > KD_FFR3D_SHELL_MAX) || md->elem_rot)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
-                            "shell body '%s': %d elastic coordinates (two-way shells take 1 to %d, dense storage)",
+                            "shell body '%s': %d elastic coordinates (unreduced two-way shells take 1 to %d, dense "
+                            "storage; `modes` reduces larger ones)",
                             b->name, nf, KD_FFR3D_SHELL_MAX);
-    const size_t nf2 = (size_t)nf * nf;
+    const size_t nf2 = dense ? (size_t)nf * nf : 0;
     b->elastic = 1, b->shell = 1;
     b->nodes = nn, b->nf = nf, b->size = KD_FFR3D_POSE + nf;
     b->node_coord = malloc(sizeof(int) * 6 * (size_t)nn);
     b->node_x = malloc(sizeof(double) * 3 * (size_t)nn);
     b->SN = calloc(3 * (size_t)nf, sizeof(double));
     b->X = calloc(9 * (size_t)nf, sizeof(double));
-    b->Mij = calloc(9 * nf2, sizeof(double));
-    b->Mff = calloc(nf2, sizeof(double));
-    b->K = calloc(nf2, sizeof(double));
+    b->Mij = calloc(9 * nf2 + 1, sizeof(double));
+    b->Mff = calloc(nf2 + 1, sizeof(double));
+    b->K = calloc(nf2 + 1, sizeof(double));
     if (!b->node_coord || !b->node_x || !b->SN || !b->X || !b->Mij || !b->Mff || !b->K)
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     memcpy(b->node_x, md->node_x, sizeof(double) * 3 * (size_t)nn);
@@ -94,7 +97,7 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
                 b->SN[(size_t)i * nf + A] += p->s_i[i][a];
                 for (int k = 0; k < 3; k++) b->X[(size_t)(3 * k + i) * nf + A] += Xe[3 * k + i];
             }
-            for (int c = 0; c < nd; c++) {
+            for (int c = 0; c < nd && dense; c++) {
                 const int B = eqs[c];
                 if (B < 0) continue;
                 for (int i = 0; i < 3; i++)
@@ -109,6 +112,6 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     for (int i = 0; i < 3; i++)
         for (size_t k = 0; k < nf2; k++) b->Mff[k] += b->Mij[(size_t)(4 * i) * nf2 + k];
     b->creg = 4.0 * 2.0 * (b->P0[0] + b->P0[4] + b->P0[8]) / 3.0;   /* 4 tr(I_theta) / 3 (F4) */
-    b->omega_max = sqrt(kd_model_lambda_max(md));   /* bounds rk4's step (run_spatial_two_way.c) */
+    b->omega_max = dense ? sqrt(kd_model_lambda_max(md)) : 0.0;   /* bounds rk4's step (run_spatial_two_way.c) */
     return KD_OK;
 }

@@ -120,6 +120,23 @@ int kd_ffr3d_add_shell(kd_ffr3d_system* s, const char* name, const struct kd_mod
     return s->nb++;
 }
 
+int kd_ffr3d_add_shell_reduced(kd_ffr3d_system* s, const char* name, const struct kd_model* model, int modes,
+                               const int* joint_nodes, int njoint_nodes, int static_vectors, kd_error* err) {
+    if (modes < 1) {
+        kd_error_set(err, KD_ERR_USAGE, "", KD_LOC_NONE, "kd_ffr3d_add_shell_reduced: modes >= 1");
+        return -1;
+    }
+    f3_body* b = new_body(s, name, err);
+    if (b) b->shell_modes = modes;   /* SL8: no dense blocks, the basis from the sparse matrices */
+    if (b && (f3_body_init_shell(b, model, err) || f3_shell_reduce(b, model, joint_nodes, njoint_nodes, static_vectors, err))) {
+        f3_body_free(b);
+        b = NULL;
+    }
+    if (!b) return -1;
+    b->off = s->n, s->n += b->size;
+    return s->nb++;
+}
+
 int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam* beam, kd_error* err) {
     if (!(beam->length > 0) || beam->elements < 1 || !(beam->E > 0) || !(beam->G > 0) || !(beam->rho > 0) ||
         !(beam->A > 0) || !(beam->Iy > 0) || !(beam->Iz > 0) || !(beam->J > 0) ||
@@ -146,7 +163,9 @@ static kd_status check_point(const kd_ffr3d_system* s, kd_ffr3d_point a, kd_erro
     if (a.body >= 0 && s->body[a.body].elastic && (a.node < 0 || a.node >= s->body[a.body].nodes))
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE, "body '%s' has nodes 0..%d, not %d",
                             s->body[a.body].name, s->body[a.body].nodes - 1, a.node);
-    if (a.body >= 0 && s->body[a.body].T && a.node > 0 && s->body[a.body].node_coord[6 * a.node] < 0)
+    /* a reduced body's joints at its boundary nodes (a beam's frame node 0, a shell's support set) */
+    if (a.body >= 0 && s->body[a.body].T && s->body[a.body].node_coord[6 * a.node] < 0 &&
+        (s->body[a.body].shell ? s->body[a.body].full_coord[6 * a.node] >= 0 : a.node > 0))
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                             "node %d of the reduced body '%s' is not one of its joint nodes (kd_ffr3d_reduce)", a.node,
                             s->body[a.body].name);

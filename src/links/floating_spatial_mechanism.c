@@ -47,8 +47,9 @@ static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_syste
 }
 
 /* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
- * the model of its mesh (the one-way link's: spatial_plate_link.c). Returns its index or -1. */
-static int add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
+ * the model of its mesh (the one-way link's: spatial_plate_link.c); SL8: with `modes`, reduced on
+ * the constraint modes of the mesh nodes of its joints. Returns its index or -1. */
+static int add_shell_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
     const kd_sbody_desc* B = &d->sdesc->bodies[b];
     kd_sked_link_spec sp;
     kd_sked_link_spec_of(d, b, mb, &sp);
@@ -63,7 +64,21 @@ static int add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, k
         snprintf(pb->name, sizeof(pb->name), "%s", B->name);
         *mat = sp.material;
         if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        else if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
+        else if (!kd_model_compile(ld, &md, err) && B->modes <= 0) k = kd_ffr3d_add_shell(s, B->name, md, err);
+        else if (md) {   /* SL8: the joints' nodes (a node off the mesh: the joint loop's error) */
+            int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
+            int nn = 0;
+            for (int j = 0; nodes && j < m->njoint; j++)
+                for (int side = 0; side < 2; side++)
+                    if (m->joint[j].body[side] == mb) {
+                        const double x[3] = {m->joint[j].s[side][0] + m->com[3 * mb], m->joint[j].s[side][1] + m->com[3 * mb + 1],
+                                             m->joint[j].s[side][2] + m->com[3 * mb + 2]};
+                        nodes[nn++] = kd_splate_node_at(B->shell, x) - 1;
+                    }
+            if (!nodes) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+            else k = kd_ffr3d_add_shell_reduced(s, B->name, md, B->modes, nodes, nn, 1, err);
+            free(nodes);
+        }
     }
     if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     kd_model_free(&md);
@@ -102,11 +117,11 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     for (int mb = 0; !st && mb < m->nbody; mb++) {
         const kd_sbody_desc* B = &sd->bodies[sb[mb]];
         if (B->plate) {   /* SL6: a shell link, its mesh in the body frame, the support set clamped */
-            if (B->modes > 0)
+            if (B->modes > 0 && B->statics == 0)   /* SL8: as for beams (F11) */
                 st = kd_error_set(err, KD_ERR_INPUT, d->file, B->loc,
-                                  "two-way shell link '%s': `modes` is not available (two-way shell links are not "
-                                  "reduced; `modes` applies to one-way plate links)", B->name);
-            else if (add_shell_link(d, s, sb[mb], mb, err) < 0) st = err->status;
+                                  "two-way shell link '%s': static_correction: none is not available (a reduced "
+                                  "two-way link keeps the static modes of its joint nodes in its basis)", B->name);
+            else if (add_shell_link(d, m, s, sb[mb], mb, err) < 0) st = err->status;
             continue;
         }
         if (!B->beam) {
