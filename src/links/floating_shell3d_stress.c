@@ -51,7 +51,8 @@ static kd_status shell_model(const kd_desc* d, int b, int mb, shell_out* o, kd_e
     snprintf(o->ld->title, sizeof(o->ld->title), "shell link %s", d->sdesc->bodies[b].name);
     snprintf(pb->name, sizeof(pb->name), "%s", d->sdesc->bodies[b].name);
     *mat = o->L.spec.material;
-    if (splate_link_body(o->ld, &o->L.spec, pb)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (splate_link_body(o->ld, &o->L.spec, pb))
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     const kd_status st = kd_model_compile(o->ld, &o->L.model, err);
     if (st) return st;
     const kd_model* md = o->L.model;

@@ -20,8 +20,9 @@
 
 /* One CSV row per output instant: t, BODY.x .. BODY.q3 of every body's frame, BODY.N.u .. .rz,
  * BODY.N.N, .My, .Mz, .sigma of every beam link node (frame components), BODY.sigma_max of every
- * shell link (theory.md sec. 22, SL5 on its elastic coordinates, SL6), JOINT.Fx, .Fy, .Fz (the force of each joint's point equations on its second body), the drifts,
- * E_kinetic, V_gravity, U_strain, E_total. */
+ * shell link (theory.md sec. 22, SL5 on its elastic coordinates, SL6), JOINT.Fx, .Fy, .Fz (the
+ * force of each joint's point equations on its second body), the drifts, E_kinetic, V_gravity,
+ * U_strain, E_total. */
 typedef struct sink {
     FILE* fp;
     const kd_ffr3d_system* s;
