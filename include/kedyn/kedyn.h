@@ -61,6 +61,7 @@
 #include "kedyn/sked.h"
 #include "kedyn/ffr.h"
 #include "kedyn/ffr3d.h"
+#include "kedyn/ffr3d_shell_stress.h"
 /* compare: the formalisms compared */
 #include "kedyn/compare.h"
 #include "kedyn/mech_compare.h"

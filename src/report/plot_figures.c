@@ -382,6 +382,7 @@ static const char* unit_of(const char* name) {
         {"u", "m"},     {"v", "m"},      {"w", "m"},   {"rx", "rad"}, {"ry", "rad"}, {"rz", "rad"},
         {"kz", "1/m"},  {"ky", "1/m"},   {"x", "m"},   {"y", "m"},    {"z", "m"},    {"phi", "rad"},
         {"Fx", "N"},    {"Fy", "N"},     {"Fz", "N"},  {"M", "N m"},  {"Mz", "N m"}, {"sigma", "Pa"},
+        {"sigma_max", "Pa"},
     };
     for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
         if (strcmp(s, tab[i][0]) == 0) return tab[i][1];
@@ -394,6 +395,12 @@ static const char* unit_of(const char* name) {
 static int group_len(const char* name) {
     const char* s = strrchr(name, '.');
     return s ? (int)(s - name) : 0;
+}
+
+/* A shell link's largest stress (BODY.sigma_max, docs/model-format.md): one figure of all links'. */
+static int is_sigma_max(const char* name) {
+    const char* s = strrchr(name, '.');
+    return s && strcmp(s, ".sigma_max") == 0;
 }
 
 /* One column against t, with long histories reduced to the minimum and
@@ -461,13 +468,16 @@ kd_status plot_history(gnuplot_script* g, const csv_table* t, const char* title,
     /* Groups in order of first appearance: same name up to the last '.'. */
     for (int j = 1; j < t->ncol && st == KD_OK; j++) {
         if (done[j]) continue;
-        const int gl = group_len(t->name[j]);
+        const int gl = group_len(t->name[j]), sm = is_sigma_max(t->name[j]);
         int n = 0;
         for (int k = j; k < t->ncol; k++)
-            if (!done[k] && group_len(t->name[k]) == gl && strncmp(t->name[k], t->name[j], (size_t)gl) == 0)
+            if (!done[k] && (sm ? is_sigma_max(t->name[k])
+                                : !is_sigma_max(t->name[k]) && group_len(t->name[k]) == gl &&
+                                      strncmp(t->name[k], t->name[j], (size_t)gl) == 0))
                 cols[n++] = k, done[k] = 1;
         char group[128];
-        if (gl) snprintf(group, sizeof(group), "%.*s", gl, t->name[j]);
+        if (sm) snprintf(group, sizeof(group), "sigma_max");
+        else if (gl) snprintf(group, sizeof(group), "%.*s", gl, t->name[j]);
         else snprintf(group, sizeof(group), "%s", strncmp(t->name[j], "E_", 2) == 0 ? "energy" : "other");
         for (int c0 = 0; c0 < n && st == KD_OK; c0 += PANELS_MAX) {
             const int m = n - c0 < PANELS_MAX ? n - c0 : PANELS_MAX;

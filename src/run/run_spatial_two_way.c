@@ -11,6 +11,7 @@
 
 #include "kedyn/atomic_file.h"
 #include "kedyn/ffr3d.h"
+#include "kedyn/ffr3d_shell_stress.h"
 #include "kedyn/mbs.h"
 #include "kedyn/mech_formalism.h"
 #include "kedyn/sdesc.h"
@@ -18,9 +19,10 @@
 #include "output/output_util.h"
 
 /* One CSV row per output instant: t, BODY.x .. BODY.q3 of every body's frame, BODY.N.u .. .rz,
- * BODY.N.N, .My, .Mz, .sigma of every beam link node (frame components; none for shells),
- * JOINT.Fx, .Fy, .Fz (the force of each joint's point equations on its second body), the drifts,
- * E_kinetic, V_gravity, U_strain, E_total. */
+ * BODY.N.N, .My, .Mz, .sigma of every beam link node (frame components), BODY.sigma_max of every
+ * shell link (theory.md sec. 22, SL5 on its elastic coordinates, SL6), JOINT.Fx, .Fy, .Fz (the
+ * force of each joint's point equations on its second body), the drifts, E_kinetic, V_gravity,
+ * U_strain, E_total. */
 typedef struct sink {
     FILE* fp;
     const kd_ffr3d_system* s;
@@ -28,6 +30,7 @@ typedef struct sink {
     kd_ked_run_stats* st;
     const double* c;              /* (2 bodies) extreme fibres c_y, c_z of each link's section */
     double* sf;                   /* (4 x largest node count) */
+    kd_ffr3d_shell_stress* ss;    /* the shell links' stresses (SL6) */
     int rows;
     anim_spatial* anim;           /* animation instants (no recorder: none) */
     const kd_desc* d;
@@ -78,7 +81,7 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
         for (int c = 0; c < KD_FFR3D_POSE; c++) fprintf(k->fp, ",%.12e", x[c]);
     }
     for (int b = 0; b < kd_ffr3d_body_count(s); b++) {
-        const int shell = kd_ffr3d_body_shell(s, b);   /* SL6: no section forces, no columns for them */
+        const int shell = kd_ffr3d_body_shell(s, b);   /* SL6: element stresses, no section forces */
         if (kd_ffr3d_body_nodes(s, b) && !shell)
             kd_ffr3d_section_forces(s, b, smp->q, k->c[2 * b], k->c[2 * b + 1], k->sf);
         for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++) {
@@ -99,6 +102,16 @@ static int row(void* ctx, const kd_mbs_sample* smp) {
                 k->st->max_sigma = f[3];
                 snprintf(k->st->max_sigma_at, sizeof(k->st->max_sigma_at), "%s node %d at t = %.6g s",
                          kd_ffr3d_body_name(s, b), n + 1, smp->t);
+            }
+        }
+        if (shell) {   /* SL5 on q_f: the output set's largest von Mises stress; every element's for the summary */
+            double all;
+            int e;
+            fprintf(k->fp, ",%.10e", kd_ffr3d_shell_sigma_max(k->ss, b, smp->q, &all, &e));
+            if (all > k->st->max_sigma) {
+                k->st->max_sigma = all;
+                snprintf(k->st->max_sigma_at, sizeof(k->st->max_sigma_at), "%s element %d at t = %.6g s",
+                         kd_ffr3d_body_name(s, b), e + 1, smp->t);
             }
         }
     }
@@ -203,10 +216,12 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
         fprintf(fp, "t");
         for (int b = 0; b < kd_ffr3d_body_count(s); b++)
             for (int c = 0; c < 7; c++) fprintf(fp, ",%s.%s", kd_ffr3d_body_name(s, b), pn[c]);
-        for (int b = 0; b < kd_ffr3d_body_count(s); b++)
+        for (int b = 0; b < kd_ffr3d_body_count(s); b++) {
             for (int n = 0; n < kd_ffr3d_body_nodes(s, b); n++)
                 for (int c = 0; c < (kd_ffr3d_body_shell(s, b) ? 6 : 10); c++)
                     fprintf(fp, ",%s.%d.%s", kd_ffr3d_body_name(s, b), n + 1, dn[c]);
+            if (kd_ffr3d_body_shell(s, b)) fprintf(fp, ",%s.sigma_max", kd_ffr3d_body_name(s, b));
+        }
         for (int j = 0; j < kd_ffr3d_joint_count(s); j++) {
             const char* jn = m->joint[kd_ffr3d_joint_tag(s, j)].name;
             fprintf(fp, ",%s.Fx,%s.Fy,%s.Fz", jn, jn, jn);
@@ -230,11 +245,14 @@ kd_status run_spatial_two_way(const kd_desc* d, const kd_analysis_desc* ad, cons
         }
         double* sf = malloc(sizeof(double) * 4 * (size_t)nmax);
         if (!c || !sf) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        sink k = {fp, s, m, rs, c, sf, 0, anim, d};
+        kd_ffr3d_shell_stress* ss = NULL;
+        if (!st) st = kd_ffr3d_shell_stress_new(d, s, &ss, err);
+        sink k = {fp, s, m, rs, c, sf, ss, 0, anim, d};
         kd_mbs_stats ms;
         memset(&ms, 0, sizeof(ms));
         if (!st) st = kd_mbs_forward(kd_ffr3d_cms(s), &o, q0, qd0, row, &k, &ms, err);
         free(c), free(sf);
+        kd_ffr3d_shell_stress_free(&ss);
         a->dynamics.steps = ms.steps, a->dynamics.factorizations = ms.factorizations;
         a->dynamics.rhs_evals = ms.evaluations, a->dynamics.t_reached = ms.t_reached;
         a->mech.steps = k.rows, a->mech.t_reached = ms.t_reached;
