@@ -76,9 +76,9 @@ static kd_status read_modes(loader* ld, field* f, kd_sbody_desc* b) {
         b->modes = (int)e;
     }
     if ((x = field_value(f, "static_correction"))) {
-        static const char* const corr[] = {"none", "output", "basis"};
+        static const char* const corr[] = {"none", "output", "basis", "soft"};  /* soft: two-way links (F12) */
         if (!b->modes) return fail(ld, x, "static_correction applies with modes");
-        if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
+        if ((st = get_choice(ld, x, "static_correction", corr, 4, &b->statics))) return st;
     }
     return KD_OK;
 }
