@@ -8,8 +8,9 @@
 #     the strip: |dF| = rho t b eps 13 c L^6 / (360 E I), c = rho t b eps (the cantilever's
 #     deflection under q(x) = c x integrated), perpendicular to the rigid joint force (the root
 #     shear rho t b eps L^2 / 2, normal to the strip);
-#   - `modes: N` for N = 8, 16, 32, 64: the largest difference of the elastic joint force from
-#     the full link's over the run strictly falling, below 1e-3 of its largest value at N = 64;
+#   - `modes: N` for N = 8, 16, 32, 64: the largest difference of the elastic joint force (by
+#     mode acceleration, SL7) from the full link's over the run below 1e-4 of its largest value
+#     at every N (measured 5.8e-5: the full link's support rows leave out the pre-stress share);
 #     the tip deflection within 1e-6 of the full link's (with the static correction);
 #   - the flapper (examples/spatial_plate_flapper.yaml) reports the elastic force of its hinge D
 #     (the joint at the support) and none at the coupler's node C;
@@ -87,7 +88,7 @@ for n in (8, 16, 32, 64):
     e = max(math.sqrt(sum((float(a['O.dF' + k]) - float(b['O.dF' + k])) ** 2 for k in 'xyz')) for a, b in zip(full, m)) / fmax
     ew = max(abs(float(a['strip.62.w']) - float(b['strip.62.w'])) for a, b in zip(full, m)) / wmax
     print('modes %2d: elastic joint force %.2e, tip w %.2e of the full link\'s largest' % (n, e, ew))
-    ok = ok and len(m) == len(full) and e < prev and ew < 1e-6
+    ok = ok and len(m) == len(full) and e < 1e-4 and ew < 1e-6
     prev = e
 sys.exit(not (ok and prev < 1e-3))
 PY

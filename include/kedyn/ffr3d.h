@@ -104,7 +104,8 @@ int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b);
 kd_status kd_ffr3d_reduce(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                           kd_error* err);
 /* The same with the static vectors of the distributed inertia loads (theory.md sec. 17, F12; what
- * kd_ffr3d_reduce adds) only when static_vectors != 0. */
+ * kd_ffr3d_reduce adds) only when static_vectors != 0; 2: all but the mainly axial responses to the
+ * linearly growing loads (`static_correction: soft`). */
 kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int* joint_nodes, int njoint_nodes,
                                 int static_vectors, kd_error* err);
 /* The highest natural frequency (rad/s) of reduced body b clamped at its frame (shells: an upper bound

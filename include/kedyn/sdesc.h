@@ -37,7 +37,8 @@ typedef struct kd_sbody_desc {
     kd_theory theory;
     int frame_node;               /* 0: chord frame; 1: root (node 1 clamped) */
     int modes, statics;           /* modal reduction: modes (0: none); static correction 0 none,
-                                     1 at the outputs (default), 2 in the basis */
+                                     1 at the outputs (default), 2 in the basis, 3 (two-way) the
+                                     static vectors but the stiff axial ones (theory.md F12) */
     double p1[3];                 /* node 1 (the first point), body frame */
     double length;                /* first to last point, along the body's x axis, m */
     int geometric_stiffness;      /* 1 (default): two-way links take the axial force's geometric stiffness */

@@ -24,11 +24,6 @@ static void rotate(const double R[9], const double x[3], double y[3]) {
  * fixed-interface modes (the nodes of its joints as the joint loop below finds them). */
 static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* s, int bi, int mb,
                              const kd_sbody_desc* B, kd_error* err) {
-    if (B->statics == 0)
-        return kd_error_set(err, KD_ERR_INPUT, d->file, B->loc,
-                            "two-way link '%s': static_correction: none is not available (a reduced two-way link "
-                            "keeps the static modes of its joint nodes in its basis)",
-                            B->name);
     const int ne = B->elements > 0 ? B->elements : 10;
     int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
     if (!nodes) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
@@ -40,7 +35,10 @@ static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_syste
                 const int node = (int)lround(x / (B->length / ne));
                 if (node >= 0 && node <= ne) nodes[nn++] = node;   /* others: the joint loop's error */
             }
-    const kd_status st = kd_ffr3d_reduce(s, bi, B->modes, nodes, nn, err);
+    /* static_correction (F12): none = F11 alone, soft = all but the mainly axial
+     * responses to the linearly growing loads, output or basis = all of them */
+    const int sv = B->statics == 0 ? 0 : (B->statics == 3 ? 2 : 1);
+    const kd_status st = kd_ffr3d_reduce_basis(s, bi, B->modes, nodes, nn, sv, err);
     free(nodes);
     if (st && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     return st;

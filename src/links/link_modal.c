@@ -391,6 +391,10 @@ kd_status link_ode_reduce(link_ode* lo, int modes, int statics, kd_error* err) {
     if (!lo->step)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                             "link '%s': a modal reduction needs a link of one beam body", lo->name);
+    if (statics == 3)
+        return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
+                            "link '%s': static_correction: soft applies to two-way links (theory.md sec. 17, F12)",
+                            lo->name);
     link_parts pp;
     link_step_parts(lo->step, &pp);
     const int n = pp.n;

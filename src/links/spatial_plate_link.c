@@ -8,6 +8,7 @@
 
 #include "kedyn/element.h"
 #include "kedyn/frame.h"
+#include "kedyn/inertia.h"
 #include "link_ode.h"
 #include "spatial_plate_link.h"
 
@@ -193,13 +194,69 @@ void kd_sked_plate_support(const kd_sked_link* L, double t, const double* q, con
     }
 }
 
+/* The support set's force on a reduced plate link by mode acceleration (theory.md sec. 22, SL7):
+ * the translation rows of the element residual summed over every node, with the stiffness left out
+ * (its rows sum to zero over a rigid translation), less the loads applied at the free DOFs,
+ *     F_S = sum_all (M (a + alpha v) + C_g v + (k(eps) + k(omega)) q + q_inertia) - sum_free f,
+ * the loads minus the inertia of the expanded field: no derivative of the truncated displacement. */
+static void splate_support_force_ma(const kd_sked_link* L, double t, const double* q, const double* v,
+                                    const double* a, double F[3]) {
+    const kd_model* m = L->model;
+    const kd_body* body = &m->body[0];
+    kd_frame f;
+    kd_motion_eval(&body->motion, body->rot, body->origin, t, &f);
+    double acc[3];
+    for (int i = 0; i < 3; i++)
+        acc[i] = f.aO_L[i] - (f.R[i] * m->gravity[0] + f.R[3 + i] * m->gravity[1] + f.R[6 + i] * m->gravity[2]);
+    F[0] = F[1] = F[2] = 0.0;
+    for (int e = 0; e < m->nelem; e++) {
+        const kd_element_props* pr = &m->prop[m->elem_prop[e]];
+        if (kd_element_kind_family(pr->kind) != KD_FAMILY_SHELL) continue;
+        const int nd = pr->ndof;
+        double dq[KD_ELEM_DOF_MAX], dv[KD_ELEM_DOF_MAX], da[KD_ELEM_DOF_MAX];
+        double mm[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];
+        kd_inertia_terms it;
+        kd_element_place at;
+        link_elem_values(m, e, q, dq), link_elem_values(m, e, v, dv), link_elem_values(m, e, a, da);
+        kd_model_elem_place(m, e, &at);
+        kd_inertia_terms_place(pr, &at, f.omega_L, f.eps_L, acc, &it);
+        kd_element_mass(pr, mm);
+        kd_element_place_matrix(pr, &at, mm);
+        const int* en;
+        const int enn = kd_model_elem_nodes(m, e, &en);
+        for (int s = 0, row = 0; s < enn; s++)
+            for (int i = 0; i < m->node_dof_num[en[s]]; i++, row++) {
+                const int c = (int)m->dof_name[m->node_dof_adr[en[s]] + i] - (int)KD_DOF_U;
+                if (c < 0 || c > 2) continue;
+                double r = it.q[row];
+                for (int b = 0; b < nd; b++) {
+                    const int x = row * nd + b;
+                    r += mm[x] * (da[b] + body->damp_alpha * dv[b]) + it.c[x] * dv[b] +
+                         (it.k_eps[x] + it.k_omega[x]) * dq[b];
+                }
+                F[c] += r;
+            }
+    }
+    for (int l = 0; l < m->nnodal; l++)
+        for (int d = 0; d < m->ndof_all; d++) {
+            if (m->dof_eq[d] != m->nodal[l].eq) continue;
+            const int c = (int)m->dof_name[d] - (int)KD_DOF_U;
+            double fl, df, d2f;
+            kd_law_eval(&m->nodal[l].value, t, &fl, &df, &d2f);
+            if (c >= 0 && c <= 2) F[c] -= fl;
+            break;
+        }
+}
+
 /* The elastic joint forces of a plate link (SL7): the support set's force less the joints' loads
- * at its nodes, on the first joint at a node of the set (frame components; the other joints 0). */
+ * at its nodes, on the first joint at a node of the set (frame components; the other joints 0);
+ * a reduced link's support force by mode acceleration (splate_support_force_ma). */
 void splate_link_reactions(const kd_sked_link* L, double t, const double* q, const double* v, const double* a,
                            double* R) {
     const kd_node_set_desc* s = &L->spec.shell->node_sets[L->spec.support_set];
     double w[6];
     kd_sked_plate_support(L, t, q, v, a, w);
+    if (L->spec.modes > 0) splate_support_force_ma(L, t, q, v, a, w);
     int first = -1;
     for (int j = 0; j < L->njoint; j++) {
         int in = 0;

@@ -76,9 +76,9 @@ static kd_status read_modes(loader* ld, field* f, kd_sbody_desc* b) {
         b->modes = (int)e;
     }
     if ((x = field_value(f, "static_correction"))) {
-        static const char* const corr[] = {"none", "output", "basis"};
+        static const char* const corr[] = {"none", "output", "basis", "soft"};  /* soft: two-way links (F12) */
         if (!b->modes) return fail(ld, x, "static_correction applies with modes");
-        if ((st = get_choice(ld, x, "static_correction", corr, 3, &b->statics))) return st;
+        if ((st = get_choice(ld, x, "static_correction", corr, 4, &b->statics))) return st;
     }
     return KD_OK;
 }
@@ -521,6 +521,14 @@ kd_status yaml_check_spatial(loader* ld, const node_t* root, field* f) {
                 return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, a->loc,
                                     "speed and settle are not taken by the elastic links of a spatial mechanism");
         }
+        /* static_correction: soft is a two-way link's basis (theory.md sec. 17, F12) */
+        const int one_way = a->type == KD_ANALYSIS_MODES_ALONG_MOTION ||
+                            (a->type == KD_ANALYSIS_DYNAMICS && a->dynamics.coupling != KD_COUPLING_TWO_WAY);
+        for (int b = 0; one_way && b < ld->d->sdesc->nbodies; b++)
+            if (ld->d->sdesc->bodies[b].statics == 3)
+                return kd_error_set(ld->err, KD_ERR_INPUT, ld->file, ld->d->sdesc->bodies[b].loc,
+                                    "static_correction: soft applies to two-way links (analysis %d takes the links one-way)",
+                                    i + 1);
     }
     kd_smech* m = NULL;
     kd_status st = kd_smech_compile(ld->d, &m, ld->err);
