@@ -99,7 +99,7 @@ void f3_shell_geometric_force(const f3_body* b, const double* z, double* Qf, dou
             any |= g->qe[a] != 0.0;
         }
         if (!any) continue;
-        const int npt = (int)(g->rec_npt[r]);
+        const int npt = g->rec_npt[r];
         const double* o = g->data + g->rec_off[r];
         const double* D = o + (size_t)npt * (1 + 9 * (size_t)nd);
         for (int k = 0; k < npt; k++) {
