@@ -63,7 +63,10 @@ static int add_shell_link(const kd_desc* d, kd_ffr3d_system* s, int b, int mb, k
         snprintf(pb->name, sizeof(pb->name), "%s", B->name);
         *mat = sp.material;
         if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        else if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
+        else {
+            pb->geometric_stiffness = B->geometric_stiffness;   /* SL8: the link's `geometric_stiffness` */
+            if (!kd_model_compile(ld, &md, err)) k = kd_ffr3d_add_shell(s, B->name, md, err);
+        }
     }
     if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     kd_model_free(&md);

@@ -108,7 +108,7 @@ kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_des
     b->type = KD_BODY_PLATE;
     b->material = 0, b->section = -1;
     b->theory = p->theory, b->interpolation = p->interpolation, b->thickness = p->thickness;
-    b->planar = 0, b->geometric_stiffness = p->geometric_stiffness;   /* `geometric_stiffness` of the link */
+    b->planar = 0, b->geometric_stiffness = 1;
     b->mesh = *g;
     memset(b->mesh.origin, 0, sizeof(b->mesh.origin));
     memset(b->mesh.x_axis, 0, sizeof(b->mesh.x_axis));

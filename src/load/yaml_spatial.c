@@ -181,7 +181,7 @@ static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc
             return fail(ld, mesh,
                         "node %d of the mesh of plate link '%s' is off its x-y plane (z = %g): a plate link is flat",
                         g->node_tag[i], b->name, g->node_x[3 * i + 2]);
-    /* the membrane stress stiffening (theory.md sec. 22, SL8; one-way links: the pre-stress of sec. 5.7) */
+    /* the membrane stress stiffening of two-way shells (theory.md sec. 22, SL8) */
     if ((x = field_value(f, "geometric_stiffness")) &&
         (st = get_bool(ld, x, "geometric_stiffness", &p->geometric_stiffness)))
         return st;
