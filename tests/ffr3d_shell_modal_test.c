@@ -1,5 +1,5 @@
 /* Reduced two-way shell links (`modes` on a two-way `plate` link; src/links/floating_shell3d_modal.c,
- * theory.md sec. 22, SL8), from model files, against references independent of the reduction:
+ * theory.md sec. 22, SL9), from model files, against references independent of the reduction:
  *   - (a) a steel strip clamped along its root edge to its frame, the frame driven through a spin-up
  *     about a tilted revolute axis (SL6's check (a)): the tip's deflection of the reduced link
  *     against the unreduced (dense) link of the same mesh, its error falling as modes are added;

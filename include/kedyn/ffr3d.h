@@ -79,12 +79,12 @@ int kd_ffr3d_add_beam(kd_ffr3d_system* s, const char* name, const kd_ffr3d_beam*
 /* A shell link (theory.md sec. 22, SL6): body 0 of `model`, a shell mesh in its body frame with the
  * nodes of its support set clamped (the frame is the body frame; the model is only read). Its elastic
  * coordinates are the model's equations (node DOFs u, v, w, rx, ry, rz in body axes); dense storage,
- * at most KD_FFR3D_SHELL_MAX of them; no geometric stiffness. Joints at its free nodes are spherical
- * or distance. */
+ * at most KD_FFR3D_SHELL_MAX of them; the membrane stress stiffening of SL8 when the model's body
+ * has its geometric stiffness on. Joints at its free nodes are spherical or distance. */
 #define KD_FFR3D_SHELL_MAX 1500
 struct kd_model;
 int kd_ffr3d_add_shell(kd_ffr3d_system* s, const char* name, const struct kd_model* model, kd_error* err);
-/* The shell link of kd_ffr3d_add_shell reduced (theory.md sec. 22, SL8): the Craig-Bampton basis of
+/* The shell link of kd_ffr3d_add_shell reduced (theory.md sec. 22, SL9): the Craig-Bampton basis of
  * the constraint modes of its free nodes in joint_nodes (every DOF of each stays a coordinate;
  * joints act only at those and at the support set) and the lowest `modes` modes of the shell
  * clamped at its support set and those nodes, then (static_vectors != 0) the static vectors of

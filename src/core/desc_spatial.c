@@ -103,7 +103,8 @@ static const kd_field sbody_fields[] = {
     CUSTOM("frame", .doc = "beam: chord (default) or root, the link's floating frame"),
     CUSTOM("modes", .doc = "beam: one-way links projected on their lowest N constrained modes at rest (default: none)"),
     CUSTOM("static_correction", .doc = "beam with modes: output (default: the truncated modes' static share at the output instants), basis, none or (two-way) soft"),
-    CUSTOM("geometric_stiffness", .doc = "beam, two-way: true (default) or false, the geometric stiffness of the elastic axial force"),
+    CUSTOM("geometric_stiffness", .doc = "beam, two-way: true (default) or false, the geometric stiffness of the elastic "
+                                         "axial force; plate, two-way: of the membrane stress"),
     CUSTOM("interpolation", .doc = "plate: the shell element, dkt, mitc4, t6, q8 or q9"),
     CUSTOM("thickness", .doc = "plate: m (> 0)"),
     CUSTOM("mesh", .doc = "plate: {rectangle, divisions} or {file} in the body's x-y plane (body frame)"),

@@ -37,10 +37,11 @@ typedef struct f3_body {
                                    * strain fields of the basis */
     double* sw;                   /* (2 ne) work: the slope strains s_e and P s */
     /* shells (theory.md sec. 22, SL6; floating_shell3d.c): the frame is the body frame, the support
-     * set clamped; node_x (3 per node) the nodes in it; no geometric stiffness, no section forces */
+     * set clamped; node_x (3 per node) the nodes in it; no section forces */
     int shell;
     double* node_x;
-    int shell_modes;              /* SL8: > 0, the shell is reduced (no dense blocks are formed) */
+    int shell_modes;              /* SL9: > 0, the shell is reduced (no dense blocks are formed) */
+    struct f3_shell_geo* sgeo;    /* SL8: the membrane stress stiffening (NULL: none) */
 } f3_body;
 
 /* The map of the nodes' DOFs into the full elastic coordinates. */
@@ -54,13 +55,17 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
 /* SL6: shell body b from the compiled model of its mesh in the body frame (support clamped). */
 struct kd_model;
 kd_status f3_body_init_shell(f3_body* b, const struct kd_model* md, kd_error* err);
+/* SL8: the geometric part of a shell body's elastic force at its elastic coordinates z added to Qf
+ * (Qf may be NULL), its energy into *U (U may be NULL); and the release of its data. */
+void f3_shell_geometric_force(const f3_body* b, const double* z, double* Qf, double* U);
+void f3_shell_geo_free(struct f3_shell_geo* g);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes
  * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries); augment: with
  * the static vectors of the distributed inertia loads (F12). */
 kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment, kd_error* err);
-/* SL8: reduce shell body b (f3_body_init_shell with b->shell_modes > 0) on the Craig-Bampton basis
+/* SL9: reduce shell body b (f3_body_init_shell with b->shell_modes > 0) on the Craig-Bampton basis
  * of b->shell_modes fixed-interface modes and the constraint modes of the free nodes among
  * joint_nodes (others ignored), from the sparse matrices of its model md (floating_shell3d_modal.c);
  * augment as above. */

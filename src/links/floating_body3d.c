@@ -107,6 +107,7 @@ void f3_body_init_rigid(f3_body* b, double mass, const double J[9]) {
 void f3_body_free(f3_body* b) {
     free(b->node_coord), free(b->SN), free(b->X), free(b->Mij), free(b->Mff), free(b->K);
     free(b->T), free(b->full_coord), free(b->zfull), free(b->Pm), free(b->sw), free(b->node_x);
+    f3_shell_geo_free(b->sgeo);
 }
 
 /* F3: the state-dependent invariants at q_f = z:
@@ -335,6 +336,7 @@ void f3_body_force(const f3_body* b, const double* q, const double* qd, const do
             }
         }
     if (b->beam.geometric) geometric_force(b, z, Qf, NULL);
+    if (b->sgeo) f3_shell_geometric_force(b, z, Qf, NULL);   /* SL8 */
 }
 
 /* T = (m R'.R' + 2 R'.A (w x S_t + S_N q_f') + w.I_theta w + 2 w.m_thetaf q_f' + q_f'.M_ff q_f') / 2 */
@@ -387,6 +389,11 @@ double f3_body_strain(const f3_body* b, const double* q) {
     if (b->elastic && b->beam.geometric) {
         double Ug;
         geometric_force(b, z, NULL, &Ug);
+        U += Ug;
+    }
+    if (b->sgeo) {   /* SL8 */
+        double Ug;
+        f3_shell_geometric_force(b, z, NULL, &Ug);
         U += Ug;
     }
     return U;

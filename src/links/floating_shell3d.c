@@ -2,7 +2,8 @@
  * SL6): the body invariants of sec. 17 F1 summed once from the shell elements' own inertia
  * invariants (sec. 10.7, 10.8), each element about its origin r0 (its first node, body frame);
  * the frame is the body frame with the nodes of the link's support set clamped to it. F3-F5
- * (floating_body3d.c) are then evaluated unchanged. Dense storage: n_f elastic coordinates cost
+ * (floating_body3d.c) are then evaluated unchanged, with the membrane stress stiffening of SL8 when
+ * the body's geometric_stiffness is on. Dense storage: n_f elastic coordinates cost
  * 9 n_f^2 doubles and O(9 n_f^2) per evaluation. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,139 @@
 
 #include "floating3d_internal.h"
 #include "kedyn/model.h"
+
+/* SL8: the membrane stress stiffening of a two-way shell. Per element record (elements sharing one
+ * record share its points): at each point of the element's own rule the weight w det J, the
+ * membrane strain rows B_m (3 x nd) and the displacement-gradient rows G_dc (d = 0, 1 in-plane, c =
+ * 0..2, the own axes; the rows k_g of the fe layer is built from), then D_m (3 x 3). */
+typedef struct f3_shell_geo {
+    int nelem;
+    int* elem_rec;                /* (nelem) record of each element */
+    int* elem_nd;                 /* (nelem) element DOFs */
+    int* elem_eq;                 /* (nelem x KD_ELEM_DOF_MAX) elastic index of each DOF, -1 held */
+    int* rec_npt;                 /* (nrec) points */
+    size_t* rec_off;              /* (nrec) first double of the record in data */
+    double* data;                 /* per point: w det J, B_m (3 nd), G (6 nd); then D_m (9) */
+    double qe[KD_ELEM_DOF_MAX], fe[KD_ELEM_DOF_MAX];   /* work of one element */
+} f3_shell_geo;
+
+void f3_shell_geo_free(f3_shell_geo* g) {
+    if (!g) return;
+    free(g->elem_rec), free(g->elem_nd), free(g->elem_eq), free(g->rec_npt), free(g->rec_off), free(g->data);
+    free(g);
+}
+
+static kd_status shell_geo_init(f3_body* b, const kd_model* md, kd_error* err) {
+    f3_shell_geo* g = b->sgeo = calloc(1, sizeof(*g));
+    kd_element_point* pt = malloc(sizeof(*pt));
+    const int ne = md->nelem, nr = md->nprop;
+    if (g) {
+        g->nelem = ne;
+        g->elem_rec = malloc(sizeof(int) * (size_t)ne), g->elem_nd = malloc(sizeof(int) * (size_t)ne);
+        g->elem_eq = malloc(sizeof(int) * (size_t)ne * KD_ELEM_DOF_MAX);
+        g->rec_npt = calloc((size_t)nr, sizeof(int)), g->rec_off = calloc((size_t)nr, sizeof(size_t));
+    }
+    if (!g || !pt || !g->elem_rec || !g->elem_nd || !g->elem_eq || !g->rec_npt || !g->rec_off) {
+        free(pt);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    size_t total = 0;
+    for (int r = 0; r < nr; r++) {
+        const kd_element_props* p = &md->prop[r];
+        g->rec_npt[r] = p->family->quadrature(p)->n;
+        g->rec_off[r] = total;
+        total += (size_t)g->rec_npt[r] * (1 + 9 * (size_t)p->ndof) + 9;
+    }
+    g->data = malloc(sizeof(double) * (total + 1));
+    if (!g->data) {
+        free(pt);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    for (int r = 0; r < nr; r++) {
+        const kd_element_props* p = &md->prop[r];
+        const kd_quadrature* q = p->family->quadrature(p);
+        const int nd = p->ndof, ns = p->nstrain;
+        double* o = g->data + g->rec_off[r];
+        for (int k = 0; k < q->n; k++) {
+            p->family->eval(p, q->xi[k], pt);
+            *o++ = q->w[k] * pt->measure;
+            for (int i = 0; i < 3; i++, o += nd) memcpy(o, pt->B[i], sizeof(double) * (size_t)nd);
+            for (int d = 0; d < 2; d++)
+                for (int c = 0; c < 3; c++, o += nd) memcpy(o, pt->G[d][c], sizeof(double) * (size_t)nd);
+        }
+        for (int i = 0; i < 3; i++)   /* the membrane rows come first (shell strain rows, sec. 10.7) */
+            for (int j = 0; j < 3; j++) *o++ = p->D[i * ns + j];
+    }
+    free(pt);
+    for (int e = 0; e < ne; e++) {
+        g->elem_rec[e] = md->elem_prop[e];
+        g->elem_nd[e] = kd_model_elem_eqs(md, e, g->elem_eq + (size_t)e * KD_ELEM_DOF_MAX);
+    }
+    return KD_OK;
+}
+
+/* SL8: with the in-plane Green-Lagrange strain e = e_l + e_n, e_l = B_m q, e_n = (G_0.G_0, G_1.G_1,
+ * 2 G_0.G_1) / 2 (G_d = (G_dc q)_c), N = D_m e, the energy beyond q^T K q / 2 is
+ *   U_g = sum_e int (e_l^T D_m e_n + e_n^T D_m e_n / 2) dA,
+ * and the force -dU_g/dq = -sum_e int (B_m^T D_m e_n + k_g(N) q) dA, k_g(N) q = sum_c sum_de N_de
+ * G_dc^T (G_ec q) (theory.md sec. 5.7, the pre-stress stiffness of the current resultants). */
+void f3_shell_geometric_force(const f3_body* b, const double* z, double* Qf, double* U) {
+    f3_shell_geo* g = b->sgeo;
+    double u = 0;
+    for (int e = 0; e < g->nelem; e++) {
+        const int nd = g->elem_nd[e], r = g->elem_rec[e];
+        const int* eq = g->elem_eq + (size_t)e * KD_ELEM_DOF_MAX;
+        int any = 0;
+        for (int a = 0; a < nd; a++) {
+            g->qe[a] = eq[a] >= 0 ? z[eq[a]] : 0.0, g->fe[a] = 0.0;
+            any |= g->qe[a] != 0.0;
+        }
+        if (!any) continue;
+        const int npt = g->rec_npt[r];
+        const double* o = g->data + g->rec_off[r];
+        const double* D = o + (size_t)npt * (1 + 9 * (size_t)nd);
+        for (int k = 0; k < npt; k++) {
+            const double w = o[0];
+            const double* B = o + 1;
+            const double* G = B + 3 * (size_t)nd;
+            double el[3], gr[6];
+            for (int i = 0; i < 3; i++) {
+                double x = 0;
+                for (int a = 0; a < nd; a++) x += B[(size_t)i * nd + a] * g->qe[a];
+                el[i] = x;
+            }
+            for (int i = 0; i < 6; i++) {
+                double x = 0;
+                for (int a = 0; a < nd; a++) x += G[(size_t)i * nd + a] * g->qe[a];
+                gr[i] = x;
+            }
+            const double en[3] = {0.5 * (gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]),
+                                  0.5 * (gr[3] * gr[3] + gr[4] * gr[4] + gr[5] * gr[5]),
+                                  gr[0] * gr[3] + gr[1] * gr[4] + gr[2] * gr[5]};
+            double Nn[3], N[3];
+            for (int i = 0; i < 3; i++) {
+                Nn[i] = D[3 * i] * en[0] + D[3 * i + 1] * en[1] + D[3 * i + 2] * en[2];
+                N[i] = Nn[i] + D[3 * i] * el[0] + D[3 * i + 1] * el[1] + D[3 * i + 2] * el[2];
+            }
+            u += w * (el[0] * Nn[0] + el[1] * Nn[1] + el[2] * Nn[2] + 0.5 * (en[0] * Nn[0] + en[1] * Nn[1] + en[2] * Nn[2]));
+            if (Qf) {
+                /* (N_x, N_xy; N_xy, N_y) times the gradients: the coefficients of G_0c and G_1c */
+                double c0[3], c1[3];
+                for (int c = 0; c < 3; c++) c0[c] = N[0] * gr[c] + N[2] * gr[3 + c], c1[c] = N[2] * gr[c] + N[1] * gr[3 + c];
+                for (int a = 0; a < nd; a++) {
+                    double f = B[a] * Nn[0] + B[nd + a] * Nn[1] + B[2 * (size_t)nd + a] * Nn[2];
+                    for (int c = 0; c < 3; c++) f += G[(size_t)c * nd + a] * c0[c] + G[(size_t)(3 + c) * nd + a] * c1[c];
+                    g->fe[a] += w * f;
+                }
+            }
+            o += 1 + 9 * (size_t)nd;
+        }
+        if (Qf)
+            for (int a = 0; a < nd; a++)
+                if (eq[a] >= 0) Qf[eq[a]] -= g->fe[a];
+    }
+    if (U) *U = u;
+}
 
 static int dof_index(kd_dof_name n) {
     switch (n) {
@@ -25,7 +159,7 @@ static int dof_index(kd_dof_name n) {
 
 kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     const int nn = md->nnode, nf = md->neq;
-    /* SL8: a shell to be reduced (b->shell_modes > 0) keeps no dense n_f^2 block (floating_shell3d_modal.c) */
+    /* SL9: a shell to be reduced (b->shell_modes > 0) keeps no dense n_f^2 block (floating_shell3d_modal.c) */
     const int dense = b->shell_modes == 0;
     if (nf < 1 || (dense && nf > KD_FFR3D_SHELL_MAX) || md->elem_rot)
         return kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
@@ -113,5 +247,5 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
         for (size_t k = 0; k < nf2; k++) b->Mff[k] += b->Mij[(size_t)(4 * i) * nf2 + k];
     b->creg = 4.0 * 2.0 * (b->P0[0] + b->P0[4] + b->P0[8]) / 3.0;   /* 4 tr(I_theta) / 3 (F4) */
     b->omega_max = dense ? sqrt(kd_model_lambda_max(md)) : 0.0;   /* bounds rk4's step (run_spatial_two_way.c) */
-    return KD_OK;
+    return dense && md->body[0].geometric ? shell_geo_init(b, md, err) : KD_OK;   /* SL8 (unreduced shells) */
 }

@@ -1,5 +1,5 @@
 /* Modal reduction of a two-way shell link (kedyn/ffr3d.h, kd_ffr3d_add_shell_reduced; theory.md
- * sec. 22, SL8): the Craig-Bampton basis of sec. 17 F11 with the static vectors of F12, built from
+ * sec. 22, SL9): the Craig-Bampton basis of sec. 17 F11 with the static vectors of F12, built from
  * the SPARSE matrices of the shell's model. The elastic coordinates q_f (the model's equations: the
  * mesh with its support set clamped to the frame) split into the boundary DOFs B (every DOF of a
  * free node a joint acts on) and the interior I;
@@ -170,7 +170,7 @@ kd_status f3_shell_reduce(f3_body* b, const kd_model* md, const int* joint_nodes
         }
         f3_project1(T, nfull, nr, b->SN, 3, SN);
         f3_project1(T, nfull, nr, b->X, 9, X);
-        /* SL8: m_ij and K_ff projected element by element (F1 on the basis) */
+        /* SL9: m_ij and K_ff projected element by element (F1 on the basis) */
         double* Te = malloc(sizeof(double) * KD_ELEM_DOF_MAX * (size_t)nr);
         double* w = malloc(sizeof(double) * KD_ELEM_DOF_MAX * (size_t)nr);
         if (!Te || !w) st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");

@@ -127,7 +127,7 @@ int kd_ffr3d_add_shell_reduced(kd_ffr3d_system* s, const char* name, const struc
         return -1;
     }
     f3_body* b = new_body(s, name, err);
-    if (b) b->shell_modes = modes;   /* SL8: no dense blocks, the basis from the sparse matrices */
+    if (b) b->shell_modes = modes;   /* SL9: no dense blocks, the basis from the sparse matrices */
     if (b && (f3_body_init_shell(b, model, err) || f3_shell_reduce(b, model, joint_nodes, njoint_nodes, static_vectors, err))) {
         f3_body_free(b);
         b = NULL;

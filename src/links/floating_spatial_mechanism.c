@@ -45,7 +45,7 @@ static kd_status reduce_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_syste
 }
 
 /* SL6: description body b (moving body mb of the mechanism), a `plate`, as a shell body of s from
- * the model of its mesh (the one-way link's: spatial_plate_link.c); SL8: with `modes`, reduced on
+ * the model of its mesh (the one-way link's: spatial_plate_link.c); SL9: with `modes`, reduced on
  * the constraint modes of the mesh nodes of its joints. Returns its index or -1. */
 static int add_shell_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* s, int b, int mb, kd_error* err) {
     const kd_sbody_desc* B = &d->sdesc->bodies[b];
@@ -61,9 +61,10 @@ static int add_shell_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* 
         snprintf(ld->title, sizeof(ld->title), "shell link %s", B->name);
         snprintf(pb->name, sizeof(pb->name), "%s", B->name);
         *mat = sp.material;
+        pb->geometric_stiffness = B->geometric_stiffness;   /* SL8 (unreduced shells only) */
         if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
         else if (!kd_model_compile(ld, &md, err) && B->modes <= 0) k = kd_ffr3d_add_shell(s, B->name, md, err);
-        else if (md) {   /* SL8: the joints' nodes (a node off the mesh: the joint loop's error) */
+        else if (md) {   /* SL9: the joints' nodes (a node off the mesh: the joint loop's error) */
             int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
             int nn = 0;
             for (int j = 0; nodes && j < m->njoint; j++)
@@ -115,10 +116,11 @@ kd_status kd_ffr3d_from_smech(const kd_desc* d, const kd_smech* m, kd_ffr3d_syst
     for (int mb = 0; !st && mb < m->nbody; mb++) {
         const kd_sbody_desc* B = &sd->bodies[sb[mb]];
         if (B->plate) {   /* SL6: a shell link, its mesh in the body frame, the support set clamped */
-            if (B->modes > 0 && B->statics == 0)   /* SL8: as for beams (F11) */
+            if (B->modes > 0 && (B->statics == 0 || B->statics == 3))   /* SL9: every static vector kept */
                 st = kd_error_set(err, KD_ERR_INPUT, d->file, B->loc,
-                                  "two-way shell link '%s': static_correction: none is not available (a reduced "
-                                  "two-way link keeps the static modes of its joint nodes in its basis)", B->name);
+                                  "two-way shell link '%s': static_correction: %s is not available (a reduced "
+                                  "two-way shell keeps every static vector of F12 in its basis: output or basis)",
+                                  B->name, B->statics == 0 ? "none" : "soft");
             else if (add_shell_link(d, m, s, sb[mb], mb, err) < 0) st = err->status;
             continue;
         }

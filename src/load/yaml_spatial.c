@@ -181,6 +181,11 @@ static kd_status read_plate(loader* ld, const node_t* v, field* f, kd_sbody_desc
             return fail(ld, mesh,
                         "node %d of the mesh of plate link '%s' is off its x-y plane (z = %g): a plate link is flat",
                         g->node_tag[i], b->name, g->node_x[3 * i + 2]);
+    /* the membrane stress stiffening of two-way shells (theory.md sec. 22, SL8) */
+    if ((x = field_value(f, "geometric_stiffness")) &&
+        (st = get_bool(ld, x, "geometric_stiffness", &p->geometric_stiffness)))
+        return st;
+    b->geometric_stiffness = p->geometric_stiffness;
     const kd_node_set_desc* set;
     if ((st = require(ld, v, f, "support", "plate", &x)) || (st = yaml_node_set(ld, x, p, &set))) return st;
     b->support_set = (int)(set - p->node_sets);
@@ -251,8 +256,7 @@ static kd_status read_body(loader* ld, const node_t* v) {
     static const char* const beam_only[] = {"material", "section", "elements", "theory", "frame", "modes",
                                             "static_correction", "geometric_stiffness"};
     if (kind == 3) {  /* a shell link: what it does not take, then the plate */
-        static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame",
-                                                "geometric_stiffness"};
+        static const char* const not_plate[] = {"mass", "inertia", "com", "section", "elements", "frame"};
         for (size_t i = 0; i < sizeof not_plate / sizeof not_plate[0]; i++)
             if ((x = field_value(f, not_plate[i])))
                 return fail(ld, x, "'%s' does not apply to a plate link (its mass, inertia and com come from its mesh)",
