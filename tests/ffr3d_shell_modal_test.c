@@ -41,7 +41,8 @@ static void strip_model(char* out, size_t cap, int pendulum, int nx, int ny, int
              "  - name: strip\n    type: plate\n    theory: shell\n    interpolation: dkt\n"
              "    material: steel\n    thickness: 0.004\n"
              "    mesh: {rectangle: [0.5, 0.04], divisions: [%d, %d]}\n"
-             "    node_sets: {root: {x: 0}, tip: {x: 0.5}}\n    support: root\n    output: tip\n%s"
+             "    node_sets: {root: {x: 0}, tip: {x: 0.5}}\n    support: root\n    output: tip\n"
+             "    geometric_stiffness: false\n%s"   /* the unreduced references as the reduced links (SL8 off) */
              "    points: {%s}\n"
              "%s"
              "analyses:\n  - {type: dynamics, coupling: two-way, t_end: %g, dt: 2.0e-6}\n",

@@ -121,6 +121,7 @@ kd_status kd_ffr3d_static_start(const kd_ffr3d_system* s, double t, double* q, d
     if (!st) st = kd_mbs_evaluator_new(w.c, &o, t, q, NULL, &w.ev, err);
     const double h = 1e-8;
     int done = 0, fail = 0;
+    double dx_prev = HUGE_VAL;
     for (int it = 0; !st && it < 12 && !done && !fail; it++) {
         if (residual(&w, t, q, qd, F0, err)) break;
         for (int j = 0; j < nf && !fail; j++) {
@@ -136,7 +137,10 @@ kd_status kd_ffr3d_static_start(const kd_ffr3d_system* s, double t, double* q, d
             q[w.fcol[j]] += F1[j];
             dx = fmax(dx, fabs(F1[j])), x = fmax(x, fabs(q[w.fcol[j]]));
         }
-        if (dx <= 1e-10 * x + 1e-15) done = 1;
+        /* converged; or at the round-off floor of the difference quotients (a nonlinear elastic
+         * force, e.g. SL8's: the steps stop falling at ~1e-9 of q_f) */
+        if (dx <= 1e-10 * x + 1e-15 || (dx <= 1e-8 * x && dx >= 0.5 * dx_prev)) done = 1;
+        dx_prev = dx;
     }
     if (!st && done && residual(&w, t, q, qd, F0, err)) done = 0;
     if (!st && !done)
