@@ -47,7 +47,7 @@ static kd_smech* all_joints(void) {
     for (int b = 0; b < 6; b++) {
         kd_rot_axis_angle(axes[b], 0.3 + 0.4 * b, R);
         const double com[3] = {0.05 * b, -0.02, 0.03}, org[3] = {0.1 * b, 0.2 - 0.05 * b, 0.01 * b * b};
-        char name[8];
+        char name[16];
         snprintf(name, sizeof(name), "b%d", b);
         kd_smech_add_body(m, name, 1.0 + b, J, com, org, R);
     }
@@ -364,7 +364,7 @@ static kd_smech* bricard(void) {
         for (int i = 0; i < 3; i++) mid[i] = 0.5 * (A[i] + B[i]), d[i] = fabs(B[i] - A[i]) / a;
         const double It = a * a / 12, Ia = 1e-4;
         diag_inertia(d[0] > 0.5 ? Ia : It, d[1] > 0.5 ? Ia : It, d[2] > 0.5 ? Ia : It, J);
-        char name[8];
+        char name[16];
         snprintf(name, sizeof(name), "L%d", l);
         kd_smech_add_body(m, name, 1.0, J, Z3, mid, I3);
     }
@@ -376,7 +376,7 @@ static kd_smech* bricard(void) {
             P0[i] = V[v][i] - (b0 < 0 ? 0 : m->q0[7 * b0 + i]);
             P1[i] = V[v][i] - (b1 < 0 ? 0 : m->q0[7 * b1 + i]);
         }
-        char name[8];
+        char name[16];
         snprintf(name, sizeof(name), "R%d", v);
         kd_smech_add_joint(m, name, KD_SJOINT_REVOLUTE, b0, b1, P0, P1, ax[v], NULL, 0);
     }

@@ -65,6 +65,8 @@ void f3_body_free(f3_body* b);
  * and the constraint modes of the nodes with boundary[node] != 0 (nodes entries); augment: with
  * the static vectors of the distributed inertia loads (F12). */
 kd_status f3_body_reduce(f3_body* b, int modes, const int* boundary, int augment, kd_error* err);
+/* A shell model's DOF name as a component of its node's (u, v, w, rx, ry, rz): 0..5, or -1. */
+int f3_shell_dof_component(kd_dof_name n);
 /* SL9: reduce shell body b (f3_body_init_shell with b->shell_modes > 0) on the Craig-Bampton basis
  * of b->shell_modes fixed-interface modes and the constraint modes of the free nodes among
  * joint_nodes (others ignored), from the sparse matrices of its model md (floating_shell3d_modal.c);

@@ -145,7 +145,7 @@ void f3_shell_geometric_force(const f3_body* b, const double* z, double* Qf, dou
     if (U) *U = u;
 }
 
-static int dof_index(kd_dof_name n) {
+int f3_shell_dof_component(kd_dof_name n) {
     switch (n) {
     case KD_DOF_U: return 0;
     case KD_DOF_V: return 1;
@@ -182,7 +182,7 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
     for (int k = 0; k < 6 * nn; k++) b->node_coord[k] = -1;
     for (int n = 0; n < nn; n++)
         for (int a = 0; a < md->node_dof_num[n]; a++) {
-            const int d = dof_index(md->dof_name[md->node_dof_adr[n] + a]);
+            const int d = f3_shell_dof_component(md->dof_name[md->node_dof_adr[n] + a]);
             if (d >= 0) b->node_coord[6 * n + d] = md->dof_eq[md->node_dof_adr[n] + a];
         }
     b->m = 0;
@@ -201,7 +201,7 @@ kd_status f3_body_init_shell(f3_body* b, const kd_model* md, kd_error* err) {
             const int node = enode[k];
             const double* x = md->node_x + 3 * node;
             for (int c = 0; c < md->node_dof_num[node]; c++, a++) {
-                const int d = dof_index(md->dof_name[md->node_dof_adr[node] + c]);
+                const int d = f3_shell_dof_component(md->dof_name[md->node_dof_adr[node] + c]);
                 for (int j = 0; j < 3; j++) {
                     const double ej[3] = {j == 0, j == 1, j == 2};
                     const double exr[3] = {ej[1] * x[2] - ej[2] * x[1], ej[2] * x[0] - ej[0] * x[2],

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "floating3d_internal.h"
 #include "kedyn/model.h"
 #include "kedyn/sdesc.h"
 #include "kedyn/sked.h"
@@ -28,32 +29,11 @@ struct kd_ffr3d_shell_stress {
     shell_out* b;                 /* (nb) NULL model: not a shell */
 };
 
-static int dof_index(kd_dof_name n) {
-    switch (n) {
-    case KD_DOF_U: return 0;
-    case KD_DOF_V: return 1;
-    case KD_DOF_W: return 2;
-    case KD_DOF_RX: return 3;
-    case KD_DOF_RY: return 4;
-    case KD_DOF_RZ: return 5;
-    default: return -1;
-    }
-}
-
 /* Description body b (moving body mb) as the one-way link's model: the mesh in the body frame,
  * the support set clamped (the model kd_ffr3d_from_smech built the shell body from). */
 static kd_status shell_model(const kd_desc* d, int b, int mb, shell_out* o, kd_error* err) {
     kd_sked_link_spec_of(d, b, mb, &o->L.spec);
-    o->ld = kd_desc_new();
-    kd_material_desc* mat = o->ld ? kd_desc_add_material(o->ld) : NULL;
-    kd_body_desc* pb = o->ld ? kd_desc_add_body(o->ld) : NULL;
-    if (!mat || !pb) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    snprintf(o->ld->title, sizeof(o->ld->title), "shell link %s", d->sdesc->bodies[b].name);
-    snprintf(pb->name, sizeof(pb->name), "%s", d->sdesc->bodies[b].name);
-    *mat = o->L.spec.material;
-    if (splate_link_body(o->ld, &o->L.spec, pb))
-        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    const kd_status st = kd_model_compile(o->ld, &o->L.model, err);
+    const kd_status st = splate_link_model(&o->L.spec, d->sdesc->bodies[b].geometric_stiffness, &o->ld, &o->L.model, err);
     if (st) return st;
     const kd_model* md = o->L.model;
     o->eo = calloc((size_t)md->nelem + 1, 1);
@@ -123,7 +103,7 @@ const double* kd_ffr3d_shell_stress_eval(kd_ffr3d_shell_stress* p, int b, const 
         double u[6];
         kd_ffr3d_node_displacement(p->s, b, n, q, u);
         for (int a = 0; a < md->node_dof_num[n]; a++) {
-            const int k = md->node_dof_adr[n] + a, c = dof_index(md->dof_name[k]), eq = md->dof_eq[k];
+            const int k = md->node_dof_adr[n] + a, c = f3_shell_dof_component(md->dof_name[k]), eq = md->dof_eq[k];
             if (c >= 0 && eq >= 0) o->q[eq] = u[c];
         }
     }

@@ -51,35 +51,25 @@ static int add_shell_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* 
     const kd_sbody_desc* B = &d->sdesc->bodies[b];
     kd_sked_link_spec sp;
     kd_sked_link_spec_of(d, b, mb, &sp);
-    kd_desc* ld = kd_desc_new();
-    kd_material_desc* mat = ld ? kd_desc_add_material(ld) : NULL;
-    kd_body_desc* pb = ld ? kd_desc_add_body(ld) : NULL;
+    kd_desc* ld = NULL;
     kd_model* md = NULL;
     int k = -1;
-    if (!mat || !pb) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-    else {
-        snprintf(ld->title, sizeof(ld->title), "shell link %s", B->name);
-        snprintf(pb->name, sizeof(pb->name), "%s", B->name);
-        *mat = sp.material;
-        if (splate_link_body(ld, &sp, pb)) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-        else {
-            pb->geometric_stiffness = B->geometric_stiffness;   /* SL8 (unreduced shells) */
-            if (!kd_model_compile(ld, &md, err) && B->modes <= 0) k = kd_ffr3d_add_shell(s, B->name, md, err);
-            else if (md) {   /* SL9: the joints' nodes (a node off the mesh: the joint loop's error) */
-                int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
-                int nn = 0;
-                for (int j = 0; nodes && j < m->njoint; j++)
-                    for (int side = 0; side < 2; side++)
-                        if (m->joint[j].body[side] == mb) {
-                            const double x[3] = {m->joint[j].s[side][0] + m->com[3 * mb], m->joint[j].s[side][1] + m->com[3 * mb + 1],
-                                                 m->joint[j].s[side][2] + m->com[3 * mb + 2]};
-                            nodes[nn++] = kd_splate_node_at(B->shell, x) - 1;
-                        }
-                if (!nodes) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
-                else k = kd_ffr3d_add_shell_reduced(s, B->name, md, B->modes, nodes, nn, 1, err);
-                free(nodes);
-            }
-        }
+    const int built = !splate_link_model(&sp, B->geometric_stiffness, &ld, &md, err);   /* SL8: unreduced only */
+    if (built && B->modes <= 0) k = kd_ffr3d_add_shell(s, B->name, md, err);
+    else if (built) {   /* SL9: the joints' nodes (a node off the mesh: the joint loop's error) */
+        int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
+        int nn = 0;
+        for (int j = 0; nodes && j < m->njoint; j++)
+            for (int side = 0; side < 2; side++)
+                if (m->joint[j].body[side] == mb) {
+                    const double x[3] = {m->joint[j].s[side][0] + m->com[3 * mb],
+                                         m->joint[j].s[side][1] + m->com[3 * mb + 1],
+                                         m->joint[j].s[side][2] + m->com[3 * mb + 2]};
+                    nodes[nn++] = kd_splate_node_at(B->shell, x) - 1;
+                }
+        if (!nodes) kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+        else k = kd_ffr3d_add_shell_reduced(s, B->name, md, B->modes, nodes, nn, 1, err);
+        free(nodes);
     }
     if (k < 0 && err->loc.line == 0) err->loc = B->loc, snprintf(err->file, sizeof(err->file), "%s", d->file);
     kd_model_free(&md);

@@ -3,6 +3,7 @@
  * moving frame (the mesh in the body frame, a node set clamped to it). The frame motion, the joint
  * loads, the integration and the frequencies along the motion are the beam links' (spatial_one_way.c). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,20 @@ kd_status splate_link_body(kd_desc* ld, const kd_sked_link_spec* sp, kd_body_des
     for (int i = 0; i < s->nnodes; i++)
         if (link_desc_support(ld, s->nodes[i], all)) return KD_ERR_NOMEM;
     return KD_OK;
+}
+
+kd_status splate_link_model(const kd_sked_link_spec* sp, int geometric, kd_desc** ld, kd_model** md, kd_error* err) {
+    *md = NULL;
+    *ld = kd_desc_new();
+    kd_material_desc* mat = *ld ? kd_desc_add_material(*ld) : NULL;
+    kd_body_desc* b = *ld ? kd_desc_add_body(*ld) : NULL;
+    if (!mat || !b) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    snprintf((*ld)->title, sizeof((*ld)->title), "shell link %s", sp->name);
+    snprintf(b->name, sizeof(b->name), "%s", sp->name);
+    *mat = sp->material;
+    if (splate_link_body(*ld, sp, b)) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    b->geometric_stiffness = geometric;
+    return kd_model_compile(*ld, md, err);
 }
 
 /* Plate link stresses at the element centres (theory.md sec. 22, SL5): the shell's strain rows at the
