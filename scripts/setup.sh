@@ -53,8 +53,8 @@ case "$mode" in
   test)
     build build -DCMAKE_BUILD_TYPE=Release -DKEDYN_MPI=ON  # kedyn_mpi.so: mpi_test
     ctest --test-dir build --output-on-failure -j "$jobs"
-    # -O1, as the sanitizers' documentation advises (no NDEBUG: the same checks as Debug; about
-    # 3x faster than -O0, and gcc's format-truncation warnings then see the tests' buffers too)
+    # -O1, as the sanitizers' documentation advises (no NDEBUG: the same checks as Debug, faster
+    # than -O0; gcc's format-truncation warnings then see the tests' buffers too)
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DKEDYN_SANITIZE=ON -DKEDYN_BENCH=OFF
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
     # memcheck on the release binary (every example: scripts/valgrind_examples.sh build/kedyn DIR)
