@@ -18,14 +18,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 cp -r "$examples/data" "$tmp/data"
 
 # compare REF RUN: prints the largest position error (m), joint-force error (relative to the
@@ -143,5 +136,4 @@ check "RSSR rtol 1e-6: Newton reaches t = 5 s ($tn)" eq "${tn:-0}" 5
 check "RSSR rtol 1e-6: Newton's drift ($dn) <= 10 (rtol (1 + |q|) + atol) = 2.1e-5" le "${dn:-1}" 2.1e-5
 check "RSSR: Newton's evaluations ($rn) <= fixed point's ($rf)" le "${rn:-1e99}" "${rf:-0}"
 
-echo "bdf_loose_tol_test: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish bdf_loose_tol_test

@@ -12,14 +12,7 @@
 # usage: ffr3d_shell_stress_cli_test.sh KEDYN
 set -u
 kedyn=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 cat > "$tmp/strip.yaml" <<YAML
 kedyn: 1
 title: strip at rest in gravity (a two-way shell link)
@@ -73,5 +66,4 @@ echo "${out%$'\n'*}"
 rel=${out##*$'\n'}
 rel=${rel:-1}
 check "sigma_max against 6 M / t^2 at the root element" python3 -c "import sys; sys.exit(not ($rel < 0.01))"
-echo "ffr3d_shell_stress_cli_test: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish ffr3d_shell_stress_cli_test
