@@ -39,6 +39,14 @@ rc=$?
 check "ragged record: exit 1 (got $rc)" test "$rc" -eq 1
 check "ragged record: located" grep -q "ragged.csv:4:1: error: ragged row" "$tmp/err"
 check "ragged record: nothing written" test ! -e "$tmp/no"
+# the time column named twice: the second is an error (it was read as a data column more than the
+# record had, a write past its channels: tests/fuzz_regressions/uff/time_column_twice.csv)
+printf 't,x,t,z\n0,0,0,0\n1,0,1,0\n' >"$tmp/twice.csv"
+"$kedyn" analyze "$tmp/twice.csv" --time t -o "$tmp/no2" >/dev/null 2>"$tmp/err"
+rc=$?
+check "time column twice: exit 1 (got $rc)" test "$rc" -eq 1
+check "time column twice: located" grep -q "twice.csv:1:5: error: column 't' is given twice" "$tmp/err"
+check "time column twice: nothing written" test ! -e "$tmp/no2"
 "$kedyn" analyze "$tmp/ragged.csv" --bogus >/dev/null 2>&1
 rc=$?
 check "unknown option: exit 2 (got $rc)" test "$rc" -eq 2

@@ -148,14 +148,15 @@ kd_status kd_record_read_csv(const char* path, const char* time, double rate, kd
                 }
                 char name[KD_NAME_MAX];
                 snprintf(name, sizeof name, "%.*s", nl, nm);
-                if (timed && strcmp(name, time) == 0) {
-                    tcol = k;
-                    continue;
-                }
-                if (kd_record_find_channel(r, name) >= 0) {
+                const int is_time = timed && strcmp(name, time) == 0;
+                if (is_time ? tcol >= 0 : kd_record_find_channel(r, name) >= 0) {
                     st = kd_error_set(err, KD_ERR_INPUT, path, (kd_loc){line, (int)(nm - s) + 1},
                                       "column '%s' is given twice", name);
                     break;
+                }
+                if (is_time) {
+                    tcol = k;
+                    continue;
                 }
                 kd_channel* c = kd_record_add_channel(r, 0, 0);
                 if (!c) {
