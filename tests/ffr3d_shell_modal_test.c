@@ -27,7 +27,9 @@
 #include "kedyn/sked.h"
 #include "kedyn/smech.h"
 
-enum { CAP = 400 };
+#include "ffr3d_run.h"
+
+enum { CAP = FFR3D_CAP };   /* the one-way histories beside the coupled run's */
 
 /* The steel strip 0.5 x 0.04 x 0.004 m (nu = 0) of NX x NY cells of CST + DKT triangles, root edge
  * x = 0 the support; MODES: "" (unreduced) or "    modes: N\n". */
@@ -55,73 +57,22 @@ static void strip_model(char* out, size_t cap, int pendulum, int nx, int ny, int
              t_end);
 }
 
-typedef struct rec {
-    int n, count;
-    double t[CAP];
-    double* q;
-    double* qd;
-} rec;
-
-static int record(void* ctx, const kd_mbs_sample* smp) {
-    rec* r = ctx;
-    if (r->count < CAP) {
-        r->t[r->count] = smp->t;
-        memcpy(r->q + (size_t)r->n * r->count, smp->q, sizeof(double) * (size_t)r->n);
-        memcpy(r->qd + (size_t)r->n * r->count, smp->qd, sizeof(double) * (size_t)r->n);
-        r->count++;
-    }
-    return 0;
-}
-
-typedef struct run {
-    kd_desc* d;
-    kd_smech* m;
-    kd_ffr3d_system* s;
-    rec r;
-} run;
-
 /* The coupled system of the model, integrated to t_end (augmented, projection) by rk4 at dt (0: at
  * about 2 / omega_max of the reduced link, outputs every 1e-4 s), or by cvode-bdf with Newton
  * (dt < 0: -dt the output spacing unit), output every `every` steps. */
-static void run_model(const char* text, double t_end, double dt, int every, run* o) {
-    kd_error err;
-    memset(o, 0, sizeof(*o));
-    if (kd_load_yaml_string(text, strlen(text), "strip.yaml", &o->d, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(kd_smech_compile(o->d, &o->m, &err), KD_OK);
-    double *q0 = NULL, *qd0 = NULL;
-    if (kd_ffr3d_from_smech(o->d, o->m, &o->s, &q0, &qd0, &err)) fail_msg("%s", err.msg);
-    const int n = kd_ffr3d_size(o->s);
-    o->r.n = n;
-    o->r.q = malloc(sizeof(double) * (size_t)n * CAP), o->r.qd = malloc(sizeof(double) * (size_t)n * CAP);
+static void run_model(const char* text, double t_end, double dt, int every, ffr3d_run* o) {
+    ffr3d_build(text, o);
     if (dt == 0) {   /* rk4 at about 2 / omega_max, outputs every 1e-4 s */
         const int sub = (int)ceil(1e-4 * kd_ffr3d_body_omega_max(o->s, 0) / 2.0);
         dt = 1e-4 / sub, every = sub;
     }
-    kd_mbs_opts op;
-    kd_mbs_opts_default(&op);
-    op.formulation = KD_MBS_AUGMENTED, op.stabilization = KD_MBS_STAB_PROJECTION;
-    op.integrator = dt > 0 ? KD_MBS_RK4 : KD_MBS_CVODE, op.t_end = t_end, op.dt = fabs(dt), op.output_every = every;
-    if (dt < 0) op.nonlinear = KD_MBS_NLS_NEWTON, op.rtol = 1e-8, op.atol = 1e-10;
-    if (kd_mbs_forward(kd_ffr3d_cms(o->s), &op, q0, qd0, record, &o->r, NULL, &err)) fail_msg("%s", err.msg);
-    free(q0), free(qd0);
-}
-
-static void run_free(run* o) {
-    free(o->r.q), free(o->r.qd);
-    kd_ffr3d_free(&o->s);
-    kd_smech_free(&o->m);
-    kd_desc_free(&o->d);
-}
-
-static int node_at(const kd_desc* d, double x, double y) {
-    const double p[3] = {x, y, 0};
-    const int k = kd_splate_node_at(d->sdesc->bodies[1].shell, p);
-    assert_true(k > 0);
-    return k - 1;
+    kd_mbs_opts op = ffr3d_opts(t_end, fabs(dt), every);
+    if (dt < 0) op.integrator = KD_MBS_CVODE, op.nonlinear = KD_MBS_NLS_NEWTON, op.rtol = 1e-8, op.atol = 1e-10;
+    ffr3d_forward(o, &op);
 }
 
 /* max_k |w_a - w_b| / max_k |w_b| of node `node`'s displacement component c */
-static double node_error(const run* a, const run* b, int node, int c, double* wmax) {
+static double node_error(const ffr3d_run* a, const ffr3d_run* b, int node, int c, double* wmax) {
     assert_int_equal(a->r.count, b->r.count);
     double d = 0, m = 0;
     for (int k = 0; k < a->r.count; k++) {
@@ -135,7 +86,7 @@ static double node_error(const run* a, const run* b, int node, int c, double* wm
 }
 
 /* T + V + U: the largest deviation from the start, relative to the largest T */
-static double energy_drift(const run* o, double* Umax) {
+static double energy_drift(const ffr3d_run* o, double* Umax) {
     double E0 = 0, dE = 0, Tmax = 0, Um = 0;
     for (int k = 0; k < o->r.count; k++) {
         double T, V, U;
@@ -153,10 +104,10 @@ static char text[4096];
 static void test_against_unreduced(void** state) {
     (void)state;
     static const int N[] = {1, 3, 8};
-    run full, red[3];
+    ffr3d_run full, red[3];
     strip_model(text, sizeof text, 0, 6, 1, 0, 0.02);
     run_model(text, 0.02, 2e-6, 50, &full);
-    const int tip = node_at(full.d, 0.5, 0.0);
+    const int tip = ffr3d_node_at(full.d, 0.5, 0.0);
     double e[3], wmax = 0;
     for (int k = 0; k < 3; k++) {
         strip_model(text, sizeof text, 0, 6, 1, N[k], 0.02);
@@ -169,12 +120,12 @@ static void test_against_unreduced(void** state) {
     assert_true(wmax > 1e-2);
     assert_true(e[1] < e[0] && e[2] < 0.1 * e[1] && e[2] < 1e-6 && e[0] < 1e-3);
     assert_int_equal(kd_ffr3d_size(full.s) - 7, 6 * (kd_ffr3d_body_nodes(full.s, 0) - 2));
-    for (int k = 0; k < 3; k++) run_free(&red[k]);
-    run_free(&full);
+    for (int k = 0; k < 3; k++) ffr3d_run_free(&red[k]);
+    ffr3d_run_free(&full);
 
     strip_model(text, sizeof text, 1, 6, 2, 0, 0.015);
     run_model(text, 0.015, 2e-6, 50, &full);
-    const int mid = node_at(full.d, 0.25, 0.02);
+    const int mid = ffr3d_node_at(full.d, 0.25, 0.02);
     double p[3];
     for (int k = 0; k < 3; k++) {
         strip_model(text, sizeof text, 1, 6, 2, N[k], 0.015);
@@ -182,9 +133,9 @@ static void test_against_unreduced(void** state) {
         p[k] = node_error(&red[k], &full, mid, 2, &wmax);
         printf("pendulum, %d modes (omega_max %.4g rad/s): mid-span w up to %.4e m, error %.3e of it\n", N[k],
                kd_ffr3d_body_omega_max(red[k].s, 0), wmax, p[k]);
-        run_free(&red[k]);
+        ffr3d_run_free(&red[k]);
     }
-    run_free(&full);
+    ffr3d_run_free(&full);
     assert_true(wmax > 1e-5);
     assert_true(p[1] < 0.5 * p[0] && p[2] < 0.5 * p[1] && p[2] < 0.03);
 }
@@ -192,7 +143,7 @@ static void test_against_unreduced(void** state) {
 /* ---- (b) energy; cvode-bdf (Newton) against rk4 ---- */
 static void test_energy_bdf(void** state) {
     (void)state;
-    run a, b;
+    ffr3d_run a, b;
     strip_model(text, sizeof text, 1, 6, 2, 4, 0.03);
     run_model(text, 0.03, 2e-6, 50, &a);
     double U;
@@ -200,19 +151,19 @@ static void test_energy_bdf(void** state) {
     printf("reduced pendulum, rk4: T + V + U drifts by %.2e of T (U up to %.2e of T)\n", dE, U);
     run_model(text, 0.03, -1e-4, 1, &b);
     const double dEb = energy_drift(&b, NULL);
-    const int mid = node_at(a.d, 0.25, 0.02);
+    const int mid = ffr3d_node_at(a.d, 0.25, 0.02);
     double wmax;
     const double ew = node_error(&b, &a, mid, 2, &wmax);
     printf("reduced pendulum, cvode-bdf newton: drift %.2e of T, mid-span w against rk4's %.2e of %.3e m\n", dEb, ew, wmax);
     assert_true(U > 1e-3 && dE < 1e-9);
     assert_true(dEb < 1e-8 && ew < 1e-5);
-    run_free(&a), run_free(&b);
+    ffr3d_run_free(&a), ffr3d_run_free(&b);
 }
 
 /* ---- (c) a large mesh ---- */
 static void test_large(void** state) {
     (void)state;
-    run o;
+    ffr3d_run o;
     strip_model(text, sizeof text, 1, 100, 8, 8, 2e-6);
     run_model(text, 2e-6, 1e-7, 1, &o);
     struct rusage ru;
@@ -223,7 +174,7 @@ static void test_large(void** state) {
     /* the dense blocks alone would take 10 n_f^2 doubles, 2.3 GB */
     assert_true(nfull >= 5000 && kd_ffr3d_size(o.s) - 7 <= 30 && o.r.count == 21);
     assert_true(energy_drift(&o, NULL) < 1e-9 && rss < 1000.0);
-    run_free(&o);
+    ffr3d_run_free(&o);
 }
 
 /* static_correction: none on a reduced two-way shell: a located error */

@@ -29,7 +29,9 @@
 #include "kedyn/sked.h"
 #include "kedyn/smech.h"
 
-enum { CAP = 400 };
+#include "ffr3d_run.h"
+
+enum { CAP = FFR3D_CAP };   /* the one-way histories beside the coupled run's */
 
 /* The steel strip 0.5 x 0.04 x 0.004 m (nu = 0), CST + DKT triangles, root edge x = 0 the support. */
 #define STRIP_HEAD                                                                                    \
@@ -53,45 +55,6 @@ static const char GRAVITY[] = STRIP_HEAD "bodies:\n  - {name: ground, type: grou
     "forces:\n  - {type: gravity, g: [0, 0, -9.81]}\n"
     "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 1e-4, dt: 2.0e-6, initial: static}\n";
 
-typedef struct rec {
-    int n, count;
-    double t[CAP];
-    double* q;
-} rec;
-
-static int record(void* ctx, const kd_mbs_sample* smp) {
-    rec* r = ctx;
-    if (r->count < CAP) {
-        r->t[r->count] = smp->t;
-        memcpy(r->q + (size_t)r->n * r->count, smp->q, sizeof(double) * (size_t)r->n);
-        r->count++;
-    }
-    return 0;
-}
-
-typedef struct run {
-    kd_desc* d;
-    kd_smech* m;
-    kd_ffr3d_system* s;
-    double *q0, *qd0;
-    rec r;
-} run;
-
-static void build(const char* text, run* o) {
-    kd_error err;
-    memset(o, 0, sizeof(*o));
-    if (kd_load_yaml_string(text, strlen(text), "strip.yaml", &o->d, &err)) fail_msg("%s", err.msg);
-    if (kd_smech_compile(o->d, &o->m, &err)) fail_msg("%s", err.msg);
-    if (kd_ffr3d_from_smech(o->d, o->m, &o->s, &o->q0, &o->qd0, &err)) fail_msg("%s", err.msg);
-}
-
-static void run_free(run* o) {
-    free(o->r.q), free(o->q0), free(o->qd0);
-    kd_ffr3d_free(&o->s);
-    kd_smech_free(&o->m);
-    kd_desc_free(&o->d);
-}
-
 /* ---- (a) prescribed frame: the one-way plate link ---- */
 typedef struct hist {
     const kd_sked_link* L;
@@ -113,17 +76,13 @@ static int one_way_sigma(void* ctx, int link, double t, const double* q, const d
 
 static void test_prescribed_frame(void** state) {
     (void)state;
-    run o;
-    build(SPIN, &o);
+    ffr3d_run o;
+    ffr3d_build(SPIN, &o);
     kd_error err;
     /* two-way: rk4 on the coupled system (augmented, projection), output every 1e-4 s */
-    const int n = kd_ffr3d_size(o.s);
-    o.r.n = n, o.r.q = malloc(sizeof(double) * (size_t)n * CAP);
-    kd_mbs_opts op;
-    kd_mbs_opts_default(&op);
-    op.formulation = KD_MBS_AUGMENTED, op.stabilization = KD_MBS_STAB_PROJECTION;
-    op.integrator = KD_MBS_RK4, op.t_end = 0.04, op.dt = 2e-6, op.output_every = 50;
-    if (kd_mbs_forward(kd_ffr3d_cms(o.s), &op, o.q0, o.qd0, record, &o.r, NULL, &err)) fail_msg("%s", err.msg);
+    const int n = o.r.n;
+    const kd_mbs_opts op = ffr3d_opts(0.04, 2e-6, 50);
+    ffr3d_forward(&o, &op);
     /* one-way: the rigid motion tabulated, the plate link by Newmark (average acceleration) */
     kd_sked_rigid r;
     assert_int_equal(kd_sked_rigid_solve(o.m, 0.04, 400, 1e8, &r, &err), KD_OK);
@@ -171,14 +130,14 @@ static void test_prescribed_frame(void** state) {
     free(h.sig), free(h.ps);
     kd_sked_link_free(&L);
     kd_sked_rigid_free(&r);
-    run_free(&o);
+    ffr3d_run_free(&o);
 }
 
 /* ---- (b) at rest in gravity: beam statics ---- */
 static void test_gravity_statics(void** state) {
     (void)state;
-    run o;
-    build(GRAVITY, &o);
+    ffr3d_run o;
+    ffr3d_build(GRAVITY, &o);
     kd_error err;
     if (kd_ffr3d_static_start(o.s, 0.0, o.q0, o.qd0, &err)) fail_msg("%s", err.msg);
     kd_ffr3d_shell_stress* ss = NULL;
@@ -211,7 +170,7 @@ static void test_gravity_statics(void** state) {
     assert_true(worst < 0.02 * Mroot);
     assert_true(fabs(all / sig - 1) < 5e-3);
     kd_ffr3d_shell_stress_free(&ss);
-    run_free(&o);
+    ffr3d_run_free(&o);
 }
 
 int main(void) {

@@ -30,7 +30,9 @@
 #include "kedyn/sked.h"
 #include "kedyn/smech.h"
 
-enum { CAP = 400 };
+#include "ffr3d_run.h"
+
+enum { CAP = FFR3D_CAP };   /* the one-way histories beside the coupled run's */
 
 /* The steel strip 0.5 x 0.04 x 0.004 m (nu = 0), 6 x NY cells of CST + DKT triangles (no transverse
  * shear: the explicit step of rk4 is set by the membrane and drilling rows, 2e-6 s), root edge x = 0
@@ -66,64 +68,12 @@ static const char PEND_BEAM[] = STRIP_HEAD "bodies:\n  - {name: ground, type: gr
     "forces:\n  - {type: gravity, g: [0, 0, -9.81]}\n"
     "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.03, dt: 2.0e-6}\n";
 
-typedef struct rec {
-    int n, count;
-    double t[CAP];
-    double* q;
-    double* qd;
-} rec;
-
-static int record(void* ctx, const kd_mbs_sample* smp) {
-    rec* r = ctx;
-    if (r->count < CAP) {
-        r->t[r->count] = smp->t;
-        memcpy(r->q + (size_t)r->n * r->count, smp->q, sizeof(double) * (size_t)r->n);
-        memcpy(r->qd + (size_t)r->n * r->count, smp->qd, sizeof(double) * (size_t)r->n);
-        r->count++;
-    }
-    return 0;
-}
-
 /* The coupled system of a model text, integrated by rk4 (augmented, projection; dt = 2e-6 s) to
  * t_end, output every 1e-4 s. */
-typedef struct run {
-    kd_desc* d;
-    kd_smech* m;
-    kd_ffr3d_system* s;
-    rec r;
-} run;
-
-static void run_model(const char* text, double t_end, run* o) {
-    kd_error err;
-    memset(o, 0, sizeof(*o));
-    if (kd_load_yaml_string(text, strlen(text), "strip.yaml", &o->d, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(kd_smech_compile(o->d, &o->m, &err), KD_OK);
-    double *q0 = NULL, *qd0 = NULL;
-    if (kd_ffr3d_from_smech(o->d, o->m, &o->s, &q0, &qd0, &err)) fail_msg("%s", err.msg);
-    const int n = kd_ffr3d_size(o->s);
-    o->r.n = n;
-    o->r.q = malloc(sizeof(double) * (size_t)n * CAP), o->r.qd = malloc(sizeof(double) * (size_t)n * CAP);
-    kd_mbs_opts op;
-    kd_mbs_opts_default(&op);
-    op.formulation = KD_MBS_AUGMENTED, op.stabilization = KD_MBS_STAB_PROJECTION;
-    op.integrator = KD_MBS_RK4, op.t_end = t_end, op.dt = 2e-6, op.output_every = 50;
-    if (kd_mbs_forward(kd_ffr3d_cms(o->s), &op, q0, qd0, record, &o->r, NULL, &err)) fail_msg("%s", err.msg);
-    free(q0), free(qd0);
-}
-
-static void run_free(run* o) {
-    free(o->r.q), free(o->r.qd);
-    kd_ffr3d_free(&o->s);
-    kd_smech_free(&o->m);
-    kd_desc_free(&o->d);
-}
-
-/* The node of the strip's mesh at x (body frame), 0-based. */
-static int node_at(const kd_desc* d, double x, double y) {
-    const double p[3] = {x, y, 0};
-    const int k = kd_splate_node_at(d->sdesc->bodies[1].shell, p);
-    assert_true(k > 0);
-    return k - 1;
+static void run_model(const char* text, double t_end, ffr3d_run* o) {
+    ffr3d_build(text, o);
+    const kd_mbs_opts op = ffr3d_opts(t_end, 2e-6, 50);
+    ffr3d_forward(o, &op);
 }
 
 /* ---- (a) prescribed frame: the one-way plate link ---- */
@@ -147,9 +97,9 @@ static int one_way_w(void* ctx, int link, double t, const double* q, const doubl
 
 static void test_prescribed_frame(void** state) {
     (void)state;
-    run o;
+    ffr3d_run o;
     run_model(SPIN, 0.04, &o);
-    const int tip = node_at(o.d, 0.5, 0.0);
+    const int tip = ffr3d_node_at(o.d, 0.5, 0.0);
     /* one-way: the rigid motion tabulated, the plate link by Newmark (average acceleration) */
     kd_error err;
     kd_sked_rigid r;
@@ -182,13 +132,13 @@ static void test_prescribed_frame(void** state) {
     assert_true(dmax < 1e-5 * wmax);
     kd_sked_link_free(&L);
     kd_sked_rigid_free(&r);
-    run_free(&o);
+    ffr3d_run_free(&o);
 }
 
 /* ---- (b) energy and (c) the beam link ---- */
 static void test_pendulum(void** state) {
     (void)state;
-    run p, b;
+    ffr3d_run p, b;
     run_model(PEND_PLATE, 0.03, &p);
     run_model(PEND_BEAM, 0.03, &b);
     assert_int_equal(p.r.count, b.r.count);
@@ -205,7 +155,7 @@ static void test_pendulum(void** state) {
     assert_true(Umax > 1e-4 * Tmax);
     assert_true(dE < 1e-6 * Tmax);
     /* (c) the root (the frame's origin: plate node (0, b/2), beam node 0) and the mid-span w */
-    const int root = node_at(p.d, 0.0, 0.02), mid = node_at(p.d, 0.25, 0.02);
+    const int root = ffr3d_node_at(p.d, 0.0, 0.02), mid = ffr3d_node_at(p.d, 0.25, 0.02);
     const int iwp = kd_ffr3d_node_coordinate(p.s, 0, mid, 2), iwb = kd_ffr3d_node_coordinate(b.s, 0, 3, 2);
     double dr = 0, rmax = 0, dw = 0, wmax = 0, sw = 0, sb = 0, mp = 0, mb = 0;
     const kd_ffr3d_point pr = {0, root, {0, 0, 0}}, br = {0, 0, {0, 0, 0}};
@@ -228,7 +178,7 @@ static void test_pendulum(void** state) {
            rmax, dr / rmax, wmax, dw / wmax, rms, dmean);
     assert_true(wmax > 1e-5);
     assert_true(dr < 2e-3 * rmax && dw < 0.25 * wmax && rms < 0.15 && dmean < 0.05);
-    run_free(&p), run_free(&b);
+    ffr3d_run_free(&p), ffr3d_run_free(&b);
 }
 
 /* ---- a revolute joint at a free node ---- */
