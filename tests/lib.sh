@@ -4,6 +4,9 @@
 #   - check NAME COMMAND...: runs COMMAND, counts it in $pass or $fail, prints "FAIL: NAME" on
 #     failure; finish [LABEL]: prints "LABEL: P passed, F failed" and returns 0 only when nothing
 #     failed (the test's last command, its exit status);
+#   - same_results [-A] DIR_A DIR_B: the same file names (-A: hidden ones too), every CSV, VTU and
+#     PVD file byte for byte, summary.json but for its wall times (parallel and MPI runs against
+#     the serial run);
 #   - headless Chromium (Debian package `chromium`): $browser, empty when it is not installed;
 #     chrome PROFILE_DIR ARGS...: the browser headless, offline, as root, at most 90 s;
 #     state DOM NAME: the data-NAME attribute of the report's #kd-state element in a dumped DOM.
@@ -18,6 +21,18 @@ check() {  # check NAME COMMAND...
 finish() {  # finish [LABEL]
   echo "${1:+$1: }$pass passed, $fail failed"
   test "$fail" -eq 0
+}
+same_results() {  # same_results [-A] DIR_A DIR_B
+  local all= a b f
+  [ "$1" = -A ] && { all=-A; shift; }
+  a=$1 b=$2
+  [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
+  [ "$(ls $all "$a")" = "$(ls $all "$b")" ] || { echo "file lists differ: $a $b"; diff <(ls $all "$a") <(ls $all "$b") | head -5; return 1; }
+  for f in "$a"/*.csv "$a"/*.vtu "$a"/*.pvd; do
+    [ -e "$f" ] || continue
+    cmp -s "$f" "$b/$(basename "$f")" || { echo "differs: $f"; return 1; }
+  done
+  diff -q <(sed 's/"wall_s": [0-9.e+-]*//' "$a/summary.json") <(sed 's/"wall_s": [0-9.e+-]*//' "$b/summary.json") >/dev/null
 }
 
 browser=$(command -v chromium || command -v chromium-browser || true)

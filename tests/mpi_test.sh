@@ -26,17 +26,6 @@ fi
 # The ranks' private directories (a sweep run's files before they go to rank 0) in $tmp/rtmp.
 mkdir -p "$tmp/rtmp"
 mpi="mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 -x TMPDIR=$tmp/rtmp"
-same_results() {  # same_results DIR_A DIR_B: every file byte for byte, summary.json but wall times
-  local a=$1 b=$2 f
-  [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
-  [ "$(cd "$a" && ls -A)" = "$(cd "$b" && ls -A)" ] || { diff <(ls -A "$a") <(ls -A "$b") | head -5; return 1; }
-  for f in "$a"/*.csv "$a"/*.vtu "$a"/*.pvd; do
-    [ -e "$f" ] || continue
-    cmp -s "$f" "$b/$(basename "$f")" || { echo "differs: $f"; return 1; }
-  done
-  diff -q <(sed 's/"wall_s": [0-9.e+-]*//' "$a/summary.json") <(sed 's/"wall_s": [0-9.e+-]*//' "$b/summary.json") >/dev/null
-}
-
 check "kedyn is not linked with libmpi" bash -c "! ldd '$kedyn' | grep -q libmpi"
 # a sweep of plate modes: more files per run (VTK) than the report lists, all shipped to rank 0
 sed 's/  - {type: modes, count: 15}/  - type: sweep\n    set: bodies.plate.thickness\n    values: [0.001, 0.002, 0.003]\n    analysis: {type: modes, count: 6, solver: lanczos}/' \
@@ -67,7 +56,7 @@ for model in "$examples/rotating_bar_studies.yaml" "$examples/rotating_blade.yam
   for p in 2 3; do
     (cd "$tmp" && $mpi -n $p "$kedyn" run "$model" -o "$tmp/$name.mpi$p" --quiet >"$tmp/$name.mpi$p.out" 2>&1)
     check "$name: mpirun -n $p exits 0" test $? -eq 0
-    check "$name: mpirun -n $p = serial, byte for byte" same_results "$tmp/$name.serial" "$tmp/$name.mpi$p"
+    check "$name: mpirun -n $p = serial, byte for byte" same_results -A "$tmp/$name.serial" "$tmp/$name.mpi$p"
   done
 done
 # without --quiet the results are printed by rank 0 only
@@ -82,14 +71,14 @@ sent_max() { awk '$1 == "trace" && $2 > 0 && $4 == "i" { if ($6 > m) m = $6 } EN
 "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o "$tmp/s64.serial" --jobs 1 --quiet >/dev/null 2>&1
 (cd "$tmp" && $mpi -x KEDYN_MPI_TRACE=1 -n 2 "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o "$tmp/s64.shared" --quiet \
   >/dev/null 2>"$tmp/s64.shared.err")
-check "sweep, rank 1 sees OUTDIR: = serial, byte for byte" same_results "$tmp/s64.serial" "$tmp/s64.shared"
+check "sweep, rank 1 sees OUTDIR: = serial, byte for byte" same_results -A "$tmp/s64.serial" "$tmp/s64.shared"
 check "sweep, rank 1 sees OUTDIR: results of under 8 kB sent ($(sent_max "$tmp/s64.shared.err") B)" \
   test "$(sent_max "$tmp/s64.shared.err")" -gt 0 -a "$(sent_max "$tmp/s64.shared.err")" -lt 8000
 check "sweep, rank 1 sees OUTDIR: its directory removed at the end" test ! -e "$tmp/s64.shared/.kedyn-cases"
 mkdir -p "$tmp/wa" "$tmp/wb"
 $mpi -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wa" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet : \
   -x KEDYN_MPI_TRACE=1 -n 1 -wdir "$tmp/wb" "$kedyn" run "$src/bench/parallel_sweep64.yaml" -o out --quiet >/dev/null 2>"$tmp/s64.apart.err"
-check "sweep, rank 1 elsewhere: = serial, byte for byte" same_results "$tmp/s64.serial" "$tmp/wa/out"
+check "sweep, rank 1 elsewhere: = serial, byte for byte" same_results -A "$tmp/s64.serial" "$tmp/wa/out"
 check "sweep, rank 1 elsewhere: the files' bytes sent ($(sent_max "$tmp/s64.apart.err") B)" \
   test "$(sent_max "$tmp/s64.apart.err")" -gt 50000
 check "sweep, rank 1 elsewhere: wrote nothing in its directory" test ! -e "$tmp/wb/out"
@@ -102,7 +91,7 @@ sed 's/set: forces.1.value.sine.omega/set: forces.1.value.sine.amplitude/; s/val
 (cd "$tmp" && $mpi -n 3 "$kedyn" run "$tmp/fail.yaml" -o "$tmp/fail.mpi" --quiet >/dev/null 2>"$tmp/fail.err")
 check "failing runs under mpirun -n 3: exit non-zero" test $? -ne 0
 check "failing runs under mpirun -n 3: says how many" grep -q "(2 of 5 runs failed; the others are complete)" "$tmp/fail.err"
-check "failing runs under mpirun -n 3 = serial, byte for byte" same_results "$tmp/fail.serial" "$tmp/fail.mpi"
+check "failing runs under mpirun -n 3 = serial, byte for byte" same_results -A "$tmp/fail.serial" "$tmp/fail.mpi"
 
 # a model with no study: rank 0 runs it and says so
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$examples/cantilever.yaml" -o "$tmp/cant" --quiet >"$tmp/cant.out" 2>&1)
@@ -150,7 +139,7 @@ check "a rank killed: summary.json says incomplete" grep -q '"complete": false' 
 check "a rank killed: the journal is kept" test -s "$tmp/s256/.kedyn-cases/analysis1.journal"
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/s256" --quiet --resume >/dev/null 2>&1)
 check "mpirun --resume exits 0" test $? -eq 0
-check "mpirun --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/s256"
+check "mpirun --resume = an uninterrupted serial run, byte for byte" same_results -A "$tmp/s256.serial" "$tmp/s256"
 
 # a rank killed mid-study under `mpirun --enable-recovery`: the others finish the sweep; the
 # lost runs are failed runs in summary.json and named on stderr; no partial file under a final
@@ -177,7 +166,7 @@ check "recovery: no partial file under a final name" test -z "$(ls -A "$tmp/rec"
 check "recovery: the journal is kept" test -s "$tmp/rec/.kedyn-cases/analysis1.journal"
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/rec" --quiet --resume >/dev/null 2>&1)
 check "recovery: mpirun --resume exits 0" test $? -eq 0
-check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/rec"
+check "recovery: --resume = an uninterrupted serial run, byte for byte" same_results -A "$tmp/s256.serial" "$tmp/rec"
 
 # a rank that stops answering (SIGSTOP: its process is still there, as a rank on another machine
 # that died or was cut off would seem): rank 0 declares it lost once it has been silent with cases
@@ -208,7 +197,7 @@ check "silent rank: $nlost lost runs (1 to 3) in summary.json" test "$nlost" -ge
 check "silent rank: every other run written ($nhung = 256 - $nlost)" test "$nhung" -eq $((256 - nlost))
 check "silent rank: summary.json says incomplete" grep -q '"complete": false' "$tmp/hung/summary.json"
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/hung" --quiet --resume >/dev/null 2>&1)
-check "silent rank: --resume = an uninterrupted serial run, byte for byte" same_results "$tmp/s256.serial" "$tmp/hung"
+check "silent rank: --resume = an uninterrupted serial run, byte for byte" same_results -A "$tmp/s256.serial" "$tmp/hung"
 
 # rank 0 killed under --enable-recovery: the other ranks see it gone and stop (no job left hanging)
 (cd "$tmp" && timeout 120 $mpi --enable-recovery -n 3 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet >/dev/null 2>"$tmp/r0.err") &
@@ -225,6 +214,6 @@ check "rank 0 killed: the job ends (not the 120 s timeout: $code)" test $code -n
 check "rank 0 killed: the others say why they stop" grep -q "rank 0 (process $victim) ended without a word; this rank stops" "$tmp/r0.err"
 check "rank 0 killed: no rank left" test -z "$(pgrep -f "^$kedyn run $tmp/sweep256.yaml -o $tmp/r0")"
 (cd "$tmp" && $mpi -n 2 "$kedyn" run "$tmp/sweep256.yaml" -o "$tmp/r0" --quiet --resume >/dev/null 2>&1)
-check "rank 0 killed: --resume = an uninterrupted serial run" same_results "$tmp/s256.serial" "$tmp/r0"
+check "rank 0 killed: --resume = an uninterrupted serial run" same_results -A "$tmp/s256.serial" "$tmp/r0"
 
 finish mpi_test

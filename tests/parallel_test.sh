@@ -11,18 +11,6 @@ kedyn=$1
 src=$2
 examples=$src/examples
 . "$(dirname "$0")/lib.sh"
-# Same results: every file byte for byte, summary.json without its wall times.
-same_results() {  # same_results DIR_A DIR_B
-  local a=$1 b=$2 f
-  [ -s "$a/summary.json" ] && [ -s "$b/summary.json" ] || return 1
-  [ "$(cd "$a" && ls)" = "$(cd "$b" && ls)" ] || { echo "file lists differ: $a $b"; diff <(ls "$a") <(ls "$b") | head -5; return 1; }
-  for f in "$a"/*.csv "$a"/*.vtu "$a"/*.pvd; do
-    [ -e "$f" ] || continue
-    cmp -s "$f" "$b/$(basename "$f")" || { echo "differs: $f"; return 1; }
-  done
-  diff -q <(sed 's/"wall_s": [0-9.e+-]*//' "$a/summary.json") <(sed 's/"wall_s": [0-9.e+-]*//' "$b/summary.json") >/dev/null
-}
-
 # --jobs and KEDYN_JOBS: a whole number of threads, 1 or more; nothing written otherwise
 for bad in 0 -1 two 1.5 ""; do
   "$kedyn" run "$examples/rotating_blade.yaml" -o "$tmp/bad" --jobs "$bad" >/dev/null 2>"$tmp/bad.err"; code=$?

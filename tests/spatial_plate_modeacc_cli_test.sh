@@ -18,9 +18,7 @@
 set -u
 kedyn=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 cp -r "$examples/data" "$tmp/" 2>/dev/null
 sed 's/output_every: 10}/output_every: 10, integrator: newmark}/' "$examples/spatial_plate_flapper.yaml" > "$tmp/full.yaml"
 grep -q 'integrator: newmark' "$tmp/full.yaml" || { echo "FAIL: the flapper's dynamics line changed"; exit 1; }
