@@ -1,6 +1,6 @@
 /* The rows of a dynamics history, formatted and written by a thread beside the integration
- * (row_writer.h): a ring of three batches of rows' numbers, filled by the integration and emptied
- * in order by the thread, which turns them into text with io_row_history. */
+ * (row_writer.h): a ring of batches of rows' numbers, filled by the integration and emptied in
+ * order by the thread, which turns them into text with io_row_history. */
 #define _GNU_SOURCE  /* sched_getaffinity, CPU_COUNT */
 #include "row_writer.h"
 
@@ -11,16 +11,17 @@
 
 #include "fmt_num.h"
 
-#define RING 3
+#define RING_MIN 3
+#define RING_BYTES (4 << 20)      /* the ring's doubles at most (a longer history waits for the thread) */
 
 struct io_rows {
     int n, energy, stride;        /* columns; energy balance (4 more numbers); doubles per row */
     const int* idx;
     int threaded, started, done;
-    int cur;                      /* the batch being filled */
-    int fill[RING];               /* rows in each batch */
-    int ready[RING];              /* full, for the thread (under mu) */
-    double* ring;                 /* (RING IO_ROWS_BATCH stride) */
+    int nring, cur;               /* batches in the ring; the batch being filled */
+    int* fill;                    /* (nring) rows in each batch */
+    int* ready;                   /* (nring) full, for the thread (under mu) */
+    double* ring;                 /* (nring IO_ROWS_BATCH stride) */
     atomic_int failed;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -38,7 +39,7 @@ static void format_batch(io_rows* w, int b) {
 static void* writer_main(void* arg) {
     io_rows* w = arg;
     pthread_mutex_lock(&w->mu);
-    for (int b = 0;; b = (b + 1) % RING) {
+    for (int b = 0;; b = (b + 1) % w->nring) {
         while (!w->ready[b] && !w->done) pthread_cond_wait(&w->work, &w->mu);
         if (!w->ready[b]) break;  /* closed, and every batch written */
         pthread_mutex_unlock(&w->mu);
@@ -57,18 +58,24 @@ static int second_cpu(void) {
     return sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) > 1;
 }
 
-io_rows* io_rows_open(FILE* fp, int n, const int* idx, int energy, int threaded) {
+io_rows* io_rows_open(FILE* fp, int n, const int* idx, int energy, long rows, int threaded) {
     io_rows* w = malloc(sizeof(*w));
     if (!w) return NULL;
     w->n = n, w->idx = idx, w->energy = energy != 0, w->stride = 1 + n + (energy ? 4 : 0);
     w->threaded = threaded && second_cpu(), w->started = w->done = 0, w->cur = 0;
-    for (int b = 0; b < RING; b++) w->fill[b] = w->ready[b] = 0;
+    /* the whole history when it fits in RING_BYTES (the integration never waits), else what does;
+     * the caller's thread alone fills one batch only */
+    const long most = RING_BYTES / ((long)sizeof(double) * IO_ROWS_BATCH * w->stride);
+    const long want = rows / IO_ROWS_BATCH + 2;
+    const long nring = want < most ? want : most;
+    w->nring = !w->threaded ? 1 : nring > RING_MIN ? (int)nring : RING_MIN;
     atomic_init(&w->failed, 0);
     io_row_start(&w->row, fp);
-    /* the caller's thread fills one batch only until the thread starts */
-    w->ring = malloc(sizeof(double) * (size_t)(w->threaded ? RING : 1) * IO_ROWS_BATCH * (size_t)w->stride);
-    if (!w->ring) {
-        free(w);
+    w->fill = calloc((size_t)w->nring, sizeof(int));
+    w->ready = calloc((size_t)w->nring, sizeof(int));
+    w->ring = malloc(sizeof(double) * (size_t)w->nring * IO_ROWS_BATCH * (size_t)w->stride);
+    if (!w->fill || !w->ready || !w->ring) {
+        free(w->fill), free(w->ready), free(w->ring), free(w);
         return NULL;
     }
     return w;
@@ -94,7 +101,7 @@ static void hand_over(io_rows* w) {
     pthread_mutex_lock(&w->mu);
     w->ready[w->cur] = 1;
     pthread_cond_signal(&w->work);
-    w->cur = (w->cur + 1) % RING;
+    w->cur = (w->cur + 1) % w->nring;
     while (w->ready[w->cur]) pthread_cond_wait(&w->room, &w->mu);  /* a whole ring ahead */
     pthread_mutex_unlock(&w->mu);
     w->fill[w->cur] = 0;
@@ -124,7 +131,7 @@ int io_rows_close(io_rows* w) {
     format_batch(w, w->cur);  /* the last rows, after every batch before them */
     io_row_flush(&w->row);
     const int failed = w->row.failed;
-    free(w->ring);
+    free(w->fill), free(w->ready), free(w->ring);
     free(w);
     return failed;
 }

@@ -162,7 +162,9 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
         }
     st = history_columns(c->d, c->m, h, err);
     /* a second thread for the rows when the run may use more than one (--jobs, one per MPI rank) */
-    if (!st && !(h->rows = io_rows_open(h->fp, h->ncol, h->eq, h->energy, c->opts && c->opts->jobs > 1)))
+    const double steps = dy.dt > 0 ? dy.t_end / dy.dt / (dy.output_every > 0 ? dy.output_every : 1) : 0;
+    const long rows = steps < 1e7 ? (long)steps + 2 : 10000000;  /* the ring's size only */
+    if (!st && !(h->rows = io_rows_open(h->fp, h->ncol, h->eq, h->energy, rows, c->opts && c->opts->jobs > 1)))
         st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
     const int failed = h->rows ? io_rows_close(h->rows) : 0;
