@@ -12,6 +12,13 @@ bar=$src/bench/startup_bar.yaml   # 10 000 rows: 39 batches of 256 for the threa
 "$kedyn" run "$bar" -o "$tmp/thread" --quiet --jobs 2
 check "10 000 rows: --jobs 2 = --jobs 1, byte for byte" cmp -s "$tmp/serial/dynamics.csv" "$tmp/thread/dynamics.csv"
 check "10 000 rows and the header" test "$(wc -l < "$tmp/thread/dynamics.csv")" -eq 10002
+# 80 000 rows: more than the ring holds (4 MB: 65 536 rows of 8 numbers), so the integration also
+# waits for the thread
+sed 's/t_end: 0.1,/t_end: 0.8,/' "$bar" > "$tmp/long.yaml"
+"$kedyn" run "$tmp/long.yaml" -o "$tmp/long1" --quiet --jobs 1
+"$kedyn" run "$tmp/long.yaml" -o "$tmp/long2" --quiet --jobs 2
+check "80 000 rows: --jobs 2 = --jobs 1, byte for byte" cmp -s "$tmp/long1/dynamics.csv" "$tmp/long2/dynamics.csv"
+check "80 000 rows and the header" test "$(wc -l < "$tmp/long2/dynamics.csv")" -eq 80002
 if command -v strace >/dev/null; then   # the thread is started with --jobs 2 only
   strace -f -e trace=clone,clone3 -o "$tmp/clone.2" "$kedyn" run "$bar" -o "$tmp/s2" --quiet --jobs 2
   strace -f -e trace=clone,clone3 -o "$tmp/clone.1" "$kedyn" run "$bar" -o "$tmp/s1" --quiet --jobs 1
