@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# CPU of cvode-bdf's Newton corrector against the fixed-point corrector, and of two builds of
+# kedyn against each other, on the cases of docs/performance.md ("cvode-bdf at loose tolerances",
+# "The reduced Newton matrix"): the free planar four-bar (100 s), the free RSSR loop (20 s), the
+# rigid spatial wiper (1.2 s) and the two-way wiper from its static state (0.005 s), at rtol 1e-3,
+# 1e-6 and 1e-9 (atol = rtol / 10).
+# usage: bench/bdf_newton.sh KEDYN_OLD KEDYN_NEW [REPEATS] [EXAMPLES_DIR]
+# Per case and rtol, three variants run back to back, REPEATS rounds (default 5): fixed point
+# (KEDYN_NEW, nonlinear_solver: fixed-point), Newton with KEDYN_OLD, Newton with KEDYN_NEW. Prints
+# steps / rhs_evals (summary.json) and the best user CPU of the whole process (getrusage) of
+# each, the ratios old / new Newton and new Newton / fixed point, and the largest difference of
+# the old and new Newton runs in any body position (m) over the output rows.
+set -euo pipefail
+old=$(readlink -f "$1")
+new=$(readlink -f "$2")
+repeats=${3:-5}
+examples=$(readlink -f "${4:-examples}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$examples/data" "$tmp/data"
+echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $repeats"
+# model NAME FILE T D R EXTRA: FILE with its analyses replaced by one cvode-bdf dynamics run
+model() {
+    sed '/^analyses:/,$d' "$examples/$2" > "$tmp/$1.yaml"
+    printf 'analyses:\n  - {type: dynamics, %st_end: %s, dt: %s, integrator: cvode-bdf, rtol: %s, atol: %s%s}\n' \
+        "$6" "$3" "$4" "$5" "$(python3 -c "print($5 / 10)")" "$7" >> "$tmp/$1.yaml"
+}
+# run BIN MODEL OUT: user CPU seconds of the process (getrusage of the child)
+run() {
+    python3 -c "
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime)" "$1" run "$2" -o "$3"
+}
+stats() {
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d['analyses'][0] if 'analyses' in d else d
+def find(o):
+    if isinstance(o, dict):
+        if 'rhs_evals' in o: return o
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+r = find(d)
+print('%d / %d' % (r['steps'], r['rhs_evals']))" "$1"
+}
+posdiff() {
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+a = list(csv.reader(open(sys.argv[1])))
+b = list(csv.reader(open(sys.argv[2])))
+cols = [i for i, n in enumerate(a[0]) if n.count('.') == 1 and n.split('.')[1] in ('x', 'y', 'z')]
+print('%.1e' % max(abs(float(r[i]) - float(s[i])) for r, s in zip(a[1:], b[1:]) for i in cols))
+PY
+}
+printf '%-24s %6s | %-16s %7s | %-16s %7s | %-16s %7s | %9s %9s %8s\n' case rtol "fixed point" CPU "old Newton" CPU \
+    "new Newton" CPU "old/new" "new/fixed" "|dx| m"
+cases=("four-bar four_bar_free.yaml 100 0.05"
+       "RSSR spatial_rssr_free.yaml 20 0.02"
+       "wiper wiper_spatial.yaml 1.2 0.005"
+       "two-way-wiper wiper_spatial_two_way.yaml 0.005 5e-5 coupling:two-way")
+for c in "${cases[@]}"; do
+    read -r name file T D extra <<< "$c"
+    pre=""
+    [[ -n "${extra:-}" ]] && pre="coupling: two-way, initial: static, "
+    for R in 1e-3 1e-6 1e-9; do
+        model n "$file" "$T" "$D" "$R" "$pre" ""
+        model f "$file" "$T" "$D" "$R" "$pre" ", nonlinear_solver: fixed-point"
+        bf=1e9 bo=1e9 bn=1e9
+        for ((i = 0; i < repeats; i++)); do
+            bf=$(python3 -c "print(min($bf, $(run "$new" "$tmp/f.yaml" "$tmp/of")))")
+            bo=$(python3 -c "print(min($bo, $(run "$old" "$tmp/n.yaml" "$tmp/oo")))")
+            bn=$(python3 -c "print(min($bn, $(run "$new" "$tmp/n.yaml" "$tmp/on")))")
+        done
+        printf '%-24s %6s | %-16s %7.3f | %-16s %7.3f | %-16s %7.3f | %9.2f %9.2f %8s\n' "$name" "$R" \
+            "$(stats "$tmp/of/summary.json")" "$bf" "$(stats "$tmp/oo/summary.json")" "$bo" \
+            "$(stats "$tmp/on/summary.json")" "$bn" "$(python3 -c "print($bo / max($bn, 1e-3))")" \
+            "$(python3 -c "print($bn / max($bf, 1e-3))")" "$(posdiff "$tmp/oo/dynamics.csv" "$tmp/on/dynamics.csv")"
+    done
+done
