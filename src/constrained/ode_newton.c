@@ -7,7 +7,7 @@
  * as the right-hand side; SUNDIALS keeps it over several steps (rebuilding I - gamma J when gamma
  * changes) and evaluates it again after a convergence failure. The linear system is ours (CVODE's
  * linear-system function and a linear solver of our own; SUNDIALS' dense LU, in plain loops, took
- * 38 % of the two-way wiper's time, and its copies of the m x m matrix at every setup 20 % of the
+ * 38 % of the two-way wiper's time, and its copies of the m x m matrix at every setup 18 % of the
  * rigid wiper's): where the ODE says that y = (x, x', e) with x' = y[n..2n) exactly and f
  * independent of e (mbs_ode.nq = n), J = [0 I 0; A B 0; C D 0], only its rows of x'' and e are
  * kept (quotients over the 2 n columns of x and x') and only the n x n block I - gamma B -
