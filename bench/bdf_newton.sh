@@ -21,7 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$examples/data" "$tmp/data"
 echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $repeats"
-# model NAME FILE T D R EXTRA: FILE with its analyses replaced by one cvode-bdf dynamics run
+# model NAME FILE T D R PREFIX EXTRA: FILE with its analyses replaced by one cvode-bdf dynamics run
+# (PREFIX and EXTRA: more keys before t_end and after atol)
 model() {
     sed '/^analyses:/,$d' "$examples/$2" > "$tmp/$1.yaml"
     printf 'analyses:\n  - {type: dynamics, %st_end: %s, dt: %s, integrator: cvode-bdf, rtol: %s, atol: %s%s}\n' \
@@ -38,23 +39,12 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime, w)" "$1" run "$2" -
 }
 # best A B: the smaller pair element-wise ("CPU WALL")
 best() { python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); print(min(float(a[0]), float(b[0])), min(float(a[1]), float(b[1])))" "$1" "$2"; }
+# stats SUMMARY: "steps / rhs_evals" of the dynamics analysis
 stats() {
     python3 -c "
 import json, sys
-d = json.load(open(sys.argv[1]))
-a = d['analyses'][0] if 'analyses' in d else d
-def find(o):
-    if isinstance(o, dict):
-        if 'rhs_evals' in o: return o
-        for v in o.values():
-            r = find(v)
-            if r: return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r: return r
-r = find(d)
-print('%d / %d' % (r['steps'], r['rhs_evals']))" "$1"
+a = json.load(open(sys.argv[1]))['analyses'][0]
+print('%d / %d' % (a['steps'], a['rhs_evals']))" "$1"
 }
 posdiff() {
     python3 - "$1" "$2" <<'PY'
