@@ -4,6 +4,7 @@
 #define KEDYN_MBS_INTERNAL_H
 
 #include <cholmod.h>
+#include <lapacke.h>
 
 #include "kedyn/mbs.h"
 
@@ -110,6 +111,10 @@ typedef struct mbs_ode {
     int (*project_err)(void* ctx, double t, double* e);
     /* at every output instant; may change y (new coordinates) and then sets *reinit = 1 */
     int (*output)(void* ctx, double t, double* y, int* reinit);
+    /* 0, or nq > 0 when y = (x, x', e) with yd[i] = y[nq + i] exactly for i < nq and f
+     * independent of e = y[2 nq..m): the Newton corrector then factorises an nq x nq block
+     * (ode_newton.c, docs/theory.md sec. 23) */
+    int nq;
 } mbs_ode;
 
 kd_status mbs_ode_run(mbs_ws* w, const mbs_ode* ode, double* y, kd_error* err);
@@ -127,6 +132,22 @@ struct _SUNContext;
 int mbs_newton_attach(void* mem, struct _generic_N_Vector* y, struct _SUNContext* sctx, const mbs_ode* ode,
                       mbs_newton** out);
 long mbs_newton_jacobians(const mbs_newton* nw);
+/* The Newton system M = I - gamma J of the corrector (sec. 23). With 0 < nq <= m / 2 (J = [0 I 0;
+ * A B 0; C D 0] by blocks of nq, nq, m - 2 nq rows and columns) J holds rows nq..m of columns
+ * 0..2 nq ((m - nq) x 2 nq, column-major: [A B; C D]) and setup factorises the nq x nq block
+ * I - gamma B - gamma^2 A; with nq = 0 J is the whole m x m Jacobian and M is factorised. */
+typedef struct mbs_newton_sys {
+    int m, nq, rows, cols;
+    double* J;                    /* (rows x cols) */
+    double* LU;                   /* (nq x nq, or m x m) the factorised matrix */
+    lapack_int* ipiv;
+    double gamma;                 /* of the last setup */
+} mbs_newton_sys;
+kd_status mbs_newton_sys_init(mbs_newton_sys* s, int m, int nq);
+/* Form and factorise M for gamma (nonzero: singular); solve M x = b in place (x = b on entry). */
+int mbs_newton_sys_setup(mbs_newton_sys* s, double gamma);
+int mbs_newton_sys_solve(const mbs_newton_sys* s, double* x);
+void mbs_newton_sys_free(mbs_newton_sys* s);
 void mbs_newton_free(mbs_newton** nw);
 
 /* The formulations (augmented and Udwadia-Kalaba in forward.c). */

@@ -93,7 +93,7 @@ static kd_status run_augmented(mbs_ws* w, const double* q0, const double* qd0, k
     aug_ctx a = {w, w->opts->formulation == KD_MBS_UDWADIA_KALABA, out, ctx};
     const int proj = w->opts->stabilization == KD_MBS_STAB_PROJECTION;
     mbs_ode ode = {2 * n + 1, &w->failed, &a, aug_rhs, proj ? aug_project : NULL, proj ? aug_project_err : NULL,
-                   aug_output};
+                   aug_output, n};
     kd_status st = mbs_ode_run(w, &ode, y, err);
     free(y);
     return st;

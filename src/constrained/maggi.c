@@ -421,7 +421,7 @@ kd_status mbs_run_maggi(mbs_ws* w, const double* q0, const double* qd0, kd_mbs_o
     }
     for (int k = 0; k < f; k++) y[k] = g->q[g->ind[k]], y[f + k] = g->v[g->ind[k]];
     y[2 * f] = 0;
-    mbs_ode ode = {2 * f + 1, &w->failed, g, maggi_rhs, NULL, NULL, maggi_output};
+    mbs_ode ode = {2 * f + 1, &w->failed, g, maggi_rhs, NULL, NULL, maggi_output, f};
     st = mbs_ode_run(w, &ode, y, err);
     free(y);
     mbs_maggi_free(&g);
