@@ -27,6 +27,7 @@
 #include "kedyn/frame.h"
 /* numerics: band storage, time integration */
 #include "kedyn/band.h"
+#include "kedyn/csc_factor.h"
 #include "kedyn/newmark_gyro.h"
 #include "kedyn/integrate.h"
 #include "kedyn/signal.h"

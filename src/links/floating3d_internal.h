@@ -56,9 +56,12 @@ kd_status f3_body_init_beam(f3_body* b, const kd_ffr3d_beam* beam, kd_error* err
 struct kd_model;
 kd_status f3_body_init_shell(f3_body* b, const struct kd_model* md, kd_error* err);
 /* SL8: the geometric part of a shell body's elastic force at its elastic coordinates z added to Qf
- * (Qf may be NULL), its energy into *U (U may be NULL); and the release of its data. */
+ * (Qf may be NULL), its energy into *U (U may be NULL); and the release of its data. SL10: on a
+ * reduced shell z and Qf are the reduced coordinates x and their force (work in b->zfull). */
 void f3_shell_geometric_force(const f3_body* b, const double* z, double* Qf, double* U);
 void f3_shell_geo_free(struct f3_shell_geo* g);
+/* SL10: the relaxation data of a reduced shell's SL8 (after its basis b->T is set). */
+kd_status f3_shell_geo_reduce(f3_body* b, kd_error* err);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes

@@ -207,6 +207,7 @@ kd_status f3_shell_reduce(f3_body* b, const kd_model* md, const int* joint_nodes
         b->T = T, b->zfull = zf, b->nfull = nfull;
         b->nf = nr, b->size = KD_FFR3D_POSE + nr;
         SN = X = Mij = Mff = Kr = T = zf = NULL, nc = NULL;
+        if (b->sgeo) st = f3_shell_geo_reduce(b, err);   /* SL10 */
     }
     kd_csc_free(&K), kd_csc_free(&M), kd_csc_free(&KII), kd_csc_free(&MII);
     free(md_.lambda), free(md_.shape);

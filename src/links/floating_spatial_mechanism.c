@@ -54,7 +54,7 @@ static int add_shell_link(const kd_desc* d, const kd_smech* m, kd_ffr3d_system* 
     kd_desc* ld = NULL;
     kd_model* md = NULL;
     int k = -1;
-    const int built = !splate_link_model(&sp, B->geometric_stiffness, &ld, &md, err);   /* SL8: unreduced only */
+    const int built = !splate_link_model(&sp, B->geometric_stiffness, &ld, &md, err);   /* SL8, SL10 */
     if (built && B->modes <= 0) k = kd_ffr3d_add_shell(s, B->name, md, err);
     else if (built) {   /* SL9: the joints' nodes (a node off the mesh: the joint loop's error) */
         int* nodes = malloc(sizeof(int) * (2 * (size_t)m->njoint + 1));
