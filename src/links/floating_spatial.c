@@ -204,6 +204,7 @@ kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int*
 
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b) { return s->body[b].omega_max; }
 int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b) { return s->body[b].shell; }
+int kd_ffr3d_body_geometric(const kd_ffr3d_system* s, int b) { return s->body[b].shell && s->body[b].sgeo; }
 
 void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]) {
     const f3_body* bd = &s->body[b];
