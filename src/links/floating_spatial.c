@@ -250,7 +250,8 @@ int kd_ffr3d_add_joint_ex(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d
         if (free_node) {
             kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                          "node %d of shell link '%s' is not in its support set: a joint there must be spherical or "
-                         "distance (the node's rotations are not carried to a joint axis)",
+                         "distance (the node's rotations are not carried to a joint axis): to hinge the link there, use "
+                         "spherical joints at two nodes on the axis, or put the node in the support set",
                          P.node + 1, B->name);
             return -1;
         }
