@@ -6,7 +6,8 @@
 # root moment per unit width M(x) = rho g t (L - x)^2 / 2, the surface stress 6 M / t^2, largest at
 # the root element's centre x_c = L / (3 nx) (the triangle of a root cell nearer the root):
 #   - dynamics.csv has `strip.sigma_max` (the output set is the root: its elements) and no
-#     `.N, .My, .Mz, .sigma` columns; its value at every row is 6 M(x_c) / t^2 within 1 %;
+#     `.N, .My, .Mz, .sigma` columns; its value at every row is 6 M(x_c) / t^2 within 1.2e-3 (SL8 on:
+#     its membrane strain in the stresses);
 #   - summary.json max_stress_pa is the largest of the column (to its 6 digits) (every element's largest is a root
 #     element's), max_stress_at names an element of the strip.
 # usage: ffr3d_shell_stress_cli_test.sh KEDYN
@@ -65,5 +66,5 @@ check "dynamics.csv and summary.json" test -n "$out"
 echo "${out%$'\n'*}"
 rel=${out##*$'\n'}
 rel=${rel:-1}
-check "sigma_max against 6 M / t^2 at the root element" python3 -c "import sys; sys.exit(not ($rel < 0.01))"
+check "sigma_max against 6 M / t^2 at the root element" python3 -c "import sys; sys.exit(not ($rel < 1.2e-3))"
 finish ffr3d_shell_stress_cli_test

@@ -94,6 +94,8 @@ int kd_ffr3d_add_shell_reduced(kd_ffr3d_system* s, const char* name, const struc
                                const int* joint_nodes, int njoint_nodes, int static_vectors, kd_error* err);
 /* 1 when body b is a shell link. */
 int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b);
+/* 1 when shell body b's elastic force has the membrane stress stiffening (theory.md sec. 22, SL8). */
+int kd_ffr3d_body_geometric(const kd_ffr3d_system* s, int b);
 /* Modal reduction of beam body b (theory.md sec. 17, F11; before the joints that use its interior
  * nodes and before kd_ffr3d_set_pose and kd_ffr3d_finish: the coordinates are laid out again):
  * the Craig-Bampton basis of the constraint modes of the joint nodes (joint_nodes, and the nodes

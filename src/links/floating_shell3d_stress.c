@@ -1,7 +1,9 @@
 /* Stresses of two-way shell links (kedyn/ffr3d_shell_stress.h; theory.md sec. 22, SL6): each
  * shell body keeps the model of its mesh in the body frame with the support set clamped (the
  * one-way plate link's, spatial_plate_link.c), and its stresses are SL5's (kd_sked_plate_stress)
- * on the model's equations gathered from the body's nodal displacements in its floating frame. */
+ * on the model's equations gathered from the body's nodal displacements in its floating frame;
+ * with the membrane stress stiffening of SL8 on, the membrane resultants take SL8's strain
+ * e_l + e_n, as the elastic force does (e_n the element's mean over the force's points). */
 #include "kedyn/ffr3d_shell_stress.h"
 
 #include <math.h>
@@ -21,6 +23,8 @@ typedef struct shell_out {
     unsigned char* eo;            /* (nelem) 1: the element touches the output set */
     double* q;                    /* (neq) the model's equations */
     double* out;                  /* (KD_PLATE_STRESS x nelem) */
+    double* gn;                   /* SL8 on (NULL: off): from goff[e], element e's points (shell_geo_rows) */
+    size_t* goff;                 /* (nelem + 1) */
 } shell_out;
 
 struct kd_ffr3d_shell_stress {
@@ -56,6 +60,92 @@ static kd_status shell_model(const kd_desc* d, int b, int mb, shell_out* o, kd_e
     return KD_OK;
 }
 
+/* SL8: each shell element's points of its own rule (the elastic force's, floating_shell3d.c), with
+ * the weight w det J / A (A the element's area) and the displacement-gradient rows G_dc (d = 0, 1
+ * its in-plane axes, c = 0..2 its own axes: 6 nd doubles), then its D_m (the membrane rows of D come
+ * first, sec. 10.7). */
+static kd_status shell_geo_rows(shell_out* o, kd_error* err) {
+    const kd_model* md = o->L.model;
+    o->goff = malloc(sizeof(size_t) * ((size_t)md->nelem + 1));
+    kd_element_point* pt = malloc(sizeof(*pt));
+    if (!o->goff || !pt) {
+        free(pt);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    size_t total = 0;
+    for (int e = 0; e < md->nelem; e++) {
+        const kd_element_props* pr = &md->prop[md->elem_prop[e]];
+        o->goff[e] = total;
+        if (kd_element_kind_family(pr->kind) == KD_FAMILY_SHELL)
+            total += (size_t)pr->family->quadrature(pr)->n * (1 + 6 * (size_t)pr->ndof) + 9;
+    }
+    o->goff[md->nelem] = total;
+    o->gn = malloc(sizeof(double) * (total + 1));
+    if (!o->gn) {
+        free(pt);
+        return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    }
+    for (int e = 0; e < md->nelem; e++) {
+        const kd_element_props* pr = &md->prop[md->elem_prop[e]];
+        if (kd_element_kind_family(pr->kind) != KD_FAMILY_SHELL) continue;
+        const kd_quadrature* qr = pr->family->quadrature(pr);
+        const int nd = pr->ndof;
+        double* g = o->gn + o->goff[e];
+        double area = 0;
+        for (int k = 0; k < qr->n; k++) {
+            pr->family->eval(pr, qr->xi[k], pt);
+            double* gk = g + (size_t)k * (1 + 6 * (size_t)nd);
+            area += gk[0] = qr->w[k] * pt->measure;
+            for (int d = 0; d < 2; d++)
+                for (int c = 0; c < 3; c++) memcpy(gk + 1 + (size_t)(3 * d + c) * nd, pt->G[d][c], sizeof(double) * (size_t)nd);
+        }
+        for (int k = 0; k < qr->n; k++) g[(size_t)k * (1 + 6 * (size_t)nd)] /= area;
+        double* D = g + (size_t)qr->n * (1 + 6 * (size_t)nd);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) D[3 * i + j] = pr->D[i * pr->nstrain + j];
+    }
+    free(pt);
+    return KD_OK;
+}
+
+/* SL8: (N_x, N_y, N_xy) += D_m mean(e_n), e_n = (g0.g0 / 2, g1.g1 / 2, g0.g1), g_d = (G_dc q_e)_c,
+ * the element's mean over its rule (SL5's e_l at the centre is the mean of the linear strain), and
+ * the surfaces' von Mises stress again (SL5). */
+static void shell_geo_stress(const shell_out* o) {
+    const kd_model* md = o->L.model;
+    for (int e = 0; e < md->nelem; e++) {
+        const kd_element_props* pr = &md->prop[md->elem_prop[e]];
+        if (kd_element_kind_family(pr->kind) != KD_FAMILY_SHELL) continue;
+        int eqs[KD_ELEM_DOF_MAX];
+        double de[KD_ELEM_DOF_MAX];
+        const int nd = kd_model_elem_eqs(md, e, eqs), npt = pr->family->quadrature(pr)->n;
+        for (int a = 0; a < nd; a++) de[a] = eqs[a] >= 0 ? o->q[eqs[a]] : 0.0;
+        const double* g = o->gn + o->goff[e];
+        double en[3] = {0, 0, 0};
+        for (int k = 0; k < npt; k++, g += 1 + 6 * (size_t)nd) {
+            double gr[6];
+            for (int i = 0; i < 6; i++) {
+                double x = 0;
+                for (int a = 0; a < nd; a++) x += g[1 + (size_t)i * nd + a] * de[a];
+                gr[i] = x;
+            }
+            en[0] += g[0] * 0.5 * (gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
+            en[1] += g[0] * 0.5 * (gr[3] * gr[3] + gr[4] * gr[4] + gr[5] * gr[5]);
+            en[2] += g[0] * (gr[0] * gr[3] + gr[1] * gr[4] + gr[2] * gr[5]);
+        }
+        const double* D = g;
+        double* s = o->out + (size_t)KD_PLATE_STRESS * e;
+        for (int i = 0; i < 3; i++) s[i] += D[3 * i] * en[0] + D[3 * i + 1] * en[1] + D[3 * i + 2] * en[2];
+        const double t = pr->c.t;
+        s[6] = 0.0;
+        for (int side = -1; side <= 1; side += 2) {
+            const double sx = s[0] / t + side * 6 * s[3] / (t * t), sy = s[1] / t + side * 6 * s[4] / (t * t),
+                         txy = s[2] / t + side * 6 * s[5] / (t * t);
+            s[6] = fmax(s[6], sqrt(sx * sx + sy * sy - sx * sy + 3 * txy * txy));
+        }
+    }
+}
+
 kd_status kd_ffr3d_shell_stress_new(const kd_desc* d, const kd_ffr3d_system* s, kd_ffr3d_shell_stress** out,
                                     kd_error* err) {
     *out = NULL;
@@ -72,6 +162,7 @@ kd_status kd_ffr3d_shell_stress_new(const kd_desc* d, const kd_ffr3d_system* s, 
     for (int b = 0, mb = 0; sd && b < sd->nbodies && mb < nb && !st; b++) {
         if (sd->bodies[b].ground) continue;
         if (kd_ffr3d_body_shell(s, mb)) st = shell_model(d, b, mb, &p->b[mb], err);
+        if (!st && kd_ffr3d_body_geometric(s, mb)) st = shell_geo_rows(&p->b[mb], err);   /* SL8 */
         mb++;
     }
     if (st) kd_ffr3d_shell_stress_free(&p);
@@ -86,7 +177,7 @@ void kd_ffr3d_shell_stress_free(kd_ffr3d_shell_stress** pp) {
         shell_out* o = &p->b[b];
         kd_model_free(&o->L.model);
         kd_desc_free(&o->ld);
-        free(o->eo), free(o->q), free(o->out);
+        free(o->eo), free(o->q), free(o->out), free(o->gn), free(o->goff);
     }
     free(p->b);
     free(p);
@@ -108,6 +199,7 @@ const double* kd_ffr3d_shell_stress_eval(kd_ffr3d_shell_stress* p, int b, const 
         }
     }
     kd_sked_plate_stress(&o->L, o->q, o->out);   /* SL5 */
+    if (o->gn) shell_geo_stress(o);              /* SL8: the membrane strain of the elastic force */
     *nelem = md->nelem;
     return o->out;
 }

@@ -204,6 +204,7 @@ kd_status kd_ffr3d_reduce_basis(kd_ffr3d_system* s, int b, int modes, const int*
 
 double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b) { return s->body[b].omega_max; }
 int kd_ffr3d_body_shell(const kd_ffr3d_system* s, int b) { return s->body[b].shell; }
+int kd_ffr3d_body_geometric(const kd_ffr3d_system* s, int b) { return s->body[b].shell && s->body[b].sgeo; }
 
 void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]) {
     const f3_body* bd = &s->body[b];
@@ -249,7 +250,8 @@ int kd_ffr3d_add_joint_ex(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d
         if (free_node) {
             kd_error_set(err, KD_ERR_INPUT, "", KD_LOC_NONE,
                          "node %d of shell link '%s' is not in its support set: a joint there must be spherical or "
-                         "distance (the node's rotations are not carried to a joint axis)",
+                         "distance (the node's rotations are not carried to a joint axis): to hinge the link there, use "
+                         "spherical joints at two nodes on the axis, or put the node in the support set",
                          P.node + 1, B->name);
             return -1;
         }
