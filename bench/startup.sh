@@ -6,8 +6,6 @@
 #   kedyn run bench/startup_bar.yaml -o TMP --quiet   (25 elements, 10 000 steps, dynamics.csv)
 #     "run": into the same OUTDIR each time (each run replaces the previous run's files);
 #     "run-new": into a new OUTDIR each time (nothing replaced)
-#     "run-j1": as run-new with --jobs 1 (the history formatted and written on the integration's
-#     thread: what the writer's thread saves, measured in the same rounds)
 # usage: bench/startup.sh [BUILD_DIR] [N] [OTHER_KEDYN...]
 # Each OTHER_KEDYN (e.g. a build with -DKEDYN_STATIC_SOLVERS=OFF, or an older kedyn) is timed
 # in the same rounds, alternating with BUILD_DIR/kedyn, so that the ratios share the machine's
@@ -34,7 +32,6 @@ for round in 1 2; do
     printf '%-40s %-8s ' "$k" check;    "$timer" "$n" "$k" check "$model"
     printf '%-40s %-8s ' "$k" run;      "$timer" "$runs" "$k" run "$model" -o "$out/run$i" --quiet
     printf '%-40s %-8s ' "$k" run-new;  "$timer" "$runs" "$k" run "$model" -o "$out/new$round.$i.{}" --quiet
-    printf '%-40s %-8s ' "$k" run-j1;   "$timer" "$runs" "$k" run "$model" -o "$out/j1$round.$i.{}" --quiet --jobs 1
   done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -14,7 +14,6 @@
 #include "numerics/pair.h"
 #include "output/fmt_num.h"
 #include "output/output_util.h"
-#include "output/row_writer.h"
 
 #define HISTORY_VTK_FRAMES 101
 
@@ -40,7 +39,7 @@ typedef struct history {
     int nvtk;                     /* frames written */
     double vtk_t[HISTORY_VTK_FRAMES];
     int vtk_failed;
-    io_rows* rows;                /* the rows, formatted and written beside the run (row_writer.h) */
+    io_row row;                   /* the rows, written in blocks (fmt_num.h) */
 } history;
 
 /* One .vtu of the displacements at each hundredth of the time span (frame k at t >= k t_end / 100). */
@@ -120,9 +119,9 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         h->nonfinite = 1, h->t_nonfinite = t;
         return 1;
     }
-    /* "%.10g" of t, then ",%.10e" of each value and ",%.4e" of the balance (fmt_num.h), in the
-     * writer's thread */
-    io_rows_push(h->rows, t, q, e);
+    /* "%.10g" of t, then ",%.10e" of each value and ",%.4e" of the balance, without printf's
+     * cost, in one call (src/output/fmt_num.h) */
+    io_row_history(&h->row, t, q, h->eq, h->ncol, e);
     if (h->anim) kd_anim_record(h->anim, t, q);
     if (h->vtk_stem[0]) history_vtk(h, t, q);
     /* Progress at most every 0.1 % of the time span. */
@@ -131,7 +130,7 @@ static int history_row(void* ctx, double t, const double* q, const double* v, co
         h->opts->progress(h->opts->progress_ctx, h->index, h->count, "dynamics", t / h->t_end);
     }
     /* a block that could not be written (the header's fprintf: at the commit's ferror) */
-    return io_rows_failed(h->rows) || kd_interrupted();
+    return h->row.failed || kd_interrupted();
 }
 
 /* After a numerical failure the history up to it is still a whole CSV file and is kept under its
@@ -148,11 +147,14 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
-    history* h = calloc(1, sizeof(*h));
+    history* h = malloc(sizeof(*h));  /* its block of rows: 64 kB */
     if (!h) {
         kd_atomic_abort(&f);
         return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     }
+    /* the fields set one by one: a compound literal would zero the 64 kB block too (16 pages
+     * touched before any row) */
+    memset(h, 0, offsetof(history, row));
     h->fp = f.fp, h->energy = dy.energy, h->anim = c->anim, h->opts = c->opts, h->index = c->index;
     h->count = c->count, h->t_end = dy.t_end, h->neq = c->m->neq, h->m = c->m, h->outdir = c->outdir;
     for (int b = 0; b < c->m->nbody; b++)  /* plates: the displacement series for ParaView too */
@@ -161,15 +163,11 @@ static kd_status run_dynamics(const run_context* c, const kd_analysis_desc* ad, 
             else snprintf(h->vtk_stem, sizeof h->vtk_stem, "%.40sdynamics_%d", a->prefix, c->ordinal);
         }
     st = history_columns(c->d, c->m, h, err);
-    /* a second thread for the rows when the run may use more than one (--jobs, one per MPI rank) */
-    const double steps = dy.dt > 0 ? dy.t_end / dy.dt / (dy.output_every > 0 ? dy.output_every : 1) : 0;
-    const long rows = steps < 1e7 ? (long)steps + 2 : 10000000;  /* the ring's size only */
-    if (!st && !(h->rows = io_rows_open(h->fp, h->ncol, h->eq, h->energy, rows, c->opts && c->opts->jobs > 1)))
-        st = kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    io_row_start(&h->row, h->fp);
     if (!st) st = kd_dynamics_run(c->m, ad, history_row, h, &a->dynamics, a->message, (int)sizeof(a->message), err);
-    const int failed = h->rows ? io_rows_close(h->rows) : 0;
-    if (failed && (!st || st == KD_ERR_NUMERIC))  /* the rows' own writes (fmt_num.h) */
-        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write '%s': %s", path, strerror(failed));
+    io_row_flush(&h->row);
+    if (h->row.failed && (!st || st == KD_ERR_NUMERIC))  /* the rows' own writes (fmt_num.h) */
+        st = kd_error_set(err, KD_ERR_IO, "", KD_LOC_NONE, "cannot write '%s': %s", path, strerror(h->row.failed));
     if (h->nonfinite && st != KD_ERR_IO)
         st = kd_error_set(err, KD_ERR_NUMERIC, "", KD_LOC_NONE,
                           "at t = %g s: the state or its energy is no longer finite (divergence; above a critical "
