@@ -211,6 +211,13 @@ void f3_shell_geometric_force(const f3_body* b, const double* zr, double* Qr, do
     }
 }
 
+const double* f3_shell_relaxation(const f3_body* b, const double* zr, double* work) {
+    if (!b->T || !b->sgeo || !b->sgeo->Km) return NULL;
+    for (int a = 0; a < b->nf; a++) work[a] = 0.0;
+    f3_shell_geometric_force(b, zr, work, NULL);   /* sets zs = T s - y at zr */
+    return b->sgeo->zs;
+}
+
 /* SL10: K_m = sum_e sum_p w B_m^T D_m B_m on the full coordinates (the same points as U_g), its
  * equations without membrane strain (the bending DOFs of a flat mesh) set to 1, factored once. A
  * shell off its plane whose K_m is singular (inextensional fields) is factored with 1e-10 of its

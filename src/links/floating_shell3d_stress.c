@@ -25,6 +25,8 @@ typedef struct shell_out {
     double* out;                  /* (KD_PLATE_STRESS x nelem) */
     double* gn;                   /* SL8 on (NULL: off): from goff[e], element e's points (shell_geo_rows) */
     size_t* goff;                 /* (nelem + 1) */
+    double *relax, *rq, *rout, *rwork;   /* SL10 (SL8 on): the relaxation field (6 nnode), its
+                                   * equations (neq), its SL5 stresses, the body's work (n_r) */
 } shell_out;
 
 struct kd_ffr3d_shell_stress {
@@ -108,6 +110,17 @@ static kd_status shell_geo_rows(shell_out* o, kd_error* err) {
     return KD_OK;
 }
 
+/* SL10: room for the relaxation field of a reduced shell with SL8 (used only when the body has one) */
+static kd_status shell_relax_init(const kd_ffr3d_system* s, int b, shell_out* o, kd_error* err) {
+    const kd_model* md = o->L.model;
+    o->relax = malloc(sizeof(double) * 6 * ((size_t)kd_ffr3d_body_nodes(s, b) + 1));
+    o->rq = calloc((size_t)md->neq + 1, sizeof(double));
+    o->rout = calloc((size_t)KD_PLATE_STRESS * ((size_t)md->nelem + 1), sizeof(double));
+    o->rwork = malloc(sizeof(double) * ((size_t)kd_ffr3d_body_elastic_size(s, b) + 1));
+    if (!o->relax || !o->rq || !o->rout || !o->rwork) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    return KD_OK;
+}
+
 /* SL8: (N_x, N_y, N_xy) += D_m mean(e_n), e_n = (g0.g0 / 2, g1.g1 / 2, g0.g1), g_d = (G_dc q_e)_c,
  * the element's mean over its rule (SL5's e_l at the centre is the mean of the linear strain), and
  * the surfaces' von Mises stress again (SL5). */
@@ -163,6 +176,7 @@ kd_status kd_ffr3d_shell_stress_new(const kd_desc* d, const kd_ffr3d_system* s, 
         if (sd->bodies[b].ground) continue;
         if (kd_ffr3d_body_shell(s, mb)) st = shell_model(d, b, mb, &p->b[mb], err);
         if (!st && kd_ffr3d_body_geometric(s, mb)) st = shell_geo_rows(&p->b[mb], err);   /* SL8 */
+        if (!st && kd_ffr3d_body_geometric(s, mb)) st = shell_relax_init(s, mb, &p->b[mb], err);   /* SL10 */
         mb++;
     }
     if (st) kd_ffr3d_shell_stress_free(&p);
@@ -178,6 +192,7 @@ void kd_ffr3d_shell_stress_free(kd_ffr3d_shell_stress** pp) {
         kd_model_free(&o->L.model);
         kd_desc_free(&o->ld);
         free(o->eo), free(o->q), free(o->out), free(o->gn), free(o->goff);
+        free(o->relax), free(o->rq), free(o->rout), free(o->rwork);
     }
     free(p->b);
     free(p);
@@ -199,6 +214,17 @@ const double* kd_ffr3d_shell_stress_eval(kd_ffr3d_shell_stress* p, int b, const 
         }
     }
     kd_sked_plate_stress(&o->L, o->q, o->out);   /* SL5 */
+    if (o->relax && kd_ffr3d_shell_relaxation(p->s, b, q, o->rwork, o->relax)) {
+        /* SL10: N* takes the membrane strain of the relaxation field B_m (T s - y) too */
+        for (int n = 0; n < md->nnode; n++)
+            for (int a = 0; a < md->node_dof_num[n]; a++) {
+                const int k = md->node_dof_adr[n] + a, c = f3_shell_dof_component(md->dof_name[k]), eq = md->dof_eq[k];
+                if (c >= 0 && eq >= 0) o->rq[eq] = o->relax[6 * n + c];
+            }
+        kd_sked_plate_stress(&o->L, o->rq, o->rout);
+        for (int e = 0; e < md->nelem; e++)
+            for (int i = 0; i < 3; i++) o->out[(size_t)KD_PLATE_STRESS * e + i] += o->rout[(size_t)KD_PLATE_STRESS * e + i];
+    }
     if (o->gn) shell_geo_stress(o);              /* SL8: the membrane strain of the elastic force */
     *nelem = md->nelem;
     return o->out;
