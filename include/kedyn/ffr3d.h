@@ -116,14 +116,12 @@ double kd_ffr3d_body_omega_max(const kd_ffr3d_system* s, int b);
 /* u, v, w, rx, ry, rz of node `node` of body b at q (frame components; a reduced body's from its
  * basis; zeros for the frame node and rigid bodies). */
 void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const double* q, double u[6]);
-/* The elastic coordinates of body b (a reduced body's n_r). */
-int kd_ffr3d_body_elastic_size(const kd_ffr3d_system* s, int b);
 /* A reduced shell with the membrane stress stiffening (theory.md sec. 22, SL10): the in-plane field
  * by which the whole mesh relaxes the slopes' stretch beyond the basis (T s - y) at q, node by node
- * in kd_ffr3d_node_displacement's layout (u: 6 x nodes; work: kd_ffr3d_body_elastic_size doubles);
+ * in kd_ffr3d_node_displacement's layout (u: 6 x nodes);
  * its membrane strain is part of the resultants N* of the elastic force. 0 (u untouched) for any
  * other body. */
-int kd_ffr3d_shell_relaxation(const kd_ffr3d_system* s, int b, const double* q, double* work, double* u);
+int kd_ffr3d_shell_relaxation(const kd_ffr3d_system* s, int b, const double* q, double* u);
 /* A joint between points a and b (different bodies) with its axis in global components at the
  * initial pose (revolute, fixed; ignored by spherical): the axis and its triad are carried into
  * each body's frame by kd_ffr3d_finish. Returns the joint index or -1. */

@@ -63,8 +63,8 @@ void f3_shell_geo_free(struct f3_shell_geo* g);
 /* SL10: the relaxation data of a reduced shell's SL8 (after its basis b->T is set). */
 kd_status f3_shell_geo_reduce(f3_body* b, kd_error* err);
 /* SL10: the relaxation field T s - y of a reduced shell with SL8 at its coordinates zr, on the full
- * elastic coordinates (work: nf doubles); NULL when the body has none. */
-const double* f3_shell_relaxation(const f3_body* b, const double* zr, double* work);
+ * elastic coordinates (the body's work: valid until its next evaluation); NULL when it has none. */
+const double* f3_shell_relaxation(const f3_body* b, const double* zr);
 void f3_body_init_rigid(f3_body* b, double mass, const double J[9]);
 void f3_body_free(f3_body* b);
 /* F11: reduce beam body b on the Craig-Bampton basis of the lowest `modes` fixed-interface modes

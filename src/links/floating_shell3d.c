@@ -161,21 +161,14 @@ static double geo_pass(const f3_body* b, int mode, const double* z, const double
     return u;
 }
 
-void f3_shell_geometric_force(const f3_body* b, const double* zr, double* Qr, double* U) {
+/* SL10 at q_f = T x: the stretch of the slopes e_n as a membrane load r_f = int B_m^T D_m e_n; the
+ * relaxation the full mesh's in-plane coordinates would give it, y = K_m^-1 r_f (K_m = int B_m^T
+ * D_m B_m, factored once), less the one the basis gives it dynamically, s = G^+ r, r = T^T r_f
+ * (G = T^T K_m T); with `field`, the relaxation field zs = T s - y. Returns
+ *   U_g = x.r + r.s / 2 + int e_n^T D_m e_n / 2 - r_f.y / 2. */
+static double relaxation(const f3_body* b, const double* zr, const double* z, int field) {
     f3_shell_geo* g = b->sgeo;
-    if (!b->T) {   /* SL8 */
-        const double u = geo_pass(b, 0, zr, NULL, Qr);
-        if (U) *U = u;
-        return;
-    }
-    /* SL10: q_f = T x. The stretch of the slopes e_n as a membrane load r_f = int B_m^T D_m e_n; the
-     * relaxation the full mesh's in-plane coordinates would give it, y = K_m^-1 r_f (K_m = int B_m^T
-     * D_m B_m, factored once), less the one the basis gives it dynamically, s = G^+ r, r = T^T r_f
-     * (G = T^T K_m T):
-     *   U_g = x.r + r.s / 2 + int e_n^T D_m e_n / 2 - r_f.y / 2,
-     *   Q_r -= r + T^T int k_g(N*) q,   N* = D_m (e_l + B_m (T s - y) + e_n) */
     const int nf = b->nf, nfull = b->nfull;
-    const double* z = f3_body_expand(b, zr);
     double* F = b->zfull + nfull;
     memset(F, 0, sizeof(double) * (size_t)nfull);
     double u = geo_pass(b, 1, z, NULL, F);
@@ -193,14 +186,29 @@ void f3_shell_geometric_force(const f3_body* b, const double* zr, double* Qr, do
         for (int c = 0; c < nf; c++) x += g->S[(size_t)a * nf + c] * g->r[c];
         g->s[a] = x, u += zr[a] * g->r[a] + 0.5 * g->r[a] * x;
     }
-    if (U) *U = u;
-    if (!Qr) return;
-    for (int i = 0; i < nfull; i++) {
+    for (int i = 0; field && i < nfull; i++) {
         const double* Ti = b->T + (size_t)i * nf;
         double x = -g->y[i];
         for (int a = 0; a < nf; a++) x += Ti[a] * g->s[a];
         g->zs[i] = x;
     }
+    return u;
+}
+
+void f3_shell_geometric_force(const f3_body* b, const double* zr, double* Qr, double* U) {
+    if (!b->T) {   /* SL8 */
+        const double u = geo_pass(b, 0, zr, NULL, Qr);
+        if (U) *U = u;
+        return;
+    }
+    /* SL10: Q_r -= r + T^T int k_g(N*) q,   N* = D_m (e_l + B_m (T s - y) + e_n) */
+    const f3_shell_geo* g = b->sgeo;
+    const int nf = b->nf, nfull = b->nfull;
+    const double* z = f3_body_expand(b, zr);
+    const double u = relaxation(b, zr, z, Qr != NULL);
+    if (U) *U = u;
+    if (!Qr) return;
+    double* F = b->zfull + nfull;
     memset(F, 0, sizeof(double) * (size_t)nfull);
     geo_pass(b, 2, z, g->zs, F);
     for (int a = 0; a < nf; a++) Qr[a] -= g->r[a];
@@ -211,10 +219,9 @@ void f3_shell_geometric_force(const f3_body* b, const double* zr, double* Qr, do
     }
 }
 
-const double* f3_shell_relaxation(const f3_body* b, const double* zr, double* work) {
+const double* f3_shell_relaxation(const f3_body* b, const double* zr) {
     if (!b->T || !b->sgeo || !b->sgeo->Km) return NULL;
-    for (int a = 0; a < b->nf; a++) work[a] = 0.0;
-    f3_shell_geometric_force(b, zr, work, NULL);   /* sets zs = T s - y at zr */
+    relaxation(b, zr, f3_body_expand(b, zr), 1);
     return b->sgeo->zs;
 }
 

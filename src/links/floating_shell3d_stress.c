@@ -25,8 +25,8 @@ typedef struct shell_out {
     double* out;                  /* (KD_PLATE_STRESS x nelem) */
     double* gn;                   /* SL8 on (NULL: off): from goff[e], element e's points (shell_geo_rows) */
     size_t* goff;                 /* (nelem + 1) */
-    double *relax, *rq, *rout, *rwork;   /* SL10 (SL8 on): the relaxation field (6 nnode), its
-                                   * equations (neq), its SL5 stresses, the body's work (n_r) */
+    double *relax, *rq, *rout;    /* SL10 (SL8 on): the relaxation field (6 nnode), its equations
+                                   * (neq), its SL5 stresses */
 } shell_out;
 
 struct kd_ffr3d_shell_stress {
@@ -116,8 +116,7 @@ static kd_status shell_relax_init(const kd_ffr3d_system* s, int b, shell_out* o,
     o->relax = malloc(sizeof(double) * 6 * ((size_t)kd_ffr3d_body_nodes(s, b) + 1));
     o->rq = calloc((size_t)md->neq + 1, sizeof(double));
     o->rout = calloc((size_t)KD_PLATE_STRESS * ((size_t)md->nelem + 1), sizeof(double));
-    o->rwork = malloc(sizeof(double) * ((size_t)kd_ffr3d_body_elastic_size(s, b) + 1));
-    if (!o->relax || !o->rq || !o->rout || !o->rwork) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
+    if (!o->relax || !o->rq || !o->rout) return kd_error_set(err, KD_ERR_NOMEM, "", KD_LOC_NONE, "out of memory");
     return KD_OK;
 }
 
@@ -192,7 +191,7 @@ void kd_ffr3d_shell_stress_free(kd_ffr3d_shell_stress** pp) {
         kd_model_free(&o->L.model);
         kd_desc_free(&o->ld);
         free(o->eo), free(o->q), free(o->out), free(o->gn), free(o->goff);
-        free(o->relax), free(o->rq), free(o->rout), free(o->rwork);
+        free(o->relax), free(o->rq), free(o->rout);
     }
     free(p->b);
     free(p);
@@ -214,7 +213,7 @@ const double* kd_ffr3d_shell_stress_eval(kd_ffr3d_shell_stress* p, int b, const 
         }
     }
     kd_sked_plate_stress(&o->L, o->q, o->out);   /* SL5 */
-    if (o->relax && kd_ffr3d_shell_relaxation(p->s, b, q, o->rwork, o->relax)) {
+    if (o->relax && kd_ffr3d_shell_relaxation(p->s, b, q, o->relax)) {
         /* SL10: N* takes the membrane strain of the relaxation field B_m (T s - y) too */
         for (int n = 0; n < md->nnode; n++)
             for (int a = 0; a < md->node_dof_num[n]; a++) {

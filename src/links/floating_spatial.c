@@ -220,9 +220,9 @@ void kd_ffr3d_node_displacement(const kd_ffr3d_system* s, int b, int node, const
     }
 }
 
-int kd_ffr3d_shell_relaxation(const kd_ffr3d_system* s, int b, const double* q, double* work, double* u) {
+int kd_ffr3d_shell_relaxation(const kd_ffr3d_system* s, int b, const double* q, double* u) {
     const f3_body* bd = &s->body[b];
-    const double* zs = bd->shell ? f3_shell_relaxation(bd, q + bd->off + KD_FFR3D_POSE, work) : NULL;
+    const double* zs = bd->shell ? f3_shell_relaxation(bd, q + bd->off + KD_FFR3D_POSE) : NULL;
     if (!zs) return 0;
     for (int n = 0; n < bd->nodes; n++)
         for (int d = 0; d < 6; d++) {
@@ -231,8 +231,6 @@ int kd_ffr3d_shell_relaxation(const kd_ffr3d_system* s, int b, const double* q, 
         }
     return 1;
 }
-
-int kd_ffr3d_body_elastic_size(const kd_ffr3d_system* s, int b) { return s->body[b].nf; }
 
 int kd_ffr3d_add_joint(kd_ffr3d_system* s, kd_ffr3d_joint_type type, kd_ffr3d_point a, kd_ffr3d_point b,
                        const double axis[3], kd_error* err) {
