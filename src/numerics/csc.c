@@ -92,14 +92,7 @@ kd_status kd_csc_solve_spd(const kd_csc* a, int nrhs, double* b) {
     cholmod_start(&cc);
     cc.print = 0;
     cc.error_handler = NULL;
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
+    cholmod_sparse s = csc_cholmod_view(a);
     cholmod_dense B;
     memset(&B, 0, sizeof(B));
     B.nrow = B.d = (size_t)a->n, B.ncol = (size_t)nrhs, B.nzmax = B.nrow * B.ncol;

@@ -42,14 +42,7 @@ kd_status kd_csc_factor_new(const kd_csc* a, kd_csc_factor** out) {
     cholmod_start(&f->cc);
     f->cc.print = 0;
     f->cc.error_handler = NULL;
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
+    cholmod_sparse s = csc_cholmod_view(a);
     f->B.nrow = f->B.d = f->B.nzmax = (size_t)a->n, f->B.ncol = 1;
     f->B.xtype = CHOLMOD_REAL, f->B.dtype = CHOLMOD_DOUBLE;
     kd_status st = KD_OK;

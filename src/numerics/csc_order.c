@@ -24,6 +24,18 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+cholmod_sparse csc_cholmod_view(const kd_csc* a) {
+    cholmod_sparse s;
+    memset(&s, 0, sizeof(s));
+    s.nrow = s.ncol = (size_t)a->n;
+    s.nzmax = (size_t)a->p[a->n];
+    s.p = a->p, s.i = a->i, s.x = a->x;
+    s.stype = 1;
+    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
+    s.sorted = 1, s.packed = 1;
+    return s;
+}
+
 int csc_order_nodes(const cholmod_sparse* A, int* perm, cholmod_common* cc) {
     const int n = (int)A->nrow;
     const int *Ap = A->p, *Ai = A->i;

@@ -4,6 +4,11 @@
 
 #include <cholmod.h>
 
+#include "kedyn/band.h"   /* kd_csc */
+
+/* A kd_csc (upper triangle, sorted, packed) seen as a CHOLMOD symmetric matrix: no copy. */
+cholmod_sparse csc_cholmod_view(const kd_csc* a);
+
 /* perm (A->nrow entries) for the symmetric A (upper triangle stored, packed, int indices):
  * approximate minimum degree on the graph of the nodes rather than of the equations. Consecutive
  * equations with the same neighbours (the DOFs of one node) form one vertex of the compressed

@@ -15,18 +15,6 @@
 #include "numerics/csc_order.h"
 #include "numerics/eigen_internal.h"
 
-/* A kd_csc seen as a CHOLMOD symmetric (upper) matrix, no copy. */
-static cholmod_sparse csc_view(const kd_csc* a) {
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
-    return s;
-}
 
 /* From this size on, the block Lanczos (eigen_block.c) replaces ARPACK's single-vector one and
  * the ordering is AMD on the graph of the nodes (csc_order.c): on the 216 543-DOF plate it fills
@@ -99,7 +87,7 @@ kd_status eigen_cholmod_method(const kd_csc* K, const kd_csc* M, int count, doub
     cc.print = 0;
     cc.error_handler = NULL;
     kd_status st = KD_OK;
-    cholmod_sparse Kv = csc_view(K), Mv = csc_view(M);
+    cholmod_sparse Kv = csc_cholmod_view(K), Mv = csc_cholmod_view(M);
     const int large = block < 0 ? n >= KD_EIGEN_BLOCK_MIN && n >= 32 * (count + 1) : block;
     /* K - sigma M, upper: entry by entry when M has K's pattern (the assembly's), else CHOLMOD's sum */
     const size_t nnz = (size_t)K->p[n];

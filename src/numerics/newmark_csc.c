@@ -13,6 +13,7 @@
 #include <cholmod.h>
 
 #include "kedyn/band.h"
+#include "numerics/csc_order.h"
 
 struct kd_newmark_csc {
     const kd_csc *K, *M;
@@ -23,17 +24,6 @@ struct kd_newmark_csc {
     double *qs, *vs, *w1, *w2;
 };
 
-static cholmod_sparse view(const kd_csc* a) {
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
-    return s;
-}
 
 void kd_newmark_csc_free(kd_newmark_csc** pw) {
     if (!pw || !*pw) return;
@@ -68,7 +58,7 @@ kd_status kd_newmark_csc_init_alpha(const kd_csc* K, const kd_csc* M, double alp
     kd_status st = w->qs ? KD_OK : KD_ERR_NOMEM;
     if (!st) w->vs = w->qs + n, w->w1 = w->vs + n, w->w2 = w->w1 + n;
     /* S = (1 - am + (1 - af) gamma h alpha) M + (1 - af)(gamma h beta + b h^2) K, upper */
-    cholmod_sparse Kv = view(K), Mv = view(M);
+    cholmod_sparse Kv = csc_cholmod_view(K), Mv = csc_cholmod_view(M);
     double cm[2] = {(1 - am) + (1 - af) * gamma * h * alpha, 0}, ck[2] = {(1 - af) * (gamma * h * beta + b * h * h), 0};
     cholmod_sparse* S = st ? NULL : cholmod_add(&Mv, &Kv, cm, ck, 1, 1, &w->cc);
     if (!st && S) {
