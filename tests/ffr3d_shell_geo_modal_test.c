@@ -31,37 +31,15 @@
 
 #include "kedyn/ffr3d_shell_stress.h"
 #include "ffr3d_run.h"
+#include "shell_strip_models.h"
 
-/* A steel strip 0.5 x 0.04 m (nu = 0), 6 x 1 cells of CST + DKT triangles, root edge x = 0 the
- * support, `modes: 4`; the thickness T, extra body keys GEO and the hub's law LAW. */
-#define HUB(T, GEO, LAW)                                                                              \
-    "kedyn: 1\ntitle: hub\nspatial: true\n"                                                           \
-    "materials:\n  steel: {E: 210e9, rho: 7800, nu: 0}\n"                                             \
-    "bodies:\n  - {name: ground, type: ground, points: {O: [0, 0, 0]}}\n"                             \
-    "  - name: strip\n    type: plate\n    theory: shell\n    interpolation: dkt\n"                   \
-    "    material: steel\n    thickness: " T "\n    modes: 4\n" GEO                                   \
-    "    mesh: {rectangle: [0.5, 0.04], divisions: [6, 1]}\n"                                          \
-    "    node_sets: {root: {x: 0}, tip: {x: 0.5}}\n    support: root\n    output: tip\n"              \
-    "    points: {O: [0, 0, 0]}\n"                                                                    \
-    "joints:\n  - {name: O, type: revolute, bodies: [ground, strip], points: [O, O], axis: [0, 0, 1]}\n" \
-    "drivers:\n  - {joint: O, law: " LAW "}\n"                                                        \
-    "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.04, dt: 2.0e-6}\n"
-
-static const char REST[] = HUB("0.02", "", "0");
-static const char SPIN[] = HUB("0.02", "", "{speed: 300}");
-static const char SPIN_OFF[] = HUB("0.02", "    geometric_stiffness: false\n", "{speed: 300}");
-
-#define FREE_MODEL(GEO)                                                                               \
-    "kedyn: 1\ntitle: free\nspatial: true\n"                                                          \
-    "materials:\n  steel: {E: 210e9, rho: 7800, nu: 0}\n"                                             \
-    "bodies:\n  - name: strip\n    type: plate\n    theory: shell\n    interpolation: dkt\n"         \
-    "    material: steel\n    thickness: 0.004\n    modes: 4\n" GEO                                  \
-    "    mesh: {rectangle: [0.5, 0.04], divisions: [6, 1]}\n"                                          \
-    "    node_sets: {root: {x: 0}}\n    support: root\n"                                              \
-    "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.01, dt: 2.0e-6}\n"
-
-static const char FREE[] = FREE_MODEL("");
-static const char FREE_OFF[] = FREE_MODEL("    geometric_stiffness: false\n");
+/* The strips of shell_strip_models.h with `modes: 4`. */
+#define MODES "    modes: 4\n"
+static const char REST[] = SHELL_STRIP_HUB("0.02", MODES, "0");
+static const char SPIN[] = SHELL_STRIP_HUB("0.02", MODES, "{speed: 300}");
+static const char SPIN_OFF[] = SHELL_STRIP_HUB("0.02", MODES "    geometric_stiffness: false\n", "{speed: 300}");
+static const char FREE[] = SHELL_STRIP_FREE(MODES);
+static const char FREE_OFF[] = SHELL_STRIP_FREE(MODES "    geometric_stiffness: false\n");
 
 /* The tip's w at every output of o's run. With the joint at the support there are no boundary
  * coordinates: the reduced coordinates are the modes, then the static vectors; the first (x_0)

@@ -25,39 +25,16 @@
 #include "kedyn/sdesc.h"
 #include "kedyn/sked.h"
 #include "kedyn/smech.h"
+#include "shell_strip_models.h"
 
 enum { CAP = 20000 };
 
-/* A steel strip 0.5 x 0.04 m (nu = 0), 6 x 1 cells of CST + DKT triangles, root edge x = 0 the
- * support; the thickness T and the hub's law LAW. */
-#define HUB(T, GEO, LAW)                                                                              \
-    "kedyn: 1\ntitle: hub\nspatial: true\n"                                                           \
-    "materials:\n  steel: {E: 210e9, rho: 7800, nu: 0}\n"                                             \
-    "bodies:\n  - {name: ground, type: ground, points: {O: [0, 0, 0]}}\n"                             \
-    "  - name: strip\n    type: plate\n    theory: shell\n    interpolation: dkt\n"                   \
-    "    material: steel\n    thickness: " T "\n" GEO                                                 \
-    "    mesh: {rectangle: [0.5, 0.04], divisions: [6, 1]}\n"                                          \
-    "    node_sets: {root: {x: 0}, tip: {x: 0.5}}\n    support: root\n    output: tip\n"              \
-    "    points: {O: [0, 0, 0]}\n"                                                                    \
-    "joints:\n  - {name: O, type: revolute, bodies: [ground, strip], points: [O, O], axis: [0, 0, 1]}\n" \
-    "drivers:\n  - {joint: O, law: " LAW "}\n"                                                        \
-    "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.04, dt: 2.0e-6}\n"
-
-static const char REST[] = HUB("0.02", "", "0");
-static const char SPIN[] = HUB("0.02", "", "{speed: 300}");
-static const char SPIN_OFF[] = HUB("0.02", "    geometric_stiffness: false\n", "{speed: 300}");
-
-#define FREE_MODEL(GEO)                                                                               \
-    "kedyn: 1\ntitle: free\nspatial: true\n"                                                          \
-    "materials:\n  steel: {E: 210e9, rho: 7800, nu: 0}\n"                                             \
-    "bodies:\n  - name: strip\n    type: plate\n    theory: shell\n    interpolation: dkt\n"         \
-    "    material: steel\n    thickness: 0.004\n" GEO                                                \
-    "    mesh: {rectangle: [0.5, 0.04], divisions: [6, 1]}\n"                                          \
-    "    node_sets: {root: {x: 0}}\n    support: root\n"                                              \
-    "analyses:\n  - {type: dynamics, coupling: two-way, t_end: 0.01, dt: 2.0e-6}\n"
-
-static const char FREE[] = FREE_MODEL("");
-static const char FREE_OFF[] = FREE_MODEL("    geometric_stiffness: false\n");
+/* The strips of shell_strip_models.h. */
+static const char REST[] = SHELL_STRIP_HUB("0.02", "", "0");
+static const char SPIN[] = SHELL_STRIP_HUB("0.02", "", "{speed: 300}");
+static const char SPIN_OFF[] = SHELL_STRIP_HUB("0.02", "    geometric_stiffness: false\n", "{speed: 300}");
+static const char FREE[] = SHELL_STRIP_FREE("");
+static const char FREE_OFF[] = SHELL_STRIP_FREE("    geometric_stiffness: false\n");
 
 typedef struct rec {
     const kd_ffr3d_system *s, *off;   /* off: the same body without SL8 (its U on the same q) */
