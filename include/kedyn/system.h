@@ -94,10 +94,9 @@ typedef struct kd_system {
     size_t *rec_mat, *rec_vec;        /* (nprop + 1) prefix sums of the records' ndof^2 and ndof */
     const double* ode_S;              /* the iteration matrix last formed by kd_ode2.iteration */
     double ode_coef[3];               /* and its coefficients cm, cc, ck */
-    kd_inertia_terms rot_terms;       /* scratch: terms of one element with its own axes */
-    double rot_kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* scratch: its k_g, body DOFs */
-    double rot_m[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];   /* scratch: its mass, body DOFs */
-    double rot_kel[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX]; /* scratch: its elastic k, body DOFs */
+    struct kd_system_rot* rot;        /* scratch of the elements with their own axes (NULL when
+                                         the model has none): about 180 kB, on the heap so that the
+                                         other models neither zero nor touch it */
     struct prestress_membrane* prestress; /* in-plane pre-stress of the unit inertia cases of 2D
                                          bodies with geometric stiffness (src/fe/prestress_membrane.h;
                                          NULL: none) */

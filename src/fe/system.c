@@ -8,6 +8,14 @@
 
 #include "prestress_membrane.h"
 
+/* kd_system.rot: one element with its own axes at a time, in body DOFs */
+struct kd_system_rot {
+    kd_inertia_terms terms;                        /* its inertia terms */
+    double kg[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];  /* its k_g */
+    double m[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX];   /* its mass */
+    double kel[KD_ELEM_DOF_MAX * KD_ELEM_DOF_MAX]; /* its elastic k */
+};
+
 /* A += s * ke at the element's equations (fixed DOFs skipped). */
 static void scatter(kd_gband* A, double s, const double* ke, const int* eqs, int n) {
     const int ld = A->kl + A->ku + 1;
@@ -83,6 +91,7 @@ kd_status kd_system_init_route(kd_system* s, const kd_model* m, const kd_element
     s->c_zero = calloc((size_t)m->nprop, sizeof(int));
     s->m_elem = st ? NULL : malloc(sizeof(double) * (s->rec_mat[m->nprop] + 1));
     s->elem_final = malloc(sizeof(int) * (size_t)(m->nelem ? m->nelem : 1));
+    if (m->elem_rot && !(s->rot = malloc(sizeof(*s->rot)))) st = KD_ERR_NOMEM;
     if (!s->ode_key || !s->k_frame || !s->c_zero || !s->m_elem || !s->elem_final) st = KD_ERR_NOMEM;
     if (st || !s->route_key || !s->motion || !s->frame || !s->key || !s->terms || !s->terms_body || !s->qs0 || !s->f_inertia ||
         !s->f_key) {
@@ -165,6 +174,7 @@ void kd_system_free(kd_system* s) {
     free(s->m_elem);
     free(s->rec_mat), free(s->rec_vec);
     free(s->elem_final);
+    free(s->rot);
     prestress_membrane_free(&s->prestress);
     free(s->prestress_S);
     memset(s, 0, sizeof(*s));
@@ -426,13 +436,13 @@ static int element_ck(kd_system* s, int e, int* eqs, const double** c, const dou
     if (m->elem_rot && elem_place(m, e, &at)) {  /* its own axes: terms of this element, in body DOFs */
         double a[3];
         effective_acceleration(s, b, a);
-        kd_inertia_terms_place(pr, &at, s->frame[b].omega_L, s->frame[b].eps_L, a, &s->rot_terms);
+        kd_inertia_terms_place(pr, &at, s->frame[b].omega_L, s->frame[b].eps_L, a, &s->rot->terms);
         memcpy(kbuf, pr->k, sizeof(double) * (size_t)nn);
         kd_element_place_matrix(pr, &at, kbuf);
-        for (int i = 0; i < nn; i++) kbuf[i] += s->rot_terms.k_eps[i] + s->rot_terms.k_omega[i];
-        if (geometric_stiffness(s, e, s->rot_kg))
-            for (int i = 0; i < nn; i++) kbuf[i] += s->rot_kg[i];
-        *c = s->rot_terms.c;
+        for (int i = 0; i < nn; i++) kbuf[i] += s->rot->terms.k_eps[i] + s->rot->terms.k_omega[i];
+        if (geometric_stiffness(s, e, s->rot->kg))
+            for (int i = 0; i < nn; i++) kbuf[i] += s->rot->kg[i];
+        *c = s->rot->terms.c;
         *k = kbuf;
         return n;
     }
@@ -522,7 +532,7 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
         const int n = element_ck(s, e, eqs, &c, &k, kbuf), nn = n * n, top = top_equation(eqs, n);
         const kd_body* body = &m->body[m->elem_body[e]];
         const double* me = s->m_elem + s->rec_mat[m->elem_prop[e]];
-        if (m->elem_rot) me = body_matrix(m, e, me, s->rot_m);
+        if (m->elem_rot) me = body_matrix(m, e, me, s->rot->m);
         if (top >= cleared) {
             memset(S->ab + (size_t)cleared * lds, 0, sizeof(double) * (size_t)(top + 1 - cleared) * (size_t)lds);
             cleared = top + 1;
@@ -530,7 +540,7 @@ static int ode_iteration(void* ctx, double t, double cm, double cc, double ck, d
         const double* cx = c;
         if (body->damp_alpha > 0 || body->damp_beta > 0) {  /* C_e = [c] + alpha m + beta k */
             const double* kel = m->prop[m->elem_prop[e]].k;
-            if (m->elem_rot) kel = body_matrix(m, e, kel, s->rot_kel);
+            if (m->elem_rot) kel = body_matrix(m, e, kel, s->rot->kel);
             for (int i = 0; i < nn; i++) ce[i] = (c ? c[i] : 0.0) + body->damp_alpha * me[i] + body->damp_beta * kel[i];
             cx = ce;
         }
@@ -623,9 +633,9 @@ int kd_system_force(void* ctx, double t, double* f) {
             if (m->elem_rot && elem_place(m, e, &at)) {  /* its own axes: this element's terms */
                 double acc[3];
                 effective_acceleration(s, b, acc);
-                kd_inertia_terms_place(&m->prop[p], &at, s->frame[b].omega_L, s->frame[b].eps_L, acc, &s->rot_terms);
+                kd_inertia_terms_place(&m->prop[p], &at, s->frame[b].omega_L, s->frame[b].eps_L, acc, &s->rot->terms);
                 for (int a = 0; a < n; a++)
-                    if (eqs[a] >= 0) s->f_inertia[eqs[a]] -= s->rot_terms.q[a];
+                    if (eqs[a] >= 0) s->f_inertia[eqs[a]] -= s->rot->terms.q[a];
                 continue;
             }
             const kd_inertia_terms* it = record_terms(s, p, b, s->terms_body);

@@ -116,7 +116,8 @@ typedef struct anchor {
 } anchor;
 
 typedef struct scan {
-    anchor* slots;               /* ANCHOR_SLOTS */
+    anchor* slots;               /* ANCHOR_SLOTS, allocated at the first anchor (a model without
+                                    anchors neither zeroes nor touches its 32 pages) */
     int nanchors;
     double count[KD_YAML_DEPTH_MAX + 1];  /* nodes of each open collection, expanded */
     char* pending[KD_YAML_DEPTH_MAX + 1]; /* the anchor of each open collection (NULL: none) */
@@ -137,6 +138,7 @@ static anchor* anchor_slot(scan* sc, const char* name) {
 
 /* Record an anchor's expanded size; 0 when the table is full (or no memory). */
 static int anchor_set(scan* sc, const char* name, double size) {
+    if (!sc->slots && !(sc->slots = calloc(ANCHOR_SLOTS, sizeof(anchor)))) return 0;
     anchor* a = anchor_slot(sc, name);
     if (!a->name) {
         if (sc->nanchors == ANCHORS_MAX || !(a->name = malloc(strlen(name) + 1))) return 0;
@@ -198,8 +200,8 @@ static kd_status scan_event(scan* sc, const yaml_event_t* e, int* ndocs, const c
         for (int k = 1; k <= sc->depth; k++)  /* libyaml would build a cycle */
             if (sc->pending[k] && strcmp(sc->pending[k], an) == 0)
                 return fail_at(err, name, m, "YAML alias '*%.64s' refers to a node that contains it", an);
-        const anchor* a = anchor_slot(sc, an);
-        return node_done(sc, NULL, a->name ? a->size : 1.0, name, m, err);
+        const anchor* a = sc->slots ? anchor_slot(sc, an) : NULL;
+        return node_done(sc, NULL, a && a->name ? a->size : 1.0, name, m, err);
     }
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT: {
@@ -232,13 +234,10 @@ static kd_status scan_event(scan* sc, const yaml_event_t* e, int* ndocs, const c
 kd_status yaml_check_limits(const char* text, size_t len, const char* name, kd_error* err) {
     yaml_parser_t parser;
     scan* sc = calloc(1, sizeof(scan));
-    anchor* slots = calloc(ANCHOR_SLOTS, sizeof(anchor));
-    if (!sc || !slots || !yaml_parser_initialize(&parser)) {
+    if (!sc || !yaml_parser_initialize(&parser)) {
         free(sc);
-        free(slots);
         return kd_error_set(err, KD_ERR_NOMEM, name, KD_LOC_NONE, "out of memory");
     }
-    sc->slots = slots;
     yaml_parser_set_input_string(&parser, (const unsigned char*)text, len);
     kd_status st = KD_OK;
     int ndocs = 0, done = 0;
@@ -253,9 +252,8 @@ kd_status yaml_check_limits(const char* text, size_t len, const char* name, kd_e
         yaml_event_delete(&e);
     }
     for (int i = 0; i <= KD_YAML_DEPTH_MAX; i++) free(sc->pending[i]);
-    /* names only where some anchor was set: the 32 pages of an unused table stay untouched */
-    for (int i = 0; i < ANCHOR_SLOTS && sc->nanchors > 0; i++) free(slots[i].name);
-    free(slots);
+    for (int i = 0; i < ANCHOR_SLOTS && sc->slots; i++) free(sc->slots[i].name);
+    free(sc->slots);
     free(sc);
     yaml_parser_delete(&parser);
     return st;
