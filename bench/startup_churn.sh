@@ -7,7 +7,8 @@
 # test suite or a build has deleted thousands of files. Other file systems show no such step.
 #   usage: bench/startup_churn.sh [BUILD_DIR] [N]
 # Rows: "deleted 0" (whatever the last minutes deleted on this file system), then after 1 000
-# and after 3 000 more files were created and deleted in the temporary directory.
+# and after 3 000 more files were created and deleted in the temporary directory; each row gives
+# the time to create one empty file (200 created by the shell, then deleted) and the bar run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -25,6 +26,11 @@ deleted=0
 for more in 0 1000 2000; do
   churn "$more"
   deleted=$((deleted + more))
-  printf 'deleted %-5d run-new  ' "$deleted"
+  mkdir "$out/probe$deleted"
+  t0=$(date +%s%N)
+  for ((i = 0; i < 200; i++)); do : >"$out/probe$deleted/f$i"; done
+  t1=$(date +%s%N)
+  rm -rf "$out/probe$deleted"
+  printf 'deleted %-5d create %.3f ms  run-new  ' "$deleted" "$(echo "($t1 - $t0) / 200000000" | bc -l)"
   "$timer" "$n" "$build/kedyn" run bench/startup_bar.yaml -o "$out/d$deleted.{}" --quiet
 done

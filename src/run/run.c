@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "kedyn/atomic_file.h"
@@ -277,7 +278,12 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     char path[1200];
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
     /* First a summary.json of this model with "complete": false and no analyses: an earlier
-     * run's summary cannot describe the files this run renames in, even if it is killed. */
+     * run's summary cannot describe the files this run renames in, even if it is killed. The
+     * earlier one is removed before, not renamed over: ext4 writes a file renamed over another
+     * to the disk at once (auto_da_alloc), and the final summary, which replaces this one, would
+     * then free its blocks, a wait for the disk where the file system discards freed blocks
+     * online (docs/performance.md, "Replacing a file"). */
+    (void)unlink(path);
     st = write_summary(path, d, m, model_path, rep, err);
     if (st) {
         kd_outdir_unlock(&lock);
