@@ -159,7 +159,11 @@ check "failing runs: --jobs 2 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.
 check "failing runs: --jobs 3 = --jobs 1" same_results "$tmp/fail.1" "$tmp/fail.3"
 
 # --resume after kill -9: 64 runs of the seed 001 bar
-sweep=$src/bench/parallel_sweep64.yaml
+# (each run over 1 s rather than 0.1 s, a row every 100 steps: the study lasts about a second, so
+# that the kills below, sent once a few runs are written, come before its end)
+sweep=$tmp/sweep64_long.yaml
+sed 's/t_end: 0.1,/t_end: 1.0,/; s/output_every: 10}/output_every: 100}/' "$src/bench/parallel_sweep64.yaml" >"$sweep"
+check "the long sweep differs from the benchmark's" bash -c "! cmp -s '$sweep' '$src/bench/parallel_sweep64.yaml'"
 "$kedyn" run "$sweep" -o "$tmp/ref" --jobs 2 --quiet >/dev/null 2>&1
 check "64-case sweep exits 0" test $? -eq 0
 "$kedyn" run "$sweep" -o "$tmp/killed" --jobs 1 --quiet >/dev/null 2>&1 &

@@ -34,6 +34,12 @@ kd_status kd_atomic_open(kd_atomic_file* f, const char* path, kd_error* err);
 /* Close, check for write errors, and rename to the final name. On error
  * the temporary file is removed. */
 kd_status kd_atomic_commit(kd_atomic_file* f, kd_error* err);
+/* kd_atomic_commit, but a file under the final name is removed just before the rename, which then
+ * replaces nothing (not atomic: for a file whose absence says what the old one's replacement
+ * would, the first summary.json of a run). ext4 writes a file renamed over another to the disk at
+ * once (auto_da_alloc); the next file renamed over this one would then free blocks on the disk, a
+ * wait where the file system discards freed blocks online (docs/performance.md). */
+kd_status kd_atomic_commit_removing(kd_atomic_file* f, kd_error* err);
 
 /* Close and remove the temporary file. Safe on a file never opened. */
 void kd_atomic_abort(kd_atomic_file* f);

@@ -73,7 +73,7 @@ kd_status kd_atomic_open(kd_atomic_file* f, const char* path, kd_error* err) {
     return KD_OK;
 }
 
-kd_status kd_atomic_commit(kd_atomic_file* f, kd_error* err) {
+static kd_status commit(kd_atomic_file* f, int remove_old, kd_error* err) {
     const int bad = ferror(f->fp);
     const int closed = fclose(f->fp);
     f->fp = NULL;
@@ -81,7 +81,7 @@ kd_status kd_atomic_commit(kd_atomic_file* f, kd_error* err) {
     if (bad || closed != 0) {
         remove(f->tmp);
         st = IOFAIL(f->path, "write");
-    } else if (rename(f->tmp, f->path) != 0) {
+    } else if ((remove_old && unlink(f->path) != 0 && errno != ENOENT) || rename(f->tmp, f->path) != 0) {
         remove(f->tmp);
         st = IOFAIL(f->path, "rename into");
     }
@@ -89,6 +89,10 @@ kd_status kd_atomic_commit(kd_atomic_file* f, kd_error* err) {
     f->slot = -1;
     return st;
 }
+
+kd_status kd_atomic_commit(kd_atomic_file* f, kd_error* err) { return commit(f, 0, err); }
+
+kd_status kd_atomic_commit_removing(kd_atomic_file* f, kd_error* err) { return commit(f, 1, err); }
 
 void kd_atomic_abort(kd_atomic_file* f) {
     if (!f->fp) return;

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/util.h"
 #include "kedyn/atomic_file.h"
@@ -73,8 +72,9 @@ static void write_analysis(FILE* fp, const kd_analysis_report* a) {
     fprintf(fp, "], \"wall_s\": %.6f}", a->wall_s);
 }
 
+/* first: the run's first summary, committed by removing the earlier one (kd_atomic_commit_removing) */
 static kd_status write_summary(const char* path, const kd_desc* d, const kd_model* m, const char* model_path,
-                               const kd_run_report* rep, kd_error* err) {
+                               const kd_run_report* rep, int first, kd_error* err) {
     kd_atomic_file f;
     kd_status st = kd_atomic_open(&f, path, err);
     if (st) return st;
@@ -117,7 +117,7 @@ static kd_status write_summary(const char* path, const kd_desc* d, const kd_mode
         fprintf(fp, "%s\n", i + 1 < rep->nanalyses ? "," : "");
     }
     fprintf(fp, "  ]\n}\n");
-    return kd_atomic_commit(&f, err);
+    return first ? kd_atomic_commit_removing(&f, err) : kd_atomic_commit(&f, err);
 }
 
 /* Runs one analysis: elastic links of a mechanism (run_links.c) and rigid mechanisms
@@ -228,7 +228,7 @@ static void checkpoint_summary(void* ctx, int done, int n) {
     ck->a->status = KD_ERR_NUMERIC;
     snprintf(ck->a->message, sizeof(ck->a->message), "in progress: %d of %d cases done", done, n);
     kd_error err;
-    write_summary(ck->path, ck->d, ck->m, ck->model_path, ck->rep, &err);  /* the final one says if it fails */
+    write_summary(ck->path, ck->d, ck->m, ck->model_path, ck->rep, 0, &err);  /* the final one says if it fails */
     memcpy(ck->a->message, keep, sizeof(keep));
     ck->a->status = status;
 }
@@ -279,12 +279,10 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
     snprintf(path, sizeof(path), "%s/summary.json", outdir);
     /* First a summary.json of this model with "complete": false and no analyses: an earlier
      * run's summary cannot describe the files this run renames in, even if it is killed. The
-     * earlier one is removed before, not renamed over: ext4 writes a file renamed over another
-     * to the disk at once (auto_da_alloc), and the final summary, which replaces this one, would
-     * then free its blocks, a wait for the disk where the file system discards freed blocks
-     * online (docs/performance.md, "Replacing a file"). */
-    (void)unlink(path);
-    st = write_summary(path, d, m, model_path, rep, err);
+     * earlier one is removed just before the rename, not renamed over (kd_atomic_commit_removing):
+     * the final summary then frees no blocks on the disk when it replaces this one
+     * (docs/performance.md, "Replacing a file"). */
+    st = write_summary(path, d, m, model_path, rep, 1, err);
     if (st) {
         kd_outdir_unlock(&lock);
         return st;
@@ -342,7 +340,7 @@ kd_status kd_run_with(const kd_desc* d, const kd_model* m, const char* model_pat
 
     /* summary.json last, also after a failure, so what was computed is described. */
     kd_error werr;
-    const kd_status wst = write_summary(path, d, m, model_path, rep, &werr);
+    const kd_status wst = write_summary(path, d, m, model_path, rep, 0, &werr);
     if (wst && st == KD_OK) {
         *err = werr;
         st = wst;
