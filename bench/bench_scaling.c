@@ -18,6 +18,7 @@
 #include "blas_threads.h"
 #include "core/util.h"
 #include "kedyn/kedyn.h"
+#include "numerics/csc_order.h"
 
 static const double A = 0.2, B = 0.16, T = 0.001, E = 210e9, RHO = 7800, NU = 0.3;
 
@@ -49,18 +50,6 @@ static kd_desc* plate(int nx, int ny) {
     return d;
 }
 
-static cholmod_sparse view(const kd_csc* a) {
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
-    return s;
-}
-
 int main(int argc, char** argv) {
     app_blas_threads_default();  /* one BLAS thread unless OPENBLAS_NUM_THREADS is set */
     const int nx = argc > 1 ? atoi(argv[1]) : 100, ny = argc > 2 ? atoi(argv[2]) : 80;
@@ -85,7 +74,7 @@ int main(int argc, char** argv) {
     const int n = K.n;
     cholmod_common cc;
     cholmod_start(&cc);
-    cholmod_sparse Kv = view(&K), Mv = view(&M);
+    cholmod_sparse Kv = csc_cholmod_view(&K), Mv = csc_cholmod_view(&M);
     double alpha[2] = {1, 0}, beta[2] = {1, 0};  /* K - sigma M, sigma = -1 */
     cholmod_sparse* S = cholmod_add(&Kv, &Mv, alpha, beta, 1, 1, &cc);
     const double t2 = util_now_s();

@@ -31,6 +31,6 @@ for more in 0 1000 2000; do
   for ((i = 0; i < 200; i++)); do : >"$out/probe$deleted/f$i"; done
   t1=$(date +%s%N)
   rm -rf "$out/probe$deleted"
-  printf 'deleted %-5d create %.3f ms  run-new  ' "$deleted" "$(echo "($t1 - $t0) / 200000000" | bc -l)"
+  printf 'deleted %-5d create %.3f ms  run-new  ' "$deleted" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 2e8 }')"
   "$timer" "$n" "$build/kedyn" run bench/startup_bar.yaml -o "$out/d$deleted.{}" --quiet
 done

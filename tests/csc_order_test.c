@@ -25,18 +25,6 @@
 #include "numerics/csc_order.h"
 #include "numerics/eigen_internal.h"
 
-static cholmod_sparse view(const kd_csc* a) {
-    cholmod_sparse s;
-    memset(&s, 0, sizeof(s));
-    s.nrow = s.ncol = (size_t)a->n;
-    s.nzmax = (size_t)a->p[a->n];
-    s.p = a->p, s.i = a->i, s.x = a->x;
-    s.stype = 1;
-    s.itype = CHOLMOD_INT, s.xtype = CHOLMOD_REAL, s.dtype = CHOLMOD_DOUBLE;
-    s.sorted = 1, s.packed = 1;
-    return s;
-}
-
 /* The dense symmetric matrix (column-major, both triangles) of the upper-stored a. */
 static double* dense(const kd_csc* a) {
     const int n = a->n;
@@ -57,7 +45,7 @@ static void test_permutation(void** state) {
     int* where = malloc(sizeof(int) * (size_t)n);
     cholmod_common cc;
     cholmod_start(&cc);
-    cholmod_sparse A = view(&K);
+    cholmod_sparse A = csc_cholmod_view(&K);
     assert_int_equal(csc_order_nodes(&A, perm, &cc), 0);
     for (int i = 0; i < n; i++) where[i] = -1;
     for (int k = 0; k < n; k++) {

@@ -15,7 +15,6 @@
 #include "numerics/csc_order.h"
 #include "numerics/eigen_internal.h"
 
-
 /* From this size on, the block Lanczos (eigen_block.c) replaces ARPACK's single-vector one and
  * the ordering is AMD on the graph of the nodes (csc_order.c): on the 216 543-DOF plate it fills
  * 26.3 M entries in 0.03 s, where CHOLMOD's nested dissection (NESDIS) of the graph of the

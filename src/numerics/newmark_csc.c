@@ -24,7 +24,6 @@ struct kd_newmark_csc {
     double *qs, *vs, *w1, *w2;
 };
 
-
 void kd_newmark_csc_free(kd_newmark_csc** pw) {
     if (!pw || !*pw) return;
     kd_newmark_csc* w = *pw;
